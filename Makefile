@@ -1,0 +1,30 @@
+# Two commands on a fresh machine with only Python 3.11+:
+#   make run   - set everything up and play one seeded game of The Queen's Wishes between bots
+#   make test  - set everything up and run the whole suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup clean snapshots
+
+run: $(STAMP)
+	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Regenerate the reviewed snapshot traces after an intended change (read the diff!).
+snapshots: $(STAMP)
+	$(BIN)/python -m pytest tests --snapshot-update
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,227 @@
+"""The `meeple` command line: thin, no game logic.
+
+    meeple check FILE...            errors and warnings; exit 0 clean, 1 on errors
+    meeple list                     shipped rulesets: players, options, variants
+    meeple run GAME [...]           bots play one game; the final score table
+    meeple play GAME [...]          a person plays at the terminal against bots
+    meeple replay TRACE             verify that a trace replays exactly
+
+Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
+replay), 2 a bad command line (unknown game, bad option, wrong player count).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from dsl.checker import warnings as rule_warnings
+from dsl.compiler import UsageError, apply_variants, compile_ruleset, find_ruleset, shipped_rulesets
+from dsl.errors import MeepleError
+from dsl.parser import parse_file
+from interpreter.agents import AgentError
+from interpreter.engine import Engine
+
+
+class CommandError(Exception):
+    """A bad command line: printed as one line, exit code 2."""
+
+
+# ----------------------------------------------------------------- helpers
+def parse_options(pairs: list[str]) -> dict:
+    out = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise CommandError(f"--option wants NAME=VALUE, not `{pair}`")
+        k, v = pair.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def load(game: str, options: dict | None = None, variants: list | None = None) -> Engine:
+    path = find_ruleset(game)
+    rs = parse_file(path)
+    return Engine(compile_ruleset(rs, options or {}, variants or []))
+
+
+def engine_from(args) -> Engine:
+    return load(args.game, parse_options(args.option), args.variant)
+
+
+def player_count(engine: Engine, requested: int | None) -> int:
+    g = engine.game
+    n = requested if requested is not None else max(g.min_players, min(2, g.max_players))
+    if not g.min_players <= n <= g.max_players:
+        raise CommandError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {n}")
+    return n
+
+
+def agent_list(text: str | None) -> list[str]:
+    return [a.strip() for a in text.split(",") if a.strip()] if text else ["random"]
+
+
+def final_state_json(engine: Engine, state: dict) -> dict:
+    """Every zone and every grid cell with its contents (grids as rows)."""
+    grids = {}
+    for key, grid in state["grids"].items():
+        cols = engine.game.grids[key.split("/", 1)[0]].geometry.cols
+        cells = grid["cells"]
+        grids[key] = {"rows": [cells[i:i + cols] for i in range(0, len(cells), cols)],
+                      "pieces": [p[:4] for p in grid["pieces"]]}
+    return {"zones": state["zones"], "counters": state["vars"], "grids": grids,
+            "first_player": state["first"]}
+
+
+# ----------------------------------------------------------------- commands
+def cmd_check(args) -> int:
+    bad = 0
+    for path in args.files:
+        try:
+            rs = parse_file(path)
+            items = apply_variants(rs, [])
+            game = compile_ruleset(rs, {}, [])
+            notes = rule_warnings(game, rs, items)
+        except MeepleError as exc:
+            print(exc.format(), file=sys.stderr)
+            bad += 1
+            continue
+        for w in notes:
+            print(w.format(), file=sys.stderr)
+        print(f"{path}: ok ({game.title}, {len(game.phases)} phases, {len(game.components)} components"
+              + (f", {len(notes)} warning{'s' if len(notes) != 1 else ''}" if notes else "") + ")")
+    return 1 if bad else 0
+
+
+def cmd_list(args) -> int:
+    for name, path in shipped_rulesets().items():
+        try:
+            rs = parse_file(path)
+            game = compile_ruleset(rs, {}, [])
+        except MeepleError as exc:
+            print(f"{name}: does not load ({exc.diagnostics[0].message})")
+            continue
+        opts = "; ".join(f"{k} = {' | '.join(v)}" for k, (v, _) in game.option_choices.items())
+        variants = ", ".join(game.variant_titles) or "none"
+        print(f"{name}: {game.title}, {game.min_players}-{game.max_players} players"
+              f"; options: {opts or 'none'}; variants: {variants}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from interpreter import runner
+    from interpreter.render import score_table
+
+    engine = engine_from(args)
+    players = player_count(engine, args.players)
+    result = runner.play(engine, players, args.seed, agent_list(args.agents), args.game)
+    if args.trace:
+        try:
+            result.trace.save(args.trace)
+        except OSError as exc:
+            raise CommandError(f"cannot write trace {args.trace}: {exc.strerror}") from None
+    agents = result.trace.lines[0]["agents"]
+    if args.json:
+        out = {"game": engine.game.title, "ruleset": args.game, "options": engine.game.options,
+               "variants": engine.game.variants, "seed": args.seed, "players": players, "agents": agents,
+               "scores": result.scores, "ranking": result.ranking, "decisions": result.decisions,
+               "state": final_state_json(engine, result.state)}
+        print(json.dumps(out, indent=2))
+        return 0
+    g = engine.game
+    opts = ", ".join(f"{k}={v}" for k, v in g.options.items())
+    print(f"{g.title}: {players} players, seed {args.seed}" + (f", {opts}" if opts else "")
+          + "".join(f", +{v}" for v in g.variants) + f"; {result.decisions} decisions")
+    print("\n".join(score_table(result.scores, result.ranking, agents)))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from interpreter import trace
+
+    def loader(head):
+        return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}),
+                    head.get("variants", []))
+    try:
+        lines = trace.read(args.trace)
+        trace.replay(lines, loader)
+    except trace.TraceError as exc:
+        print(f"replay failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.trace}: replays exactly ({sum(1 for ln in lines if 'step' in ln)} decisions)")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from interpreter.play import play_at_terminal
+
+    engine = engine_from(args)
+    players = player_count(engine, args.players)
+    if not 1 <= args.seat <= players:
+        raise CommandError(f"--seat must be between 1 and {players}")
+    return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents))
+
+
+# ----------------------------------------------------------------- argument parsing
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise CommandError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="meeple", description="Write, run and test the rules of tabletop games.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    c = sub.add_parser("check", help="check .rules files")
+    c.add_argument("files", nargs="+")
+    c.set_defaults(fn=cmd_check)
+
+    ls = sub.add_parser("list", help="list the shipped rulesets")
+    ls.set_defaults(fn=cmd_list)
+
+    def game_args(q):
+        q.add_argument("game", help="a shipped ruleset's name or a path to a .rules file")
+        q.add_argument("--players", type=int)
+        q.add_argument("--seed", type=int, default=1)
+        q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        q.add_argument("--variant", action="append", default=[], metavar="NAME")
+        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, module:Class")
+
+    r = sub.add_parser("run", help="bots play one game")
+    game_args(r)
+    r.add_argument("--trace", help="write the trace (JSON lines) here")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.set_defaults(fn=cmd_run)
+
+    pl = sub.add_parser("play", help="play at the terminal against bots")
+    game_args(pl)
+    pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
+    pl.set_defaults(fn=cmd_play)
+
+    rp = sub.add_parser("replay", help="verify a trace")
+    rp.add_argument("trace")
+    rp.set_defaults(fn=cmd_replay)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.fn(args)
+    except (CommandError, UsageError, AgentError) as exc:
+        print(f"meeple: {exc}", file=sys.stderr)
+        return 2
+    except MeepleError as exc:
+        print(exc.format(), file=sys.stderr)
+        return 1
+    except ValueError as exc:  # e.g. a player count the engine refuses
+        print(f"meeple: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nmeeple: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,487 @@
+"""Typed AST for .rules files: one class per grammar alias, each with a source span.
+
+The parser (dsl/parser.py) builds these from the Lark tree; the checker and the
+compiler read them. Nodes are plain dataclasses: cheap to build, easy to print
+in tests, and never used in the hot loop (the compiler turns them into closures).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from dsl.errors import Span
+
+NOSPAN = Span()
+
+
+def _span() -> Span:
+    return field(default=NOSPAN, kw_only=True, compare=False, repr=False)
+
+
+# ----------------------------------------------------------------- expressions
+@dataclass
+class Int:
+    value: int
+    span: Span = _span()
+
+
+@dataclass
+class Str:
+    value: str
+    span: Span = _span()
+
+
+@dataclass
+class Bool:
+    value: bool
+    span: Span = _span()
+
+
+@dataclass
+class NoneLit:
+    span: Span = _span()
+
+
+@dataclass
+class Name:
+    name: str
+    span: Span = _span()
+
+
+@dataclass
+class ListLit:
+    items: list
+    span: Span = _span()
+
+
+@dataclass
+class TableKey:
+    """A key of a lookup table: `3`, `1..3`, `5+` (5 and up), a name, or `else`."""
+
+    kind: str  # "int" | "range" | "from" | "name" | "else"
+    lo: int = 0
+    hi: int = 0
+    name: str = ""
+    span: Span = _span()
+
+
+@dataclass
+class TableLit:
+    entries: list  # [(TableKey, expr)]
+    span: Span = _span()
+
+
+@dataclass
+class Ternary:
+    then: "Expr"
+    cond: "Expr"
+    other: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class BoolOp:
+    op: str  # "and" | "or"
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Not:
+    operand: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Compare:
+    op: str  # == != < > <= >= in notin
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Range:
+    lo: "Expr"
+    hi: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class BinOp:
+    op: str  # + - * // %
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Neg:
+    operand: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Attr:
+    obj: "Expr"
+    name: str
+    span: Span = _span()
+
+
+@dataclass
+class Index:
+    obj: "Expr"
+    index: "Expr"
+    span: Span = _span()
+
+
+@dataclass
+class Call:
+    func: str
+    args: list
+    span: Span = _span()
+
+
+@dataclass
+class Pattern:
+    """A loop variable, or names unpacking a list: `[a, b]`."""
+
+    names: list[str]
+    unpack: bool = False
+    span: Span = _span()
+
+
+@dataclass
+class Selection:
+    """`each x in xs where cond`: the items of xs that pass cond."""
+
+    pattern: Pattern
+    source: "Expr"
+    where: Optional["Expr"] = None
+    span: Span = _span()
+
+
+@dataclass
+class Generator:
+    """`expr for each x in xs where cond`: one value per selected item."""
+
+    expr: "Expr"
+    selection: Selection
+    span: Span = _span()
+
+
+Expr = Union[Int, Str, Bool, NoneLit, Name, ListLit, TableLit, Ternary, BoolOp, Not, Compare,
+             Range, BinOp, Neg, Attr, Index, Call, Selection, Generator]
+
+
+# ----------------------------------------------------------------- statements
+@dataclass
+class ZoneRef:
+    name: str
+    index: Optional[Expr] = None
+    span: Span = _span()
+
+
+@dataclass
+class Assign:
+    target: Expr  # Name, Index or Attr
+    op: str  # = += -=
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Let:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Move:
+    what: Expr
+    to: ZoneRef
+    position: str = ""  # "" | top | bottom
+    span: Span = _span()
+
+
+@dataclass
+class MoveAll:
+    source: ZoneRef
+    to: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Draw:
+    count: Expr
+    source: ZoneRef
+    to: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Shuffle:
+    zone: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Place:
+    piece: Expr
+    grid: Expr
+    by: Optional[Expr] = None
+    bind: str = ""
+    undoable: bool = False
+    span: Span = _span()
+
+
+@dataclass
+class Next:
+    phase: str
+    span: Span = _span()
+
+
+@dataclass
+class EndGame:
+    span: Span = _span()
+
+
+@dataclass
+class Do:
+    effect: str
+    args: list
+    span: Span = _span()
+
+
+@dataclass
+class Log:
+    text: str
+    span: Span = _span()
+
+
+@dataclass
+class Add:
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Pass:
+    span: Span = _span()
+
+
+@dataclass
+class If:
+    branches: list  # [(cond, body)]
+    else_body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class For:
+    pattern: Pattern
+    source: Expr
+    where: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Repeat:
+    count: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class While:
+    cond: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Choose:
+    may: bool
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    by: Optional[Expr]
+    body: list
+    otherwise: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class MenuEntry:
+    label: str
+    guard: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Menu:
+    may: bool
+    by: Optional[Expr]
+    entries: list
+    span: Span = _span()
+
+
+Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, Log, Add,
+             Pass, If, For, Repeat, While, Choose, Menu]
+
+
+# ----------------------------------------------------------------- declarations
+@dataclass
+class GameDecl:
+    title: str
+    span: Span = _span()
+
+
+@dataclass
+class PlayersDecl:
+    lo: int
+    hi: int
+    span: Span = _span()
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    values: list[str]
+    doc: str = ""
+    span: Span = _span()
+
+
+@dataclass
+class EnumDecl:
+    name: str
+    values: list[str]
+    span: Span = _span()
+
+
+@dataclass
+class FieldDecl:
+    name: str
+    type: str  # "int" | "text" | an enum name
+    shape: bool = False  # `shape of <enum>`: a polyomino with one enum value per cell
+    span: Span = _span()
+
+
+@dataclass
+class ComponentDecl:
+    name: str
+    path: str
+    fields: list[FieldDecl]
+    span: Span = _span()
+
+
+@dataclass
+class ZoneDecl:
+    name: str
+    per: str  # "" | "player" | an enum name
+    kind: str  # deck | bag | pile | hand
+    of: str  # component name
+    visibility: str = ""  # public | private | hidden ("" = the kind's default)
+    span: Span = _span()
+
+
+@dataclass
+class LayoutDecl:
+    attr: str
+    path: str
+    legend: dict  # character -> value name
+    span: Span = _span()
+
+
+@dataclass
+class GridDecl:
+    name: str
+    per: str
+    rows: int
+    cols: int
+    content: str  # enum name of what a cell holds
+    layouts: list[LayoutDecl]
+    span: Span = _span()
+
+
+@dataclass
+class CounterDecl:
+    kind: str  # counter | flag
+    name: str
+    per: str
+    init: Expr
+    lo: Optional[Expr] = None
+    hi: Optional[Expr] = None
+    span: Span = _span()
+
+
+@dataclass
+class TableDecl:
+    name: str
+    table: TableLit
+    span: Span = _span()
+
+
+@dataclass
+class SetupDecl:
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class PhaseDecl:
+    name: str
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class EffectDecl:
+    name: str
+    params: list[str]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class ScoreDecl:
+    label: str
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class TiebreakDecl:
+    keys: list  # [("most"|"fewest", expr)]
+    span: Span = _span()
+
+
+@dataclass
+class VariantDecl:
+    name: str
+    title: str
+    items: list
+    span: Span = _span()
+
+
+Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
+             CounterDecl, TableDecl, SetupDecl, PhaseDecl, EffectDecl, ScoreDecl, TiebreakDecl,
+             VariantDecl]
+
+
+@dataclass
+class Ruleset:
+    """A whole parsed file: its declarations in source order, and where it came from."""
+
+    items: list
+    path: str = ""
+    source: str = ""
+
+    def of(self, cls) -> list:
+        return [item for item in self.items if isinstance(item, cls)]

@@ -1,0 +1,406 @@
+"""Expressions -> Python closures `fn(machine) -> value`, built once per ruleset.
+
+Names are resolved here, at compile time, so nothing walks the AST during play:
+a local becomes an env lookup, a counter a dict lookup, an option a constant.
+A name kept per player (`garden`, `score`) used bare means "of `player`", the
+player whose turn or loop it is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl import ast
+from dsl.errors import MeepleError, Span, did_you_mean
+from interpreter.builtins import FUNCTIONS
+from interpreter.game import Game
+
+BUILTIN_NAMES = {"players", "turn_order", "first_player"}
+CELL_ATTRS = {"row", "col", "empty"}
+
+
+@dataclass
+class Scope:
+    """What names mean where an expression is compiled."""
+
+    game: Game
+    symbols: set  # every enum value, option value and layout value
+    locals: set = field(default_factory=set)
+    where: str = ""  # "phase round", for messages
+
+    def with_locals(self, names) -> "Scope":
+        return Scope(self.game, self.symbols, self.locals | set(names), self.where)
+
+    def known_names(self) -> set:
+        g = self.game
+        return (set(self.locals) | BUILTIN_NAMES | set(g.options) | set(g.enums) | self.symbols
+                | set(g.kinds) | set(g.tables) | set(g.counters) | set(g.zones) | set(g.grids))
+
+
+def fail(message: str, span: Span, hint: str = "") -> MeepleError:
+    return MeepleError(message, span, hint)
+
+
+# ----------------------------------------------------------------- names
+def player_of(scope: Scope, name: str, span: Span):
+    """The closure giving `player` for a bare per-player name, or an error."""
+    if "player" not in scope.locals:
+        raise fail(f"`{name}` is kept per player, and no `player` is known here", span,
+                   f"write `{name}[p]` for a player p, or use it inside `for each player in turn_order`")
+    return lambda m: m.env["player"]
+
+
+def instance_key(scope: Scope, name: str, per: str, index, span: Span):
+    """Closure for the state key of a per-player / per-enum thing (`saved/2`, `bag/O`)."""
+    if not per:
+        if index is not None:
+            raise fail(f"`{name}` is shared, not kept per player or per value", span,
+                       f"write `{name}` without an index")
+        return lambda m: name
+    if index is None:
+        if per != "player":
+            raise fail(f"`{name}` is kept per {per}: say which one", span, f"write `{name}[...]`")
+        who = player_of(scope, name, span)
+        prefix = name + "/"
+        return lambda m: prefix + str(who(m))
+    idx = compile_expr(index, scope)
+    prefix = name + "/"
+    return lambda m: prefix + str(idx(m))
+
+
+def compile_name(node: ast.Name, scope: Scope):
+    n, g = node.name, scope.game
+    if n in scope.locals:
+        def local(m, n=n, span=node.span):
+            try:
+                return m.env[n]
+            except KeyError:
+                raise fail(f"`{n}` has no value yet here", span) from None
+        return local
+    if n == "players":
+        return lambda m: m.state["players"]
+    if n == "first_player":
+        return lambda m: m.state["first"]
+    if n == "turn_order":
+        return lambda m: [(m.state["first"] + i) % m.state["players"] for i in range(m.state["players"])]
+    if n in g.options:
+        value = g.options[n]
+        return lambda m: value
+    if n in g.enums:
+        values = list(g.enums[n])
+        return lambda m: list(values)
+    if n in scope.symbols:
+        return lambda m: n
+    if n in g.kinds:
+        ids = list(g.kinds[n])
+        return lambda m: list(ids)
+    if n in g.tables:
+        table = g.tables[n]
+        return lambda m: table
+    if n in g.counters:
+        key = instance_key(scope, n, g.counters[n].per, None, node.span)
+        return lambda m: m.state["vars"][key(m)]
+    if n in g.zones:
+        key = instance_key(scope, n, g.zones[n].per, None, node.span)
+        return lambda m: m.state["zones"][key(m)]
+    if n in g.grids:
+        return instance_key(scope, n, g.grids[n].per, None, node.span)
+    raise fail(f"unknown name `{n}`", node.span, did_you_mean(n, scope.known_names(), "name"))
+
+
+# ----------------------------------------------------------------- lookup tables
+class Table:
+    """A compiled `{1: 1, 2..3: 4, 5+: 25, else: 0}`: exact keys, then ranges, then else."""
+
+    __slots__ = ("exact", "ranges", "default", "has_default", "span")
+
+    def __init__(self, span: Span):
+        self.exact, self.ranges, self.default, self.has_default, self.span = {}, [], None, False, span
+
+    def lookup(self, key):
+        if key in self.exact:
+            return self.exact[key]
+        if isinstance(key, int):
+            for lo, hi, value in self.ranges:
+                if lo <= key and (hi is None or key <= hi):
+                    return value
+        if self.has_default:
+            return self.default
+        raise fail(f"the table has no entry for {key!r}", self.span, "add the entry, or `else: ...`")
+
+
+def compile_table(node: ast.TableLit, scope: Scope) -> Table:
+    table = Table(node.span)
+    for key, value_node in node.entries:
+        value = constant(value_node, scope)
+        if key.kind == "int":
+            table.exact[key.lo] = value
+        elif key.kind == "range":
+            table.ranges.append((key.lo, key.hi, value))
+        elif key.kind == "from":
+            table.ranges.append((key.lo, None, value))
+        elif key.kind == "name":
+            table.exact[key.name] = value
+        else:
+            table.default, table.has_default = value, True
+    return table
+
+
+def constant(node, scope: Scope):
+    """Evaluate an expression that must not depend on the state (tables, initial values)."""
+    fn = compile_expr(node, scope)
+    try:
+        return fn(None)
+    except (AttributeError, TypeError, KeyError):
+        raise fail("this must be a constant (a number, a name of a value, or a list of those)",
+                   node.span) from None
+
+
+# ----------------------------------------------------------------- attributes
+def compile_attr(node: ast.Attr, scope: Scope):
+    obj = compile_expr(node.obj, scope)
+    name, span = node.name, node.span
+    game = scope.game
+
+    def attr(m):
+        value = obj(m)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            comp = game.components.get(value)
+            if comp is None:
+                raise fail(f"`{value}` is not a component, so it has no `{name}`", span)
+            if name in comp:
+                return comp[name]
+            if name == "id":
+                return value
+            raise fail(f"{comp['kind']} `{value}` has no field `{name}`", span,
+                       did_you_mean(name, comp, "field"))
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
+            return cell_attr(m, value, name, span)
+        raise fail(f"{value!r} has no `{name}`", span)
+    return attr
+
+
+def cell_attr(m, cell, name: str, span: Span):
+    key, i = cell
+    spec = m.game.grids[key.split("/", 1)[0]]
+    if name == spec.content:
+        return m.state["grids"][key]["cells"][i]
+    if name == "empty":
+        return m.state["grids"][key]["cells"][i] is None
+    if name == "row":
+        return i // spec.geometry.cols + 1
+    if name == "col":
+        return i % spec.geometry.cols + 1
+    if name in spec.layouts:
+        return spec.layouts[name][i]
+    known = [spec.content, "empty", "row", "col", *spec.layouts]
+    raise fail(f"a cell of `{spec.name}` has no `{name}`", span, did_you_mean(name, known, "attribute"))
+
+
+# ----------------------------------------------------------------- selections
+def compile_selection(node: ast.Selection, scope: Scope):
+    """`each x in xs where cond` -> fn(m) returning the selected items as a list."""
+    source = compile_expr(node.source, scope)
+    inner = scope.with_locals(node.pattern.names)
+    where = compile_expr(node.where, inner) if node.where is not None else None
+    bind = binder(node.pattern)
+
+    def select(m):
+        items = source(m)
+        if where is None:
+            return list(items)
+        env = m.env
+        saved = {n: env[n] for n in node.pattern.names if n in env}
+        out = []
+        try:
+            for item in items:
+                bind(env, item)
+                if where(m):
+                    out.append(item)
+        finally:
+            restore(env, node.pattern.names, saved)
+        return out
+    return select, inner, bind
+
+
+def binder(pattern: ast.Pattern):
+    names = pattern.names
+    if not pattern.unpack:
+        name = names[0]
+
+        def bind_one(env, item):
+            env[name] = item
+        return bind_one
+
+    def bind_many(env, item):
+        if not isinstance(item, list) or len(item) != len(names):
+            raise ValueError(f"cannot unpack {item!r} into [{', '.join(names)}]")
+        for n, v in zip(names, item):
+            env[n] = v
+    return bind_many
+
+
+def restore(env: dict, names, saved: dict) -> None:
+    for n in names:
+        if n in saved:
+            env[n] = saved[n]
+        else:
+            env.pop(n, None)
+
+
+def compile_generator(node: ast.Generator, scope: Scope):
+    select, inner, bind = compile_selection(node.selection, scope)
+    expr = compile_expr(node.expr, inner)
+    names = node.selection.pattern.names
+
+    def generate(m):
+        items = select(m)
+        env = m.env
+        saved = {n: env[n] for n in names if n in env}
+        try:
+            out = []
+            for item in items:
+                bind(env, item)
+                out.append(expr(m))
+            return out
+        finally:
+            restore(env, names, saved)
+    return generate
+
+
+# ----------------------------------------------------------------- calls
+def compile_call(node: ast.Call, scope: Scope):
+    builtin = FUNCTIONS.get(node.func)
+    if builtin is None:
+        raise fail(f"unknown function `{node.func}`", node.span,
+                   did_you_mean(node.func, FUNCTIONS, "function"))
+    n = len(node.args)
+    if n < builtin.min_args or (builtin.max_args >= 0 and n > builtin.max_args):
+        want = (f"{builtin.min_args}" if builtin.min_args == builtin.max_args
+                else f"at least {builtin.min_args}")
+        raise fail(f"`{node.func}` takes {want} argument{'s' if builtin.min_args != 1 else ''}, not {n}",
+                   node.span, f"for example: {builtin.example}")
+    args = [compile_arg(a, scope) for a in node.args]
+    fn = builtin.fn
+    if len(args) == 1:
+        a0 = args[0]
+        return lambda m: fn(m, a0(m))
+    if len(args) == 2:
+        a0, a1 = args
+        return lambda m: fn(m, a0(m), a1(m))
+    return lambda m: fn(m, *[a(m) for a in args])
+
+
+def compile_arg(node, scope: Scope):
+    if isinstance(node, ast.Selection):
+        return compile_selection(node, scope)[0]
+    if isinstance(node, ast.Generator):
+        return compile_generator(node, scope)
+    return compile_expr(node, scope)
+
+
+# ----------------------------------------------------------------- operators
+_BINOPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+}
+_COMPARE = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
+    "in": lambda a, b: a in b, "notin": lambda a, b: a not in b,
+}
+
+
+def compile_index(node: ast.Index, scope: Scope):
+    g = scope.game
+    if isinstance(node.obj, ast.Name) and node.obj.name not in scope.locals:
+        n = node.obj.name
+        if n in g.counters:
+            key = instance_key(scope, n, g.counters[n].per, node.index, node.span)
+            return lambda m: m.state["vars"][key(m)]
+        if n in g.zones:
+            key = instance_key(scope, n, g.zones[n].per, node.index, node.span)
+            return lambda m: m.state["zones"][key(m)]
+        if n in g.grids:
+            return instance_key(scope, n, g.grids[n].per, node.index, node.span)
+    if isinstance(node.obj, ast.TableLit):
+        table = compile_table(node.obj, scope)
+        idx = compile_expr(node.index, scope)
+        return lambda m: table.lookup(idx(m))
+    obj = compile_expr(node.obj, scope)
+    idx = compile_expr(node.index, scope)
+    span = node.span
+
+    def index(m):
+        container, i = obj(m), idx(m)
+        if isinstance(container, Table):
+            return container.lookup(i)
+        try:
+            return container[i]
+        except (IndexError, KeyError, TypeError):
+            raise fail(f"no item {i!r} in {container!r}", span) from None
+    return index
+
+
+def compile_expr(node, scope: Scope):
+    """Compile one expression node into a closure."""
+    t = type(node)
+    if t is ast.Int or t is ast.Str or t is ast.Bool:
+        value = node.value
+        return lambda m: value
+    if t is ast.NoneLit:
+        return lambda m: None
+    if t is ast.Name:
+        return compile_name(node, scope)
+    if t is ast.ListLit:
+        items = [compile_expr(i, scope) for i in node.items]
+        return lambda m: [i(m) for i in items]
+    if t is ast.TableLit:
+        table = compile_table(node, scope)
+        return lambda m: table
+    if t is ast.Ternary:
+        cond, then, other = (compile_expr(node.cond, scope), compile_expr(node.then, scope),
+                             compile_expr(node.other, scope))
+        return lambda m: then(m) if cond(m) else other(m)
+    if t is ast.BoolOp:
+        left, right = compile_expr(node.left, scope), compile_expr(node.right, scope)
+        if node.op == "and":
+            return lambda m: left(m) and right(m)
+        return lambda m: left(m) or right(m)
+    if t is ast.Not:
+        operand = compile_expr(node.operand, scope)
+        return lambda m: not operand(m)
+    if t is ast.Compare:
+        left, right, op = compile_expr(node.left, scope), compile_expr(node.right, scope), _COMPARE[node.op]
+        return lambda m: op(left(m), right(m))
+    if t is ast.Range:
+        lo, hi = compile_expr(node.lo, scope), compile_expr(node.hi, scope)
+        return lambda m: list(range(lo(m), hi(m) + 1))
+    if t is ast.BinOp:
+        left, right, op, span = (compile_expr(node.left, scope), compile_expr(node.right, scope),
+                                 _BINOPS[node.op], node.span)
+
+        def binop(m):
+            a, b = left(m), right(m)
+            try:
+                return op(a, b)
+            except ZeroDivisionError:
+                raise fail("division by zero", span) from None
+            except TypeError:
+                raise fail(f"cannot compute {a!r} {node.op} {b!r}", span) from None
+        return binop
+    if t is ast.Neg:
+        operand = compile_expr(node.operand, scope)
+        return lambda m: -operand(m)
+    if t is ast.Attr:
+        return compile_attr(node, scope)
+    if t is ast.Index:
+        return compile_index(node, scope)
+    if t is ast.Call:
+        return compile_call(node, scope)
+    if t is ast.Selection:
+        return compile_selection(node, scope)[0]
+    if t is ast.Generator:
+        return compile_generator(node, scope)
+    raise fail(f"unexpected {t.__name__} here", getattr(node, "span", Span()))

@@ -1,0 +1,340 @@
+"""Statements -> ops: phases, setup and effects become flat lists of machine ops.
+
+Structured statements (if, for each, repeat, while, choose) compile to jumps,
+so the whole "where are we" of a running game is a block number, a pc and the
+locals - plain data in the state. Score rules compile instead to one pure
+closure (they may not change the game).
+"""
+from __future__ import annotations
+
+import itertools
+
+from dsl import ast
+from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
+from interpreter.effects import choices, zones
+from interpreter.game import Block
+from interpreter.machine import CallEffect, EndGame, Exec, Goto, IterNext, IterStart, Jump, JumpUnless
+
+
+def bound_names(stmts) -> set:
+    """Every local a body binds anywhere (lets, loop variables, choices, `as`)."""
+    out = set()
+    for s in stmts:
+        if isinstance(s, ast.Let):
+            out.add(s.name)
+        elif isinstance(s, ast.For):
+            out.update(s.pattern.names)
+            out |= bound_names(s.body)
+        elif isinstance(s, ast.Choose):
+            out.add(s.var)
+            out |= bound_names(s.body) | bound_names(s.otherwise or [])
+        elif isinstance(s, ast.Place) and s.bind:
+            out.add(s.bind)
+        elif isinstance(s, ast.If):
+            for _, body in s.branches:
+                out |= bound_names(body)
+            out |= bound_names(s.else_body or [])
+        elif isinstance(s, (ast.Repeat, ast.While)):
+            out |= bound_names(s.body)
+        elif isinstance(s, ast.Menu):
+            for e in s.entries:
+                out |= bound_names(e.body)
+    return out
+
+
+class FlowCompiler:
+    """Compiles one block at a time; knows every phase and effect by name."""
+
+    def __init__(self, game, phase_blocks: dict, effect_blocks: dict, source_lines: list[str]):
+        self.game = game
+        self.phase_blocks = phase_blocks  # name -> block index
+        self.effect_blocks = effect_blocks  # name -> (block index, params)
+        self.lines = source_lines
+        self.slots = itertools.count(1)
+
+    def prompt(self, span) -> str:
+        if span and 0 < span.line <= len(self.lines):
+            return self.lines[span.line - 1].strip().rstrip(":")
+        return ""
+
+    def compile_block(self, block: Block, stmts, scope: Scope) -> None:
+        self.body(block.ops, stmts, scope)
+
+    # ------------------------------------------------------------- statements
+    def body(self, ops: list, stmts, scope: Scope) -> None:
+        for s in stmts:
+            self.stmt(ops, s, scope)
+
+    def stmt(self, ops: list, s, scope: Scope) -> None:
+        method = getattr(self, "s_" + type(s).__name__, None)
+        if method is None:
+            raise fail(f"`{type(s).__name__.lower()}` cannot be used here", s.span)
+        method(ops, s, scope)
+
+    def s_Pass(self, ops, s, scope):
+        pass
+
+    def s_Add(self, ops, s, scope):
+        raise fail("`add` belongs in a score rule", s.span, "to change a counter write `points += 1`")
+
+    def s_Let(self, ops, s, scope):
+        value, name = compile_expr(s.value, scope), s.name
+
+        def let(m):
+            m.env[name] = value(m)
+        ops.append(Exec(let, s.span))
+
+    def s_Assign(self, ops, s, scope):
+        ops.append(Exec(self.assignment(s, scope), s.span))
+
+    def assignment(self, s: ast.Assign, scope: Scope):
+        value, op, target, g = compile_expr(s.value, scope), s.op, s.target, self.game
+
+        def combine(old, new):
+            if op == "=":
+                return new
+            if not isinstance(old, int) or not isinstance(new, int):
+                raise ValueError(f"`{op}` needs numbers, not {old!r} and {new!r}")
+            return old + new if op == "+=" else old - new
+
+        if isinstance(target, ast.Attr):
+            cell = compile_expr(target.obj, scope)
+            attr = target.name
+
+            def set_cell(m):
+                c = cell(m)
+                key, i = c
+                spec = m.game.grids[key.split("/", 1)[0]]
+                if attr != spec.content:
+                    raise ValueError(f"only a cell's `{spec.content}` can be set, not `{attr}`")
+                cells = m.state["grids"][key]["cells"]
+                cells[i] = combine(cells[i], value(m))
+                m.emit("mark", cell=c, value=cells[i])
+            return set_cell
+        name = target.name if isinstance(target, ast.Name) else target.obj.name
+        index = target.index if isinstance(target, ast.Index) else None
+        if index is None and name in scope.locals:
+            def set_local(m):
+                m.env[name] = combine(m.env.get(name), value(m))
+            return set_local
+        if name == "first_player" and index is None:
+            def set_first(m):
+                m.state["first"] = combine(m.state["first"], value(m)) % m.state["players"]
+                m.emit("first", player=m.state["first"])
+            return set_first
+        spec = g.counters.get(name)
+        if spec is None:
+            what = "zone" if name in g.zones else "grid" if name in g.grids else ""
+            hint = (f"`{name}` is a {what}: use move or draw to change it" if what
+                    else "declare it with `counter` or `flag`, or bind it with `let`")
+            raise fail(f"`{name}` is not a counter or flag that can be set", target.span, hint)
+        key = instance_key(scope, name, spec.per, index, target.span)
+        lo, hi = spec.lo, spec.hi
+
+        def set_var(m):
+            k = key(m)
+            vars_ = m.state["vars"]
+            new = combine(vars_[k], value(m))
+            if lo is not None and new < lo:
+                new = lo
+            if hi is not None and new > hi:
+                new = hi
+            if vars_[k] != new:
+                vars_[k] = new
+                m.emit("set", var=k, value=new)
+        return set_var
+
+    def zone(self, ref: ast.ZoneRef, scope: Scope):
+        spec = self.game.zones.get(ref.name)
+        if spec is None:
+            from dsl.errors import did_you_mean
+            raise fail(f"unknown zone `{ref.name}`", ref.span, did_you_mean(ref.name, self.game.zones, "zone"))
+        return instance_key(scope, ref.name, spec.per, ref.index, ref.span)
+
+    def s_Move(self, ops, s, scope):
+        what, to, position = compile_expr(s.what, scope), self.zone(s.to, scope), s.position
+        if position not in ("", "top", "bottom"):
+            raise fail(f"`at {position}`: a component goes `at top` or `at bottom`", s.span)
+        ops.append(Exec(lambda m: zones.move(m, what(m), to(m), position), s.span))
+
+    def s_MoveAll(self, ops, s, scope):
+        src, to = self.zone(s.source, scope), self.zone(s.to, scope)
+        ops.append(Exec(lambda m: zones.move_all(m, src(m), to(m)), s.span))
+
+    def s_Draw(self, ops, s, scope):
+        count, src, to = compile_expr(s.count, scope), self.zone(s.source, scope), self.zone(s.to, scope)
+        ops.append(Exec(lambda m: zones.draw(m, count(m), src(m), to(m)), s.span))
+
+    def s_Shuffle(self, ops, s, scope):
+        key = self.zone(s.zone, scope)
+        ops.append(Exec(lambda m: zones.shuffle(m, key(m)), s.span))
+
+    def chooser(self, by, scope: Scope, span):
+        if by is not None:
+            return compile_expr(by, scope)
+        if "player" not in scope.locals:
+            raise fail("who decides here? no `player` is known", span,
+                       "add `by first_player` (or another player), or use it inside "
+                       "`for each player in turn_order`")
+        return lambda m: m.env["player"]
+
+    def s_Place(self, ops, s, scope):
+        ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
+                                 self.chooser(s.by, scope, s.span), s.bind, s.undoable,
+                                 self.prompt(s.span), s.span))
+
+    def s_Next(self, ops, s, scope):
+        if s.phase not in self.phase_blocks:
+            from dsl.errors import did_you_mean
+            raise fail(f"`next {s.phase}`: there is no phase `{s.phase}`", s.span,
+                       did_you_mean(s.phase, self.phase_blocks, "phase"))
+        ops.append(Goto(self.phase_blocks[s.phase], s.phase, s.span))
+
+    def s_EndGame(self, ops, s, scope):
+        ops.append(EndGame(s.span))
+
+    def s_Do(self, ops, s, scope):
+        if s.effect not in self.effect_blocks:
+            from dsl.errors import did_you_mean
+            raise fail(f"unknown effect `{s.effect}`", s.span, did_you_mean(s.effect, self.effect_blocks, "effect"))
+        block, params = self.effect_blocks[s.effect]
+        if len(params) != len(s.args):
+            raise fail(f"`{s.effect}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(s.args)}",
+                       s.span)
+        ops.append(CallEffect(block, params, [compile_expr(a, scope) for a in s.args], s.span))
+
+    def s_Log(self, ops, s, scope):
+        text = s.text
+        ops.append(Exec(lambda m: m.emit("log", text=text), s.span))
+
+    def s_If(self, ops, s, scope):
+        exits = []
+        for cond, body in s.branches:
+            test = JumpUnless(compile_expr(cond, scope), span=cond.span)
+            ops.append(test)
+            self.body(ops, body, scope)
+            jump = Jump(span=s.span)
+            ops.append(jump)
+            exits.append(jump)
+            test.target = len(ops)
+        if s.else_body:
+            self.body(ops, s.else_body, scope)
+        for jump in exits:
+            jump.target = len(ops)
+
+    def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span):
+        slot = f"${next(self.slots)}"
+        ops.append(IterStart(source, slot, span))
+        head = len(ops)
+        step = IterNext(slot, binder(pattern), pattern.names,
+                        compile_expr(where, scope) if where is not None else None, span=span)
+        ops.append(step)
+        self.body(ops, body, scope)
+        ops.append(Jump(head, span))
+        step.end = len(ops)
+
+    def s_For(self, ops, s, scope):
+        self.loop(ops, compile_expr(s.source, scope), s.pattern, s.where, s.body, scope, s.span)
+
+    def s_Repeat(self, ops, s, scope):
+        count = compile_expr(s.count, scope)
+        counter = ast.Pattern([f"#{next(self.slots)}"])
+        self.loop(ops, lambda m: max(0, count(m)), counter, None, s.body, scope, s.span)
+
+    def s_While(self, ops, s, scope):
+        head = len(ops)
+        test = JumpUnless(compile_expr(s.cond, scope), span=s.span)
+        ops.append(test)
+        self.body(ops, s.body, scope)
+        ops.append(Jump(head, s.span))
+        test.target = len(ops)
+
+    def s_Choose(self, ops, s, scope):
+        where = compile_expr(s.where, scope) if s.where is not None else None
+        op = choices.ChooseFrom(s.may, s.var, compile_expr(s.source, scope), where,
+                                self.chooser(s.by, scope, s.span), self.prompt(s.span), s.span)
+        ops.append(op)
+        self.body(ops, s.body, scope)
+        jump = Jump(span=s.span)
+        ops.append(jump)
+        if s.otherwise is not None:
+            op.otherwise = len(ops)
+            self.body(ops, s.otherwise, scope)
+        op.end = jump.target = len(ops)
+
+    def s_Menu(self, ops, s, scope):
+        entries = []
+        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, self.prompt(s.span), s.span)
+        ops.append(op)
+        exits = []
+        for e in s.entries:
+            guard = compile_expr(e.guard, scope) if e.guard is not None else None
+            entries.append([e.label, guard, len(ops)])
+            self.body(ops, e.body, scope)
+            jump = Jump(span=e.span)
+            ops.append(jump)
+            exits.append(jump)
+        op.end = len(ops)
+        for jump in exits:
+            jump.target = len(ops)
+
+
+# ----------------------------------------------------------------- score rules
+def compile_pure(stmts, scope: Scope):
+    """A score rule's block -> fn(m) returning the points its `add`s total."""
+    parts = [pure_stmt(s, scope) for s in stmts]
+
+    def run(m):
+        total = [0]
+        for part in parts:
+            part(m, total)
+        return total[0]
+    return run
+
+
+def pure_stmt(s, scope: Scope):
+    if isinstance(s, ast.Add):
+        value = compile_expr(s.value, scope)
+
+        def add(m, total):
+            total[0] += value(m)
+        return add
+    if isinstance(s, ast.Let):
+        value, name = compile_expr(s.value, scope), s.name
+
+        def let(m, total):
+            m.env[name] = value(m)
+        return let
+    if isinstance(s, ast.For):
+        source = compile_expr(s.source, scope)
+        where = compile_expr(s.where, scope) if s.where is not None else None
+        bind, names = binder(s.pattern), s.pattern.names
+        body = [pure_stmt(x, scope) for x in s.body]
+
+        def loop(m, total):
+            env = m.env
+            saved = {n: env[n] for n in names if n in env}
+            for item in list(source(m)):
+                bind(env, item)
+                if where is None or where(m):
+                    for part in body:
+                        part(m, total)
+            restore(env, names, saved)
+        return loop
+    if isinstance(s, ast.If):
+        branches = [(compile_expr(c, scope), [pure_stmt(x, scope) for x in b]) for c, b in s.branches]
+        other = [pure_stmt(x, scope) for x in (s.else_body or [])]
+
+        def choose_branch(m, total):
+            for cond, body in branches:
+                if cond(m):
+                    break
+            else:
+                body = other
+            for part in body:
+                part(m, total)
+        return choose_branch
+    if isinstance(s, ast.Pass):
+        return lambda m, total: None
+    raise fail("a score rule can only use let, for each, if and add", s.span,
+               "score rules read the game; they cannot change it")

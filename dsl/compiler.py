@@ -1,0 +1,285 @@
+"""AST -> Game: declarations become specs and data, the flow becomes blocks of ops.
+
+`load_game(path, options, variants)` is the one entry point from text to a
+runnable Game: parse, apply the chosen variants, check, load the data files,
+compile. Options are fixed at compile time, so `if scoring == A` in a score
+rule's header is decided once, not at every step.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import networkx as nx
+
+from dsl import ast
+from dsl.checker import check
+from dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
+from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from dsl.data import load_components, load_layout
+from dsl.errors import MeepleError, did_you_mean
+from dsl.parser import parse_file
+from interpreter.boards.grid import Geometry
+from interpreter.game import (BOX, VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, ScoreRule,
+                              ZoneSpec)
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+class UsageError(Exception):
+    """A bad request from the command line (unknown game, bad option): exit code 2."""
+
+
+def find_ruleset(name: str) -> Path:
+    """A shipped ruleset's name, or a path to a .rules file."""
+    candidate = Path(name)
+    if candidate.suffix == ".rules" or candidate.exists():
+        if candidate.is_dir():
+            found = sorted(candidate.glob("*.rules"))
+            if len(found) == 1:
+                return found[0]
+        if not candidate.is_file():
+            raise UsageError(f"no such rules file: {name}")
+        return candidate
+    shipped = shipped_rulesets()
+    if name in shipped:
+        return shipped[name]
+    hint = did_you_mean(name, shipped)
+    raise UsageError(f"unknown game `{name}`" + (f"; {hint}" if hint else
+                     f"; shipped games: {', '.join(sorted(shipped))}"))
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """Every .rules file under rulesets/, by its file name without `.rules`."""
+    return {p.stem: p for p in sorted(RULESETS.glob("*/*.rules"))}
+
+
+def apply_variants(rs: ast.Ruleset, chosen: list[str]) -> list:
+    """The ruleset's items with each chosen variant's definitions replacing same-named ones."""
+    declared = {v.name: v for v in rs.of(ast.VariantDecl)}
+    items = [i for i in rs.items if not isinstance(i, ast.VariantDecl)]
+    for name in chosen:
+        if name not in declared:
+            hint = did_you_mean(name, declared)
+            raise UsageError(f"unknown variant `{name}`" + (f"; {hint}" if hint else
+                             f"; variants: {', '.join(declared) or 'none'}"))
+        for new in declared[name].items:
+            key = item_key(new)
+            items = [i for i in items if key is None or item_key(i) != key] + [new]
+    return items
+
+
+def item_key(item):
+    """What a variant's definition replaces: the definition of the same kind and name."""
+    if isinstance(item, ast.ScoreDecl):
+        return ("score", item.label)
+    name = getattr(item, "name", None)
+    return (type(item).__name__, name) if name is not None else (type(item).__name__,)
+
+
+def choose_options(rs_items, requested: dict) -> tuple[dict, dict]:
+    decls = {o.name: o for o in rs_items if isinstance(o, ast.OptionDecl)}
+    for name, value in requested.items():
+        if name not in decls:
+            hint = did_you_mean(name, decls)
+            raise UsageError(f"unknown option `{name}`" + (f"; {hint}" if hint else
+                             f"; options: {', '.join(decls) or 'none'}"))
+        if value not in decls[name].values:
+            raise UsageError(f"option `{name}` cannot be `{value}`; choose one of: {', '.join(decls[name].values)}")
+    chosen = {name: requested.get(name, d.values[0]) for name, d in decls.items()}
+    return chosen, {name: (d.values, d.doc) for name, d in decls.items()}
+
+
+def load_game(path: str | Path, options: dict | None = None, variants: list | None = None) -> Game:
+    rs = parse_file(path)
+    return compile_ruleset(rs, options or {}, variants or [])
+
+
+def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
+    try:
+        items = apply_variants(rs, variants)
+        check(rs, items)
+        return _compile(rs, items, options, variants)
+    except MeepleError as exc:
+        raise exc.located(rs.path, rs.source) from None
+
+
+def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> Game:
+    base = Path(rs.path).parent if rs.path else Path(".")
+    of = lambda cls: [i for i in items if isinstance(i, cls)]  # noqa: E731
+    options, option_choices = choose_options(items, requested)
+    title = of(ast.GameDecl)[0].title
+    players = of(ast.PlayersDecl)[0]
+    enums = {e.name: list(e.values) for e in of(ast.EnumDecl)}
+    digest = hashlib.sha256(rs.source.encode())
+
+    components, kinds, shapes = {}, {}, {}
+    for decl in of(ast.ComponentDecl):
+        for f in decl.fields:
+            if f.type not in ("int", "text") and f.type not in enums:
+                raise fail(f"unknown type `{f.type}` for field `{f.name}`", f.span,
+                           did_you_mean(f.type, list(enums) + ["int", "text"], "enum"))
+        comps, order, comp_shapes = load_components(decl, base, options, enums, set(components))
+        components.update(comps)
+        kinds[decl.name] = order
+        shapes.update(comp_shapes)
+
+    symbols = {v for values in enums.values() for v in values}
+    symbols |= {v for vals, _ in option_choices.values() for v in vals}
+
+    zones = {}
+    for z in of(ast.ZoneDecl):
+        if z.kind not in VISIBILITY_DEFAULTS:
+            raise fail(f"`{z.kind}` is not a kind of zone", z.span,
+                       f"a zone is a {', '.join(VISIBILITY_DEFAULTS)}")
+        if z.of not in kinds:
+            raise fail(f"zone `{z.name}` holds `{z.of}`, which is not a component", z.span,
+                       did_you_mean(z.of, kinds, "component"))
+        vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
+        if vis not in ("public", "private", "hidden"):
+            raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
+        check_per(z.per, enums, z.span)
+        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span)
+
+    grids = {}
+    for gd in of(ast.GridDecl):
+        check_per(gd.per, enums, gd.span)
+        if gd.content not in enums:
+            raise fail(f"cells of `{gd.name}` hold `{gd.content}`, which is not an enum", gd.span,
+                       did_you_mean(gd.content, enums, "enum"))
+        if not (1 <= gd.rows <= 64 and 1 <= gd.cols <= 64):
+            raise fail("a grid has 1 to 64 rows and columns", gd.span)
+        layouts = {}
+        for lay in gd.layouts:
+            layouts[lay.attr] = load_layout(lay, gd, base, options)
+            symbols |= set(lay.legend.values())
+        grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span)
+
+    game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
+                max_players=players.hi, options=options, option_choices=option_choices,
+                variants=list(variants),
+                variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
+                enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
+                grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
+                scores=[], tiebreaks=[])
+    scope = Scope(game, symbols)
+    for t in of(ast.TableDecl):
+        game.tables[t.name] = compile_table(t.table, scope)
+    for c in of(ast.CounterDecl):
+        check_per(c.per, enums, c.span)
+        init = constant(c.init, scope)
+        lo = constant(c.lo, scope) if c.lo is not None else None
+        hi = constant(c.hi, scope) if c.hi is not None else None
+        if c.kind == "flag" and not isinstance(init, bool):
+            raise fail(f"flag `{c.name}` starts as true or false", c.init.span)
+        if c.kind == "counter" and (not isinstance(init, int) or isinstance(init, bool)):
+            raise fail(f"counter `{c.name}` starts as a whole number", c.init.span)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span)
+
+    compile_flow(game, items, rs, scope)
+    compile_scoring(game, items, scope)
+    for path in sorted({d.path for d in of(ast.ComponentDecl)} | {
+            lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
+        digest.update((base / path.format(**options)).read_bytes())
+    game.digest = digest.hexdigest()[:16]
+    return game
+
+
+def check_per(per: str, enums: dict, span) -> None:
+    if per and per != "player" and per not in enums:
+        raise fail(f"`per {per}`: a thing is kept per player or per value of an enum", span,
+                   did_you_mean(per, list(enums) + ["player"], "enum"))
+
+
+def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None:
+    setups = [i for i in items if isinstance(i, ast.SetupDecl)]
+    phases = [i for i in items if isinstance(i, ast.PhaseDecl)]
+    effects = [i for i in items if isinstance(i, ast.EffectDecl)]
+    if setups:
+        game.blocks.append(Block("setup"))
+    for p in phases:
+        game.phases[p.name] = len(game.blocks)
+        game.blocks.append(Block(f"phase {p.name}"))
+    for e in effects:
+        game.effects[e.name] = (len(game.blocks), list(e.params))
+        game.blocks.append(Block(f"effect {e.name}"))
+    game.setup = 0
+    flow = FlowCompiler(game, game.phases, game.effects, rs.source.splitlines())
+    if setups:
+        body = setups[0].body
+        flow.compile_block(game.blocks[0], body, scope.with_locals(bound_names(body)))
+    for p in phases:
+        flow.compile_block(game.blocks[game.phases[p.name]], p.body, scope.with_locals(bound_names(p.body)))
+    for e in effects:
+        names = set(e.params) | bound_names(e.body)
+        flow.compile_block(game.blocks[game.effects[e.name][0]], e.body, scope.with_locals(names))
+    game.flow = flow_graph(setups, phases, effects)
+
+
+def flow_graph(setups, phases, effects) -> nx.DiGraph:
+    """Phases as nodes, `next` as edges (effects are inlined into the phases that call them)."""
+    graph = nx.DiGraph()
+    calls = {e.name: e.body for e in effects}
+    start = "setup" if setups else (phases[0].name if phases else "end")
+    graph.add_node(start)
+    graph.add_node("end")
+    bodies = [("setup", setups[0].body)] if setups else []
+    bodies += [(p.name, p.body) for p in phases]
+    for name, body in bodies:
+        graph.add_node(name)
+        targets, ends = transitions(body, calls, set())
+        for target, span in targets:
+            graph.add_edge(name, target, line=span.line)
+        if ends:
+            graph.add_edge(name, "end")
+    graph.graph["start"] = start
+    return graph
+
+
+def transitions(body, calls: dict, seen: set) -> tuple[list, bool]:
+    """(`next` targets with their spans, whether the body can end the game) of a body."""
+    targets, ends = [], False
+    finished = False
+    for s in body:
+        if isinstance(s, ast.Next):
+            targets.append((s.phase, s.span))
+            finished = True
+        elif isinstance(s, ast.EndGame):
+            ends = finished = True
+        elif isinstance(s, ast.Do) and s.effect in calls and s.effect not in seen:
+            t, e = transitions(calls[s.effect], calls, seen | {s.effect})
+            targets += t
+            ends = ends or e
+        else:
+            for sub in sub_bodies(s):
+                t, e = transitions(sub, calls, seen)
+                targets += t
+                ends = ends or e
+    return targets, ends or not finished
+
+
+def sub_bodies(s) -> list:
+    if isinstance(s, ast.If):
+        return [b for _, b in s.branches] + ([s.else_body] if s.else_body else [])
+    if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+        return [s.body]
+    if isinstance(s, ast.Choose):
+        return [s.body] + ([s.otherwise] if s.otherwise else [])
+    if isinstance(s, ast.Menu):
+        return [e.body for e in s.entries]
+    return []
+
+
+def compile_scoring(game: Game, items: list, scope: Scope) -> None:
+    player_scope = scope.with_locals({"player"})
+    for s in [i for i in items if isinstance(i, ast.ScoreDecl)]:
+        if s.guard is not None and not constant(s.guard, scope):
+            continue
+        if s.body is not None:
+            fn = compile_pure(s.body, player_scope.with_locals(bound_names(s.body)))
+        else:
+            fn = compile_expr(s.expr, player_scope)
+        game.scores.append(ScoreRule(s.label, fn, s.span))
+    for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
+        game.tiebreaks = [(d, compile_expr(e, player_scope)) for d, e in t.keys]
+    _ = BOX

@@ -1,0 +1,151 @@
+"""Game data beside a ruleset: component tables and grid layouts, declared and validated.
+
+Component tables are CSV (one row per component, a header naming `id` and the
+declared fields, optionally `count` for copies) or JSON (a list of objects).
+Grid layouts are text files: one line per row, one legend character per cell;
+lines starting with `//` are comments.
+Every problem points at the data file's line. A data path may not leave the
+ruleset's folder.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from dsl import ast
+from dsl.errors import Diagnostic, MeepleError, Span, read_text
+from interpreter.boards import polyomino
+
+
+def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
+    """The data file's path, with `{option}` filled in; it must stay in the ruleset's folder."""
+    try:
+        name = relative.format(**options)
+    except (KeyError, IndexError, ValueError):
+        raise MeepleError(f"`{relative}` names an option that does not exist", span,
+                          f"options are: {', '.join(options) or 'none'}") from None
+    root = base.resolve()
+    path = (root / name).resolve()
+    if root != path and root not in path.parents:
+        raise MeepleError(f"data file `{name}` is outside the ruleset's folder", span,
+                          "keep data files next to the .rules file")
+    if not path.is_file():
+        raise MeepleError(f"data file `{name}` not found", span, f"looked for {path}")
+    return path
+
+
+def _error(path: Path, line: int, message: str, hint: str = "", source: str = "") -> MeepleError:
+    return MeepleError(Diagnostic(message, Span(line, 1), hint, "error", str(path), source))
+
+
+def read_rows(path: Path) -> list[tuple[int, dict]]:
+    """(line number, row) pairs from a CSV or JSON table."""
+    text = read_text(path)
+    if path.suffix == ".json":
+        try:
+            rows = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _error(path, exc.lineno, f"not valid JSON: {exc.msg}", source=text) from None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise _error(path, 1, "a JSON table is a list of objects", source=text)
+        return [(i + 1, {k: "" if v is None else v for k, v in r.items()}) for i, r in enumerate(rows)]
+    lines = [ln for ln in io.StringIO(text)]
+    reader = csv.DictReader(ln for ln in lines)
+    out = []
+    try:
+        for row in reader:
+            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                continue
+            if None in row:
+                raise _error(path, reader.line_num, "this row has more values than the header has columns",
+                             source=text)
+            out.append((reader.line_num, {k.strip(): (v or "").strip() for k, v in row.items()}))
+    except csv.Error as exc:
+        raise _error(path, reader.line_num, f"not valid CSV: {exc}", source=text) from None
+    return out
+
+
+def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: dict,
+                    taken_ids: set) -> tuple[dict, list, dict]:
+    """Components of one kind: ({id: fields}, [ids in order], {id: shape})."""
+    path = resolve(base, decl.path, decl.span, options)
+    text = read_text(path)
+    rows = read_rows(path)
+    fields = {f.name: f for f in decl.fields}
+    components, order, shapes = {}, [], {}
+    for line, row in rows:
+        if "id" not in row or not str(row["id"]).strip():
+            raise _error(path, line, "every row needs an `id`", "add an `id` column", text)
+        extra = set(row) - set(fields) - {"id", "count", "name"}
+        if extra:
+            raise _error(path, line, f"column `{sorted(extra)[0]}` is not a field of {decl.name}",
+                         f"declare it under `component {decl.name}` or remove the column", text)
+        values = {"kind": decl.name}
+        if row.get("name"):
+            values["name"] = str(row["name"])
+        for fname, f in fields.items():
+            if fname not in row:
+                raise _error(path, line, f"missing field `{fname}`", source=text)
+            values[fname] = _field_value(path, line, text, f, row[fname], enums)
+        try:
+            count = int(row.get("count") or 1)
+        except ValueError:
+            raise _error(path, line, f"`count` must be a whole number, not {row['count']!r}", source=text) from None
+        if not 1 <= count <= 10_000:
+            raise _error(path, line, "`count` must be between 1 and 10000", source=text)
+        base_id = str(row["id"]).strip()
+        for copy in range(count):
+            cid = base_id if count == 1 else f"{base_id}-{copy + 1}"
+            if cid in taken_ids or cid in components:
+                raise _error(path, line, f"id `{cid}` is used twice", "ids must be unique in the game", text)
+            components[cid] = dict(values)
+            order.append(cid)
+            for f in fields.values():
+                if f.shape:
+                    shapes[cid] = values[f.name]
+    return components, order, shapes
+
+
+def _field_value(path, line, text, f: ast.FieldDecl, raw, enums):
+    if f.shape:
+        try:
+            return polyomino.parse_shape(str(raw), set(enums[f.type]))
+        except polyomino.ShapeError as exc:
+            raise _error(path, line, f"field `{f.name}`: {exc}",
+                         "write cells split by spaces and rows by `/`, `.` for a hole", text) from None
+    if f.type == "int":
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise _error(path, line, f"field `{f.name}` must be a whole number, not {raw!r}", source=text) from None
+    if f.type == "text":
+        return str(raw)
+    allowed = enums[f.type]
+    if raw not in allowed:
+        raise _error(path, line, f"field `{f.name}`: {raw!r} is not one of {', '.join(allowed)}", source=text)
+    return raw
+
+
+def load_layout(decl: ast.LayoutDecl, grid: ast.GridDecl, base: Path, options: dict) -> tuple:
+    """A layout file -> one legend value per cell, row by row."""
+    path = resolve(base, decl.path, decl.span, options)
+    text = read_text(path)
+    lines = [ln.rstrip("\r") for ln in text.split("\n")]
+    rows = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("//")]
+    if len(rows) != grid.rows:
+        raise _error(path, rows[-1][0] if rows else 1,
+                     f"the layout has {len(rows)} rows; grid `{grid.name}` has {grid.rows}", source=text)
+    values = []
+    for number, row in rows:
+        chars = row.replace(" ", "")
+        if len(chars) != grid.cols:
+            raise _error(path, number, f"this row has {len(chars)} cells; grid `{grid.name}` has {grid.cols}",
+                         source=text)
+        for ch in chars:
+            if ch not in decl.legend:
+                raise _error(path, number, f"`{ch}` is not in the legend",
+                             "legend: " + ", ".join(f'"{k}" = {v}' for k, v in decl.legend.items()), text)
+            values.append(decl.legend[ch])
+    return tuple(values)

@@ -1,0 +1,107 @@
+"""Errors for people: every problem in a .rules file points at its source.
+
+A `MeepleError` carries the file, line and column, a message and a hint, and
+formats itself the way compilers do::
+
+    rules.rules:12:5: error: unknown zone `suply`
+        draw 1 from suply into hand
+                    ^^^^^
+    hint: did you mean `supply`?
+
+The same class reports run-time rule errors (a choice with no options and no
+`otherwise`, a step limit hit) with the `.rules` line that caused them.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node sits in its source: 1-based lines and columns."""
+
+    line: int = 0
+    col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+
+
+@dataclass
+class Diagnostic:
+    """One message about a ruleset: an error or a warning."""
+
+    message: str
+    span: Span = field(default_factory=Span)
+    hint: str = ""
+    severity: str = "error"
+    path: str = ""
+    source: str = ""
+
+    def format(self) -> str:
+        where = self.path or "<rules>"
+        if self.span.line:
+            where += f":{self.span.line}:{self.span.col}"
+        lines = [f"{where}: {self.severity}: {self.message}"]
+        src_lines = self.source.splitlines()
+        if self.span.line and self.span.line <= len(src_lines):
+            text = src_lines[self.span.line - 1].replace("\t", " ")
+            lines.append("    " + text)
+            start = max(self.span.col, 1)
+            if self.span.end_line == self.span.line and self.span.end_col > start:
+                width = self.span.end_col - start
+            else:
+                width = max(1, len(text.rstrip()) - start + 1)
+            lines.append("    " + " " * (start - 1) + "^" * max(1, width))
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class MeepleError(Exception):
+    """A problem with a ruleset (or with running one) that a person must fix."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str, span: Span | None = None,
+                 hint: str = "", path: str = "", source: str = ""):
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic(diagnostics, span or Span(), hint, "error", path, source)]
+        elif isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = diagnostics
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        return "\n".join(d.format() for d in self.diagnostics)
+
+    def located(self, path: str, source: str) -> "MeepleError":
+        """Fill in the file for diagnostics raised before the file was known."""
+        for d in self.diagnostics:
+            d.path = d.path or path
+            d.source = d.source or source
+        self.args = (self.format(),)
+        return self
+
+
+def did_you_mean(name: str, known, what: str = "") -> str:
+    """A hint naming the closest known name, if one is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    if close:
+        return f"did you mean `{close[0]}`?"
+    return f"no {what or 'name'} by that name is defined" if what else ""
+
+
+def read_text(path: Path) -> str:
+    """Read a file as UTF-8, turning OS and decoding problems into MeepleErrors."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MeepleError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MeepleError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
+                          Span(line, col, line, col + 1), "save the file as UTF-8",
+                          path=str(path)) from None

@@ -1,0 +1,1 @@
+"""Board primitives: grids with cell attributes and polyomino pieces."""

@@ -1,0 +1,91 @@
+"""Square grids: geometry compiled once, cells as plain data in the state.
+
+The compiled `Geometry` holds a networkx grid graph (orthogonal adjacency) and,
+for the hot loop, flat neighbour lists. A cell value in rules is the list
+`[grid_key, index]`; a grid in the state is ``{"cells": [...], "pieces": [...]}``
+where `cells` holds each cell's content (or None) and `pieces` records which
+component covers what (so every component is in exactly one place).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+# Direction name -> (row step, column step)
+DIRECTIONS = {"left": (0, -1), "right": (0, 1), "above": (-1, 0), "below": (1, 0)}
+
+
+@dataclass
+class Geometry:
+    rows: int
+    cols: int
+    graph: nx.Graph = field(repr=False)
+    neighbours: tuple = field(repr=False)
+    steps: dict = field(repr=False)  # direction -> tuple(index or -1)
+
+    @classmethod
+    def square(cls, rows: int, cols: int) -> "Geometry":
+        graph = nx.grid_2d_graph(rows, cols)
+        index = {(r, c): r * cols + c for r in range(rows) for c in range(cols)}
+        neighbours = tuple(
+            tuple(sorted(index[n] for n in graph.neighbors((r, c))))
+            for r in range(rows) for c in range(cols))
+        steps = {}
+        for name, (dr, dc) in DIRECTIONS.items():
+            steps[name] = tuple(
+                index.get((r + dr, c + dc), -1) for r in range(rows) for c in range(cols))
+        return cls(rows, cols, graph, neighbours, steps)
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+
+def new_grid(size: int) -> dict:
+    return {"cells": [None] * size, "pieces": []}
+
+
+def occupancy(cells: list) -> int:
+    mask = 0
+    bit = 1
+    for v in cells:
+        if v is not None:
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+def groups(cells: list, geometry: Geometry) -> list:
+    """Orthogonally connected groups among the given cells ([key, index] lists)."""
+    if not cells:
+        return []
+    key = cells[0][0]
+    chosen = {c[1] for c in cells}
+    seen = set()
+    out = []
+    for start in sorted(chosen):
+        if start in seen:
+            continue
+        seen.add(start)
+        group, frontier = [], [start]
+        while frontier:
+            i = frontier.pop()
+            group.append(i)
+            for n in geometry.neighbours[i]:
+                if n in chosen and n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+        out.append([[key, i] for i in sorted(group)])
+    return out
+
+
+def render(grid: dict, geometry: Geometry, codes: dict | None = None) -> list[str]:
+    """Rows of the grid as text, one short code per cell ('.' when empty)."""
+    codes = codes or {}
+    width = max([len(codes.get(v, v)) for v in grid["cells"] if v is not None] + [1])
+    lines = []
+    for r in range(geometry.rows):
+        row = grid["cells"][r * geometry.cols:(r + 1) * geometry.cols]
+        lines.append(" ".join((codes.get(v, v) if v is not None else ".").ljust(width) for v in row).rstrip())
+    return lines

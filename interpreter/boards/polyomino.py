@@ -1,0 +1,97 @@
+"""Polyomino pieces: shapes with one value per cell, their 8 orientations, and fits.
+
+A shape is written as text, rows split by `/`, cells by spaces, `.` for a hole:
+``"rose rose / tree ."``. Orientations 0-3 turn the piece a quarter clockwise
+each; 4-7 mirror it first. Orientations that give the same cells with the same
+values are the same placement and are offered once.
+
+Placements on a grid are precomputed once per (shape, grid size) as bitmasks,
+so a fit check is one `&` per placement.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+EMPTY = "."
+
+
+class ShapeError(ValueError):
+    pass
+
+
+def parse_shape(text: str, allowed: set[str]) -> tuple:
+    """Text -> tuple of (row, col, value) with the top-left at (0, 0)."""
+    rows = [r.split() for r in text.split("/")]
+    cells = []
+    for r, row in enumerate(rows):
+        for c, word in enumerate(row):
+            if word == EMPTY:
+                continue
+            if word not in allowed:
+                raise ShapeError(f"`{word}` is not one of {', '.join(sorted(allowed))}")
+            cells.append((r, c, word))
+    if not cells:
+        raise ShapeError("a shape needs at least one cell")
+    return normalise(cells)
+
+
+def normalise(cells) -> tuple:
+    r0 = min(r for r, _, _ in cells)
+    c0 = min(c for _, c, _ in cells)
+    return tuple(sorted((r - r0, c - c0, v) for r, c, v in cells))
+
+
+def orient(cells: tuple, k: int) -> tuple:
+    """Orientation k of a shape: mirror if k >= 4, then turn k % 4 quarters clockwise."""
+    out = [(r, -c, v) for r, c, v in cells] if k >= 4 else list(cells)
+    for _ in range(k % 4):
+        out = [(c, -r, v) for r, c, v in out]
+    return normalise(out)
+
+
+def describe_orientation(k: int) -> str:
+    turn = (k % 4) * 90
+    text = f"turned {turn}" if turn else "upright"
+    return text + (", flipped" if k >= 4 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    orientation: int
+    row: int
+    col: int
+    mask: int
+    cells: tuple  # ((index, value), ...)
+
+
+@lru_cache(maxsize=None)
+def placements(cells: tuple, rows: int, cols: int) -> tuple:
+    """Every distinct placement of the shape on an empty rows x cols grid."""
+    seen = set()
+    out = []
+    for k in range(8):
+        shape = orient(cells, k)
+        if shape in seen:
+            continue
+        seen.add(shape)
+        height = max(r for r, _, _ in shape) + 1
+        width = max(c for _, c, _ in shape) + 1
+        for r in range(rows - height + 1):
+            for c in range(cols - width + 1):
+                idx = tuple(((r + dr) * cols + (c + dc), v) for dr, dc, v in shape)
+                mask = 0
+                for i, _ in idx:
+                    mask |= 1 << i
+                out.append(Placement(k, r, c, mask, idx))
+    return tuple(out)
+
+
+def render(cells: tuple) -> str:
+    """A shape back to its text form (for labels and traces)."""
+    height = max(r for r, _, _ in cells) + 1
+    width = max(c for _, c, _ in cells) + 1
+    grid = [[EMPTY] * width for _ in range(height)]
+    for r, c, v in cells:
+        grid[r][c] = v
+    return " / ".join(" ".join(row) for row in grid)

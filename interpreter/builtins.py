@@ -1,0 +1,181 @@
+"""The functions a rules expression can call, with their arity, docs and an example.
+
+Each entry is one small function of plain values. The checker reads the arity,
+docs/language.md lists every entry (a test checks they match), and the
+compiler calls `fn(machine, *args)`. Cells are `[grid_key, index]` lists,
+players are seat numbers, components are their ids.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from interpreter.boards import grid as gridlib
+from interpreter.boards import polyomino
+
+
+@dataclass(frozen=True)
+class Builtin:
+    fn: Callable
+    min_args: int
+    max_args: int  # -1: any number
+    doc: str
+    example: str
+
+
+def _count(m, xs):
+    return len(xs)
+
+
+def _sum(m, xs):
+    return sum(xs)
+
+
+def _max(m, *xs):
+    values = xs[0] if len(xs) == 1 and isinstance(xs[0], list) else xs
+    return max(values) if values else 0
+
+
+def _min(m, *xs):
+    values = xs[0] if len(xs) == 1 and isinstance(xs[0], list) else xs
+    return min(values) if values else 0
+
+
+def _any(m, xs):
+    return any(xs)
+
+
+def _all(m, xs):
+    return all(xs)
+
+
+def _list(m, xs):
+    return list(xs)
+
+
+def _pairs(m, xs):
+    return [[xs[i], xs[i + 1]] for i in range(len(xs) - 1)]
+
+
+def _abs(m, x):
+    return abs(x)
+
+
+def _top(m, xs):
+    return xs[0] if xs else None
+
+
+def _grid(m, key):
+    name = key.split("/", 1)[0]
+    return m.game.grids[name]
+
+
+def _cells(m, key):
+    spec = _grid(m, key)
+    return [[key, i] for i in range(spec.geometry.size)]
+
+
+def _rows(m, key):
+    g = _grid(m, key).geometry
+    return [[[key, r * g.cols + c] for c in range(g.cols)] for r in range(g.rows)]
+
+
+def _columns(m, key):
+    g = _grid(m, key).geometry
+    return [[[key, r * g.cols + c] for r in range(g.rows)] for c in range(g.cols)]
+
+
+def _groups(m, cells):
+    if not cells:
+        return []
+    return gridlib.groups(cells, _grid(m, cells[0][0]).geometry)
+
+
+def _neighbours(m, cell):
+    if cell is None:
+        return []
+    key, i = cell
+    return [[key, n] for n in _grid(m, key).geometry.neighbours[i]]
+
+
+def _step(direction):
+    def step(m, cell):
+        if cell is None:
+            return None
+        key, i = cell
+        j = _grid(m, key).geometry.steps[direction][i]
+        return None if j < 0 else [key, j]
+    step.__name__ = direction
+    return step
+
+
+def placements_for(m, piece, key):
+    """The placements of a component's shape that fit the grid as it is now."""
+    shape = m.game.shapes.get(piece)
+    if shape is None:
+        raise ValueError(f"`{piece}` has no shape to place")
+    spec = _grid(m, key)
+    cells = m.state["grids"][key]["cells"]
+    occ = gridlib.occupancy(cells)
+    return [p for p in polyomino.placements(shape, spec.geometry.rows, spec.geometry.cols)
+            if not p.mask & occ]
+
+
+def _fits(m, piece, key):
+    shape = m.game.shapes.get(piece)
+    if shape is None:
+        raise ValueError(f"`{piece}` has no shape to place")
+    spec = _grid(m, key)
+    occ = gridlib.occupancy(m.state["grids"][key]["cells"])
+    for p in polyomino.placements(shape, spec.geometry.rows, spec.geometry.cols):
+        if not p.mask & occ:
+            return True
+    return False
+
+
+def _next_player(m, p):
+    return (p + 1) % m.state["players"]
+
+
+FUNCTIONS: dict[str, Builtin] = {
+    "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
+                     "count(each c in cells(board) where c.empty)"),
+    "sum": Builtin(_sum, 1, 1, "The total of a list of numbers.", "sum(c.row for each c in cells(board))"),
+    "max": Builtin(_max, 1, -1, "The largest of a list or of the arguments; 0 for an empty list.",
+                   "max(3, count(hand))"),
+    "min": Builtin(_min, 1, -1, "The smallest of a list or of the arguments; 0 for an empty list.",
+                   "min(count(hand), 5)"),
+    "any": Builtin(_any, 1, 1, "True if any value is true.", "any(c.empty for each c in cells(board))"),
+    "all": Builtin(_all, 1, 1, "True if every value is true (and for an empty list).",
+                   "all(not c.empty for each c in cells(board))"),
+    "list": Builtin(_list, 1, 1, "A selection or generator as a list, to keep in a `let`.",
+                    "list(each c in cells(board) where c.empty)"),
+    "pairs": Builtin(_pairs, 1, 1, "Neighbouring pairs of a list: [a, b], [b, c], ...",
+                     "pairs([1, 2, 3])"),
+    "abs": Builtin(_abs, 1, 1, "The size of a number without its sign.", "abs(-3)"),
+    "top": Builtin(_top, 1, 1, "The first item of a list or zone (the top of a deck), or none.",
+                   "top(supply)"),
+    "cells": Builtin(_cells, 1, 1, "Every cell of a grid, row by row.", "cells(board)"),
+    "rows": Builtin(_rows, 1, 1, "The grid's rows, top to bottom, each a list of cells.", "rows(board)"),
+    "columns": Builtin(_columns, 1, 1, "The grid's columns, left to right, each a list of cells.",
+                       "columns(board)"),
+    "groups": Builtin(_groups, 1, 1, "Orthogonally connected groups among the given cells.",
+                      "groups(each c in cells(board) where c.empty)"),
+    "neighbours": Builtin(_neighbours, 1, 1, "The cells orthogonally next to a cell.",
+                          "neighbours(top(cells(board)))"),
+    "left": Builtin(_step("left"), 1, 1, "The cell to the left, or none at the edge.",
+                    "left(top(cells(board)))"),
+    "right": Builtin(_step("right"), 1, 1, "The cell to the right, or none at the edge.",
+                     "right(top(cells(board)))"),
+    "above": Builtin(_step("above"), 1, 1, "The cell above, or none at the edge.",
+                     "above(top(cells(board)))"),
+    "below": Builtin(_step("below"), 1, 1, "The cell below, or none at the edge.",
+                     "below(top(cells(board)))"),
+    "fits": Builtin(_fits, 2, 2, "True if a piece fits on empty cells of a grid in some orientation.",
+                    "fits(top(supply), board)"),
+    "next_player": Builtin(_next_player, 1, 1, "The player to the left (clockwise).",
+                           "next_player(first_player)"),
+}
+
+# Names that count as generator consumers: `f(x for each ...)` and `f(each x in ...)`.
+AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "pairs", "groups"}

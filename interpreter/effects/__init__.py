@@ -1,0 +1,1 @@
+"""Effect primitives, one small module per family (zones, grids, choices)."""

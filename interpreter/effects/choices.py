@@ -1,0 +1,162 @@
+"""Decision ops: `choose x from ...`, `choose one`, and `place piece on grid`.
+
+Players act only through these. When one is reached it enumerates its options:
+none runs `otherwise` ("must if possible"), one is taken at once, more stop the
+machine with `state["pending"]` set. `apply` later calls `take` with the
+chosen option's value. `may` adds a "pass" option (value None).
+"""
+from __future__ import annotations
+
+from interpreter.boards import polyomino
+from interpreter.builtins import placements_for
+from interpreter.effects import zones
+
+PASS_ID = "pass"
+
+
+def suspend(m, frame, op, actor, options, **extra) -> bool:
+    """Take a lone option at once; otherwise record the pending decision and stop."""
+    if len(options) == 1 and not op.may:
+        m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
+        op.take(m, frame, options[0])
+        return False
+    pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
+    pending.update(extra)
+    m.state["pending"] = pending
+    return True
+
+
+class ChooseFrom:
+    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt")
+
+    def __init__(self, may, var, source, where, by, prompt, span):
+        self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
+        self.otherwise, self.end, self.span, self.prompt = None, 0, span, prompt
+
+    def run(self, m, frame):
+        env = frame[2]
+        items = self.source(m)
+        if isinstance(items, int):
+            items = list(range(items))
+        if self.where is not None:
+            had, old = self.var in env, env.get(self.var)
+            options = []
+            for item in items:
+                env[self.var] = item
+                if self.where(m):
+                    options.append(item)
+            if had:
+                env[self.var] = old
+            else:
+                env.pop(self.var, None)
+        else:
+            options = list(items)
+        if self.may:
+            options.append(None)
+        if not options:
+            if self.otherwise is None:
+                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
+            frame[1] = self.otherwise
+            return False
+        return suspend(m, frame, self, self.by(m), options)
+
+    def take(self, m, frame, value):
+        if value is None:
+            frame[1] = self.otherwise if self.otherwise is not None else self.end
+            return
+        frame[2][self.var] = value
+        frame[1] += 1
+
+
+class Menu:
+    __slots__ = ("may", "by", "entries", "end", "span", "prompt")
+
+    def __init__(self, may, by, entries, prompt, span):
+        # entries: [label, guard or None, target]
+        self.may, self.by, self.entries, self.end, self.span, self.prompt = may, by, entries, 0, span, prompt
+
+    def run(self, m, frame):
+        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
+        if self.may:
+            options.append(None)
+        if not options:
+            frame[1] = self.end
+            return False
+        return suspend(m, frame, self, self.by(m), options)
+
+    def take(self, m, frame, value):
+        if value is None:
+            frame[1] = self.end
+            return
+        frame[1] = next(e[2] for e in self.entries if e[0] == value)
+
+
+class Place:
+    """Choose where a piece goes (orientation and cell), then put it there."""
+
+    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt")
+    may = False
+
+    def __init__(self, piece, grid, by, bind, undoable, prompt, span):
+        self.piece, self.grid, self.by, self.bind, self.undoable = piece, grid, by, bind, undoable
+        self.prompt, self.span = prompt, span
+
+    def run(self, m, frame):
+        piece, key = self.piece(m), self.grid(m)
+        found = placements_for(m, piece, key)
+        if not found:
+            raise ValueError(f"`{piece}` does not fit on `{key}` (check with `fits` first)")
+        options = [[p.orientation, p.row + 1, p.col + 1] for p in found]
+        return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key,
+                       undoable=self.undoable)
+
+    def take(self, m, frame, value):
+        piece, key = self.piece(m), self.grid(m)
+        put(m, piece, key, value)
+        if self.bind:
+            covered = m.state["grids"][key]["pieces"][-1][4]
+            frame[2][self.bind] = [[key, i] for i in covered]
+        m.state["pending"] = None
+        frame[1] += 1
+
+
+def put(m, piece: str, key: str, value) -> None:
+    """Write a piece's cells onto a grid and take the piece out of its zone."""
+    orientation, row, col = value
+    spec = m.game.grids[key.split("/", 1)[0]]
+    shape = polyomino.orient(m.game.shapes[piece], orientation)
+    grid = m.state["grids"][key]
+    cols = spec.geometry.cols
+    covered = []
+    for dr, dc, v in shape:
+        r, c = row - 1 + dr, col - 1 + dc
+        if not (0 <= r < spec.geometry.rows and 0 <= c < cols):
+            raise ValueError(f"`{piece}` would leave the grid at row {r + 1}, column {c + 1}")
+        i = r * cols + c
+        if grid["cells"][i] is not None:
+            raise ValueError(f"row {r + 1}, column {c + 1} of `{key}` is not empty")
+        grid["cells"][i] = v
+        covered.append(i)
+    src = zones.locate(m.state, piece)
+    if src is not None:
+        m.state["zones"][src].remove(piece)
+    grid["pieces"].append([piece, orientation, row, col, covered])
+    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+
+
+# ----------------------------------------------------------------- ids and labels
+def option_id(game, value) -> str:
+    """A stable id for an option value: the same value always gets the same id."""
+    if value is None:
+        return PASS_ID
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
+        return f"r{value[1]}c{value[2]}o{value[0]}"
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
+        return f"{value[0]}@{value[1]}"
+    return repr(value)

@@ -1,0 +1,92 @@
+"""Zone effects: move components, draw them, shuffle zones.
+
+A zone is a list of component ids in the state; index 0 is the top. Drawing
+from a `bag` picks at random with the state's RNG; from anything else it takes
+the top. A component is always in exactly one zone (or covering grid cells),
+so moving one finds it wherever it is.
+"""
+from __future__ import annotations
+
+from interpreter import rng
+from interpreter.game import BOX
+
+
+def zone_spec(game, key: str):
+    name = key.split("/", 1)[0]
+    return None if name == BOX else game.zones[name]
+
+
+def locate(state: dict, item: str) -> str | None:
+    for key, items in state["zones"].items():
+        if item in items:
+            return key
+    return None
+
+
+def move(m, what, to: str, position: str = "") -> None:
+    """Move one component or a list of them to a zone (at its bottom unless `top`)."""
+    items = what if isinstance(what, list) else [what]
+    zones = m.state["zones"]
+    dest = zones[to]
+    check_kind(m, items, to)
+    by_source: dict[str, list] = {}
+    for item in items:
+        if item is None:
+            continue
+        src = locate(m.state, item)
+        if src is None:
+            raise ValueError(f"`{item}` is not in any zone (is it placed on a grid?)")
+        zones[src].remove(item)
+        by_source.setdefault(src, []).append(item)
+        if position == "top":
+            dest.insert(0, item)
+        else:
+            dest.append(item)
+    for src, moved in by_source.items():
+        m.emit("move", items=moved, src=src, dst=to)
+
+
+def move_all(m, src: str, to: str) -> None:
+    zones = m.state["zones"]
+    items = zones[src]
+    if not items:
+        return
+    check_kind(m, items, to)
+    zones[to].extend(items)
+    zones[src] = []
+    m.emit("move", items=list(items), src=src, dst=to)
+
+
+def draw(m, count: int, src: str, to: str) -> None:
+    """Draw up to `count` components: at random from a bag, else from the top."""
+    zones = m.state["zones"]
+    items = zones[src]
+    if count <= 0 or not items:
+        return
+    spec = zone_spec(m.game, src)
+    taken = []
+    if spec is not None and spec.kind == "bag":
+        for _ in range(min(count, len(items))):
+            taken.append(items.pop(rng.below(m.state, len(items))))
+    else:
+        taken = items[:count]
+        del items[:count]
+    check_kind(m, taken, to)
+    zones[to].extend(taken)
+    m.emit("draw", items=taken, src=src, dst=to, wanted=count)
+
+
+def shuffle(m, key: str) -> None:
+    rng.shuffle(m.state, m.state["zones"][key])
+    m.emit("shuffle", zone=key)
+
+
+def check_kind(m, items, to: str) -> None:
+    spec = zone_spec(m.game, to)
+    if spec is None:
+        return
+    components = m.game.components
+    for item in items:
+        comp = components.get(item)
+        if comp is None or comp["kind"] != spec.of:
+            raise ValueError(f"`{item}` cannot go to `{to}`: that zone holds {spec.of} components")

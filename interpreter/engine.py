@@ -1,0 +1,196 @@
+"""The engine: the small API every player, bot, trace and test goes through.
+
+    engine = Engine(game)
+    state, events = engine.start(players=3, seed=7)
+    while (d := engine.decision(state)) is not None:
+        state, events = engine.apply(state, d.options[0].id)
+    engine.scores(state), engine.ranking(state)
+
+`decision` says who decides among which options (stable ids, readable labels);
+`apply` takes an option id or index and returns a new state (the old one is
+untouched unless `inplace=True`) with the events it caused; `view` is what one
+player may see. The engine holds no game state of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dsl.errors import MeepleError
+from interpreter import state as st
+from interpreter.boards import polyomino
+from interpreter.effects.choices import PASS_ID, option_id
+from interpreter.game import Game
+from interpreter.machine import Machine
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+    value: object
+
+
+@dataclass(frozen=True)
+class Decision:
+    actor: int
+    options: list
+    prompt: str
+    undoable: bool = False
+    line: int = 0
+
+    def index_of(self, option_id: str) -> int:
+        for i, o in enumerate(self.options):
+            if o.id == option_id:
+                return i
+        raise KeyError(option_id)
+
+
+class Engine:
+    def __init__(self, game: Game):
+        self.game = game
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self, players: int, seed: int) -> tuple[dict, list]:
+        g = self.game
+        if not g.min_players <= players <= g.max_players:
+            raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {players}")
+        state = st.initial_state(g, players, seed)
+        m = Machine(g, state)
+        m.run()
+        return state, m.events
+
+    def is_terminal(self, state: dict) -> bool:
+        return state["over"]
+
+    # ------------------------------------------------------------- decisions
+    def pending_op(self, state: dict):
+        frame = state["stack"][-1]
+        return self.game.blocks[frame[0]].ops[frame[1]]
+
+    def decision(self, state: dict) -> Decision | None:
+        pending = state["pending"]
+        if state["over"] or pending is None:
+            return None
+        op = self.pending_op(state)
+        values = pending["options"]
+        options = [Option(self.option_id(v, pending), self.label(v, pending), v) for v in values]
+        return Decision(pending["actor"], options, getattr(op, "prompt", ""), bool(pending.get("undoable")),
+                        pending.get("line", 0))
+
+    def option_count(self, state: dict) -> int:
+        pending = state["pending"]
+        return 0 if pending is None or state["over"] else len(pending["options"])
+
+    def option_id(self, value, pending) -> str:
+        return option_id(self.game, value)
+
+    def apply(self, state: dict, choice, inplace: bool = False) -> tuple[dict, list]:
+        """Take an option (its id, or its index) and run to the next decision."""
+        pending = state["pending"]
+        if state["over"] or pending is None:
+            raise ValueError("the game is over; there is nothing to choose")
+        values = pending["options"]
+        if isinstance(choice, int) and not isinstance(choice, bool):
+            if not 0 <= choice < len(values):
+                raise ValueError(f"option {choice} does not exist (there are {len(values)})")
+            value = values[choice]
+        else:
+            for value in values:
+                if option_id(self.game, value) == choice:
+                    break
+            else:
+                raise ValueError(f"`{choice}` is not one of the options")
+        s = state if inplace else st.copy_state(state)
+        s["pending"] = None
+        s["step"] += 1
+        m = Machine(self.game, s)
+        frame = s["stack"][-1]
+        m.env = frame[2]
+        op = self.game.blocks[frame[0]].ops[frame[1]]
+        try:
+            op.take(m, frame, value)
+        except MeepleError as exc:
+            raise m.locate(exc, op, frame) from None
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            raise m.rule_error(str(exc), op, frame) from None
+        m.run()
+        return s, m.events
+
+    # ------------------------------------------------------------- views
+    def view(self, state: dict, player) -> dict:
+        return st.view(self.game, state, player)
+
+    # ------------------------------------------------------------- scoring
+    def scores(self, state: dict) -> list[dict]:
+        """Per player: total and the points of each score rule (rules with one label add up)."""
+        out = []
+        for p in range(state["players"]):
+            breakdown = self.breakdown(state, p)
+            out.append({"player": p, "total": sum(breakdown.values()), "breakdown": breakdown})
+        return out
+
+    def breakdown(self, state: dict, player: int) -> dict[str, int]:
+        m = Machine(self.game, state)
+        m.env = {"player": player}
+        out: dict[str, int] = {}
+        for rule in self.game.scores:
+            try:
+                points = rule.fn(m)
+            except MeepleError as exc:
+                raise exc.located(self.game.path, self.game.source) from None
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                raise MeepleError(f'in score "{rule.label}": {exc}', rule.span).located(
+                    self.game.path, self.game.source) from None
+            out[rule.label] = out.get(rule.label, 0) + points
+        return out
+
+    def total(self, state: dict, player: int) -> int:
+        return sum(self.breakdown(state, player).values())
+
+    def tiebreak_keys(self, state: dict, player: int) -> list:
+        m = Machine(self.game, state)
+        m.env = {"player": player}
+        return [fn(m) if d == "most" else -fn(m) for d, fn in self.game.tiebreaks]
+
+    def ranking(self, state: dict, scores: list | None = None) -> list[dict]:
+        """Places by total, then the declared tie-breaks; what still ties shares the place."""
+        scores = scores or self.scores(state)
+        keyed = [((s["total"], *self.tiebreak_keys(state, s["player"])), s["player"]) for s in scores]
+        keyed.sort(key=lambda e: (tuple(-k for k in e[0]), e[1]))
+        totals = [k[0] for k, _ in keyed]
+        out, place = [], 0
+        for i, (key, p) in enumerate(keyed):
+            if i == 0 or key != keyed[i - 1][0]:
+                place = i + 1
+            out.append({"player": p, "place": place, "total": key[0],
+                        "tied_on_total": totals.count(key[0]) > 1})
+        return out
+
+    # ------------------------------------------------------------- labels
+    def label(self, value, pending=None) -> str:
+        if value is None:
+            return PASS_ID
+        if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
+            o, r, c = value
+            return f"{pending['piece']} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
+        return self.describe(value)
+
+    def describe(self, value) -> str:
+        g = self.game
+        if isinstance(value, str) and value in g.components:
+            comp = g.components[value]
+            parts = []
+            for k, v in comp.items():
+                if k == "kind":
+                    continue
+                parts.append(polyomino.render(v) if isinstance(v, tuple) else f"{k} {v}")
+            return f"{value} [{'; '.join(parts)}]" if parts else value
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0] in self._grid_keys():
+            spec = g.grids[value[0].split("/", 1)[0]]
+            r, c = divmod(value[1], spec.geometry.cols)
+            return f"{value[0]} row {r + 1}, column {c + 1}"
+        return str(value)
+
+    def _grid_keys(self):
+        return {k for spec in self.game.grids.values()
+                for k, _ in self.game.instance_keys(spec.name, spec.per, self.game.max_players)}

@@ -1,0 +1,111 @@
+"""The compiled game: everything static about a ruleset, frozen after compiling.
+
+A `Game` is what dsl.compiler produces and what the engine runs. It holds the
+components and their data, zone and grid specs, the compiled blocks of ops, the
+score rules, tie-breaks and the flow graph. Nothing here changes during play;
+all that changes lives in the state (interpreter/state.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import networkx as nx
+
+from dsl.errors import Span
+from interpreter.boards.grid import Geometry
+
+VISIBILITY_DEFAULTS = {"deck": "hidden", "bag": "hidden", "pile": "public", "hand": "private"}
+ZONE_KINDS = tuple(VISIBILITY_DEFAULTS)
+VISIBILITIES = ("public", "private", "hidden")
+BOX = "box"  # the implicit zone every component starts in
+
+
+@dataclass
+class ZoneSpec:
+    name: str
+    per: str  # "" | "player" | enum name
+    kind: str  # deck | bag | pile | hand
+    of: str  # component kind
+    visibility: str  # public | private | hidden
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class GridSpec:
+    name: str
+    per: str
+    content: str  # enum of cell contents
+    geometry: Geometry
+    layouts: dict  # attribute name -> tuple of values, one per cell
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class CounterSpec:
+    name: str
+    per: str
+    kind: str  # counter | flag
+    init: object
+    lo: int | None = None
+    hi: int | None = None
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class Block:
+    """A compiled statement list: ops run by the machine, with a name for errors."""
+
+    name: str
+    ops: list = field(default_factory=list)
+
+
+@dataclass
+class ScoreRule:
+    label: str
+    fn: Callable  # fn(machine) -> int, with env {"player": p}
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class Game:
+    title: str
+    path: str
+    source: str
+    digest: str
+    min_players: int
+    max_players: int
+    options: dict  # chosen option values
+    option_choices: dict  # option -> (values, doc)
+    variants: list  # active variant names
+    variant_titles: dict  # every declared variant -> title
+    enums: dict  # name -> list of values
+    components: dict  # id -> {field: value, "kind": kind}
+    kinds: dict  # kind -> list of ids (data order)
+    shapes: dict  # id -> normalised shape cells, for shape fields
+    zones: dict  # name -> ZoneSpec
+    grids: dict  # name -> GridSpec
+    counters: dict  # name -> CounterSpec
+    tables: dict
+    blocks: list  # [Block]
+    phases: dict  # name -> block index
+    effects: dict  # name -> (block index, params)
+    setup: int  # block index of setup (or of the first phase)
+    scores: list  # [ScoreRule]
+    tiebreaks: list  # [(direction, fn)]
+    flow: nx.DiGraph = field(repr=False, default_factory=nx.DiGraph)
+
+    def zone_keys(self, spec: ZoneSpec, players: int) -> list[str]:
+        if not spec.per:
+            return [spec.name]
+        if spec.per == "player":
+            return [f"{spec.name}/{p}" for p in range(players)]
+        return [f"{spec.name}/{v}" for v in self.enums[spec.per]]
+
+    def instance_keys(self, name: str, per: str, players: int) -> list[tuple[str, object]]:
+        """(key, owner) pairs for a per-player or per-enum thing; owner None if shared."""
+        if not per:
+            return [(name, None)]
+        if per == "player":
+            return [(f"{name}/{p}", p) for p in range(players)]
+        return [(f"{name}/{v}", None) for v in self.enums[per]]

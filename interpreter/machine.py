@@ -1,0 +1,206 @@
+"""The machine that runs compiled blocks until the next decision.
+
+The state keeps a stack of frames `[block, pc, env]` - pending effects as plain
+data - so a game can stop at any decision and be saved, copied, replayed or
+searched. Each op is a small object whose `run(machine, frame)` does one step
+and returns True when the game now waits for a decision.
+
+Hook order (fixed, and pinned by a trace test): a phase's statements run top to
+bottom; a `choose` evaluates its options when reached; with none it runs
+`otherwise`, with exactly one it is taken at once (an `auto` event), with more
+the machine stops. Falling off the end of a phase ends the game.
+"""
+from __future__ import annotations
+
+from dsl.errors import Diagnostic, MeepleError, Span
+
+STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
+
+
+class Machine:
+    """Runs ops on one state. `env` is the locals of the frame being run."""
+
+    __slots__ = ("game", "state", "env", "events")
+
+    def __init__(self, game, state: dict):
+        self.game = game
+        self.state = state
+        self.env = {}
+        self.events = []
+
+    def emit(self, kind: str, **data) -> None:
+        data["e"] = kind
+        self.events.append(data)
+
+    def run(self) -> bool:
+        """Run until a decision is pending (True) or the game is over (False)."""
+        state = self.state
+        stack = state["stack"]
+        blocks = self.game.blocks
+        budget = STEP_LIMIT
+        while stack:
+            frame = stack[-1]
+            ops = blocks[frame[0]].ops
+            pc = frame[1]
+            if pc >= len(ops):
+                stack.pop()
+                continue
+            self.env = frame[2]
+            op = ops[pc]
+            try:
+                if op.run(self, frame):
+                    return True
+            except MeepleError as exc:
+                raise self.locate(exc, op, frame) from None
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+                raise self.rule_error(str(exc) or type(exc).__name__, op, frame) from None
+            budget -= 1
+            if budget == 0:
+                raise self.rule_error(
+                    f"{STEP_LIMIT} steps without a decision: the rules seem to loop forever",
+                    op, frame, "check the loop's condition, or the `next` that leads back here")
+        if not state["over"]:
+            state["over"] = True
+            self.emit("end")
+        return False
+
+    def rule_error(self, message: str, op, frame, hint: str = "") -> MeepleError:
+        block = self.game.blocks[frame[0]]
+        span = getattr(op, "span", None) or Span()
+        return MeepleError(Diagnostic(f"in {block.name}: {message}", span, hint, "error",
+                                      self.game.path, self.game.source))
+
+    def locate(self, exc: MeepleError, op, frame) -> MeepleError:
+        block = self.game.blocks[frame[0]]
+        for d in exc.diagnostics:
+            if not d.span.line:
+                d.span = getattr(op, "span", None) or Span()
+            if not d.message.startswith("in "):
+                d.message = f"in {block.name}: {d.message}"
+        return exc.located(self.game.path, self.game.source)
+
+
+# ----------------------------------------------------------------- control ops
+class Exec:
+    """Run one effect closure, then go on."""
+
+    __slots__ = ("fn", "span")
+
+    def __init__(self, fn, span):
+        self.fn, self.span = fn, span
+
+    def run(self, m, frame):
+        self.fn(m)
+        frame[1] += 1
+        return False
+
+
+class Jump:
+    __slots__ = ("target", "span")
+
+    def __init__(self, target=0, span=None):
+        self.target, self.span = target, span
+
+    def run(self, m, frame):
+        frame[1] = self.target
+        return False
+
+
+class JumpUnless:
+    __slots__ = ("cond", "target", "span")
+
+    def __init__(self, cond, target=0, span=None):
+        self.cond, self.target, self.span = cond, target, span
+
+    def run(self, m, frame):
+        frame[1] = frame[1] + 1 if self.cond(m) else self.target
+        return False
+
+
+class IterStart:
+    """Evaluate a loop's list once and keep [items, position] in a hidden local."""
+
+    __slots__ = ("source", "slot", "span")
+
+    def __init__(self, source, slot, span):
+        self.source, self.slot, self.span = source, slot, span
+
+    def run(self, m, frame):
+        items = self.source(m)
+        if isinstance(items, int):
+            items = list(range(items))
+        frame[2][self.slot] = [list(items), 0]
+        frame[1] += 1
+        return False
+
+
+class IterNext:
+    """Bind the next item that passes `where`, or leave the loop."""
+
+    __slots__ = ("slot", "bind", "names", "where", "end", "span")
+
+    def __init__(self, slot, bind, names, where, end=0, span=None):
+        self.slot, self.bind, self.names, self.where, self.end, self.span = slot, bind, names, where, end, span
+
+    def run(self, m, frame):
+        env = frame[2]
+        loop = env[self.slot]
+        items = loop[0]
+        while loop[1] < len(items):
+            item = items[loop[1]]
+            loop[1] += 1
+            self.bind(env, item)
+            if self.where is None or self.where(m):
+                frame[1] += 1
+                return False
+        del env[self.slot]
+        frame[1] = self.end
+        return False
+
+
+class CallEffect:
+    """`do name(args)`: push a frame for the effect with its parameters bound."""
+
+    __slots__ = ("block", "params", "args", "span")
+
+    def __init__(self, block, params, args, span):
+        self.block, self.params, self.args, self.span = block, params, args, span
+
+    def run(self, m, frame):
+        env = {p: a(m) for p, a in zip(self.params, self.args)}
+        frame[1] += 1
+        stack = m.state["stack"]
+        if len(stack) > 64:
+            raise ValueError("effects call each other more than 64 deep")
+        stack.append([self.block, 0, env])
+        return False
+
+
+class Goto:
+    """`next phase`: the current phase and everything pending in it are finished."""
+
+    __slots__ = ("block", "name", "span")
+
+    def __init__(self, block, name, span):
+        self.block, self.name, self.span = block, name, span
+
+    def run(self, m, frame):
+        state = m.state
+        stack = state["stack"]
+        stack.clear()
+        stack.append([self.block, 0, {}])
+        state["phase"] = self.name
+        state["seq"] += 1
+        m.emit("phase", phase=self.name)
+        return False
+
+
+class EndGame:
+    __slots__ = ("span",)
+
+    def __init__(self, span):
+        self.span = span
+
+    def run(self, m, frame):
+        m.state["stack"].clear()
+        return False

@@ -1,0 +1,63 @@
+"""The random number generator that lives inside the state.
+
+SplitMix64 keeps its whole state in one integer, so a game state stays plain
+JSON data, copies for free and replays exactly in any process. Every shuffle,
+bag draw and die roll goes through here.
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """Spread a small user seed over the 64-bit state."""
+    return mix(seed & MASK)
+
+
+def mix(z: int) -> int:
+    z = (z + GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def next_u64(state: dict) -> int:
+    """Advance the state's generator and return 64 random bits."""
+    s = (state["rng"] + GOLDEN) & MASK
+    state["rng"] = s
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def below(state: dict, n: int) -> int:
+    """A uniform integer in [0, n) without modulo bias (Lemire's method)."""
+    if n <= 1:
+        return 0
+    while True:
+        x = next_u64(state)
+        m = x * n
+        low = m & MASK
+        if low >= n or low >= ((1 << 64) - n) % n:
+            return m >> 64
+
+
+def shuffle(state: dict, items: list) -> None:
+    """Fisher-Yates in place."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+class Random:
+    """A small seeded generator for agents (never for the game: that one is in the state)."""
+
+    def __init__(self, seed: int):
+        self.state = {"rng": seed_state(seed)}
+
+    def below(self, n: int) -> int:
+        return below(self.state, n)
+
+    def choice(self, items):
+        return items[below(self.state, len(items))]

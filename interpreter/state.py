@@ -1,0 +1,124 @@
+"""The game state: plain JSON data, copied cheaply, with the RNG inside.
+
+Layout (every key always present)::
+
+    players  int              seats 0..players-1
+    rng      int              SplitMix64 state (interpreter/rng.py)
+    first    int              the first player
+    phase    str, seq int     the running phase and how many phases have started
+    step     int              decisions taken so far
+    over     bool             the game has ended
+    zones    {key: [ids]}     "supply", "hand/0", "bag/O"; index 0 is the top
+    vars     {key: value}     counters and flags: "round", "score/1"
+    grids    {key: {"cells": [value|None], "pieces": [[id, orientation, row, col, [cells]]]}}
+    stack    [[block, pc, {locals}]]   pending effects, innermost last
+    pending  {"actor", "options", ...} | None   the decision being waited for
+
+Nothing in it refers to a Python object of the Game; components are ids.
+"""
+from __future__ import annotations
+
+import json
+
+from interpreter import rng
+from interpreter.boards.grid import new_grid
+from interpreter.game import BOX, Game
+
+HIDDEN = "?"
+
+
+def initial_state(game: Game, players: int, seed: int) -> dict:
+    zones = {BOX: [cid for ids in game.kinds.values() for cid in ids]}
+    for spec in game.zones.values():
+        for key in game.zone_keys(spec, players):
+            zones[key] = []
+    vars_ = {}
+    for spec in game.counters.values():
+        for key, _ in game.instance_keys(spec.name, spec.per, players):
+            vars_[key] = spec.init
+    grids = {}
+    for spec in game.grids.values():
+        for key, _ in game.instance_keys(spec.name, spec.per, players):
+            grids[key] = new_grid(spec.geometry.size)
+    return {
+        "players": players, "rng": rng.seed_state(seed), "first": 0, "phase": "setup", "seq": 0,
+        "step": 0, "over": False, "zones": zones, "vars": vars_, "grids": grids,
+        "stack": [[game.setup, 0, {}]] if game.blocks else [], "pending": None,
+    }
+
+
+def copy_state(s: dict) -> dict:
+    """A copy sharing nothing mutable with the original (pending and pieces are never mutated)."""
+    return {
+        "players": s["players"], "rng": s["rng"], "first": s["first"], "phase": s["phase"],
+        "seq": s["seq"], "step": s["step"], "over": s["over"],
+        "zones": {k: v[:] for k, v in s["zones"].items()},
+        "vars": s["vars"].copy(),
+        "grids": {k: {"cells": g["cells"][:], "pieces": g["pieces"][:]} for k, g in s["grids"].items()},
+        "stack": [[f[0], f[1], _copy_env(f[2])] for f in s["stack"]],
+        "pending": s["pending"],
+    }
+
+
+def _copy_env(env: dict) -> dict:
+    out = env.copy()
+    for k, v in env.items():
+        if k[0] == "$":  # loop slots: [items, position]; the position moves
+            out[k] = v[:]
+    return out
+
+
+def to_json(state: dict) -> str:
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def from_json(text: str) -> dict:
+    return json.loads(text)
+
+
+def zone_owner(key: str, game: Game):
+    """The seat owning a per-player zone key, else None."""
+    name, _, index = key.partition("/")
+    spec = game.zones.get(name)
+    if spec is not None and spec.per == "player":
+        return int(index)
+    return None
+
+
+def can_see(game: Game, key: str, player) -> bool:
+    """May `player` see the contents of this zone? (None = an observer who sees only public zones)"""
+    name = key.split("/", 1)[0]
+    if name == BOX:
+        return False
+    spec = game.zones[name]
+    if spec.visibility == "public":
+        return True
+    if spec.visibility == "private":
+        return player is not None and zone_owner(key, game) == player
+    return False
+
+
+def view(game: Game, state: dict, player) -> dict:
+    """What `player` can see: hidden zone contents become "?", the RNG is gone."""
+    v = copy_state(state)
+    v["rng"] = None
+    for key, items in v["zones"].items():
+        if not can_see(game, key, player):
+            v["zones"][key] = [HIDDEN] * len(items)
+    seen = {i for items in v["zones"].values() for i in items}
+    seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
+    for frame in v["stack"]:
+        frame[2] = {k: _redact(x, game, seen) for k, x in frame[2].items()}
+    pending = v["pending"]
+    if pending is not None and pending["actor"] != player:
+        v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
+    return v
+
+
+def _redact(value, game: Game, seen: set):
+    """Locals of pending effects may hold component ids the player cannot see."""
+    if isinstance(value, str):
+        return HIDDEN if value in game.components and value not in seen else value
+    if isinstance(value, list):
+        return [_redact(x, game, seen) for x in value]
+    return value

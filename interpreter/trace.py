@@ -1,0 +1,138 @@
+"""Traces: every decision and event of a game as JSON lines, rendered as text, replayed.
+
+A trace is a header line (game, ruleset digest, options, variants, seed,
+players, agents), a `setup` line with the events before the first decision,
+one line per decision (actor, number of options, chosen id and label, events),
+and an `end` line with scores and ranking. `replay` runs it again and stops at
+the first difference, naming the line.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from interpreter.render import event_text, player_name
+
+
+class TraceError(Exception):
+    """A trace that does not replay: the message names the line."""
+
+
+class TraceWriter:
+    def __init__(self, header: dict):
+        self.lines = [dict(header, meeple=1)]
+
+    def setup(self, events: list) -> None:
+        self.lines.append({"setup": events})
+
+    def decision(self, step: int, decision, index: int, events: list) -> None:
+        option = decision.options[index]
+        self.lines.append({"step": step, "actor": decision.actor, "options": len(decision.options),
+                           "choice": option.id, "label": option.label, "events": events})
+
+    def end(self, scores: list, ranking: list) -> None:
+        self.lines.append({"end": {"scores": scores, "ranking": ranking}})
+
+    def jsonl(self) -> str:
+        return "".join(json.dumps(line, sort_keys=True) + "\n" for line in self.lines)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.jsonl(), encoding="utf-8")
+
+
+def read(path: str | Path) -> list[dict]:
+    lines = []
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceError(f"cannot read trace {path}: {exc}") from None
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise TraceError(f"{path}:{number}: not a JSON line ({exc.msg}); the trace is damaged") from None
+        if not isinstance(line, dict):
+            raise TraceError(f"{path}:{number}: expected a JSON object")
+        line["_line"] = number
+        lines.append(line)
+    if not lines or lines[0].get("meeple") != 1:
+        raise TraceError(f"{path}:1: not a Meeple trace (no header)")
+    return lines
+
+
+def render(game, lines: list[dict], viewer=None) -> str:
+    """The trace as text: what the snapshot tests compare and people read."""
+    head = lines[0]
+    opts = " ".join(f"{k}={v}" for k, v in head.get("options", {}).items())
+    variants = " ".join(f"+{v}" for v in head.get("variants", []))
+    out = [f"{head['game']}: seed {head['seed']}, {head['players']} players"
+           + (f", {opts}" if opts else "") + (f" {variants}" if variants else "")
+           + f", agents {','.join(head.get('agents', []))}"]
+    for line in lines[1:]:
+        if "setup" in line:
+            out.append("setup")
+            out += ["  " + event_text(game, e, viewer) for e in line["setup"]]
+        elif "step" in line:
+            out.append(f"{line['step']}. {player_name(line['actor'])} chooses {line['label']} "
+                       f"(of {line['options']})")
+            out += ["  " + event_text(game, e, viewer) for e in line["events"]]
+        elif "end" in line:
+            for s in line["end"]["scores"]:
+                parts = ", ".join(f"{k} {v}" for k, v in s["breakdown"].items())
+                out.append(f"score {player_name(s['player'])}: {s['total']} ({parts})")
+            order = ", ".join(f"{r['place']}. {player_name(r['player'])}" for r in line["end"]["ranking"])
+            out.append(f"ranking: {order}")
+    return "\n".join(out) + "\n"
+
+
+def _clean(events):
+    return json.loads(json.dumps(events, sort_keys=True))
+
+
+def replay(lines: list[dict], load) -> dict:
+    """Re-run a trace; `load(header)` returns an Engine. Returns the final state."""
+    head = lines[0]
+    engine = load(head)
+    if head.get("digest") and head["digest"] != engine.game.digest:
+        raise TraceError(f"line 1: the trace was made with another version of the ruleset "
+                         f"(digest {head['digest']}, now {engine.game.digest})")
+    state, events = engine.start(head["players"], head["seed"])
+    body = lines[1:]
+    if body and "setup" in body[0]:
+        if _clean(events) != body[0]["setup"]:
+            raise TraceError(f"line {body[0]['_line']}: setup events differ from the trace")
+        body = body[1:]
+    for line in body:
+        if "end" in line:
+            break
+        n = line["_line"]
+        if "step" not in line:
+            raise TraceError(f"line {n}: expected a decision line")
+        d = engine.decision(state)
+        if d is None:
+            raise TraceError(f"line {n}: the trace has a decision but the game is already over")
+        if d.actor != line["actor"]:
+            raise TraceError(f"line {n}: expected {player_name(line['actor'])} to decide, "
+                             f"but it is {player_name(d.actor)}")
+        if len(d.options) != line["options"]:
+            raise TraceError(f"line {n}: expected {line['options']} options, found {len(d.options)}")
+        try:
+            index = d.index_of(line["choice"])
+        except KeyError:
+            raise TraceError(f"line {n}: option `{line['choice']}` is not available") from None
+        state, events = engine.apply(state, index)
+        if _clean(events) != line["events"]:
+            raise TraceError(f"line {n}: the events of step {line['step']} differ from the trace")
+    else:
+        if engine.decision(state) is not None:
+            raise TraceError(f"line {lines[-1]['_line']}: the trace ends before the game does (truncated?)")
+        return state
+    if engine.decision(state) is not None:
+        raise TraceError(f"line {line['_line']}: the trace ends but the game goes on")
+    end = line["end"]
+    scores = engine.scores(state)
+    if _clean(scores) != end["scores"]:
+        raise TraceError(f"line {line['_line']}: final scores differ from the trace")
+    return state
