@@ -51,7 +51,7 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {e['piece']} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
-        return f"{key_label(game, e['var'])} = {e['value']}"
+        return f"{key_label(game, e['var'])} = {value_text(e['value'])}"
     if kind == "first":
         return f"first player: {player_name(e['player'])}"
     if kind == "phase":
@@ -59,12 +59,33 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "auto":
         return f"{player_name(e['player'])} has one option: {e['choice']}"
     if kind == "mark":
-        return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {e['value']}"
+        return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"
     if kind == "log":
         return e["text"]
     if kind == "end":
         return "game over"
     return str(e)
+
+
+def value_text(value) -> str:
+    """Values as the rules language writes them."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def boards_text(game, state: dict) -> list[str]:
+    """Every grid drawn with two-letter codes, for traces and the terminal."""
+    lines = []
+    for key, grid in state["grids"].items():
+        spec = game.grids[key.split("/", 1)[0]]
+        codes = grid_codes(game, spec)
+        legend = ", ".join(f"{c}={v}" for v, c in codes.items())
+        lines.append(f"{key_label(game, key)} ({legend}):")
+        lines += ["  " + row for row in gridlib.render(grid, spec.geometry, codes)]
+    return lines
 
 
 def grid_codes(game, spec) -> dict:
@@ -85,7 +106,7 @@ def grid_codes(game, spec) -> dict:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [f"{key_label(game, k)}={v}" for k, v in state["vars"].items()]
+    shown_vars = [f"{key_label(game, k)}={value_text(v)}" for k, v in state["vars"].items()]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():
@@ -95,12 +116,7 @@ def state_text(game, state: dict, viewer=None) -> list[str]:
             lines.append(f"  {key_label(game, key)}: {len(items)} hidden")
         else:
             lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
-    for key, grid in state["grids"].items():
-        spec = game.grids[key.split('/', 1)[0]]
-        codes = grid_codes(game, spec)
-        legend = ", ".join(f"{c}={v}" for v, c in codes.items())
-        lines.append(f"  {key_label(game, key)} ({legend}):")
-        lines += ["    " + row for row in gridlib.render(grid, spec.geometry, codes)]
+    lines += ["  " + line for line in boards_text(game, state)]
     return lines
 
 

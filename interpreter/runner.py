@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from interpreter.agents import make_agents
 from interpreter.engine import Engine
+from interpreter.render import boards_text
 from interpreter.trace import TraceWriter
 
 
@@ -43,5 +44,5 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         trace.decision(step, d, index, events)
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
-    trace.end(scores, ranking)
+    trace.end(scores, ranking, boards_text(engine.game, state))
     return Result(state, scores, ranking, step, trace)

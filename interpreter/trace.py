@@ -30,8 +30,8 @@ class TraceWriter:
         self.lines.append({"step": step, "actor": decision.actor, "options": len(decision.options),
                            "choice": option.id, "label": option.label, "events": events})
 
-    def end(self, scores: list, ranking: list) -> None:
-        self.lines.append({"end": {"scores": scores, "ranking": ranking}})
+    def end(self, scores: list, ranking: list, boards: list | None = None) -> None:
+        self.lines.append({"end": {"scores": scores, "ranking": ranking, "boards": boards or []}})
 
     def jsonl(self) -> str:
         return "".join(json.dumps(line, sort_keys=True) + "\n" for line in self.lines)
@@ -79,6 +79,7 @@ def render(game, lines: list[dict], viewer=None) -> str:
                        f"(of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"]]
         elif "end" in line:
+            out += line["end"].get("boards", [])
             for s in line["end"]["scores"]:
                 parts = ", ".join(f"{k} {v}" for k, v in s["breakdown"].items())
                 out.append(f"score {player_name(s['player'])}: {s['total']} ({parts})")

@@ -1,0 +1,113 @@
+"""The command line: exit codes, one-line errors, JSON output, traces and replay."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cli import main
+from tests.conftest import ROOT
+
+QW = "queens_wishes"
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class TestCheck:
+    def test_shipped_rulesets_check_clean(self, capsys):
+        code, out, err = run(capsys, "check", str(ROOT / "rulesets/queens_wishes/queens_wishes.rules"))
+        assert code == 0 and ": ok (The Queen's Wishes" in out and err == ""
+
+    def test_broken_file_exits_1_with_location_and_no_traceback(self, tmp_path, capsys):
+        bad = tmp_path / "bad.rules"
+        bad.write_text('game "B"\nplayers 2\nsetup:\n    draw 1 from nowhere into hand\n')
+        code, out, err = run(capsys, "check", str(bad))
+        assert code == 1
+        assert err.startswith(f"{bad}:4:17: error: unknown zone `nowhere`")
+        assert "Traceback" not in err
+
+    def test_missing_and_binary_files(self, tmp_path, capsys):
+        code, _, err = run(capsys, "check", str(tmp_path / "none.rules"))
+        assert code == 1 and "cannot read" in err
+        junk = tmp_path / "junk.rules"
+        junk.write_bytes(b"game \xff\xfe\n")
+        code, _, err = run(capsys, "check", str(junk))
+        assert code == 1 and "not UTF-8" in err and ":1:6:" in err
+
+
+class TestBadCommandLines:
+    @pytest.mark.parametrize("args, message", [
+        (["run", "queens_wish"], "unknown game `queens_wish`; did you mean `queens_wishes`?"),
+        (["run", QW, "--option", "board=C"], "option `board` cannot be `C`; choose one of: A, B"),
+        (["run", QW, "--option", "boards=A"], "unknown option `boards`; did you mean `board`?"),
+        (["run", QW, "--players", "5"], "is for 1-4 players, not 5"),
+        (["run", QW, "--agents", "clever"], "unknown agent `clever`"),
+        (["run", QW, "--variant", "fast"], "unknown variant `fast`"),
+        (["run", QW, "--option", "board"], "--option wants NAME=VALUE"),
+        (["run", QW, "--seed", "x"], "invalid int value"),
+        (["bogus"], "invalid choice"),
+    ])
+    def test_one_line_and_exit_2(self, capsys, args, message):
+        code, out, err = run(capsys, *args)
+        assert code == 2, err
+        assert err.count("\n") == 1 and err.startswith("meeple: ") and message in err
+
+
+class TestRun:
+    def test_json_is_complete_and_identical_across_runs(self, capsys):
+        args = ["run", QW, "--players", "3", "--seed", "7", "--json"]
+        code, out1, _ = run(capsys, *args)
+        _, out2, _ = run(capsys, *args)
+        assert code == 0 and out1 == out2
+        data = json.loads(out1)
+        assert data["game"] == "The Queen's Wishes" and data["seed"] == 7 and data["players"] == 3
+        assert data["options"] == {"board": "A", "scoring": "A"}
+        assert len(data["scores"]) == 3 and set(data["scores"][0]["breakdown"]) == {
+            "Chess pieces", "Roses", "Mushrooms", "Trees", "Empty spaces"}
+        assert [r["place"] for r in data["ranking"]][0] == 1
+        grid = data["state"]["grids"]["garden/0"]["rows"]
+        assert len(grid) == 8 and all(len(r) == 6 for r in grid)
+        assert "supply" in data["state"]["zones"] and "bag/O" in data["state"]["zones"]
+
+    def test_table_output(self, capsys):
+        code, out, _ = run(capsys, "run", QW, "--players", "2", "--seed", "3", "--agents", "greedy,random")
+        assert code == 0
+        lines = out.splitlines()
+        assert lines[0].startswith("The Queen's Wishes: 2 players, seed 3, board=A, scoring=A")
+        assert lines[1].split()[:3] == ["player", "agent", "Chess"]
+        assert lines[2].startswith("P1") and "greedy" in lines[2]
+
+    def test_trace_replays_and_tampering_is_caught(self, tmp_path, capsys):
+        path = tmp_path / "t.jsonl"
+        assert run(capsys, "run", QW, "--players", "2", "--seed", "5", "--trace", str(path))[0] == 0
+        code, out, _ = run(capsys, "replay", str(path))
+        assert code == 0 and "replays exactly" in out
+        original = path.read_text().splitlines()
+        lines = list(original)
+        step = json.loads(lines[5])
+        step["events"] = step["events"][:-1] + [{"e": "log", "text": "forged"}]
+        lines[5] = json.dumps(step)
+        path.write_text("\n".join(lines) + "\n")
+        code, _, err = run(capsys, "replay", str(path))
+        assert code == 1 and "line 6:" in err
+        path.write_text("\n".join(original[:10]) + "\n")
+        code, _, err = run(capsys, "replay", str(path))
+        assert code == 1 and "truncated" in err
+
+    def test_list(self, capsys):
+        code, out, _ = run(capsys, "list")
+        assert code == 0 and "queens_wishes: The Queen's Wishes, 1-4 players; options: board = A | B; scoring = A | B" in out
+
+
+def test_console_script_runs_without_a_traceback(tmp_path):
+    bad = tmp_path / "x.rules"
+    bad.write_text("game\n")
+    proc = subprocess.run([sys.executable, "-c", "import cli, sys; sys.exit(cli.main())", "check", str(bad)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and ":1:5: error:" in proc.stderr

@@ -1,0 +1,463 @@
+"""Each language primitive on its own, through small inline rulesets."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import MeepleError
+from interpreter.boards import polyomino
+from tests.conftest import rules
+
+CARDS = {"cards.csv": """
+    id,value
+    a,1
+    b,2
+    c,3
+    d,4
+    e,5
+"""}
+
+HEAD = '''
+game "Test"
+players 1..3
+component card from "cards.csv":
+    value: int
+'''
+
+
+def play_to_end(engine, state, pick=0):
+    while (d := engine.decision(state)) is not None:
+        state, _ = engine.apply(state, pick)
+    return state
+
+
+class TestZones:
+    def test_draw_from_a_deck_takes_the_top(self, tmp_path):
+        e = rules(HEAD + '''
+zone deck: deck of card
+zone hand per player: hand of card
+setup:
+    move card to deck
+    let player = 0
+    draw 2 from deck into hand
+''', tmp_path, CARDS)
+        s, _ = e.start(1, 1)
+        assert s["zones"]["hand/0"] == ["a", "b"]
+        assert s["zones"]["deck"] == ["c", "d", "e"]
+
+    def test_draw_from_a_bag_is_random_but_seeded(self, tmp_path):
+        e = rules(HEAD + '''
+zone bag: bag of card
+zone out: pile of card
+setup:
+    move card to bag
+    draw 3 from bag into out
+''', tmp_path, CARDS)
+        draws = {tuple(e.start(1, seed)[0]["zones"]["out"]) for seed in range(20)}
+        assert len(draws) > 5, "20 seeds should give different draws"
+        assert e.start(1, 7)[0]["zones"]["out"] == e.start(1, 7)[0]["zones"]["out"]
+
+    def test_draw_more_than_there_is_draws_what_remains(self, tmp_path):
+        e = rules(HEAD + '''
+zone deck: deck of card
+zone out: pile of card
+setup:
+    move card to deck
+    draw 9 from deck into out
+''', tmp_path, CARDS)
+        s, events = e.start(1, 1)
+        assert len(s["zones"]["out"]) == 5 and s["zones"]["deck"] == []
+        assert events[-2]["e"] == "draw" and events[-2]["wanted"] == 9
+
+    def test_shuffle_is_seeded_and_an_event(self, tmp_path):
+        e = rules(HEAD + '''
+zone deck: deck of card
+setup:
+    move card to deck
+    shuffle deck
+''', tmp_path, CARDS)
+        s1, ev = e.start(1, 3)
+        s2, _ = e.start(1, 3)
+        assert s1["zones"]["deck"] == s2["zones"]["deck"]
+        assert sorted(s1["zones"]["deck"]) == ["a", "b", "c", "d", "e"]
+        assert any(x["e"] == "shuffle" for x in ev)
+
+    def test_move_to_top_and_bottom(self, tmp_path):
+        e = rules(HEAD + '''
+zone deck: deck of card
+zone side: pile of card
+setup:
+    move [card[0], card[1], card[2]] to deck
+    move card[3] to deck at top
+    move card[4] to deck at bottom
+    move all from deck to side
+''', tmp_path, CARDS)
+        s, _ = e.start(1, 1)
+        assert s["zones"]["side"] == ["d", "a", "b", "c", "e"]
+        assert s["zones"]["deck"] == []
+
+    def test_a_zone_refuses_components_of_another_kind(self, tmp_path):
+        files = dict(CARDS, **{"coins.csv": "id\ncoin\n"})
+        e_text = HEAD + '''
+component coin from "coins.csv":
+    value: int
+zone deck: deck of card
+setup:
+    move coin to deck
+'''
+        files["coins.csv"] = "id,value\ncoin,1\n"
+        e = rules(e_text, tmp_path, files)
+        with pytest.raises(MeepleError) as info:
+            e.start(1, 1)
+        assert "holds card components" in info.value.format()
+
+    def test_hidden_zone_contents_are_not_in_a_view(self, tmp_path):
+        e = rules(HEAD + '''
+zone bag: bag of card
+zone hand per player: hand of card
+zone table: pile of card
+setup:
+    move card to bag
+    for each player in turn_order:
+        draw 1 from bag into hand
+    draw 1 from bag into table
+''', tmp_path, CARDS)
+        s, _ = e.start(2, 1)
+        v = e.view(s, 0)
+        assert v["zones"]["bag"] == ["?", "?"]
+        assert v["zones"]["hand/0"] == s["zones"]["hand/0"]
+        assert v["zones"]["hand/1"] == ["?"]
+        assert v["zones"]["table"] == s["zones"]["table"]
+        assert v["rng"] is None
+
+
+class TestCountersAndFlow:
+    def test_counters_clamp_to_their_bounds(self):
+        e = rules('''
+game "T"
+players 1
+counter coins = 3, min 0, max 5
+setup:
+    coins -= 10
+    log "low"
+    coins += 100
+''')
+        s, ev = e.start(1, 1)
+        assert s["vars"]["coins"] == 5
+        assert [x["value"] for x in ev if x["e"] == "set"] == [0, 5]
+
+    def test_per_player_counters_and_turn_order(self):
+        e = rules('''
+game "T"
+players 1..4
+counter seen per player = 0
+counter order = 0
+setup:
+    first_player = 2
+    for each player in turn_order:
+        order += 1
+        seen = order
+''')
+        s, _ = e.start(4, 1)
+        assert [s["vars"][f"seen/{p}"] for p in range(4)] == [3, 4, 1, 2]
+
+    def test_repeat_while_and_effects(self):
+        e = rules('''
+game "T"
+players 1
+counter n = 0
+counter m = 0
+effect bump(k):
+    n += k
+setup:
+    repeat 3:
+        do bump(2)
+    while m < n:
+        m += 4
+''')
+        s, _ = e.start(1, 1)
+        assert s["vars"]["n"] == 6 and s["vars"]["m"] == 8
+
+    def test_tables_with_ranges_and_else(self):
+        e = rules('''
+game "T"
+players 1
+table bonus = {1..3: 2, 4..6: 3, 13+: 8, else: 0}
+counter a = 0
+counter b = 0
+counter c = 0
+counter d = 0
+setup:
+    a = bonus[2]
+    b = bonus[6]
+    c = bonus[40]
+    d = bonus[8]
+''')
+        s, _ = e.start(1, 1)
+        assert [s["vars"][k] for k in "abcd"] == [2, 3, 8, 0]
+
+    def test_a_missing_table_entry_is_a_located_error(self):
+        e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    a = {1: 5}[2]\n')
+        with pytest.raises(MeepleError) as info:
+            e.start(1, 1)
+        assert "<test>:5:" in info.value.format() and "no entry for 2" in info.value.format()
+
+    def test_next_runs_phases_and_falling_off_ends_the_game(self):
+        e = rules('''
+game "T"
+players 1
+counter rounds = 0
+setup:
+    next round
+phase round:
+    rounds += 1
+    if rounds < 4:
+        next round
+''')
+        s, ev = e.start(1, 1)
+        assert s["over"] and s["vars"]["rounds"] == 4
+        assert [x["phase"] for x in ev if x["e"] == "phase"] == ["round"] * 4
+
+    def test_an_endless_loop_is_stopped_with_its_line(self):
+        e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    while true:\n        a += 1\n')
+        with pytest.raises(MeepleError) as info:
+            e.start(1, 1)
+        assert "loop forever" in info.value.format() and "<test>:" in info.value.format()
+
+
+class TestChoices:
+    def test_choose_enumerates_options_and_binds(self):
+        e = rules('''
+game "T"
+players 2
+counter got per player = 0
+setup:
+    for each player in turn_order:
+        choose x from [3, 5, 7] where x > 3:
+            got = x
+''')
+        s, _ = e.start(2, 1)
+        d = e.decision(s)
+        assert d.actor == 0 and [o.id for o in d.options] == ["5", "7"]
+        s, _ = e.apply(s, "7")
+        assert e.decision(s).actor == 1
+        s, _ = e.apply(s, 0)
+        assert s["vars"]["got/0"] == 7 and s["vars"]["got/1"] == 5 and s["over"]
+
+    def test_must_if_possible_runs_otherwise_when_nothing_qualifies(self):
+        e = rules('''
+game "T"
+players 1
+flag passed = false
+setup:
+    choose x from [1, 2] where x > 5 by first_player:
+        pass
+    otherwise:
+        passed = true
+''')
+        s, _ = e.start(1, 1)
+        assert s["vars"]["passed"] is True and s["over"]
+
+    def test_a_lone_option_is_taken_automatically(self):
+        e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    choose x from [4] by 0:\n        a = x\n')
+        s, ev = e.start(1, 1)
+        assert s["vars"]["a"] == 4 and ev[0]["e"] == "auto"
+
+    def test_may_adds_pass(self):
+        e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    may choose x from [4] by 0:\n        a = x\n')
+        s, _ = e.start(1, 1)
+        assert [o.id for o in e.decision(s).options] == ["4", "pass"]
+        s2, _ = e.apply(s, "pass")
+        assert s2["vars"]["a"] == 0
+
+    def test_no_options_and_no_otherwise_is_an_error(self):
+        e = rules('game "T"\nplayers 1\nsetup:\n    choose x from [] by 0:\n        pass\n')
+        with pytest.raises(MeepleError) as info:
+            e.start(1, 1)
+        assert "nothing to choose" in info.value.format()
+
+    def test_menu_offers_guarded_entries(self):
+        e = rules('''
+game "T"
+players 1
+counter gold = 1
+setup:
+    choose one by 0:
+        "take 2":
+            gold += 2
+        "spend 5" if gold >= 5:
+            gold -= 5
+        "double":
+            gold = gold * 2
+''')
+        s, _ = e.start(1, 1)
+        assert [o.id for o in e.decision(s).options] == ["take 2", "double"]
+        s, _ = e.apply(s, "double")
+        assert s["vars"]["gold"] == 2
+
+    def test_apply_leaves_the_old_state_alone(self):
+        e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    choose x from [1, 2] by 0:\n        a = x\n')
+        s, _ = e.start(1, 1)
+        before = repr(s)
+        e.apply(s, 1)
+        assert repr(s) == before
+
+
+GRID = '''
+game "Grid"
+players 1..2
+enum mark = x | o
+grid board per player: 3 x 4 of mark
+'''
+
+
+class TestGrids:
+    def test_marking_cells_and_reading_rows_and_columns(self):
+        e = rules(GRID + '''
+counter in_row per player = 0
+counter in_col per player = 0
+setup:
+    let player = 0
+    for each c in cells(board) where c.row == 2 or c.col == 1:
+        c.mark = x
+    in_row = count(each c in top(rows(board)) where c.mark == x)
+    in_col = max(count(each c in col where c.mark == x) for each col in columns(board))
+''')
+        s, _ = e.start(1, 1)
+        cells = s["grids"]["board/0"]["cells"]
+        assert cells[:4] == ["x", None, None, None] and cells[4:8] == ["x"] * 4
+        assert s["vars"]["in_row/0"] == 1 and s["vars"]["in_col/0"] == 3
+
+    def test_groups_are_orthogonal(self):
+        e = rules(GRID + '''
+counter n = 0
+counter biggest = 0
+setup:
+    let player = 0
+    for each c in cells(board) where c.col != 2 and not (c.row == 2 and c.col == 4):
+        c.mark = o
+    n = count(groups(each c in cells(board) where c.mark == o))
+    biggest = max(count(g) for each g in groups(each c in cells(board) where c.mark == o))
+''')
+        s, _ = e.start(1, 1)
+        # col 1 (3 cells) | cols 3-4 minus r2c4: r1c3 r1c4 r2c3 r3c3 r3c4 -> one group of 5
+        assert s["vars"]["n"] == 2 and s["vars"]["biggest"] == 5
+
+    def test_neighbour_steps_are_none_at_the_edge(self):
+        e = rules(GRID + '''
+flag edge = false
+counter around = 0
+setup:
+    let player = 0
+    let corner = top(cells(board))
+    edge = left(corner) == none and above(corner) == none and right(corner) != none
+    around = count(neighbours(right(corner)))
+''')
+        s, _ = e.start(1, 1)
+        assert s["vars"]["edge"] is True and s["vars"]["around"] == 3
+
+
+class TestPolyominoes:
+    def test_eight_orientations_of_an_asymmetric_piece(self):
+        shape = polyomino.parse_shape("a . / a . / a b", {"a", "b"})
+        assert len({polyomino.orient(shape, k) for k in range(8)}) == 8
+
+    def test_symmetric_pieces_collapse(self):
+        square = polyomino.parse_shape("a a / a a", {"a"})
+        assert len({polyomino.orient(square, k) for k in range(8)}) == 1
+        marked = polyomino.parse_shape("a b / a a", {"a", "b"})
+        assert len({polyomino.orient(marked, k) for k in range(8)}) == 4
+
+    def test_placements_stay_inside_the_grid(self):
+        line = polyomino.parse_shape("a a a", {"a"})
+        places = polyomino.placements(line, 2, 3)
+        # horizontal: 2 rows x 1 column; vertical: does not fit in 2 rows
+        assert [(p.orientation, p.row, p.col) for p in places] == [(0, 0, 0), (0, 1, 0)]
+
+    def test_shape_text_errors(self):
+        with pytest.raises(polyomino.ShapeError):
+            polyomino.parse_shape("a z", {"a"})
+        with pytest.raises(polyomino.ShapeError):
+            polyomino.parse_shape(". .", {"a"})
+
+    def test_place_offers_only_fitting_spots_and_writes_cells(self, tmp_path):
+        e = rules('''
+game "P"
+players 1
+enum mark = a | b
+component piece from "pieces.csv":
+    cells: shape of mark
+zone hand: pile of piece
+grid board: 2 x 3 of mark
+flag fitted = false
+setup:
+    move piece to hand
+    fitted = fits(top(hand), board)
+    place top(hand) on board by 0 as covered, undoable
+''', tmp_path, {"pieces.csv": "id,cells\nbar,a a b\n"})
+        s, _ = e.start(1, 1)
+        d = e.decision(s)
+        assert s["vars"]["fitted"] is True and d.undoable
+        # a a b in a 2x3 grid: upright or turned 180, in either row
+        assert sorted(o.id for o in d.options) == ["r1c1o0", "r1c1o2", "r2c1o0", "r2c1o2"]
+        s, ev = e.apply(s, "r2c1o2")
+        assert s["grids"]["board"]["cells"] == [None, None, None, "b", "a", "a"]
+        assert s["zones"]["hand"] == [] and s["grids"]["board"]["pieces"][0][0] == "bar"
+        assert ev[0]["e"] == "place"
+
+
+class TestScoringAndRanking:
+    def test_score_rules_breakdown_and_tiebreak(self):
+        e = rules('''
+game "S"
+players 3
+counter vp per player = 0
+counter coins per player = 0
+setup:
+    vp[0] = 5
+    vp[1] = 5
+    vp[2] = 2
+    coins[1] = 3
+score "Points": vp
+score "Bonus":
+    if vp >= 5:
+        add 1
+tiebreak: most coins
+''')
+        s, _ = e.start(3, 1)
+        scores = e.scores(s)
+        assert [x["total"] for x in scores] == [6, 6, 2]
+        assert scores[0]["breakdown"] == {"Points": 5, "Bonus": 1}
+        ranking = e.ranking(s)
+        assert [(r["player"], r["place"]) for r in ranking] == [(1, 1), (0, 2), (2, 3)]
+
+    def test_without_tiebreak_ties_share_the_place(self):
+        e = rules('game "S"\nplayers 2\nscore "Flat": 3\n')
+        s, _ = e.start(2, 1)
+        assert [r["place"] for r in e.ranking(s)] == [1, 1]
+
+    def test_option_guards_pick_score_rules_at_compile_time(self):
+        text = 'game "S"\nplayers 1\noption card = A | B\nscore "Card" if card == A: 1\nscore "Card" if card == B: 2\n'
+        assert rules(text).scores(rules(text).start(1, 1)[0])[0]["total"] == 1
+        eb = rules(text, options={"card": "B"})
+        assert eb.scores(eb.start(1, 1)[0])[0]["total"] == 2
+
+
+class TestVariants:
+    def test_a_variant_replaces_a_phase(self):
+        text = '''
+game "V"
+players 1
+counter a = 0
+setup:
+    next main
+phase main:
+    a = 1
+variant big "Big numbers":
+    phase main:
+        a = 100
+'''
+        plain = rules(text)
+        assert plain.start(1, 1)[0]["vars"]["a"] == 1
+        big = rules(text, variants=["big"])
+        assert big.start(1, 1)[0]["vars"]["a"] == 100
+        assert big.game.variants == ["big"]
