@@ -1,0 +1,48 @@
+"""Agents see only views and options; the greedy agent plays better than random."""
+from __future__ import annotations
+
+from interpreter import runner
+from interpreter.agents import AGENTS, agent_class, make_agents
+from interpreter.state import HIDDEN, can_see
+from tests.conftest import shipped
+
+
+class Spy:
+    """Records what it is shown and checks that nothing hidden is in it."""
+
+    name = "spy"
+    seen = []
+
+    def __init__(self, engine, seat, seed):
+        self.engine, self.seat = engine, seat
+
+    def choose(self, view, decision):
+        assert view["rng"] is None
+        for key, items in view["zones"].items():
+            if not can_see(self.engine.game, key, self.seat):
+                assert set(items) <= {HIDDEN}, key
+        Spy.seen.append(decision.actor)
+        return 0
+
+
+def test_agents_only_get_views(monkeypatch):
+    monkeypatch.setitem(AGENTS, "spy", Spy)
+    Spy.seen = []
+    result = runner.play(shipped("queens_wishes"), 3, 8, ["spy"], "queens_wishes")
+    assert len(Spy.seen) == result.decisions > 0
+
+
+def test_plugin_agents_by_module_and_class():
+    loaded = agent_class("tests.test_agents:Spy")
+    assert loaded.__name__ == "Spy" and loaded.__module__ == "tests.test_agents"
+    agents = make_agents(shipped("queens_wishes"), ["greedy", "random"], 4, 1)
+    assert [a.name for a in agents] == ["greedy", "random", "random", "random"]
+
+
+def test_greedy_beats_random():
+    engine = shipped("queens_wishes")
+    wins = 0
+    for seed in range(1, 7):
+        result = runner.play(engine, 2, seed, ["greedy", "random"], "queens_wishes")
+        wins += result.ranking[0]["player"] == 0 and result.ranking[0]["place"] == 1
+    assert wins >= 5, f"greedy won {wins} of 6 (seeds 1-6)"
