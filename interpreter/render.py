@@ -89,7 +89,7 @@ def boards_text(game, state: dict) -> list[str]:
 
 
 def grid_codes(game, spec) -> dict:
-    """Two-letter codes for a grid's contents: `ro` for rose, unique per enum."""
+    """Two-letter codes for a grid's contents (`re` for red), unique within the enum."""
     values = game.enums[spec.content]
     codes, used = {}, set()
     for v in values:

@@ -1,7 +1,7 @@
 """Polyomino pieces: shapes with one value per cell, their 8 orientations, and fits.
 
 A shape is written as text, rows split by `/`, cells by spaces, `.` for a hole:
-``"rose rose / tree ."``. Orientations 0-3 turn the piece a quarter clockwise
+``"red red / blue ."``. Orientations 0-3 turn the piece a quarter clockwise
 each; 4-7 mirror it first. Orientations that give the same cells with the same
 values are the same placement and are offered once.
 
