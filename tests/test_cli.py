@@ -72,7 +72,7 @@ class TestRun:
             "Chess pieces", "Roses", "Mushrooms", "Trees", "Empty spaces"}
         assert [r["place"] for r in data["ranking"]][0] == 1
         grid = data["state"]["grids"]["garden/0"]["rows"]
-        assert len(grid) == 8 and all(len(r) == 6 for r in grid)
+        assert len(grid) == 6 and all(len(r) == 8 for r in grid)
         assert "supply" in data["state"]["zones"] and "bag/O" in data["state"]["zones"]
 
     def test_table_output(self, capsys):
