@@ -132,13 +132,23 @@ class Attr:
 @dataclass
 class Index:
     obj: "Expr"
-    index: "Expr"
+    index: "Expr"  # one expression, or a list of them for `x[a, b]`
     span: Span = _span()
 
 
 @dataclass
 class Call:
     func: str
+    args: list
+    span: Span = _span()
+
+
+@dataclass
+class FieldCall:
+    """`card.ability(p)`: run the effect a component's `effect` field names (only after `do`)."""
+
+    obj: "Expr"
+    field: str
     args: list
     span: Span = _span()
 
@@ -172,14 +182,14 @@ class Generator:
 
 
 Expr = Union[Int, Str, Bool, NoneLit, Name, ListLit, TableLit, Ternary, BoolOp, Not, Compare,
-             Range, BinOp, Neg, Attr, Index, Call, Selection, Generator]
+             Range, BinOp, Neg, Attr, Index, Call, FieldCall, Selection, Generator]
 
 
 # ----------------------------------------------------------------- statements
 @dataclass
 class ZoneRef:
     name: str
-    index: Optional[Expr] = None
+    index: Optional[list] = None  # the index expressions of a per-player / per-value zone
     span: Span = _span()
 
 
@@ -252,6 +262,14 @@ class EndGame:
 class Do:
     effect: str
     args: list
+    span: Span = _span()
+
+
+@dataclass
+class DoField:
+    """`do card.ability(p)`: the effect named by the component's field, caller's args first."""
+
+    call: FieldCall
     span: Span = _span()
 
 
@@ -330,7 +348,7 @@ class Menu:
     span: Span = _span()
 
 
-Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, Log, Add,
+Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
              Pass, If, For, Repeat, While, Choose, Menu]
 
 
@@ -366,8 +384,8 @@ class EnumDecl:
 @dataclass
 class FieldDecl:
     name: str
-    type: str  # "int" | "text" | an enum name
-    shape: bool = False  # `shape of <enum>`: a polyomino with one enum value per cell
+    type: str  # "int" | "text" | "effect" | an enum name
+    form: str = ""  # "" | "shape" (a polyomino of enum values) | "list" (several enum values)
     span: Span = _span()
 
 
@@ -382,7 +400,7 @@ class ComponentDecl:
 @dataclass
 class ZoneDecl:
     name: str
-    per: str  # "" | "player" | an enum name
+    per: tuple  # () or dimensions: "player", an enum name, a component kind
     kind: str  # deck | bag | pile | hand
     of: str  # component name
     visibility: str = ""  # public | private | hidden ("" = the kind's default)
@@ -400,7 +418,7 @@ class LayoutDecl:
 @dataclass
 class GridDecl:
     name: str
-    per: str
+    per: tuple
     rows: int
     cols: int
     content: str  # enum name of what a cell holds
@@ -410,9 +428,9 @@ class GridDecl:
 
 @dataclass
 class CounterDecl:
-    kind: str  # counter | flag
+    kind: str  # counter | flag | value
     name: str
-    per: str
+    per: tuple
     init: Expr
     lo: Optional[Expr] = None
     hi: Optional[Expr] = None
@@ -423,6 +441,21 @@ class CounterDecl:
 class TableDecl:
     name: str
     table: TableLit
+    span: Span = _span()
+
+
+@dataclass
+class BoardDecl:
+    name: str
+    path: str
+    span: Span = _span()
+
+
+@dataclass
+class FunctionDecl:
+    name: str
+    params: list[str]
+    expr: Expr
     span: Span = _span()
 
 
@@ -471,8 +504,8 @@ class VariantDecl:
 
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
-             CounterDecl, TableDecl, SetupDecl, PhaseDecl, EffectDecl, ScoreDecl, TiebreakDecl,
-             VariantDecl]
+             CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
+             ScoreDecl, TiebreakDecl, VariantDecl]
 
 
 @dataclass

@@ -14,14 +14,16 @@ import networkx as nx
 
 from dsl import ast
 from dsl.errors import Diagnostic, MeepleError, Span
+from interpreter.builtins import FUNCTIONS
 
 KINDS = {
     ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
     ast.ZoneDecl: "zone", ast.GridDecl: "grid", ast.CounterDecl: "counter", ast.TableDecl: "table",
-    ast.PhaseDecl: "phase", ast.EffectDecl: "effect",
+    ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
 }
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}
+# Function names are checked against the built-in functions separately (see check()).
 
 
 def check(rs: ast.Ruleset, items: list) -> None:
@@ -49,6 +51,8 @@ def check(rs: ast.Ruleset, items: list) -> None:
         if what is None:
             continue
         name = item.name
+        if what == "function" and name in FUNCTIONS:
+            error(f"`{name}` is a built-in function", item.span, "pick another name")
         if name in RESERVED:
             error(f"`{name}` is a built-in name and cannot name a {what}", item.span, "pick another name")
         if name in seen:
@@ -103,7 +107,8 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
     used = _words(rs.source, items)
     for item in items:
         what = {ast.ComponentDecl: "component", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
-                ast.GridDecl: "grid", ast.EffectDecl: "effect", ast.TableDecl: "table"}.get(type(item))
+                ast.GridDecl: "grid", ast.EffectDecl: "effect", ast.TableDecl: "table",
+                ast.BoardDecl: "board", ast.FunctionDecl: "function"}.get(type(item))
         if what and used.get(item.name, 0) <= 1:
             out.append(Diagnostic(f"{what} `{item.name}` is never used", item.span,
                                   "remove it, or use it in the rules", "warning"))

@@ -33,7 +33,8 @@ class Scope:
     def known_names(self) -> set:
         g = self.game
         return (set(self.locals) | BUILTIN_NAMES | set(g.options) | set(g.enums) | self.symbols
-                | set(g.kinds) | set(g.tables) | set(g.counters) | set(g.zones) | set(g.grids))
+                | set(g.kinds) | set(g.tables) | set(g.counters) | set(g.zones) | set(g.grids)
+                | set(g.boards))
 
 
 def fail(message: str, span: Span, hint: str = "") -> MeepleError:
@@ -49,22 +50,29 @@ def player_of(scope: Scope, name: str, span: Span):
     return lambda m: m.env["player"]
 
 
-def instance_key(scope: Scope, name: str, per: str, index, span: Span):
-    """Closure for the state key of a per-player / per-enum thing (`saved/2`, `bag/O`)."""
+def instance_key(scope: Scope, name: str, per: tuple, index, span: Span):
+    """Closure for the state key of a thing kept per player / per value (`saved/2`, `stock/0/red`).
+
+    `index` is None, one expression, or a list of them. A thing kept per player
+    (first) may leave the player out: it then means the one of `player`."""
+    given = [] if index is None else index if isinstance(index, list) else [index]
     if not per:
-        if index is not None:
+        if given:
             raise fail(f"`{name}` is shared, not kept per player or per value", span,
                        f"write `{name}` without an index")
         return lambda m: name
-    if index is None:
-        if per != "player":
-            raise fail(f"`{name}` is kept per {per}: say which one", span, f"write `{name}[...]`")
-        who = player_of(scope, name, span)
-        prefix = name + "/"
-        return lambda m: prefix + str(who(m))
-    idx = compile_expr(index, scope)
+    parts = [compile_expr(i, scope) for i in given]
+    if len(given) == len(per) - 1 and per[0] == "player":
+        parts.insert(0, player_of(scope, name, span))
+    elif len(given) != len(per):
+        what = " and ".join(per)
+        raise fail(f"`{name}` is kept per {what}: give {len(per)} index{'es' if len(per) > 1 else ''}", span,
+                   f"write `{name}[{', '.join(per)}]`")
     prefix = name + "/"
-    return lambda m: prefix + str(idx(m))
+    if len(parts) == 1:
+        only = parts[0]
+        return lambda m: prefix + str(only(m))
+    return lambda m: prefix + "/".join(str(p(m)) for p in parts)
 
 
 def compile_name(node: ast.Name, scope: Scope):
@@ -96,6 +104,8 @@ def compile_name(node: ast.Name, scope: Scope):
     if n in g.tables:
         table = g.tables[n]
         return lambda m: table
+    if n in g.boards:
+        return lambda m: n
     if n in g.counters:
         key = instance_key(scope, n, g.counters[n].per, None, node.span)
         return lambda m: m.state["vars"][key(m)]
@@ -270,11 +280,33 @@ def compile_generator(node: ast.Generator, scope: Scope):
 
 
 # ----------------------------------------------------------------- calls
+def compile_user_call(node: ast.Call, scope: Scope):
+    """A ruleset's `function`: arguments evaluated here, the body with only its parameters."""
+    entry = scope.game.functions[node.func]
+    params = entry[0]
+    if len(node.args) != len(params):
+        raise fail(f"`{node.func}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(node.args)}",
+                   node.span)
+    args = [compile_arg(a, scope) for a in node.args]
+
+    def call(m):
+        values = [a(m) for a in args]
+        saved = m.env
+        m.env = dict(zip(params, values))
+        try:
+            return entry[1](m)
+        finally:
+            m.env = saved
+    return call
+
+
 def compile_call(node: ast.Call, scope: Scope):
+    if node.func in scope.game.functions:
+        return compile_user_call(node, scope)
     builtin = FUNCTIONS.get(node.func)
     if builtin is None:
         raise fail(f"unknown function `{node.func}`", node.span,
-                   did_you_mean(node.func, FUNCTIONS, "function"))
+                   did_you_mean(node.func, list(FUNCTIONS) + list(scope.game.functions), "function"))
     n = len(node.args)
     if n < builtin.min_args or (builtin.max_args >= 0 and n > builtin.max_args):
         want = (f"{builtin.min_args}" if builtin.min_args == builtin.max_args
@@ -328,6 +360,9 @@ def compile_index(node: ast.Index, scope: Scope):
         table = compile_table(node.obj, scope)
         idx = compile_expr(node.index, scope)
         return lambda m: table.lookup(idx(m))
+    if isinstance(node.index, list):
+        raise fail("several indexes are only for things kept per player or per value", node.span,
+                   "declare it with `per ... per ...`, or index one at a time: x[a][b]")
     obj = compile_expr(node.obj, scope)
     idx = compile_expr(node.index, scope)
     span = node.span
@@ -399,6 +434,9 @@ def compile_expr(node, scope: Scope):
         return compile_index(node, scope)
     if t is ast.Call:
         return compile_call(node, scope)
+    if t is ast.FieldCall:
+        raise fail(f"`.{node.field}(...)` runs a card's effect, so it needs `do` in front", node.span,
+                   f"write `do ...{node.field}(...)` as a statement")
     if t is ast.Selection:
         return compile_selection(node, scope)[0]
     if t is ast.Generator:

@@ -13,7 +13,8 @@ from dsl import ast
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
 from interpreter.effects import choices, zones
 from interpreter.game import Block
-from interpreter.machine import CallEffect, EndGame, Exec, Goto, IterNext, IterStart, Jump, JumpUnless
+from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
+                                 JumpUnless)
 
 
 def bound_names(stmts) -> set:
@@ -202,6 +203,11 @@ class FlowCompiler:
             raise fail(f"`{s.effect}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(s.args)}",
                        s.span)
         ops.append(CallEffect(block, params, [compile_expr(a, scope) for a in s.args], s.span))
+
+    def s_DoField(self, ops, s, scope):
+        call = s.call
+        ops.append(CallField(compile_expr(call.obj, scope), call.field,
+                             [compile_expr(a, scope) for a in call.args], s.span))
 
     def s_Log(self, ops, s, scope):
         text = s.text

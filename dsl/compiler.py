@@ -16,12 +16,11 @@ from dsl import ast
 from dsl.checker import check
 from dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
-from dsl.data import load_components, load_layout
+from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
 from interpreter.boards.grid import Geometry
-from interpreter.game import (BOX, VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, ScoreRule,
-                              ZoneSpec)
+from interpreter.game import VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, ScoreRule, ZoneSpec
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -114,12 +113,16 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     digest = hashlib.sha256(rs.source.encode())
 
     components, kinds, shapes = {}, {}, {}
+    effect_params = {e.name: e.params for e in of(ast.EffectDecl)}
     for decl in of(ast.ComponentDecl):
         for f in decl.fields:
-            if f.type not in ("int", "text") and f.type not in enums:
+            if f.type not in ("int", "text", "effect") and f.type not in enums:
                 raise fail(f"unknown type `{f.type}` for field `{f.name}`", f.span,
-                           did_you_mean(f.type, list(enums) + ["int", "text"], "enum"))
-        comps, order, comp_shapes = load_components(decl, base, options, enums, set(components))
+                           did_you_mean(f.type, list(enums) + ["int", "text", "effect"], "enum"))
+            if f.form and f.type not in enums:
+                raise fail(f"`{f.form} of {f.type}`: {f.form}s are made of the values of an enum", f.span)
+        comps, order, comp_shapes = load_components(decl, base, options, enums, set(components),
+                                                    effect_params)
         components.update(comps)
         kinds[decl.name] = order
         shapes.update(comp_shapes)
@@ -138,12 +141,12 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
         if vis not in ("public", "private", "hidden"):
             raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
-        check_per(z.per, enums, z.span)
+        check_per(z.per, enums, kinds, z.span)
         zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span)
 
     grids = {}
     for gd in of(ast.GridDecl):
-        check_per(gd.per, enums, gd.span)
+        check_per(gd.per, enums, kinds, gd.span)
         if gd.content not in enums:
             raise fail(f"cells of `{gd.name}` hold `{gd.content}`, which is not an enum", gd.span,
                        did_you_mean(gd.content, enums, "enum"))
@@ -155,18 +158,20 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             symbols |= set(lay.legend.values())
         grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span)
 
+    boards = {b.name: load_board(b, base, options) for b in of(ast.BoardDecl)}
+
     game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
                 max_players=players.hi, options=options, option_choices=option_choices,
                 variants=list(variants),
                 variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
-                scores=[], tiebreaks=[])
+                scores=[], tiebreaks=[], boards=boards)
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)
     for c in of(ast.CounterDecl):
-        check_per(c.per, enums, c.span)
+        check_per(c.per, enums, kinds, c.span)
         init = constant(c.init, scope)
         lo = constant(c.lo, scope) if c.lo is not None else None
         hi = constant(c.hi, scope) if c.hi is not None else None
@@ -174,21 +179,30 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"flag `{c.name}` starts as true or false", c.init.span)
         if c.kind == "counter" and (not isinstance(init, int) or isinstance(init, bool)):
             raise fail(f"counter `{c.name}` starts as a whole number", c.init.span)
+        if c.kind != "counter" and (lo is not None or hi is not None):
+            raise fail(f"only counters have bounds; `{c.name}` is a {c.kind}", c.span)
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span)
 
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name] = [list(f.params), None]
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
-    for path in sorted({d.path for d in of(ast.ComponentDecl)} | {
+    for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())
     game.digest = digest.hexdigest()[:16]
     return game
 
 
-def check_per(per: str, enums: dict, span) -> None:
-    if per and per != "player" and per not in enums:
-        raise fail(f"`per {per}`: a thing is kept per player or per value of an enum", span,
-                   did_you_mean(per, list(enums) + ["player"], "enum"))
+def check_per(per: tuple, enums: dict, kinds: dict, span) -> None:
+    for dim in per:
+        if dim != "player" and dim not in enums and dim not in kinds:
+            raise fail(f"`per {dim}`: a thing is kept per player, per value of an enum, or per component",
+                       span, did_you_mean(dim, list(enums) + list(kinds) + ["player"], "enum"))
+    if "player" in per[1:]:
+        raise fail("`per player` comes first", span, f"write `per player per {' per '.join(d for d in per if d != 'player')}`")
 
 
 def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None:
@@ -282,4 +296,3 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
         game.scores.append(ScoreRule(s.label, fn, s.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope)) for d, e in t.keys]
-    _ = BOX

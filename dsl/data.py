@@ -12,11 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from dsl import ast
-from dsl.errors import Diagnostic, MeepleError, Span, read_text
+from dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
 from interpreter.boards import polyomino
+from interpreter.boards.graph import Board, BoardError
 
 
 def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
@@ -68,7 +70,7 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
 
 
 def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: dict,
-                    taken_ids: set) -> tuple[dict, list, dict]:
+                    taken_ids: set, effects: dict) -> tuple[dict, list, dict]:
     """Components of one kind: ({id: fields}, [ids in order], {id: shape})."""
     path = resolve(base, decl.path, decl.span, options)
     text = read_text(path)
@@ -88,7 +90,7 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
         for fname, f in fields.items():
             if fname not in row:
                 raise _error(path, line, f"missing field `{fname}`", source=text)
-            values[fname] = _field_value(path, line, text, f, row[fname], enums)
+            values[fname] = _field_value(path, line, text, f, row[fname], enums, effects)
         try:
             count = int(row.get("count") or 1)
         except ValueError:
@@ -103,18 +105,25 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
             components[cid] = dict(values)
             order.append(cid)
             for f in fields.values():
-                if f.shape:
+                if f.form == "shape":
                     shapes[cid] = values[f.name]
     return components, order, shapes
 
 
-def _field_value(path, line, text, f: ast.FieldDecl, raw, enums):
-    if f.shape:
+def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects):
+    if f.form == "shape":
         try:
             return polyomino.parse_shape(str(raw), set(enums[f.type]))
         except polyomino.ShapeError as exc:
             raise _error(path, line, f"field `{f.name}`: {exc}",
                          "write cells split by spaces and rows by `/`, `.` for a hole", text) from None
+    if f.form == "list":
+        words = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
+        for w in words:
+            if w not in enums[f.type]:
+                raise _error(path, line, f"field `{f.name}`: {w!r} is not one of {', '.join(enums[f.type])}",
+                             source=text)
+        return list(words)
     if f.type == "int":
         try:
             return int(raw)
@@ -122,10 +131,55 @@ def _field_value(path, line, text, f: ast.FieldDecl, raw, enums):
             raise _error(path, line, f"field `{f.name}` must be a whole number, not {raw!r}", source=text) from None
     if f.type == "text":
         return str(raw)
+    if f.type == "effect":
+        return _effect_value(path, line, text, f, str(raw).strip(), effects)
     allowed = enums[f.type]
     if raw not in allowed:
         raise _error(path, line, f"field `{f.name}`: {raw!r} is not one of {', '.join(allowed)}", source=text)
     return raw
+
+
+_CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?$")
+
+
+def _effect_value(path, line, text, f, raw: str, effects: dict):
+    """`gain(fungus, 2)` -> ["gain", ["fungus", 2]]; empty -> None (no ability)."""
+    if not raw:
+        return None
+    match = _CALL.match(raw)
+    if not match:
+        raise _error(path, line, f"field `{f.name}`: {raw!r} is not an effect call",
+                     "write `name` or `name(arg, ...)` with numbers and names as arguments", text)
+    name, inner = match.group(1), match.group(2)
+    if name not in effects:
+        raise _error(path, line, f"field `{f.name}`: there is no effect `{name}`",
+                     did_you_mean(name, effects, "effect"), text)
+    args = []
+    for part in [a.strip() for a in inner.split(",")] if inner and inner.strip() else []:
+        if re.fullmatch(r"-?[0-9]+", part):
+            args.append(int(part))
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part):
+            args.append(part)
+        else:
+            raise _error(path, line, f"field `{f.name}`: argument {part!r} must be a number or a name",
+                         source=text)
+    if len(args) > len(effects[name]):
+        raise _error(path, line, f"field `{f.name}`: `{name}` takes {len(effects[name])} argument(s), "
+                     f"this gives {len(args)}", source=text)
+    return [name, args]
+
+
+def load_board(decl: ast.BoardDecl, base: Path, options: dict):
+    path = resolve(base, decl.path, decl.span, options)
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _error(path, exc.lineno, f"not valid JSON: {exc.msg}", source=text) from None
+    try:
+        return Board.from_data(decl.name, data)
+    except BoardError as exc:
+        raise _error(path, 1, str(exc), source=text) from None
 
 
 def load_layout(decl: ast.LayoutDecl, grid: ast.GridDecl, base: Path, options: dict) -> tuple:

@@ -74,22 +74,33 @@ class ToAst(Transformer):
         return ast.ComponentDecl(str(c[0]), _unquote(c[1]), list(c[2:]), span=span_of(meta))
 
     def field_decl(self, meta, c):
-        shape, type_name = c[1]
-        return ast.FieldDecl(str(c[0]), type_name, shape, span=span_of(meta))
+        form, type_name = c[1]
+        return ast.FieldDecl(str(c[0]), type_name, form, span=span_of(meta))
 
     def plain_type(self, meta, c):
-        return (False, str(c[0]))
+        return ("", str(c[0]))
 
     def shape_type(self, meta, c):
-        return (True, str(c[0]))
+        return ("shape", str(c[0]))
+
+    def list_type(self, meta, c):
+        return ("list", str(c[0]))
 
     def per(self, meta, c):
         return ("per", str(c[0]))
 
+    @staticmethod
+    def _pers(rest: list) -> tuple:
+        """Pop the leading `per X` clauses into a tuple of dimensions."""
+        dims = []
+        while rest and isinstance(rest[0], tuple) and rest[0][0] == "per":
+            dims.append(rest.pop(0)[1])
+        return tuple(dims)
+
     def zone_decl(self, meta, c):
         name = str(c[0])
         rest = list(c[1:])
-        per = rest.pop(0)[1] if rest and isinstance(rest[0], tuple) else ""
+        per = self._pers(rest)
         kind, of = str(rest[0]), str(rest[1])
         vis = str(rest[2]) if len(rest) > 2 else ""
         return ast.ZoneDecl(name, per, kind, of, vis, span=span_of(meta))
@@ -97,7 +108,7 @@ class ToAst(Transformer):
     def grid_decl(self, meta, c):
         name = str(c[0])
         rest = list(c[1:])
-        per = rest.pop(0)[1] if rest and isinstance(rest[0], tuple) else ""
+        per = self._pers(rest)
         rows, cols, content = int(rest[0]), int(rest[1]), str(rest[2])
         return ast.GridDecl(name, per, rows, cols, content, list(rest[3:]), span=span_of(meta))
 
@@ -116,9 +127,7 @@ class ToAst(Transformer):
     def counter_decl(self, meta, c):
         kind, name = c[0], str(c[1])
         rest = list(c[2:])
-        per = ""
-        if rest and isinstance(rest[0], tuple) and rest[0][0] == "per":
-            per = rest.pop(0)[1]
+        per = self._pers(rest)
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
@@ -127,6 +136,12 @@ class ToAst(Transformer):
 
     def table_decl(self, meta, c):
         return ast.TableDecl(str(c[0]), c[1], span=span_of(meta))
+
+    def board_decl(self, meta, c):
+        return ast.BoardDecl(str(c[0]), _unquote(c[1]), span=span_of(meta))
+
+    def function_decl(self, meta, c):
+        return ast.FunctionDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
 
     def setup_decl(self, meta, c):
         return ast.SetupDecl(c[0], span=span_of(meta))
@@ -175,7 +190,7 @@ class ToAst(Transformer):
         return ast.Let(str(c[0]), c[1], span=span_of(meta))
 
     def zone_ref(self, meta, c):
-        return ast.ZoneRef(str(c[0]), c[1] if len(c) > 1 else None, span=span_of(meta))
+        return ast.ZoneRef(str(c[0]), list(c[1:]) or None, span=span_of(meta))
 
     def move_stmt(self, meta, c):
         pos = str(c[2]) if len(c) > 2 else ""
@@ -220,7 +235,13 @@ class ToAst(Transformer):
         return ast.EndGame(span=span_of(meta))
 
     def do_stmt(self, meta, c):
-        return ast.Do(str(c[0]), list(c[1:]), span=span_of(meta))
+        call = c[0]
+        if isinstance(call, ast.Call):
+            return ast.Do(call.func, call.args, span=span_of(meta))
+        if isinstance(call, ast.FieldCall):
+            return ast.DoField(call, span=span_of(meta))
+        raise MeepleError("`do` runs an effect: `do name(...)` or `do card.field(...)`", call.span,
+                          "write for example `do gain(player, 2)`")
 
     def log_stmt(self, meta, c):
         return ast.Log(_unquote(c[0]), span=span_of(meta))
@@ -339,6 +360,12 @@ class ToAst(Transformer):
 
     def index(self, meta, c):
         return ast.Index(c[0], c[1], span=span_of(meta))
+
+    def multi_index(self, meta, c):
+        return ast.Index(c[0], list(c[1:]), span=span_of(meta))
+
+    def field_call(self, meta, c):
+        return ast.FieldCall(c[0], str(c[1]), list(c[2:]), span=span_of(meta))
 
     def call(self, meta, c):
         return ast.Call(str(c[0]), list(c[1:]), span=span_of(meta))

@@ -137,6 +137,45 @@ def _next_player(m, p):
     return (p + 1) % m.state["players"]
 
 
+def _board(m, name):
+    board = m.game.boards.get(name)
+    if board is None:
+        raise ValueError(f"`{name}` is not a board")
+    return board
+
+
+def _reach(m, board, start, steps, blocked):
+    return _board(m, board).reach(start, steps, blocked)
+
+
+def _areas(m, board, space):
+    return _board(m, board).areas(space)
+
+
+def _tags(m, board, space):
+    return _board(m, board).tags(space)
+
+
+def _adjacent(m, board, space):
+    b = _board(m, board)
+    b.check(space)
+    return list(b.neighbours[space])
+
+
+def _spaces(m, board):
+    return list(_board(m, board).order)
+
+
+def _next_spaces(m, board, space):
+    b = _board(m, board)
+    b.check(space)
+    return list(b.successors[space])
+
+
+def _sort(m, xs):
+    return sorted(xs, key=lambda x: (str(type(x)), x))
+
+
 FUNCTIONS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
                      "count(each c in cells(board) where c.empty)"),
@@ -175,6 +214,17 @@ FUNCTIONS: dict[str, Builtin] = {
                     "fits(top(supply), board)"),
     "next_player": Builtin(_next_player, 1, 1, "The player to the left (clockwise).",
                            "next_player(first_player)"),
+    "reach": Builtin(_reach, 4, 4, "Spaces a move of exactly n spaces along the arrows can end on; "
+                     "spaces in the last list are skipped and not counted.",
+                     'reach(path, "s1", 2, ["s2"])'),
+    "areas": Builtin(_areas, 2, 2, "The areas next to a space of a board.", 'areas(path, "s1")'),
+    "tags": Builtin(_tags, 2, 2, "The tags of a space of a board.", 'tags(path, "s1")'),
+    "adjacent": Builtin(_adjacent, 2, 2, "Spaces joined to a space by an arrow either way.",
+                        'adjacent(path, "s1")'),
+    "spaces": Builtin(_spaces, 1, 1, "Every space of a board, in file order.", "spaces(path)"),
+    "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
+                           'next_spaces(path, "s1")'),
+    "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
 }
 
 # Names that count as generator consumers: `f(x for each ...)` and `f(each x in ...)`.

@@ -24,7 +24,7 @@ BOX = "box"  # the implicit zone every component starts in
 @dataclass
 class ZoneSpec:
     name: str
-    per: str  # "" | "player" | enum name
+    per: tuple  # dimensions: "player", an enum, a component kind
     kind: str  # deck | bag | pile | hand
     of: str  # component kind
     visibility: str  # public | private | hidden
@@ -34,7 +34,7 @@ class ZoneSpec:
 @dataclass
 class GridSpec:
     name: str
-    per: str
+    per: tuple
     content: str  # enum of cell contents
     geometry: Geometry
     layouts: dict  # attribute name -> tuple of values, one per cell
@@ -44,8 +44,8 @@ class GridSpec:
 @dataclass
 class CounterSpec:
     name: str
-    per: str
-    kind: str  # counter | flag
+    per: tuple
+    kind: str  # counter | flag | value
     init: object
     lo: int | None = None
     hi: int | None = None
@@ -94,18 +94,24 @@ class Game:
     scores: list  # [ScoreRule]
     tiebreaks: list  # [(direction, fn)]
     flow: nx.DiGraph = field(repr=False, default_factory=nx.DiGraph)
+    boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
+    functions: dict = field(default_factory=dict)  # name -> [params, fn]
+
+    def dimension(self, dim: str, players: int) -> list:
+        """The index values of one `per` dimension."""
+        if dim == "player":
+            return list(range(players))
+        if dim in self.enums:
+            return list(self.enums[dim])
+        return list(self.kinds[dim])
 
     def zone_keys(self, spec: ZoneSpec, players: int) -> list[str]:
-        if not spec.per:
-            return [spec.name]
-        if spec.per == "player":
-            return [f"{spec.name}/{p}" for p in range(players)]
-        return [f"{spec.name}/{v}" for v in self.enums[spec.per]]
+        return [key for key, _ in self.instance_keys(spec.name, spec.per, players)]
 
-    def instance_keys(self, name: str, per: str, players: int) -> list[tuple[str, object]]:
-        """(key, owner) pairs for a per-player or per-enum thing; owner None if shared."""
-        if not per:
-            return [(name, None)]
-        if per == "player":
-            return [(f"{name}/{p}", p) for p in range(players)]
-        return [(f"{name}/{v}", None) for v in self.enums[per]]
+    def instance_keys(self, name: str, per: tuple, players: int) -> list[tuple[str, object]]:
+        """(key, owner) for every instance of a thing kept per player / per value; owner None if shared."""
+        keys = [(name, None)]
+        for dim in per:
+            keys = [(f"{key}/{value}", value if dim == "player" else owner)
+                    for key, owner in keys for value in self.dimension(dim, players)]
+        return keys

@@ -176,6 +176,40 @@ class CallEffect:
         return False
 
 
+class CallField:
+    """`do card.field(args)`: run the effect a component's `effect` field names.
+
+    The caller's arguments come first, then the ones written in the data."""
+
+    __slots__ = ("obj", "field", "args", "span")
+
+    def __init__(self, obj, field, args, span):
+        self.obj, self.field, self.args, self.span = obj, field, args, span
+
+    def run(self, m, frame):
+        comp_id = self.obj(m)
+        comp = m.game.components.get(comp_id) if isinstance(comp_id, str) else None
+        if comp is None:
+            raise ValueError(f"{comp_id!r} is not a component, so it has no `{self.field}` to run")
+        if self.field not in comp:
+            raise ValueError(f"{comp['kind']} `{comp_id}` has no field `{self.field}`")
+        frame[1] += 1
+        ability = comp[self.field]
+        if ability is None:
+            return False  # no ability written for this component
+        name, data_args = ability
+        block, params = m.game.effects[name]
+        values = [a(m) for a in self.args] + list(data_args)
+        if len(values) != len(params):
+            raise ValueError(f"`{comp_id}.{self.field}` runs `{name}` with {len(values)} argument(s); "
+                             f"it takes {len(params)} ({', '.join(params)})")
+        stack = m.state["stack"]
+        if len(stack) > 64:
+            raise ValueError("effects call each other more than 64 deep")
+        stack.append([block, 0, dict(zip(params, values))])
+        return False
+
+
 class Goto:
     """`next phase`: the current phase and everything pending in it are finished."""
 

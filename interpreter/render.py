@@ -16,13 +16,13 @@ def player_name(p) -> str:
 
 
 def key_label(game, key: str) -> str:
-    name, _, index = key.partition("/")
-    if not index:
+    name, *indices = key.split("/")
+    if not indices:
         return name
     spec = game.zones.get(name) or game.grids.get(name) or game.counters.get(name)
-    if spec is not None and spec.per == "player":
-        return f"{name}[{player_name(int(index))}]"
-    return f"{name}[{index}]"
+    dims = spec.per if spec is not None else ()
+    shown = [player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)]
+    return f"{name}[{', '.join(shown)}]"
 
 
 def _items(game, event, viewer) -> str:

@@ -78,10 +78,10 @@ def from_json(text: str) -> dict:
 
 def zone_owner(key: str, game: Game):
     """The seat owning a per-player zone key, else None."""
-    name, _, index = key.partition("/")
+    name, *indices = key.split("/")
     spec = game.zones.get(name)
-    if spec is not None and spec.per == "player":
-        return int(index)
+    if spec is not None and "player" in spec.per:
+        return int(indices[spec.per.index("player")])
     return None
 
 

@@ -461,3 +461,179 @@ variant big "Big numbers":
         big = rules(text, variants=["big"])
         assert big.start(1, 1)[0]["vars"]["a"] == 100
         assert big.game.variants == ["big"]
+
+
+class TestTablesOfCounters:
+    def test_per_player_per_value_counters_and_zones(self, tmp_path):
+        e = rules(HEAD + '''
+enum colour = red | blue
+counter stock per player per colour = 0
+zone slots per player per colour: pile of card
+setup:
+    for each player in turn_order:
+        stock[red] += 2
+        stock[player, blue] = player + 10
+    move card[0] to slots[1, blue]
+''', tmp_path, CARDS)
+        s, _ = e.start(2, 1)
+        assert s["vars"]["stock/0/red"] == 2 and s["vars"]["stock/1/blue"] == 11
+        assert s["zones"]["slots/1/blue"] == ["a"] and s["zones"]["slots/0/red"] == []
+        from interpreter.render import key_label
+        assert key_label(e.game, "slots/1/blue") == "slots[P2, blue]"
+
+    def test_per_component_kind(self, tmp_path):
+        e = rules(HEAD + '''
+flag seen per card = false
+setup:
+    for each c in card where c.value > 3:
+        seen[c] = true
+''', tmp_path, CARDS)
+        s, _ = e.start(1, 1)
+        assert [k for k, v in s["vars"].items() if v] == ["seen/d", "seen/e"]
+
+    def test_wrong_number_of_indexes(self):
+        with pytest.raises(MeepleError) as info:
+            rules('game "T"\nplayers 2\nenum c = r | b\ncounter s per player per c = 0\nsetup:\n    s[0, r, b] = 1\n')
+        assert "give 2 indexes" in info.value.format()
+
+
+class TestValues:
+    def test_a_value_holds_any_name_and_round_trips(self):
+        e = rules('''
+game "T"
+players 2
+value spot per player = none
+setup:
+    spot[0] = "start"
+    spot[1] = spot[0]
+''')
+        s, ev = e.start(2, 1)
+        assert s["vars"] == {"spot/0": "start", "spot/1": "start"}
+        import json
+        assert json.loads(json.dumps(s)) == s
+
+
+class TestCardFields:
+    FILES = {"cards.csv": """
+        id,cost,ability
+        a,red red,gain(2)
+        b,blue,gain(5)
+        c,,
+    """}
+    TEXT = '''
+game "T"
+players 1
+enum colour = red | blue
+component card from "cards.csv":
+    cost: list of colour
+    ability: effect
+counter gold per player = 0
+counter reds = 0
+effect gain(p, n):
+    gold[p] += n
+setup:
+    let player = 0
+    for each c in card:
+        do c.ability(player)
+        reds += count(each x in c.cost where x == red)
+'''
+
+    def test_lists_and_effects_from_data(self, tmp_path):
+        e = rules(self.TEXT, tmp_path, self.FILES)
+        assert e.game.components["a"]["cost"] == ["red", "red"]
+        assert e.game.components["c"]["ability"] is None
+        s, _ = e.start(1, 1)
+        assert s["vars"]["gold/0"] == 7 and s["vars"]["reds"] == 2
+
+    def test_an_unknown_effect_in_data_points_at_the_data_line(self, tmp_path):
+        files = {"cards.csv": "id,cost,ability\na,red,gian(2)\n"}
+        with pytest.raises(MeepleError) as info:
+            rules(self.TEXT, tmp_path, files)
+        out = info.value.format()
+        assert "cards.csv:2:1: error: field `ability`: there is no effect `gian`" in out
+        assert "did you mean `gain`?" in out
+
+    def test_field_calls_need_do(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            rules(self.TEXT.replace("        do c.ability(player)\n", "        reds = c.ability(player)\n"),
+                  tmp_path, self.FILES)
+        assert "needs `do` in front" in info.value.format()
+
+
+BOARD = {"path.json": """
+    {"spaces": {
+        "s1": {"tags": ["start"], "areas": ["north", "pond", "wood"]},
+        "s2": {"areas": ["north", "pond", "hill"]},
+        "s3": {"tags": ["picnic"], "areas": ["pond", "hill", "wood"]},
+        "s4": {"areas": ["north", "hill", "wood"]},
+        "s5": {"areas": ["north", "pond", "wood"]}},
+     "arrows": [["s1", "s2"], ["s2", "s3"], ["s3", "s5"], ["s1", "s4"], ["s4", "s5"], ["s5", "s1"]]}
+"""}
+
+
+class TestBoards:
+    def engine(self, tmp_path, body):
+        return rules('game "B"\nplayers 1..2\nboard path from "path.json"\n' + body, tmp_path, BOARD)
+
+    def test_reach_chooses_at_forks_and_skips_occupied_spaces(self, tmp_path):
+        e = self.engine(tmp_path, "")
+        from interpreter.machine import Machine
+        from interpreter.builtins import FUNCTIONS
+        m = Machine(e.game, e.start(1, 1)[0])
+        reach = FUNCTIONS["reach"].fn
+        assert reach(m, "path", "s1", 2, []) == ["s3", "s5"]        # two branches
+        assert reach(m, "path", "s1", 2, ["s2"]) == ["s5"]          # s2 skipped: s1>(s2)>s3>s5 ... and s1>s4>s5
+        assert reach(m, "path", "s1", 1, ["s2"]) == ["s3", "s4"]    # the occupied space is not counted
+        assert reach(m, "path", "s3", 0, ["s3"]) == ["s3"]          # moving 0 stays put
+        # round the loop: s1>s2>s3>s5>s1>s2, ...>s1>s4, s1>s4>s5>s1>s2>s3, ...>s4>s5
+        assert reach(m, "path", "s1", 5, []) == ["s2", "s3", "s4", "s5"]
+
+    def test_board_functions_in_rules(self, tmp_path):
+        e = self.engine(tmp_path, '''
+value at per player = none
+counter near = 0
+flag picnic = false
+setup:
+    at[0] = top(each s in spaces(path) where "start" in tags(path, s))
+    choose dest from reach(path, at[0], 2, []) by 0:
+        at[0] = dest
+    near = count(areas(path, at[0])) + count(adjacent(path, at[0])) + count(next_spaces(path, at[0]))
+    picnic = "picnic" in tags(path, at[0])
+''')
+        s, _ = e.start(1, 1)
+        assert [o.id for o in e.decision(s).options] == ["s3", "s5"]
+        s, _ = e.apply(s, "s3")
+        assert s["vars"]["at/0"] == "s3" and s["vars"]["picnic"] is True
+        assert s["vars"]["near"] == 3 + 2 + 1
+
+    def test_bad_board_data(self, tmp_path):
+        files = {"path.json": '{"spaces": {"a": {}}, "arrows": [["a", "zz"]]}'}
+        with pytest.raises(MeepleError) as info:
+            rules('game "B"\nplayers 1\nboard path from "path.json"\n', tmp_path, files)
+        assert "an arrow is [from, to] between known spaces" in info.value.format()
+
+
+class TestFunctions:
+    def test_functions_compute_with_their_parameters(self):
+        e = rules('''
+game "F"
+players 1
+counter x = 3
+counter out = 0
+function double(n) = n * 2
+function quad(n) = double(double(n)) + x - x
+setup:
+    out = quad(x)
+''')
+        assert e.start(1, 1)[0]["vars"]["out"] == 12
+
+    def test_endless_recursion_is_a_located_error(self):
+        e = rules('game "F"\nplayers 1\ncounter o = 0\nfunction f(n) = f(n + 1)\nsetup:\n    o = f(1)\n')
+        with pytest.raises(MeepleError) as info:
+            e.start(1, 1)
+        assert "<test>:6:" in info.value.format()
+
+    def test_a_function_cannot_shadow_a_builtin(self):
+        with pytest.raises(MeepleError) as info:
+            rules('game "F"\nplayers 1\nfunction count(n) = n\n')
+        assert "`count` is a built-in function" in info.value.format()

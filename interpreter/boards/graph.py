@@ -1,0 +1,92 @@
+"""Path boards: spaces joined by arrows, with tags and neighbouring areas, as data.
+
+A board file is JSON::
+
+    {"spaces": {"s1": {"tags": ["start"], "areas": ["north", "pond"]}, ...},
+     "arrows": [["s1", "s2"], ["s2", "s3"], ...]}
+
+Arrows are one-way (a fork is a space with two arrows out; a link off the
+board's edge is just an arrow). The board is a networkx DiGraph; its
+undirected view gives "adjacent" spaces.
+
+Movement (`reach`): move exactly n counted spaces along arrows, choosing at
+forks; spaces in `blocked` (other pieces) are passed over and not counted, and
+a move cannot end on one. The result is every distinct space a move can end on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+
+class BoardError(ValueError):
+    pass
+
+
+@dataclass
+class Board:
+    name: str
+    graph: nx.DiGraph = field(repr=False)
+    order: tuple  # spaces in file order
+    successors: dict = field(repr=False)  # space -> tuple of spaces (file order of arrows)
+    neighbours: dict = field(repr=False)  # space -> sorted tuple (undirected)
+    area_names: tuple = ()  # every area, in order of first appearance
+
+    @classmethod
+    def from_data(cls, name: str, data) -> "Board":
+        if not isinstance(data, dict) or not isinstance(data.get("spaces"), dict):
+            raise BoardError('a board file is a JSON object with "spaces" (an object) and "arrows" (a list)')
+        graph = nx.DiGraph()
+        areas = []
+        for space, info in data["spaces"].items():
+            info = info or {}
+            if not isinstance(info, dict):
+                raise BoardError(f"space `{space}`: expected an object with tags and areas")
+            tags, space_areas = list(info.get("tags", [])), list(info.get("areas", []))
+            if not all(isinstance(x, str) for x in tags + space_areas):
+                raise BoardError(f"space `{space}`: tags and areas are lists of names")
+            graph.add_node(space, tags=tuple(tags), areas=tuple(space_areas))
+            areas += [a for a in space_areas if a not in areas]
+        successors = {s: [] for s in graph}
+        for arrow in data.get("arrows", []):
+            if not (isinstance(arrow, list) and len(arrow) == 2 and all(a in graph for a in arrow)):
+                raise BoardError(f"arrow {arrow!r}: an arrow is [from, to] between known spaces")
+            graph.add_edge(*arrow)
+            successors[arrow[0]].append(arrow[1])
+        undirected = graph.to_undirected(as_view=True)
+        neighbours = {s: tuple(sorted(undirected.neighbors(s))) for s in graph}
+        return cls(name, graph, tuple(graph.nodes), {s: tuple(v) for s, v in successors.items()},
+                   neighbours, tuple(areas))
+
+    def check(self, space) -> None:
+        if space not in self.successors:
+            raise BoardError(f"`{space}` is not a space of board `{self.name}`")
+
+    def reach(self, start, steps: int, blocked) -> list:
+        """Every space a move of exactly `steps` unblocked spaces from `start` can end on."""
+        self.check(start)
+        if steps < 0:
+            raise BoardError(f"cannot move {steps} spaces")
+        blocked = set(blocked or ()) - {start}
+        ends, seen = set(), set()
+        frontier = [(start, steps)]
+        while frontier:
+            space, left = frontier.pop()
+            if left == 0:
+                ends.add(space)
+                continue
+            for nxt in self.successors[space]:
+                state = (nxt, left if nxt in blocked else left - 1)
+                if state not in seen:
+                    seen.add(state)
+                    frontier.append(state)
+        return [s for s in self.order if s in ends]
+
+    def areas(self, space) -> list:
+        self.check(space)
+        return list(self.graph.nodes[space]["areas"])
+
+    def tags(self, space) -> list:
+        self.check(space)
+        return list(self.graph.nodes[space]["tags"])
