@@ -275,7 +275,7 @@ class DoField:
 
 @dataclass
 class Log:
-    text: str
+    text: Expr  # usually a quoted text; any value is shown as text
     span: Span = _span()
 
 
@@ -386,6 +386,7 @@ class FieldDecl:
     name: str
     type: str  # "int" | "text" | "effect" | an enum name
     form: str = ""  # "" | "shape" (a polyomino of enum values) | "list" (several enum values)
+    back: bool = False  # printed on the back: visible while the component is hidden
     span: Span = _span()
 
 

@@ -210,8 +210,8 @@ class FlowCompiler:
                              [compile_expr(a, scope) for a in call.args], s.span))
 
     def s_Log(self, ops, s, scope):
-        text = s.text
-        ops.append(Exec(lambda m: m.emit("log", text=text), s.span))
+        text = compile_expr(s.text, scope)
+        ops.append(Exec(lambda m: m.emit("log", text=str(text(m))), s.span))
 
     def s_If(self, ops, s, scope):
         exits = []

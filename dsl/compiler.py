@@ -159,6 +159,11 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span)
 
     boards = {b.name: load_board(b, base, options) for b in of(ast.BoardDecl)}
+    backs = {}
+    for decl in of(ast.ComponentDecl):
+        shown = [f.name for f in decl.fields if f.back]
+        for cid in kinds[decl.name]:
+            backs[cid] = "/".join(str(components[cid][f]) for f in shown)
 
     game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
                 max_players=players.hi, options=options, option_choices=option_choices,
@@ -166,7 +171,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
-                scores=[], tiebreaks=[], boards=boards)
+                scores=[], tiebreaks=[], boards=boards, backs=backs)
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)

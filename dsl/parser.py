@@ -75,7 +75,10 @@ class ToAst(Transformer):
 
     def field_decl(self, meta, c):
         form, type_name = c[1]
-        return ast.FieldDecl(str(c[0]), type_name, form, span=span_of(meta))
+        return ast.FieldDecl(str(c[0]), type_name, form, back=len(c) > 2, span=span_of(meta))
+
+    def on_back(self, meta, c):
+        return "back"
 
     def plain_type(self, meta, c):
         return ("", str(c[0]))
@@ -244,7 +247,7 @@ class ToAst(Transformer):
                           "write for example `do gain(player, 2)`")
 
     def log_stmt(self, meta, c):
-        return ast.Log(_unquote(c[0]), span=span_of(meta))
+        return ast.Log(c[0], span=span_of(meta))
 
     def add_stmt(self, meta, c):
         return ast.Add(c[0], span=span_of(meta))

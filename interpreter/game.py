@@ -95,6 +95,7 @@ class Game:
     tiebreaks: list  # [(direction, fn)]
     flow: nx.DiGraph = field(repr=False, default_factory=nx.DiGraph)
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
+    backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
 
     def dimension(self, dim: str, players: int) -> list:

@@ -24,7 +24,7 @@ from interpreter import rng
 from interpreter.boards.grid import new_grid
 from interpreter.game import BOX, Game
 
-HIDDEN = "?"
+HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
 
 def initial_state(game: Game, players: int, seed: int) -> dict:
@@ -102,9 +102,10 @@ def view(game: Game, state: dict, player) -> dict:
     """What `player` can see: hidden zone contents become "?", the RNG is gone."""
     v = copy_state(state)
     v["rng"] = None
+    backs = game.backs
     for key, items in v["zones"].items():
         if not can_see(game, key, player):
-            v["zones"][key] = [HIDDEN] * len(items)
+            v["zones"][key] = [HIDDEN + backs.get(i, "") for i in items]
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
     for frame in v["stack"]:

@@ -20,7 +20,7 @@ class Spy:
         assert view["rng"] is None
         for key, items in view["zones"].items():
             if not can_see(self.engine.game, key, self.seat):
-                assert set(items) <= {HIDDEN}, key
+                assert all(i.startswith(HIDDEN) and i not in self.engine.game.components for i in items), key
         Spy.seen.append(decision.actor)
         return 0
 

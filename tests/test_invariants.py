@@ -57,7 +57,7 @@ def test_random_playout_invariants(name, options, players, seed):
         view = engine.view(state, d.actor)
         for key, items in state["zones"].items():
             if not can_see(engine.game, key, d.actor):
-                assert view["zones"][key] == [HIDDEN] * len(items)
+                assert view["zones"][key] == [HIDDEN + engine.game.backs[i] for i in items]
         before = json.dumps(state, sort_keys=True)
         new, _ = engine.apply(state, rng.below(len(d.options)))
         assert json.dumps(state, sort_keys=True) == before, f"seed {seed}: apply changed the old state"

@@ -637,3 +637,46 @@ setup:
         with pytest.raises(MeepleError) as info:
             rules('game "F"\nplayers 1\nfunction count(n) = n\n')
         assert "`count` is a built-in function" in info.value.format()
+
+
+def test_equal_values_are_one_option():
+    e = rules('game "T"\nplayers 1\ncounter a = 0\nsetup:\n    choose x from [2, 3, 2, 3] by 0:\n        a = x\n')
+    s, _ = e.start(1, 1)
+    assert [o.id for o in e.decision(s).options] == ["2", "3"]
+
+
+class TestCardBacks:
+    FILES = {"cards.csv": "id,value,suit\na,1,red\nb,2,blue\nc,3,red\n"}
+    TEXT = '''
+game "Backs"
+players 2
+enum colour = red | blue
+component card from "cards.csv":
+    value: int
+    suit: colour, on back
+zone deck: deck of card
+zone table: pile of card
+setup:
+    move card to deck
+    shuffle deck
+    log top(deck).suit
+    choose c from [1, 2] by 0:
+        pass
+'''
+
+    def test_a_view_shows_the_backs_of_hidden_cards(self, tmp_path):
+        e = rules(self.TEXT, tmp_path, self.FILES)
+        s, events = e.start(2, 5)
+        view = e.view(s, 0)
+        assert view["zones"]["deck"] == ["?" + e.game.components[c]["suit"] for c in s["zones"]["deck"]]
+        assert events[-1] == {"e": "log", "text": e.game.components[s["zones"]["deck"][0]]["suit"]}
+
+    def test_determinizing_keeps_the_backs(self, tmp_path):
+        from interpreter.agents.determinize import determinize
+        e = rules(self.TEXT, tmp_path, self.FILES)
+        s, _ = e.start(2, 5)
+        for seed in range(10):
+            guess = determinize(e.game, e.view(s, 0), seed)
+            assert [e.game.components[c]["suit"] for c in guess["zones"]["deck"]] == \
+                [e.game.components[c]["suit"] for c in s["zones"]["deck"]]
+            assert sorted(guess["zones"]["deck"]) == ["a", "b", "c"]

@@ -1,6 +1,7 @@
 """Decision ops: `choose x from ...`, `choose one`, and `place piece on grid`.
 
-Players act only through these. When one is reached it enumerates its options:
+Players act only through these. When one is reached it enumerates its options
+(each distinct value once):
 none runs `otherwise` ("must if possible"), one is taken at once, more stop the
 machine with `state["pending"]` set. `apply` later calls `take` with the
 chosen option's value. `may` adds a "pass" option (value None).
@@ -12,6 +13,15 @@ from interpreter.builtins import placements_for
 from interpreter.effects import zones
 
 PASS_ID = "pass"
+
+
+def distinct(options: list) -> list:
+    """Each value once, first come first: equal values are the same choice."""
+    out = []
+    for o in options:
+        if o not in out:
+            out.append(o)
+    return out
 
 
 def suspend(m, frame, op, actor, options, **extra) -> bool:
@@ -51,6 +61,8 @@ class ChooseFrom:
                 env.pop(self.var, None)
         else:
             options = list(items)
+        if len(options) > 1:
+            options = distinct(options)
         if self.may:
             options.append(None)
         if not options:
