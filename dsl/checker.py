@@ -105,6 +105,10 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
             out.append(Diagnostic(f"phase `{p.name}` can never be reached", p.span,
                                   f"add `next {p.name}` where the game should go there", "warning"))
     used = _words(rs.source, items)
+    for comp in game.components.values():  # effects named by cards' `effect` fields
+        for value in comp.values():
+            if isinstance(value, list) and len(value) == 2 and value[0] in game.effects:
+                used[value[0]] = used.get(value[0], 0) + 1
     for item in items:
         what = {ast.ComponentDecl: "component", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
                 ast.GridDecl: "grid", ast.EffectDecl: "effect", ast.TableDecl: "table",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.errors import MeepleError, Span, did_you_mean
 from interpreter.builtins import FUNCTIONS
-from interpreter.game import Game
+from interpreter.game import KIND, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 CELL_ATTRS = {"row", "col", "empty"}
@@ -183,7 +183,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
                 return comp[name]
             if name == "id":
                 return value
-            raise fail(f"{comp['kind']} `{value}` has no field `{name}`", span,
+            raise fail(f"{comp[KIND]} `{value}` has no field `{name}`", span,
                        did_you_mean(name, comp, "field"))
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
             return cell_attr(m, value, name, span)

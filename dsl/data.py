@@ -19,6 +19,7 @@ from dsl import ast
 from dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
 from interpreter.boards import polyomino
 from interpreter.boards.graph import Board, BoardError
+from interpreter.game import KIND
 
 
 def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
@@ -84,7 +85,7 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
         if extra:
             raise _error(path, line, f"column `{sorted(extra)[0]}` is not a field of {decl.name}",
                          f"declare it under `component {decl.name}` or remove the column", text)
-        values = {"kind": decl.name}
+        values = {KIND: decl.name}
         if row.get("name"):
             values["name"] = str(row["name"])
         for fname, f in fields.items():

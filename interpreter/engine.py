@@ -19,7 +19,7 @@ from dsl.errors import MeepleError
 from interpreter import state as st
 from interpreter.boards import polyomino
 from interpreter.effects.choices import PASS_ID, option_id
-from interpreter.game import Game
+from interpreter.game import KIND, Game
 from interpreter.machine import Machine
 
 
@@ -43,6 +43,18 @@ class Decision:
             if o.id == option_id:
                 return i
         raise KeyError(option_id)
+
+
+def field_text(name: str, value) -> str:
+    """A component's field for people: shapes drawn, lists as words, abilities as calls."""
+    if isinstance(value, tuple):
+        return polyomino.render(value)
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[1], list):
+        args = ", ".join(str(a) for a in value[1])
+        return f"{name} {value[0]}({args})" if args else f"{name} {value[0]}"
+    if isinstance(value, list):
+        return f"{name} {' '.join(str(v) for v in value) or 'nothing'}"
+    return f"{name} {value}"
 
 
 class Engine:
@@ -179,12 +191,9 @@ class Engine:
         g = self.game
         if isinstance(value, str) and value in g.components:
             comp = g.components[value]
-            parts = []
-            for k, v in comp.items():
-                if k == "kind":
-                    continue
-                parts.append(polyomino.render(v) if isinstance(v, tuple) else f"{k} {v}")
-            return f"{value} [{'; '.join(parts)}]" if parts else value
+            parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
+            head = f"{value} {comp['name']}" if "name" in comp else value
+            return f"{head} [{'; '.join(parts)}]" if parts else head
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0] in self._grid_keys():
             spec = g.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)

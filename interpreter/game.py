@@ -19,6 +19,7 @@ VISIBILITY_DEFAULTS = {"deck": "hidden", "bag": "hidden", "pile": "public", "han
 ZONE_KINDS = tuple(VISIBILITY_DEFAULTS)
 VISIBILITIES = ("public", "private", "hidden")
 BOX = "box"  # the implicit zone every component starts in
+KIND = "$kind"  # key of a component's kind in its data (fields may be called "kind")
 
 
 @dataclass
@@ -80,7 +81,7 @@ class Game:
     variants: list  # active variant names
     variant_titles: dict  # every declared variant -> title
     enums: dict  # name -> list of values
-    components: dict  # id -> {field: value, "kind": kind}
+    components: dict  # id -> {field: value, KIND: component kind}
     kinds: dict  # kind -> list of ids (data order)
     shapes: dict  # id -> normalised shape cells, for shape fields
     zones: dict  # name -> ZoneSpec

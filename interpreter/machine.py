@@ -13,6 +13,7 @@ the machine stops. Falling off the end of a phase ends the game.
 from __future__ import annotations
 
 from dsl.errors import Diagnostic, MeepleError, Span
+from interpreter.game import KIND
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 
@@ -192,7 +193,7 @@ class CallField:
         if comp is None:
             raise ValueError(f"{comp_id!r} is not a component, so it has no `{self.field}` to run")
         if self.field not in comp:
-            raise ValueError(f"{comp['kind']} `{comp_id}` has no field `{self.field}`")
+            raise ValueError(f"{comp[KIND]} `{comp_id}` has no field `{self.field}`")
         frame[1] += 1
         ability = comp[self.field]
         if ability is None:

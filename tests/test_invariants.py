@@ -19,15 +19,17 @@ from tests.conftest import SHIPPED, shipped
 
 SEEDS = (11, 12)
 OPTION_SETS = {"queens_wishes": [{}, {"board": "B", "scoring": "B"}]}
+VARIANT_SETS = {"wild_gardens": [[], ["keep_it_fresh", "a_different_path"]]}
 
 
 def cases():
     for name in SHIPPED:
         engine = shipped(name)
         for options in OPTION_SETS.get(name, [{}]):
-            for players in range(engine.game.min_players, engine.game.max_players + 1):
-                for seed in SEEDS:
-                    yield name, options, players, seed
+            for variants in VARIANT_SETS.get(name, [[]]):
+                for players in range(engine.game.min_players, engine.game.max_players + 1):
+                    for seed in SEEDS:
+                        yield name, options, variants, players, seed
 
 
 def where_components_are(state: dict) -> Counter:
@@ -39,9 +41,9 @@ def where_components_are(state: dict) -> Counter:
     return places
 
 
-@pytest.mark.parametrize("name, options, players, seed", list(cases()))
-def test_random_playout_invariants(name, options, players, seed):
-    engine = shipped(name, options)
+@pytest.mark.parametrize("name, options, variants, players, seed", list(cases()))
+def test_random_playout_invariants(name, options, variants, players, seed):
+    engine = shipped(name, options, variants)
     all_ids = set(engine.game.components)
     rng = Random(seed)
     state, _ = engine.start(players, seed)

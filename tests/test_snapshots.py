@@ -23,6 +23,14 @@ SCENARIOS = {
         (4, 6, {"board": "B", "scoring": "A"}, [], ["random"]),
         (3, 7, {"board": "B", "scoring": "B"}, [], ["random"]),
     ],
+    "wild_gardens": [
+        (1, 1, {}, [], ["random"]),
+        (2, 2, {}, [], ["greedy", "random"]),
+        (3, 3, {}, [], ["random"]),
+        (4, 4, {}, [], ["random"]),
+        (2, 5, {}, ["keep_it_fresh"], ["random"]),
+        (2, 6, {}, ["a_different_path"], ["random"]),
+    ],
 }
 
 CASES = [(name, *case) for name, cases in SCENARIOS.items() for case in cases]

@@ -10,6 +10,7 @@ the true state.
 from __future__ import annotations
 
 from interpreter import rng
+from interpreter.game import KIND
 from interpreter.state import HIDDEN, copy_state
 
 
@@ -27,7 +28,7 @@ def determinize(game, view: dict, seed: int) -> dict:
         spec = game.zones.get(name)
         kind = spec.of if spec else None
         ranked = sorted((c for c in unseen if c in pool),
-                        key=lambda c: (game.components[c]["kind"] != kind,
+                        key=lambda c: (game.components[c][KIND] != kind,
                                        not (index and index in game.components[c].values())))
         filled = []
         for item in items:

@@ -8,7 +8,7 @@ so moving one finds it wherever it is.
 from __future__ import annotations
 
 from interpreter import rng
-from interpreter.game import BOX
+from interpreter.game import BOX, KIND
 
 
 def zone_spec(game, key: str):
@@ -88,5 +88,5 @@ def check_kind(m, items, to: str) -> None:
     components = m.game.components
     for item in items:
         comp = components.get(item)
-        if comp is None or comp["kind"] != spec.of:
+        if comp is None or comp[KIND] != spec.of:
             raise ValueError(f"`{item}` cannot go to `{to}`: that zone holds {spec.of} components")
