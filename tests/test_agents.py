@@ -46,3 +46,17 @@ def test_greedy_beats_random():
         result = runner.play(engine, 2, seed, ["greedy", "random"], "queens_wishes")
         wins += result.ranking[0]["player"] == 0 and result.ranking[0]["place"] == 1
     assert wins >= 5, f"greedy won {wins} of 6 (seeds 1-6)"
+
+
+def test_determinized_zones_only_hold_their_kind():
+    from interpreter.agents.determinize import determinize
+    from interpreter.game import KIND
+    engine = shipped("wild_gardens")
+    state, _ = engine.start(2, 2)
+    for seed in range(5):
+        guess = determinize(engine.game, engine.view(state, 0), seed)
+        for key, items in guess["zones"].items():
+            spec = engine.game.zones.get(key.split("/")[0])
+            if spec is not None:
+                assert {engine.game.components[i][KIND] for i in items} <= {spec.of}, key
+        assert sorted(i for items in guess["zones"].values() for i in items) == sorted(engine.game.components)
