@@ -244,6 +244,7 @@ class Place:
     by: Optional[Expr] = None
     bind: str = ""
     undoable: bool = False
+    prompt: str = ""  # what a person is asked; the rules line if empty
     span: Span = _span()
 
 
@@ -329,6 +330,7 @@ class Choose:
     by: Optional[Expr]
     body: list
     otherwise: Optional[list] = None
+    prompt: str = ""
     span: Span = _span()
 
 
@@ -345,6 +347,7 @@ class Menu:
     may: bool
     by: Optional[Expr]
     entries: list
+    prompt: str = ""
     span: Span = _span()
 
 

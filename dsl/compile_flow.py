@@ -182,7 +182,7 @@ class FlowCompiler:
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 self.prompt(s.span), s.span))
+                                 s.prompt or self.prompt(s.span), s.span))
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
@@ -258,7 +258,7 @@ class FlowCompiler:
     def s_Choose(self, ops, s, scope):
         where = compile_expr(s.where, scope) if s.where is not None else None
         op = choices.ChooseFrom(s.may, s.var, compile_expr(s.source, scope), where,
-                                self.chooser(s.by, scope, s.span), self.prompt(s.span), s.span)
+                                self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span)
         ops.append(op)
         self.body(ops, s.body, scope)
         jump = Jump(span=s.span)
@@ -270,7 +270,8 @@ class FlowCompiler:
 
     def s_Menu(self, ops, s, scope):
         entries = []
-        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, self.prompt(s.span), s.span)
+        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, s.prompt or self.prompt(s.span),
+                          s.span)
         ops.append(op)
         exits = []
         for e in s.entries:

@@ -220,6 +220,9 @@ class ToAst(Transformer):
     def as_clause(self, meta, c):
         return ("as", str(c[0]))
 
+    def prompt(self, meta, c):
+        return ("prompt", _unquote(c[0]))
+
     def place_stmt(self, meta, c):
         node = ast.Place(c[0], c[1], span=span_of(meta))
         for x in c[2:]:
@@ -227,6 +230,8 @@ class ToAst(Transformer):
                 node.undoable = True
             elif x[0] == "as":
                 node.bind = x[1]
+            elif x[0] == "prompt":
+                node.prompt = x[1]
             else:
                 node.by = x[1]
         return node
@@ -304,7 +309,7 @@ class ToAst(Transformer):
         clauses = self._clauses(c[2:])
         body = next(x for x in c[2:] if isinstance(x, list))
         return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
-                          clauses.get("otherwise"), span=span_of(meta))
+                          clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
 
     def otherwise_clause(self, meta, c):
         return ("otherwise", c[0])
@@ -313,7 +318,7 @@ class ToAst(Transformer):
         may = c[0] == "may"
         by = self._clauses(c).get("by")
         entries = [x for x in c if isinstance(x, ast.MenuEntry)]
-        return ast.Menu(may, by, entries, span=span_of(meta))
+        return ast.Menu(may, by, entries, self._clauses(c).get("prompt", ""), span=span_of(meta))
 
     def menu_entry(self, meta, c):
         guard = c[1] if len(c) == 3 else None

@@ -26,7 +26,7 @@ def distinct(options: list) -> list:
 
 def suspend(m, frame, op, actor, options, **extra) -> bool:
     """Take a lone option at once; otherwise record the pending decision and stop."""
-    if len(options) == 1 and not op.may:
+    if len(options) == 1 and (not op.may or options[0] is None):
         m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
         op.take(m, frame, options[0])
         return False
