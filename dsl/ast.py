@@ -292,6 +292,14 @@ class Pass:
 
 
 @dataclass
+class Window:
+    """`window moment`: each player in turn order may run one reaction that applies."""
+
+    moment: Expr
+    span: Span = _span()
+
+
+@dataclass
 class If:
     branches: list  # [(cond, body)]
     else_body: Optional[list] = None
@@ -352,7 +360,7 @@ class Menu:
 
 
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, If, For, Repeat, While, Choose, Menu]
+             Pass, Window, If, For, Repeat, While, Choose, Menu]
 
 
 # ----------------------------------------------------------------- declarations
@@ -485,6 +493,18 @@ class EffectDecl:
 
 
 @dataclass
+class ReactionDecl:
+    """Something a player may do out of turn when a `window` opens: (player, moment)."""
+
+    name: str
+    params: list[str]
+    title: str
+    guard: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
 class ScoreDecl:
     label: str
     guard: Optional[Expr]
@@ -509,7 +529,7 @@ class VariantDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ScoreDecl, TiebreakDecl, VariantDecl]
+             ReactionDecl, ScoreDecl, TiebreakDecl, VariantDecl]
 
 
 @dataclass

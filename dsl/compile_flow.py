@@ -209,6 +209,24 @@ class FlowCompiler:
         ops.append(CallField(compile_expr(call.obj, scope), call.field,
                              [compile_expr(a, scope) for a in call.args], s.span))
 
+    def s_Window(self, ops, s, scope):
+        n = next(self.slots)
+        who, moment = f"#who{n}", f"#moment{n}"  # hidden locals ("$" marks loop slots)
+        value = compile_expr(s.moment, scope)
+
+        def open_window(m):
+            m.env[moment] = value(m)
+        ops.append(Exec(open_window, s.span))
+        turn_order = compile_expr(ast.Name("turn_order", span=s.span), scope)
+        slot = f"${next(self.slots)}"
+        ops.append(IterStart(turn_order, slot, s.span))
+        head = len(ops)
+        step = IterNext(slot, binder(ast.Pattern([who])), [who], None, span=s.span)
+        ops.append(step)
+        ops.append(choices.WindowChoice(who, moment, s.span))
+        ops.append(Jump(head, s.span))
+        step.end = len(ops)
+
     def s_Log(self, ops, s, scope):
         text = compile_expr(s.text, scope)
         ops.append(Exec(lambda m: m.emit("log", text=str(text(m))), s.span))

@@ -20,7 +20,8 @@ from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
 from interpreter.boards.grid import Geometry
-from interpreter.game import VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, ScoreRule, ZoneSpec
+from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
+                              ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -214,6 +215,7 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     setups = [i for i in items if isinstance(i, ast.SetupDecl)]
     phases = [i for i in items if isinstance(i, ast.PhaseDecl)]
     effects = [i for i in items if isinstance(i, ast.EffectDecl)]
+    reactions = [i for i in items if isinstance(i, ast.ReactionDecl)]
     if setups:
         game.blocks.append(Block("setup"))
     for p in phases:
@@ -222,6 +224,14 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     for e in effects:
         game.effects[e.name] = (len(game.blocks), list(e.params))
         game.blocks.append(Block(f"effect {e.name}"))
+    for r in reactions:
+        guard = compile_expr(r.guard, scope.with_locals(r.params)) if r.guard is not None else None
+        game.reactions.append(Reaction(r.name, r.title, list(r.params), guard, len(game.blocks), r.span))
+        game.blocks.append(Block(f"reaction {r.name}"))
+    titles = [r.title for r in game.reactions]
+    for r in reactions:
+        if titles.count(r.title) > 1:
+            raise fail(f'two reactions are called "{r.title}"', r.span, "give each reaction its own title")
     game.setup = 0
     flow = FlowCompiler(game, game.phases, game.effects, rs.source.splitlines())
     if setups:
@@ -232,6 +242,9 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     for e in effects:
         names = set(e.params) | bound_names(e.body)
         flow.compile_block(game.blocks[game.effects[e.name][0]], e.body, scope.with_locals(names))
+    for r, compiled in zip(reactions, game.reactions):
+        names = set(r.params) | bound_names(r.body)
+        flow.compile_block(game.blocks[compiled.block], r.body, scope.with_locals(names))
     game.flow = flow_graph(setups, phases, effects)
 
 

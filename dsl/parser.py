@@ -152,6 +152,16 @@ class ToAst(Transformer):
     def phase_decl(self, meta, c):
         return ast.PhaseDecl(str(c[0]), c[1], span=span_of(meta))
 
+    def reaction_decl(self, meta, c):
+        name, p1, p2 = str(c[0]), str(c[1]), str(c[2])
+        rest = list(c[3:])
+        title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
+        guard = rest.pop(0) if len(rest) == 2 else None
+        return ast.ReactionDecl(name, [p1, p2], title, guard, rest[0], span=span_of(meta))
+
+    def window_stmt(self, meta, c):
+        return ast.Window(c[0], span=span_of(meta))
+
     def effect_decl(self, meta, c):
         return ast.EffectDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
 
@@ -446,6 +456,17 @@ def _readable(term: str) -> str:
     return f"`{pattern}`" if pattern and term.isupper() and not term.startswith("__") else term.lower()
 
 
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset:
+    """The words of the grammar (`move`, `end`, `each`...), which cannot name things."""
+    words = set()
+    for t in _lark().terminals:
+        value = getattr(t.pattern, "value", "")
+        if t.pattern.type == "str" and value.isidentifier():
+            words.add(value)
+    return frozenset(words)
+
+
 def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
     line, col = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedCharacters):
@@ -467,7 +488,12 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
         line, col = tok.line or line, tok.column or col
     readable = [_readable(t) for t in expected if not t.startswith("__ANON")]
     hint = ""
-    if "COLON" in expected and tok.type in ("_NL", "_INDENT"):
+    before = source.splitlines()[line - 1][: max(col - 1, 0)].split() if 0 < line <= source.count("\n") + 1 else []
+    if before and before[-1] in keywords():
+        hint = f"`{before[-1]}` is a word of the language and cannot be a name; choose another name"
+    if hint:
+        pass
+    elif "COLON" in expected and tok.type in ("_NL", "_INDENT"):
         hint = "a block header ends with `:`"
     elif tok.type == "_INDENT":
         hint = "this line is indented more than the line before it"

@@ -172,6 +172,25 @@ def _next_spaces(m, board, space):
     return list(b.successors[space])
 
 
+def _roll(m, faces):
+    """A random item: a die with these faces, a card from a list. Recorded as an event."""
+    from interpreter import rng
+    if not faces:
+        raise ValueError("roll needs at least one face")
+    value = faces[rng.below(m.state, len(faces))]
+    m.emit("roll", value=value)
+    return value
+
+
+def _subsets(m, xs, lo, hi):
+    from itertools import combinations
+    return [list(c) for k in range(max(lo, 0), min(hi, len(xs)) + 1) for c in combinations(xs, k)]
+
+
+def _last(m, xs):
+    return xs[-1] if xs else None
+
+
 def _sort(m, xs):
     return sorted(xs, key=lambda x: (str(type(x)), x))
 
@@ -225,6 +244,12 @@ FUNCTIONS: dict[str, Builtin] = {
     "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
                            'next_spaces(path, "s1")'),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
+    "roll": Builtin(_roll, 1, 1, "One of the faces at random (a die roll; shown in the trace).",
+                    "roll([1, 2, 3, 4, 5, 6])"),
+    "subsets": Builtin(_subsets, 3, 3, "Every choice of between lo and hi items of a list, each as a list.",
+                       "subsets([1, 2, 3], 1, 2)"),
+    "last": Builtin(_last, 1, 1, "The last item of a list or zone (the bottom of a deck), or none.",
+                    "last(supply)"),
 }
 
 # Names that count as generator consumers: `f(x for each ...)` and `f(each x in ...)`.

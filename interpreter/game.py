@@ -62,6 +62,18 @@ class Block:
 
 
 @dataclass
+class Reaction:
+    """A compiled `reaction`: who may run it at which moment, and its block."""
+
+    name: str
+    title: str
+    params: list  # [player, moment]
+    guard: Callable | None  # fn(machine) with the params bound in env
+    block: int
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class ScoreRule:
     label: str
     fn: Callable  # fn(machine) -> int, with env {"player": p}
@@ -98,6 +110,7 @@ class Game:
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
+    reactions: list = field(default_factory=list)  # [Reaction], in file order
 
     def dimension(self, dim: str, players: int) -> list:
         """The index values of one `per` dimension."""

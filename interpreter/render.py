@@ -60,6 +60,10 @@ def event_text(game, e: dict, viewer=None) -> str:
         return f"{player_name(e['player'])} has one option: {e['choice']}"
     if kind == "mark":
         return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"
+    if kind == "react":
+        return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
+    if kind == "roll":
+        return f"roll: {value_text(e['value'])}"
     if kind == "log":
         return e["text"]
     if kind == "end":

@@ -101,3 +101,8 @@ phase main:
         with pytest.raises(MeepleError) as info:
             parse_text('game "G"\nplayers 2\nphase p:\n    3 = 4\n', "a.rules")
         assert "only a name" in info.value.format()
+
+
+def test_a_keyword_used_as_a_name_gets_a_hint():
+    out = parse_error('game "G"\nplayers 1\nsetup:\n    end = 3\n')
+    assert "hint: `end` is a word of the language and cannot be a name" in out

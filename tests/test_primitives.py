@@ -680,3 +680,66 @@ setup:
             assert [e.game.components[c]["suit"] for c in guess["zones"]["deck"]] == \
                 [e.game.components[c]["suit"] for c in s["zones"]["deck"]]
             assert sorted(guess["zones"]["deck"]) == ["a", "b", "c"]
+
+
+class TestReactionWindows:
+    TEXT = '''
+game "R"
+players 3
+counter coins per player = 0
+counter shields per player = 1
+flag blocked = false
+reaction block(p, moment) "Raise a shield" when moment == "attack" and shields[p] > 0:
+    shields[p] -= 1
+    blocked = true
+reaction cheer(p, moment) when moment == "attack" and p == 2:
+    coins[p] += 1
+setup:
+    first_player = 1
+    window "attack"
+    window "quiet"
+'''
+
+    def test_each_player_in_turn_order_may_react_once(self):
+        e = rules(self.TEXT)
+        s, _ = e.start(3, 1)
+        d = e.decision(s)
+        # P2 (seat 1) is first: only the shield applies to them
+        assert d.actor == 1 and [o.id for o in d.options] == ["Raise a shield", "pass"]
+        s, ev = e.apply(s, "Raise a shield")
+        assert s["vars"]["blocked"] is True and s["vars"]["shields/1"] == 0
+        assert ev[0] == {"e": "react", "player": 1, "reaction": "block", "moment": "attack"}
+        d = e.decision(s)
+        assert d.actor == 2 and [o.id for o in d.options] == ["Raise a shield", "cheer", "pass"]
+        s, _ = e.apply(s, "cheer")
+        d = e.decision(s)
+        assert d.actor == 0
+        s, _ = e.apply(s, "pass")
+        # nothing applies at "quiet": the game ends without asking anyone
+        assert s["over"] and s["vars"]["coins/2"] == 1
+
+    def test_reaction_titles_must_differ(self):
+        with pytest.raises(MeepleError) as info:
+            rules(self.TEXT.replace('"Raise a shield"', '"cheer"'))
+        assert 'two reactions are called "cheer"' in info.value.format()
+
+
+def test_roll_subsets_last():
+    e = rules('''
+game "D"
+players 1
+value faces = none
+counter n = 0
+value tail = none
+setup:
+    faces = roll(["skull", "blank", 1, 2])
+    n = count(subsets([1, 2, 3], 1, 3))
+    tail = last([1, 2, 3])
+''')
+    rolls = set()
+    for seed in range(30):
+        s, ev = e.start(1, seed)
+        rolls.add(s["vars"]["faces"])
+        assert {"e": "roll", "value": s["vars"]["faces"]} in ev
+    assert rolls == {"skull", "blank", 1, 2}
+    assert s["vars"]["n"] == 7 and s["vars"]["tail"] == 3

@@ -172,3 +172,47 @@ def option_id(game, value) -> str:
     if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
         return f"{value[0]}@{value[1]}"
     return repr(value)
+
+
+class WindowChoice:
+    """One player's turn in a reaction window: run one reaction that applies, or pass.
+
+    The loop over players is ordinary ops around this one; the player is in
+    local `who`, the moment in local `moment`. With no reaction that applies,
+    nothing is asked and nothing is recorded."""
+
+    __slots__ = ("who", "moment", "span", "prompt")
+    may = True
+
+    def __init__(self, who: str, moment: str, span):
+        self.who, self.moment, self.span = who, moment, span
+        self.prompt = "React now?"
+
+    def applicable(self, m, frame) -> list:
+        player, moment = frame[2][self.who], frame[2][self.moment]
+        out = []
+        saved = m.env
+        try:
+            for r in m.game.reactions:
+                m.env = {r.params[0]: player, r.params[1]: moment}
+                if r.guard is None or r.guard(m):
+                    out.append(r.title)
+        finally:
+            m.env = saved
+        return out
+
+    def run(self, m, frame):
+        options = self.applicable(m, frame)
+        if not options:
+            frame[1] += 1
+            return False
+        self.prompt = f"React at \"{frame[2][self.moment]}\"?"
+        return suspend(m, frame, self, frame[2][self.who], options + [None])
+
+    def take(self, m, frame, value):
+        frame[1] += 1
+        if value is None:
+            return
+        r = next(r for r in m.game.reactions if r.title == value)
+        m.emit("react", player=frame[2][self.who], reaction=r.name, moment=frame[2][self.moment])
+        m.state["stack"].append([r.block, 0, {r.params[0]: frame[2][self.who], r.params[1]: frame[2][self.moment]}])
