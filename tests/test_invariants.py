@@ -18,7 +18,8 @@ from interpreter.state import HIDDEN, can_see, copy_state
 from tests.conftest import SHIPPED, shipped
 
 SEEDS = (11, 12)
-OPTION_SETS = {"queens_wishes": [{}, {"board": "B", "scoring": "B"}]}
+OPTION_SETS = {"queens_wishes": [{}, {"board": "B", "scoring": "B"}],
+               "apothebakery": [{}, {"difficulty": "difficult", "objectives": "off"}]}
 VARIANT_SETS = {"wild_gardens": [[], ["keep_it_fresh", "a_different_path"]]}
 
 

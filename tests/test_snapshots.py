@@ -23,6 +23,14 @@ SCENARIOS = {
         (4, 6, {"board": "B", "scoring": "A"}, [], ["random"]),
         (3, 7, {"board": "B", "scoring": "B"}, [], ["random"]),
     ],
+    "apothebakery": [
+        (2, 1, {}, [], ["greedy", "random"]),
+        (3, 2, {}, [], ["random"]),
+        (4, 3, {"objectives": "off"}, [], ["random"]),
+        (1, 4, {}, [], ["greedy"]),
+        (1, 5, {"difficulty": "difficult"}, [], ["random"]),
+        (2, 6, {"difficulty": "difficult"}, [], ["random"]),
+    ],
     "wild_gardens": [
         (1, 1, {}, [], ["random"]),
         (2, 2, {}, [], ["greedy", "random"]),

@@ -27,7 +27,8 @@ def distinct(options: list) -> list:
 def suspend(m, frame, op, actor, options, **extra) -> bool:
     """Take a lone option at once; otherwise record the pending decision and stop."""
     if len(options) == 1 and (not op.may or options[0] is None):
-        m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
+        if options[0] is not None:  # a pass with nothing else to choose is not news
+            m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
         op.take(m, frame, options[0])
         return False
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}

@@ -30,6 +30,7 @@ def move(m, what, to: str, position: str = "") -> None:
     dest = zones[to]
     check_kind(m, items, to)
     by_source: dict[str, list] = {}
+    moved = []
     for item in items:
         if item is None:
             continue
@@ -38,10 +39,11 @@ def move(m, what, to: str, position: str = "") -> None:
             raise ValueError(f"`{item}` is not in any zone (is it placed on a grid?)")
         zones[src].remove(item)
         by_source.setdefault(src, []).append(item)
-        if position == "top":
-            dest.insert(0, item)
-        else:
-            dest.append(item)
+        moved.append(item)
+    if position == "top":
+        dest[0:0] = moved  # a list put on top keeps its order: its first item becomes the top
+    else:
+        dest.extend(moved)
     for src, moved in by_source.items():
         m.emit("move", items=moved, src=src, dst=to)
 
