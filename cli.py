@@ -5,6 +5,7 @@
     meeple run GAME [...]           bots play one game; the final score table
     meeple play GAME [...]          a person plays at the terminal against bots
     meeple replay TRACE             verify that a trace replays exactly
+    meeple bench GAME [...]         how fast uniformly random games play
 
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
@@ -151,6 +152,30 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from interpreter import bench
+
+    if args.agents and args.agents != "random":
+        raise CommandError("bench plays uniformly random games: --agents random is the only choice")
+    if args.seconds <= 0 or args.repeats < 1:
+        raise CommandError("--seconds must be positive and --repeats at least 1")
+    path = find_ruleset(args.game)
+    options, variants = parse_options(args.option), args.variant
+    compile_times = bench.time_compile(lambda: compile_ruleset(parse_file(path), options, variants))
+    engine = load(args.game, options, variants)
+    players = player_count(engine, args.players)
+    r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    print(f"{engine.game.title}: {players} players, uniform random games, "
+          f"{args.repeats} x {args.seconds:g} s (median, min-max)")
+    print(f"  parse+check+compile  {bench.spread([t * 1000 for t in compile_times])} ms")
+    print(f"  games/s              {bench.spread(r['games_per_s'])}")
+    print(f"  decisions/s          {bench.spread(r['decisions_per_s'])}")
+    print(f"  decisions/game       {bench.spread(r['decisions_per_game'])}")
+    print(f"  state copies/s       {bench.spread(r['copies_per_s'])}")
+    print(f"  bytes per state      {r['state_bytes']:,} (JSON, mid-game)")
+    return 0
+
+
 def cmd_play(args) -> int:
     from interpreter.play import play_at_terminal
 
@@ -196,6 +221,12 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(pl)
     pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
     pl.set_defaults(fn=cmd_play)
+
+    b = sub.add_parser("bench", help="how fast random games play")
+    game_args(b)
+    b.add_argument("--seconds", type=float, default=3.0)
+    b.add_argument("--repeats", type=int, default=3)
+    b.set_defaults(fn=cmd_bench)
 
     rp = sub.add_parser("replay", help="verify a trace")
     rp.add_argument("trace")

@@ -155,6 +155,13 @@ def compile_table(node: ast.TableLit, scope: Scope) -> Table:
     return table
 
 
+def is_constant(node, scope: Scope) -> bool:
+    if isinstance(node, (ast.Int, ast.Str, ast.Bool, ast.NoneLit)):
+        return True
+    return isinstance(node, ast.Name) and node.name not in scope.locals and node.name in scope.symbols \
+        and node.name not in scope.game.counters
+
+
 def constant(node, scope: Scope):
     """Evaluate an expression that must not depend on the state (tables, initial values)."""
     fn = compile_expr(node, scope)
@@ -170,6 +177,25 @@ def compile_attr(node: ast.Attr, scope: Scope):
     obj = compile_expr(node.obj, scope)
     name, span = node.name, node.span
     game = scope.game
+    contents = {g.content for g in game.grids.values()}
+    fields = {f for comp in game.components.values() for f in comp}
+    if name in contents and name not in fields:
+        # A cell's content: the common case in grid games, read straight from the state.
+        def content(m):
+            value = obj(m)
+            if value is None:
+                return None
+            if isinstance(value, list):
+                return m.state["grids"][value[0]]["cells"][value[1]]
+            return attr(m)
+    elif name == "empty" and name not in fields:
+        def content(m):
+            value = obj(m)
+            if isinstance(value, list):
+                return m.state["grids"][value[0]]["cells"][value[1]] is None
+            return attr(m)
+    else:
+        content = None
 
     def attr(m):
         value = obj(m)
@@ -188,7 +214,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
             return cell_attr(m, value, name, span)
         raise fail(f"{value!r} has no `{name}`", span)
-    return attr
+    return content or attr
 
 
 def cell_attr(m, cell, name: str, span: Span):
@@ -300,9 +326,59 @@ def compile_user_call(node: ast.Call, scope: Scope):
     return call
 
 
+def compile_short_circuit(node: ast.Call, scope: Scope):
+    """`any(e for each x in xs)` / `all(...)`: stop at the first value that decides."""
+    gen = node.args[0]
+    sel = gen.selection
+    source = compile_expr(sel.source, scope)
+    inner = scope.with_locals(sel.pattern.names)
+    where = compile_expr(sel.where, inner) if sel.where is not None else None
+    expr = compile_expr(gen.expr, inner)
+    bind, names = binder(sel.pattern), sel.pattern.names
+    want = node.func == "any"
+
+    if len(names) == 1 and not sel.pattern.unpack:
+        name = names[0]
+
+        def decide_one(m):
+            env = m.env
+            had, old = name in env, env.get(name)
+            try:
+                for item in source(m):
+                    env[name] = item
+                    if where is not None and not where(m):
+                        continue
+                    if bool(expr(m)) is want:
+                        return want
+                return not want
+            finally:
+                if had:
+                    env[name] = old
+                else:
+                    env.pop(name, None)
+        return decide_one
+
+    def decide(m):
+        env = m.env
+        saved = {n: env[n] for n in names if n in env}
+        try:
+            for item in source(m):
+                bind(env, item)
+                if where is not None and not where(m):
+                    continue
+                if bool(expr(m)) is want:
+                    return want
+            return not want
+        finally:
+            restore(env, names, saved)
+    return decide
+
+
 def compile_call(node: ast.Call, scope: Scope):
     if node.func in scope.game.functions:
         return compile_user_call(node, scope)
+    if node.func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
+        return compile_short_circuit(node, scope)
     builtin = FUNCTIONS.get(node.func)
     if builtin is None:
         raise fail(f"unknown function `{node.func}`", node.span,
@@ -389,6 +465,9 @@ def compile_expr(node, scope: Scope):
     if t is ast.Name:
         return compile_name(node, scope)
     if t is ast.ListLit:
+        if all(is_constant(i, scope) for i in node.items):
+            value = [constant(i, scope) for i in node.items]
+            return lambda m: value  # values are never changed in place, so one list serves
         items = [compile_expr(i, scope) for i in node.items]
         return lambda m: [i(m) for i in items]
     if t is ast.TableLit:

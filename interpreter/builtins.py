@@ -70,19 +70,26 @@ def _grid(m, key):
     return m.game.grids[name]
 
 
+def _geometry_list(m, what: str, key: str, build):
+    """Cell lists of a grid's geometry never change: build them once per grid."""
+    cached = m.game.cache.get((what, key))
+    if cached is None:
+        cached = m.game.cache[(what, key)] = build(_grid(m, key).geometry)
+    return cached
+
+
 def _cells(m, key):
-    spec = _grid(m, key)
-    return [[key, i] for i in range(spec.geometry.size)]
+    return _geometry_list(m, "cells", key, lambda g: [[key, i] for i in range(g.size)])
 
 
 def _rows(m, key):
-    g = _grid(m, key).geometry
-    return [[[key, r * g.cols + c] for c in range(g.cols)] for r in range(g.rows)]
+    return _geometry_list(m, "rows", key, lambda g: [[[key, r * g.cols + c] for c in range(g.cols)]
+                                                     for r in range(g.rows)])
 
 
 def _columns(m, key):
-    g = _grid(m, key).geometry
-    return [[[key, r * g.cols + c] for r in range(g.rows)] for c in range(g.cols)]
+    return _geometry_list(m, "columns", key, lambda g: [[[key, r * g.cols + c] for r in range(g.rows)]
+                                                        for c in range(g.cols)])
 
 
 def _groups(m, cells):
@@ -172,6 +179,39 @@ def _next_spaces(m, board, space):
     return list(b.successors[space])
 
 
+def _lines(m, key, n):
+    """Every straight run of n cells: across, down and both diagonals (computed once)."""
+    cached = m.game.cache.get(("lines", key, n))
+    if cached is not None:
+        return cached
+    g = _grid(m, key).geometry
+    out = []
+    for r in range(g.rows):
+        for c in range(g.cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + dr * (n - 1), c + dc * (n - 1)
+                if 0 <= end_r < g.rows and 0 <= end_c < g.cols:
+                    out.append([[key, (r + dr * k) * g.cols + c + dc * k] for k in range(n)])
+    m.game.cache[("lines", key, n)] = out
+    return out
+
+
+def _in_a_row(m, key, n, value):
+    """True if n cells in a straight line (across, down, diagonal) all hold the value."""
+    lines = m.game.cache.get(("line-index", key, n))
+    if lines is None:
+        lines = tuple(tuple(c[1] for c in line) for line in _lines(m, key, n))
+        m.game.cache[("line-index", key, n)] = lines
+    cells = m.state["grids"][key]["cells"]
+    for line in lines:
+        for i in line:
+            if cells[i] != value:
+                break
+        else:
+            return True
+    return False
+
+
 def _roll(m, faces):
     """A random item: a die with these faces, a card from a list. Recorded as an event."""
     from interpreter import rng
@@ -244,6 +284,10 @@ FUNCTIONS: dict[str, Builtin] = {
     "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
                            'next_spaces(path, "s1")'),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
+    "lines": Builtin(_lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.",
+                     "lines(board, 3)"),
+    "in_a_row": Builtin(_in_a_row, 3, 3, "True if n cells in a straight line (across, down or diagonal) "
+                        "all hold the value.", "in_a_row(board, 3, x)"),
     "roll": Builtin(_roll, 1, 1, "One of the faces at random (a die roll; shown in the trace).",
                     "roll([1, 2, 3, 4, 5, 6])"),
     "subsets": Builtin(_subsets, 3, 3, "Every choice of between lo and hi items of a list, each as a list.",

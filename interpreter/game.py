@@ -111,6 +111,7 @@ class Game:
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
+    cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def dimension(self, dim: str, players: int) -> list:
         """The index values of one `per` dimension."""

@@ -31,6 +31,9 @@ SCENARIOS = {
         (1, 5, {"difficulty": "difficult"}, [], ["random"]),
         (2, 6, {"difficulty": "difficult"}, [], ["random"]),
     ],
+    "tic_tac_toe": [(2, 1, {}, [], ["random"]), (2, 2, {}, [], ["greedy", "random"])],
+    "connect_four": [(2, 1, {}, [], ["random"])],
+    "breakthrough": [(2, 1, {}, [], ["random"])],
     "wild_gardens": [
         (1, 1, {}, [], ["random"]),
         (2, 2, {}, [], ["greedy", "random"]),

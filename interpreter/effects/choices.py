@@ -17,11 +17,19 @@ PASS_ID = "pass"
 
 def distinct(options: list) -> list:
     """Each value once, first come first: equal values are the same choice."""
-    out = []
+    seen, out = set(), []
     for o in options:
-        if o not in out:
+        key = _hashable(o)
+        if key not in seen:
+            seen.add(key)
             out.append(o)
     return out
+
+
+def _hashable(value):
+    if isinstance(value, list):
+        return ("list",) + tuple(_hashable(v) for v in value)
+    return (type(value).__name__, value)
 
 
 def suspend(m, frame, op, actor, options, **extra) -> bool:
