@@ -33,7 +33,7 @@ def play_random(engine, players: int, seed: int, picker: dict) -> int:
         n = count(state)
         if n == 0:
             return decisions
-        apply(state, rng.below(picker, n), inplace=True)
+        apply(state, rng.below(picker, n), inplace=True, events=False)
         decisions += 1
 
 

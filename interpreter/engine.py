@@ -96,8 +96,11 @@ class Engine:
     def option_id(self, value, pending) -> str:
         return option_id(self.game, value)
 
-    def apply(self, state: dict, choice, inplace: bool = False) -> tuple[dict, list]:
-        """Take an option (its id, or its index) and run to the next decision."""
+    def apply(self, state: dict, choice, inplace: bool = False, events: bool = True) -> tuple[dict, list]:
+        """Take an option (its id, or its index) and run to the next decision.
+
+        `inplace` changes `state` itself; `events=False` skips building events
+        (for simulations that keep no trace)."""
         pending = state["pending"]
         if state["over"] or pending is None:
             raise ValueError("the game is over; there is nothing to choose")
@@ -115,7 +118,7 @@ class Engine:
         s = state if inplace else st.copy_state(state)
         s["pending"] = None
         s["step"] += 1
-        m = Machine(self.game, s)
+        m = Machine(self.game, s, quiet=not events)
         frame = s["stack"][-1]
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]

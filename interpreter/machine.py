@@ -18,18 +18,24 @@ from interpreter.game import KIND
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 
 
+def _ignore(kind: str, **data) -> None:
+    pass
+
+
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events")
+    __slots__ = ("game", "state", "env", "events", "emit")
 
-    def __init__(self, game, state: dict):
+    def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
         self.state = state
         self.env = {}
         self.events = []
+        # Simulations that need no trace skip building events altogether.
+        self.emit = _ignore if quiet else self._record
 
-    def emit(self, kind: str, **data) -> None:
+    def _record(self, kind: str, **data) -> None:
         data["e"] = kind
         self.events.append(data)
 

@@ -81,3 +81,18 @@ def test_same_seed_same_trace(name):
     assert a == b
     c = runner.play(engine, players, 98, ["random"], name).trace.jsonl()
     assert a != c
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_quiet_apply_reaches_the_same_states(name):
+    """apply(events=False), used by simulations, changes nothing but the events."""
+    engine = shipped(name)
+    players = engine.game.max_players
+    rng = Random(5)
+    loud, _ = engine.start(players, 5)
+    quiet = copy_state(loud)
+    while engine.option_count(loud):
+        i = rng.below(engine.option_count(loud))
+        loud, events = engine.apply(loud, i)
+        quiet, none = engine.apply(quiet, i, events=False)
+        assert none == [] and quiet == loud
