@@ -102,6 +102,9 @@ def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
         return _compile(rs, items, options, variants)
     except MeepleError as exc:
         raise exc.located(rs.path, rs.source) from None
+    except RecursionError:
+        from dsl.parser import too_deep
+        raise too_deep(rs.path, rs.source) from None
 
 
 def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> Game:

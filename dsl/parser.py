@@ -515,6 +515,8 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
         tree = _lark().parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, path, source) from None
+    except RecursionError:
+        raise too_deep(path, source) from None
     except DedentError as exc:
         line = _dedent_line(source, str(exc))
         raise MeepleError(Diagnostic("this line's indentation matches no enclosing block",
@@ -526,12 +528,22 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
         items = transformer.transform(tree)
     except MeepleError as exc:
         raise exc.located(path, source) from None
+    except RecursionError:
+        raise too_deep(path, source) from None
     except Exception as exc:  # lark wraps transformer errors in VisitError
         inner = getattr(exc, "orig_exc", None)
         if isinstance(inner, MeepleError):
             raise inner.located(path, source) from None
+        if isinstance(inner, RecursionError):
+            raise too_deep(path, source) from None
         raise
     return ast.Ruleset(items, path, source)
+
+
+def too_deep(path: str, source: str) -> MeepleError:
+    return MeepleError(Diagnostic("the rules nest too deeply to be read", Span(1, 1),
+                                  "split deep blocks or long expressions into effects, functions or `let`s",
+                                  "error", path, source))
 
 
 def _dedent_line(source: str, message: str) -> int:

@@ -153,7 +153,7 @@ class Engine:
                 points = rule.fn(m)
             except MeepleError as exc:
                 raise exc.located(self.game.path, self.game.source) from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
                 raise MeepleError(f'in score "{rule.label}": {exc}', rule.span).located(
                     self.game.path, self.game.source) from None
             out[rule.label] = out.get(rule.label, 0) + points
