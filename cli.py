@@ -114,7 +114,7 @@ def cmd_run(args) -> int:
 
     engine = engine_from(args)
     players = player_count(engine, args.players)
-    result = runner.play(engine, players, args.seed, agent_list(args.agents), args.game)
+    result = runner.play(engine, players, args.seed, agent_list(args.agents), args.game, strict=args.strict)
     if args.trace:
         try:
             result.trace.save(args.trace)
@@ -177,13 +177,32 @@ def cmd_bench(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from interpreter import saves
     from interpreter.play import play_at_terminal
 
+    resumed = None
+    if args.resume:
+        try:
+            resumed = saves.read(args.resume)
+        except saves.SaveError as exc:
+            raise CommandError(str(exc)) from None
+        args.game = resumed.get("ruleset", args.game)
+        args.option = [f"{k}={v}" for k, v in resumed.get("options", {}).items()]
+        args.variant = resumed.get("variants", [])
+        args.players, args.seed = resumed["players"], resumed["seed"]
+        args.seat, args.agents = resumed["seat"] + 1, ",".join(resumed.get("agents", ["random"]))
     engine = engine_from(args)
     players = player_count(engine, args.players)
     if not 1 <= args.seat <= players:
         raise CommandError(f"--seat must be between 1 and {players}")
-    return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents))
+    header = {"ruleset": args.game, "options": engine.game.options, "variants": engine.game.variants}
+    try:
+        return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents),
+                                save=args.save or args.resume, resumed=resumed, header=header)
+    except saves.SaveError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write the save: {exc.strerror or exc}") from None
 
 
 # ----------------------------------------------------------------- argument parsing
@@ -215,11 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(r)
     r.add_argument("--trace", help="write the trace (JSON lines) here")
     r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.add_argument("--strict", action="store_true",
+                   help="check at every step that every component is in exactly one place")
     r.set_defaults(fn=cmd_run)
 
     pl = sub.add_parser("play", help="play at the terminal against bots")
     game_args(pl)
     pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
+    pl.add_argument("--save", help="save every choice to this file as you play")
+    pl.add_argument("--resume", help="continue a saved game (and keep saving to it)")
     pl.set_defaults(fn=cmd_play)
 
     b = sub.add_parser("bench", help="how fast random games play")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from interpreter import saves
 from interpreter.agents import make_agents
 from interpreter.render import event_text, player_name, score_table, state_text
 
@@ -23,7 +24,7 @@ def ask(prompt: str) -> str | None:
 def undo_point(history: list, seat: int, state: dict):
     """The index in history of the seat's latest undoable decision in the running phase."""
     for i in range(len(history) - 1, -1, -1):
-        before, actor, undoable = history[i]
+        before, actor, undoable = history[i][:3]
         if before["seq"] != state["seq"]:
             return None
         if actor == seat and undoable:
@@ -32,11 +33,25 @@ def undo_point(history: list, seat: int, state: dict):
 
 
 def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: list[str],
-                     out=sys.stdout) -> int:
+                     out=None, save: str | None = None, resumed: dict | None = None,
+                     header: dict | None = None) -> int:
+    """Play one game; with `save`, every choice is saved atomically as it is made."""
+    out = out or sys.stdout
     g = engine.game
     bots = make_agents(engine, agent_names, players, seed)
-    state, events = engine.start(players, seed)
-    history = []  # (state before, actor, undoable)
+    choices = list(resumed["choices"]) if resumed else []
+    if resumed:
+        state, events = saves.resume(engine, resumed), []
+        print(f"resumed after {len(choices)} choices", file=out)
+    else:
+        state, events = engine.start(players, seed)
+    history = []  # (state before, actor, undoable, choices so far)
+
+    def record(choice_id: str) -> None:
+        choices.append(choice_id)
+        if save:
+            saves.write(save, dict(header or {}, meeple_save=1, digest=g.digest, players=players, seed=seed,
+                                   seat=seat, agents=agent_names, choices=choices))
     print(f"{g.title}: you are {player_name(seat)} of {players}. Type a number, u to undo, q to quit.",
           file=out)
     for e in events:
@@ -44,8 +59,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
     while (d := engine.decision(state)) is not None:
         if d.actor != seat:
             index = bots[d.actor].choose(engine.view(state, d.actor), d)
-            history.append((state, d.actor, d.undoable))
+            history.append((state, d.actor, d.undoable, len(choices)))
             state, events = engine.apply(state, index)
+            record(d.options[index].id)
             print(f"{player_name(d.actor)} chooses {d.options[index].label}", file=out)
             for e in events:
                 print("  " + event_text(g, e, seat), file=out)
@@ -65,8 +81,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
             if undo_at is None:
                 print("nothing to undo here", file=out)
                 continue
-            state = history[undo_at][0]
+            state, kept = history[undo_at][0], history[undo_at][3]
             del history[undo_at:]
+            del choices[kept:]
             print("undone", file=out)
             continue
         if not answer.isdigit() or not 1 <= int(answer) <= len(d.options):
@@ -75,7 +92,8 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
         index = int(answer) - 1
         before = state
         state, events = engine.apply(state, index)
-        history.append((before, seat, d.undoable))
+        history.append((before, seat, d.undoable, len(choices)))
+        record(d.options[index].id)
         for e in events:
             print("  " + event_text(g, e, seat), file=out)
         if d.undoable:
@@ -83,6 +101,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
             if confirm is not None and confirm.strip().lower() == "u":
                 state = before
                 history.pop()
+                choices.pop()
                 print("undone", file=out)
     scores = engine.scores(state)
     print("\n".join(score_table(scores, engine.ranking(state, scores))), file=out)

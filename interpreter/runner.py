@@ -27,8 +27,23 @@ def header(engine: Engine, players: int, seed: int, agents: list[str], ruleset: 
             "variants": list(g.variants), "seed": seed, "players": players, "agents": agents}
 
 
+def conservation_errors(game, state: dict) -> list[str]:
+    """Every component must be in exactly one zone or on exactly one grid."""
+    seen: dict[str, str] = {}
+    problems = []
+    places = list(state["zones"].items()) + [(k, [p[0] for p in g["pieces"]]) for k, g in state["grids"].items()]
+    for key, items in places:
+        for item in items:
+            if item in seen:
+                problems.append(f"`{item}` is both in {seen[item]} and in {key}")
+            seen[item] = key
+    problems += [f"`{c}` is nowhere" for c in game.components if c not in seen]
+    problems += [f"`{c}` is not a component" for c in seen if c not in game.components]
+    return problems
+
+
 def play(engine: Engine, players: int, seed: int, agent_names: list[str], ruleset: str = "",
-         max_decisions: int = 100_000) -> Result:
+         max_decisions: int = 100_000, strict: bool = False) -> Result:
     agents = make_agents(engine, agent_names, players, seed)
     names = [type(a).name if hasattr(type(a), "name") else type(a).__name__ for a in agents]
     trace = TraceWriter(header(engine, players, seed, names, ruleset))
@@ -42,6 +57,10 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         index = agents[d.actor].choose(engine.view(state, d.actor), d)
         state, events = engine.apply(state, index, inplace=True)
         trace.decision(step, d, index, events)
+        if strict:
+            problems = conservation_errors(engine.game, state)
+            if problems:
+                raise RuntimeError(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
     trace.end(scores, ranking, boards_text(engine.game, state))

@@ -70,3 +70,59 @@ def test_undo_locks_when_the_round_ends():
     assert undo_point(history, 0, state) is None
     # but inside the same phase instance the placement is the undo point
     assert undo_point(history, 0, history[-1][0]) == 2
+
+
+def test_save_and_resume(tmp_path, monkeypatch):
+    """A save holds every choice; resuming replays them; other rules are refused."""
+    import json
+    from cli import main
+    save = tmp_path / "game.json"
+    answers = iter(["1", "", "1", "", "1", ""])
+
+    def answer(prompt, n):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError  # the person walks away mid-game
+    scripted(monkeypatch, answer)
+    assert main(["play", "queens_wishes", "--players", "2", "--seed", "3", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    assert data["meeple_save"] == 1 and len(data["choices"]) >= 3 and data["seat"] == 0
+    assert not list(tmp_path.glob("*.tmp")), "the temporary file must be renamed away"
+
+    from interpreter import saves
+    engine = shipped("queens_wishes")
+    state = saves.resume(engine, data)
+    assert state["step"] == len(data["choices"])
+    data["digest"] = "0000"
+    save.write_text(json.dumps(data))
+    scripted(monkeypatch, lambda prompt, n: "q")
+    assert main(["play", "queens_wishes", "--resume", str(save)]) == 2
+
+
+def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
+    import json
+    from cli import main
+    save = tmp_path / "g.json"
+    first = iter(["1", ""])
+    scripted(monkeypatch, lambda p, n: next(first) if n <= 2 else (_ for _ in ()).throw(EOFError))
+    main(["play", "queens_wishes", "--players", "2", "--seed", "4", "--save", str(save)])
+    before = len(json.loads(save.read_text())["choices"])
+    scripted(monkeypatch, lambda p, n: "" if "confirm" in p else "1")
+    assert main(["play", "queens_wishes", "--resume", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert f"resumed after {before} choices" in out and "Empty spaces" in out
+    assert len(json.loads(save.read_text())["choices"]) > before
+
+
+def test_damaged_save_is_refused(tmp_path, capsys):
+    from cli import main
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["play", "queens_wishes", "--resume", str(bad)]) == 2
+    assert "not a Meeple save" in capsys.readouterr().err
+
+
+def test_strict_run(capsys):
+    from cli import main
+    assert main(["run", "wild_gardens", "--players", "2", "--seed", "2", "--strict"]) == 0
