@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots
+.PHONY: run test setup clean snapshots soak bench
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -17,6 +17,14 @@ test: $(STAMP)
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)
 	$(BIN)/python -m pytest tests --snapshot-update
+
+# Long runs, not part of `make test`.
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py --games 10000 --jobs 2
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
 
 setup: $(STAMP)
 
