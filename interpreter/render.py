@@ -33,6 +33,11 @@ def _items(game, event, viewer) -> str:
     return ", ".join(items)
 
 
+def _auto_choice(game, e, viewer) -> str:
+    # Without the state at hand, a hidden-looking choice (a card) is not shown to others.
+    return "something hidden" if e["choice"] in game.components else e["choice"]
+
+
 def _visible(game, key: str, viewer) -> bool:
     return key.split("/", 1)[0] != "box" and can_see(game, key, viewer)
 
@@ -57,7 +62,8 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "phase":
         return f"phase {e['phase']}"
     if kind == "auto":
-        return f"{player_name(e['player'])} has one option: {e['choice']}"
+        shown = e["choice"] if viewer is None or viewer == e["player"] else _auto_choice(game, e, viewer)
+        return f"{player_name(e['player'])} has one option: {shown}"
     if kind == "mark":
         return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"
     if kind == "react":

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from interpreter.agents import make_agents
 from interpreter.engine import Engine
 from interpreter.render import boards_text
+from interpreter.state import component_ids, visible_to
 from interpreter.trace import TraceWriter
 
 
@@ -42,6 +43,15 @@ def conservation_errors(game, state: dict) -> list[str]:
     return problems
 
 
+def seen_by(game, state: dict, value, players: int) -> list | None:
+    """Who may see a chosen value: None when it names no hidden component."""
+    ids = component_ids(value, game)
+    if not ids:
+        return None
+    seats = [p for p in range(players) if visible_to(game, state, p, ids)]
+    return None if len(seats) == players else seats
+
+
 def play(engine: Engine, players: int, seed: int, agent_names: list[str], ruleset: str = "",
          max_decisions: int = 100_000, strict: bool = False) -> Result:
     agents = make_agents(engine, agent_names, players, seed)
@@ -56,7 +66,7 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
             raise RuntimeError(f"seed {seed}: no end after {max_decisions} decisions")
         index = agents[d.actor].choose(engine.view(state, d.actor), d)
         state, events = engine.apply(state, index, inplace=True)
-        trace.decision(step, d, index, events)
+        trace.decision(step, d, index, events, seen_by(engine.game, state, d.options[index].value, players))
         if strict:
             problems = conservation_errors(engine.game, state)
             if problems:

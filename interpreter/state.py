@@ -123,3 +123,36 @@ def _redact(value, game: Game, seen: set):
     if isinstance(value, list):
         return [_redact(x, game, seen) for x in value]
     return value
+
+
+def component_ids(value, game: Game) -> list:
+    """The component ids a value mentions (an option value, an event's choice)."""
+    if isinstance(value, str):
+        return [value] if value in game.components else []
+    if isinstance(value, list):
+        return [c for v in value for c in component_ids(v, game)]
+    return []
+
+
+def visible_to(game: Game, state: dict, viewer, items) -> bool:
+    """Can `viewer` see every one of these components where they are in `state`?"""
+    for item in items:
+        where = next((k for k, v in state["zones"].items() if item in v), None)
+        if where is not None and not can_see(game, where, viewer):
+            return False
+    return True
+
+
+def visible_events(game: Game, events: list, viewer, after: dict) -> list:
+    """The events as `viewer` sees them: components moved between zones they cannot
+    see become "?", and another player's automatic choice of a hidden card is hidden."""
+    out = []
+    for e in events:
+        kind = e["e"]
+        if kind in ("move", "draw") and not (can_see(game, e["src"], viewer) or can_see(game, e["dst"], viewer)):
+            e = dict(e, items=[HIDDEN] * len(e["items"]))
+        elif kind == "auto" and e.get("player") != viewer and not visible_to(
+                game, after, viewer, component_ids(e["choice"], game)):
+            e = dict(e, choice=HIDDEN)
+        out.append(e)
+    return out

@@ -25,10 +25,14 @@ class TraceWriter:
     def setup(self, events: list) -> None:
         self.lines.append({"setup": events})
 
-    def decision(self, step: int, decision, index: int, events: list) -> None:
+    def decision(self, step: int, decision, index: int, events: list, seen_by: list | None = None) -> None:
+        """One decision; `seen_by` lists the seats that may see what was chosen (None: everyone)."""
         option = decision.options[index]
-        self.lines.append({"step": step, "actor": decision.actor, "options": len(decision.options),
-                           "choice": option.id, "label": option.label, "events": events})
+        line = {"step": step, "actor": decision.actor, "options": len(decision.options),
+                "choice": option.id, "label": option.label, "events": events}
+        if seen_by is not None:
+            line["seen_by"] = seen_by
+        self.lines.append(line)
 
     def end(self, scores: list, ranking: list, boards: list | None = None) -> None:
         self.lines.append({"end": {"scores": scores, "ranking": ranking, "boards": boards or []}})
@@ -75,8 +79,9 @@ def render(game, lines: list[dict], viewer=None) -> str:
             out.append("setup")
             out += ["  " + event_text(game, e, viewer) for e in line["setup"]]
         elif "step" in line:
-            out.append(f"{line['step']}. {player_name(line['actor'])} chooses {line['label']} "
-                       f"(of {line['options']})")
+            secret = viewer is not None and viewer != line["actor"] and viewer not in line.get("seen_by", [viewer])
+            label = "something hidden" if secret else line["label"]
+            out.append(f"{line['step']}. {player_name(line['actor'])} chooses {label} (of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"]]
         elif "end" in line:
             out += line["end"].get("boards", [])
