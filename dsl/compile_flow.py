@@ -221,7 +221,7 @@ class FlowCompiler:
         slot = f"${next(self.slots)}"
         ops.append(IterStart(turn_order, slot, s.span))
         head = len(ops)
-        step = IterNext(slot, binder(ast.Pattern([who])), [who], None, span=s.span)
+        step = IterNext(slot, binder(ast.Pattern([who])), span=s.span)
         ops.append(step)
         ops.append(choices.WindowChoice(who, moment, s.span))
         ops.append(Jump(head, s.span))
@@ -248,10 +248,11 @@ class FlowCompiler:
 
     def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span):
         slot = f"${next(self.slots)}"
-        ops.append(IterStart(source, slot, span))
+        bind = binder(pattern)
+        ops.append(IterStart(source, slot, span, bind, pattern.names,
+                             compile_expr(where, scope) if where is not None else None))
         head = len(ops)
-        step = IterNext(slot, binder(pattern), pattern.names,
-                        compile_expr(where, scope) if where is not None else None, span=span)
+        step = IterNext(slot, bind, span=span)
         ops.append(step)
         self.body(ops, body, scope)
         ops.append(Jump(head, span))

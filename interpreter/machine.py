@@ -125,41 +125,55 @@ class JumpUnless:
 
 
 class IterStart:
-    """Evaluate a loop's list once and keep [items, position] in a hidden local."""
+    """Evaluate a loop's list once, keep the items that pass `where` (tested now, not
+    as the loop goes), and keep [items, position] in a hidden local."""
 
-    __slots__ = ("source", "slot", "span")
+    __slots__ = ("source", "slot", "bind", "names", "where", "span")
 
-    def __init__(self, source, slot, span):
+    def __init__(self, source, slot, span, bind=None, names=(), where=None):
         self.source, self.slot, self.span = source, slot, span
+        self.bind, self.names, self.where = bind, names, where
 
     def run(self, m, frame):
         items = self.source(m)
         if isinstance(items, int):
             items = list(range(items))
-        frame[2][self.slot] = [list(items), 0]
+        items = list(items)
+        if self.where is not None:
+            env = frame[2]
+            saved = {n: env[n] for n in self.names if n in env}
+            kept = []
+            for item in items:
+                self.bind(env, item)
+                if self.where(m):
+                    kept.append(item)
+            for n in self.names:
+                if n in saved:
+                    env[n] = saved[n]
+                else:
+                    env.pop(n, None)
+            items = kept
+        frame[2][self.slot] = [items, 0]
         frame[1] += 1
         return False
 
 
 class IterNext:
-    """Bind the next item that passes `where`, or leave the loop."""
+    """Bind the next item, or leave the loop."""
 
-    __slots__ = ("slot", "bind", "names", "where", "end", "span")
+    __slots__ = ("slot", "bind", "end", "span")
 
-    def __init__(self, slot, bind, names, where, end=0, span=None):
-        self.slot, self.bind, self.names, self.where, self.end, self.span = slot, bind, names, where, end, span
+    def __init__(self, slot, bind, end=0, span=None):
+        self.slot, self.bind, self.end, self.span = slot, bind, end, span
 
     def run(self, m, frame):
         env = frame[2]
         loop = env[self.slot]
-        items = loop[0]
-        while loop[1] < len(items):
-            item = items[loop[1]]
+        if loop[1] < len(loop[0]):
+            self.bind(env, loop[0][loop[1]])
             loop[1] += 1
-            self.bind(env, item)
-            if self.where is None or self.where(m):
-                frame[1] += 1
-                return False
+            frame[1] += 1
+            return False
         del env[self.slot]
         frame[1] = self.end
         return False

@@ -25,7 +25,8 @@ def locate(state: dict, item: str) -> str | None:
 
 def move(m, what, to: str, position: str = "") -> None:
     """Move one component or a list of them to a zone (at its bottom unless `top`)."""
-    items = what if isinstance(what, list) else [what]
+    # A copy: `what` may be the very list of a zone this move empties.
+    items = list(what) if isinstance(what, list) else [what]
     zones = m.state["zones"]
     dest = zones[to]
     check_kind(m, items, to)
