@@ -34,8 +34,10 @@ def undo_point(history: list, seat: int, state: dict):
 
 def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: list[str],
                      out=None, save: str | None = None, resumed: dict | None = None,
-                     header: dict | None = None) -> int:
-    """Play one game; with `save`, every choice is saved atomically as it is made."""
+                     header: dict | None = None, start: dict | None = None) -> int:
+    """Play one game; with `save`, every choice is saved atomically as it is made.
+
+    `start` begins from a given state instead of the setup (tests, puzzles)."""
     out = out or sys.stdout
     g = engine.game
     bots = make_agents(engine, agent_names, players, seed)
@@ -43,6 +45,8 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
     if resumed:
         state, events = saves.resume(engine, resumed), []
         print(f"resumed after {len(choices)} choices", file=out)
+    elif start is not None:
+        state, events = start, []
     else:
         state, events = engine.start(players, seed)
     history = []  # (state before, actor, undoable, choices so far)

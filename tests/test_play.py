@@ -126,3 +126,56 @@ def test_damaged_save_is_refused(tmp_path, capsys):
 def test_strict_run(capsys):
     from cli import main
     assert main(["run", "wild_gardens", "--players", "2", "--seed", "2", "--strict"]) == 0
+
+
+class FirstOption:
+    """A bot that always takes the first option (to steer a test)."""
+
+    name = "first"
+
+    def __init__(self, engine, seat, seed):
+        pass
+
+    def choose(self, view, decision):
+        return 0
+
+
+def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
+    """Apothebakery: P2 declares a heal; the reaction window asks P1, who casts Free Sample."""
+    from interpreter.machine import Machine
+    engine = shipped("apothebakery")
+    state, _ = engine.start(2, 7)
+    while state["phase"] != "round":  # species and objectives chosen: the table is set
+        state, _ = engine.apply(state, 0)
+    zones = state["zones"]
+
+    def relocate(item, zone):
+        for items in zones.values():
+            if item in items:
+                items.remove(item)
+        zones[zone].append(item)
+    relocate("sp-free-sample-1", "oven/0")
+    cure = zones["cure_at/a1"][0]
+    for need in engine.game.components[cure]["needs"]:  # give P2 exactly what the cure asks
+        pool = zones["stock/rainbow_vial/clear"] if need == "rainbow" else zones[f"stock/pure/{need}"]
+        token = pool[0]
+        relocate(token, "inventory/1")
+    state["vars"]["hearts/a1"] = 1
+    state["pending"] = None
+    state["stack"] = [[engine.game.effects["heal_turn"][0], 0, {"p": 1}]]
+    Machine(engine.game, state).run()
+    assert engine.decision(state).actor == 1  # P2 (the bot) chooses whom to heal
+
+    asked = []
+
+    def answer(prompt, n):
+        asked.append(prompt)
+        return "1"  # cast, then +1 heart
+    scripted(monkeypatch, answer)
+    out = io.StringIO()
+    play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
+    text = out.getvalue()
+    assert 'React at "heal declared"?' in text and 'P1 reacts at "heal declared": cast_spell' in text
+    # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
+    rep = engine.game.components[cure]["rep"]
+    assert f"reputation[P2] = {rep + 2}" in text
