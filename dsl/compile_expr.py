@@ -340,6 +340,8 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
     if len(names) == 1 and not sel.pattern.unpack:
         name = names[0]
 
+        # The common one-name case, written out: it runs in every win check of a
+        # grid game, and saving one local is much cheaper than the general path.
         def decide_one(m):
             env = m.env
             had, old = name in env, env.get(name)

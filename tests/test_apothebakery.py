@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import shipped
+from tests.helpers import effect_frame, fill_zone as put, option_ids as ids, run_alone, take
 from interpreter import rng
-from interpreter.machine import Machine
 from interpreter.rng import Random
 
 SPECIES = ["plant", "water", "berry", "rock", "insect"]  # seats 0..3 hatch the first four
@@ -33,14 +33,7 @@ def fresh(players=2, zones=None, values=None, **options):
 
 def push(eng, state, effect, frame=None, **env):
     """Run one effect of the ruleset (or a frame) alone up to its next decision; the events it caused."""
-    if frame is None:
-        block, params = eng.game.effects[effect]
-        assert sorted(params) == sorted(env), params
-        frame = [block, 0, env]
-    state["pending"], state["stack"], state["over"] = None, [frame], False
-    m = Machine(eng.game, state)
-    m.run()
-    return m.events
+    return run_alone(eng, state, frame or effect_frame(eng, effect, **env))
 
 
 def cast(eng, state, p, moment):  # the "Cast your spell" reaction alone
@@ -48,30 +41,9 @@ def cast(eng, state, p, moment):  # the "Cast your spell" reaction alone
     return push(eng, state, None, [r.block, 0, {r.params[0]: p, r.params[1]: moment}])
 
 
-def take(eng, state, *choices, events=None):
-    for c in choices:
-        state, ev = eng.apply(state, c)
-        (events if events is not None else []).extend(ev)
-    return state
-
-
 def pick(eng, state, cards):  # the option whose value is this set of cards (a `subsets` choice)
     d = eng.decision(state)
     return eng.apply(state, next(i for i, o in enumerate(d.options) if sorted(o.value or []) == sorted(cards)))[0]
-
-
-def ids(eng, state):
-    d = eng.decision(state)
-    return [] if d is None else [o.id for o in d.options]
-
-
-def put(state, key, items):
-    """Make zone `key` hold exactly `items` (taken from wherever they are; the old contents go to the box)."""
-    zones = state["zones"]
-    for k in zones:
-        zones[k] = [c for c in zones[k] if c not in items]
-    zones["box"] += zones[key]
-    zones[key] = list(items)
 
 
 def rigged(state, *faces):

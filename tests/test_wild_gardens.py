@@ -12,7 +12,7 @@ import json
 import pytest
 
 from conftest import ROOT, shipped
-from interpreter.machine import Machine
+from tests.helpers import effect_frame, fill_zone as put, option_ids as ids, run_alone, take
 from interpreter.rng import Random
 
 DATA = ROOT / "rulesets" / "wild_gardens"
@@ -40,31 +40,8 @@ def fresh(players=2, seed=1, variants=(), values=None):
 
 def push(eng, state, effect, **env):
     """Run one effect of the ruleset alone (nothing below it on the stack) up to its next decision."""
-    block, params = eng.game.effects[effect]
-    assert sorted(params) == sorted(env), params
-    state["pending"], state["stack"] = None, [[block, 0, env]]
-    Machine(eng.game, state).run()
+    run_alone(eng, state, effect_frame(eng, effect, **env))
     return state
-
-
-def take(eng, state, *choices):
-    for c in choices:
-        state, _ = eng.apply(state, c)
-    return state
-
-
-def ids(eng, state):
-    d = eng.decision(state)
-    return [] if d is None else [o.id for o in d.options]
-
-
-def put(state, key, cards):
-    """Make zone `key` hold exactly `cards` (taken from wherever they are; the old contents go to the box)."""
-    zones = state["zones"]
-    for k in zones:
-        zones[k] = [c for c in zones[k] if c not in cards]
-    zones["box"] += zones[key]
-    zones[key] = list(cards)
 
 
 def swap_in(state, key, card):
@@ -298,8 +275,7 @@ class TestCookServe:  # WG-E8, WG-E9
         put(state, "served/0", ["g35", "g40", "g42", "g45", "g47"])
         put(state, "reserved_guests/0", ["g48", "g36"])  # end_flat(5), end_per_dish(lunch, 2)
         put(state, "cooked/0", ["r01", "r04", "r11"])
-        state["pending"], state["stack"] = None, [[eng.game.phases["final"], 0, {}]]
-        Machine(eng.game, state).run()
+        run_alone(eng, state, [eng.game.phases["final"], 0, {}])
         # g35 2 x 2 breakfasts = 4; g40 1 x 5 served = 5; g42 1 x 5 fungus = 5;
         # g45 2 x (1 + jars 0+1+1+2+0) = 10; g47 4  -> 28 (reserved g48/g36 add nothing)
         want = {"Pollinator": 40, "Jar": 13, "At Game End": 28, "Ingredients": 2}  # jar_steps 5 -> 13; 9 // 4

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.machine import Machine
 from tests.conftest import shipped
+from tests.helpers import effect_frame, relocate, run_alone, take
 
 
 def solo():
@@ -16,28 +16,7 @@ def solo():
 
 def run_effect(engine, state, name, **env):
     """Run one effect of the ruleset on its own, from a fresh stack."""
-    block, params = engine.game.effects[name]
-    assert sorted(params) == sorted(env), params
-    state["pending"] = None
-    state["stack"] = [[block, 0, dict(env)]]
-    m = Machine(engine.game, state)
-    m.run()
-    return m.events
-
-
-def relocate(state, item, zone):
-    for items in state["zones"].values():
-        if item in items:
-            items.remove(item)
-    state["zones"][zone].append(item)
-
-
-def take(engine, state, *choices):
-    events = []
-    for choice in choices:
-        state, ev = engine.apply(state, choice, inplace=True)
-        events += ev
-    return state, events
+    return run_alone(engine, state, effect_frame(engine, name, **env))
 
 
 def test_the_scenario_setup_runs_and_its_cards_are_in_play():
@@ -58,10 +37,10 @@ def test_serving_a_guest_reads_its_story_entry_and_999_is_a_milestone():
     events = run_effect(engine, state, "serve", p=0)
     d = engine.decision(state)
     assert "g10" in [o.id for o in d.options]
-    state, events = take(engine, state, "g10")
+    events = []
+    state = take(engine, state, "g10", events=events)
     while engine.decision(state) is not None and state["vars"]["milestones"] == 0:
-        state, ev = take(engine, state, 0)
-        events += ev
+        state = take(engine, state, 0, events=events)
     texts = [e["text"] for e in events if e["e"] == "log"]
     assert any("Go to 999" in t for t in texts) and "Milestone reached (entry 999)" in texts
     assert state["vars"]["milestones"] == 1
@@ -105,7 +84,8 @@ def test_solo_reserve_reveals_until_the_chosen_type():
     engine, state = solo()
     deck = list(state["zones"]["recipe_deck"])
     run_effect(engine, state, "solo_reserve", p=0)
-    state, events = take(engine, state, "dessert")
+    events = []
+    state = take(engine, state, "dessert", events=events)
     dishes = [engine.game.components[r]["dish"] for r in deck]
     first_dessert = deck[dishes.index("dessert")]
     assert state["zones"]["reserved_recipes/0"] == [first_dessert]
