@@ -19,8 +19,13 @@ def distinct(options: list) -> list:
     """Each value once, first come first: equal values are the same choice."""
     seen, out = set(), []
     for o in options:
-        key = _hashable(o)
-        if key not in seen:
+        try:  # the fast path: a scalar, or a flat list such as a cell [grid, index]
+            key = (type(o), tuple(o) if type(o) is list else o)
+            fresh = key not in seen
+        except TypeError:  # nested lists
+            key = _hashable(o)
+            fresh = key not in seen
+        if fresh:
             seen.add(key)
             out.append(o)
     return out
