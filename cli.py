@@ -6,6 +6,8 @@
     meeple play GAME [...]          a person plays at the terminal against bots
     meeple replay TRACE             verify that a trace replays exactly
     meeple bench GAME [...]         how fast uniformly random games play
+    meeple new NAME                 a small complete ruleset to start from
+    meeple graph GAME --flow        the phases as Graphviz DOT (or --board NAME)
 
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
@@ -152,6 +154,40 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_new(args) -> int:
+    from pathlib import Path
+
+    from interpreter import skeleton
+    try:
+        path = skeleton.create(args.name, Path(args.dir))
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot create the ruleset: {exc.strerror or exc}") from None
+    print(f"created {path}; try: meeple check {path} && meeple run {path}")
+    return 0
+
+
+def cmd_graph(args) -> int:
+    from interpreter import graphs
+
+    engine = engine_from(args)
+    if bool(args.flow) == bool(args.board):
+        raise CommandError("say what to draw: --flow, or --board NAME")
+    try:
+        text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, args.board)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if args.out:
+        try:
+            open(args.out, "w", encoding="utf-8").write(text)
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
+    else:
+        print(text, end="")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from interpreter import bench
 
@@ -250,6 +286,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=3.0)
     b.add_argument("--repeats", type=int, default=3)
     b.set_defaults(fn=cmd_bench)
+
+    n = sub.add_parser("new", help="start a new ruleset from a small complete skeleton")
+    n.add_argument("name")
+    n.add_argument("--dir", default=".", help="where to create the folder (default: here)")
+    n.set_defaults(fn=cmd_new)
+
+    gr = sub.add_parser("graph", help="draw the flow of phases or a board as Graphviz DOT")
+    gr.add_argument("game")
+    gr.add_argument("--flow", action="store_true")
+    gr.add_argument("--board", metavar="NAME")
+    gr.add_argument("--out", help="write here instead of printing")
+    gr.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    gr.add_argument("--variant", action="append", default=[], metavar="NAME")
+    gr.set_defaults(fn=cmd_graph)
 
     rp = sub.add_parser("replay", help="verify a trace")
     rp.add_argument("trace")

@@ -271,8 +271,11 @@ def flow_graph(setups, phases, effects) -> nx.DiGraph:
     return graph
 
 
-def transitions(body, calls: dict, seen: set) -> tuple[list, bool]:
-    """(`next` targets with their spans, whether the body can end the game) of a body."""
+def transitions(body, calls: dict, seen: set, top: bool = True) -> tuple[list, bool]:
+    """(`next` targets with their spans, whether the body can end the game) of a body.
+
+    A phase ends the game at `end game`, or when its own statements run out
+    without a `next` (only the phase's top level can fall off the end)."""
     targets, ends = [], False
     finished = False
     for s in body:
@@ -282,15 +285,15 @@ def transitions(body, calls: dict, seen: set) -> tuple[list, bool]:
         elif isinstance(s, ast.EndGame):
             ends = finished = True
         elif isinstance(s, ast.Do) and s.effect in calls and s.effect not in seen:
-            t, e = transitions(calls[s.effect], calls, seen | {s.effect})
+            t, e = transitions(calls[s.effect], calls, seen | {s.effect}, top=False)
             targets += t
             ends = ends or e
         else:
             for sub in sub_bodies(s):
-                t, e = transitions(sub, calls, seen)
+                t, e = transitions(sub, calls, seen, top=False)
                 targets += t
                 ends = ends or e
-    return targets, ends or not finished
+    return targets, ends or (top and not finished)
 
 
 def sub_bodies(s) -> list:

@@ -111,3 +111,30 @@ def test_console_script_runs_without_a_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-c", "import cli, sys; sys.exit(cli.main())", "check", str(bad)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and ":1:5: error:" in proc.stderr
+
+
+class TestNewAndGraph:
+    def test_new_makes_a_ruleset_that_checks_and_runs(self, tmp_path, capsys):
+        assert main(["new", "my_game", "--dir", str(tmp_path)]) == 0
+        rules_file = tmp_path / "my_game" / "my_game.rules"
+        assert main(["check", str(rules_file)]) == 0
+        assert main(["run", str(rules_file), "--players", "3", "--seed", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "My Game: 3 players" in out
+        assert main(["new", "my_game", "--dir", str(tmp_path)]) == 2
+        assert main(["new", "Bad Name", "--dir", str(tmp_path)]) == 2
+
+    def test_flow_graph(self, capsys):
+        assert main(["graph", "queens_wishes", "--flow"]) == 0
+        dot = capsys.readouterr().out
+        assert dot.startswith("digraph flow {")
+        assert '"round" -> "finale"' in dot and '"finale" -> "end"' in dot and '"round" -> "end"' not in dot
+
+    def test_board_graphs(self, capsys, tmp_path):
+        assert main(["graph", "wild_gardens", "--board", "front", "--out", str(tmp_path / "b.dot")]) == 0
+        dot = (tmp_path / "b.dot").read_text()
+        assert '"p01" -> ' in dot and "start" in dot
+        assert main(["graph", "queens_wishes", "--board", "garden"]) == 0
+        assert "r6c8" in capsys.readouterr().out
+        assert main(["graph", "queens_wishes", "--board", "nowhere"]) == 2
+        assert main(["graph", "queens_wishes"]) == 2
