@@ -13,7 +13,7 @@ def _quote(text) -> str:
 
 def flow_dot(game) -> str:
     flow = game.flow
-    lines = [f"digraph flow {{", "  rankdir=LR;", f"  label={_quote(game.title + ': flow of phases')};"]
+    lines = ["digraph flow {", "  rankdir=LR;", f"  label={_quote(game.title + ': flow of phases')};"]
     for node in flow.nodes:
         shape = "doublecircle" if node == "end" else "box"
         lines.append(f"  {_quote(node)} [shape={shape}];")

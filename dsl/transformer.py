@@ -1,0 +1,415 @@
+"""Lark parse tree -> dsl.ast nodes: one method per grammar rule or alias.
+
+A test checks that every alias of dsl/meeple.lark has its method here.
+"""
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from dsl import ast
+from dsl.errors import MeepleError, Span
+
+
+def span_of(meta) -> Span:
+    if getattr(meta, "empty", True):
+        return Span()
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def tok_span(tok: Token) -> Span:
+    return Span(tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
+
+
+def _unquote(tok: Token) -> str:
+    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """One method per grammar rule or alias; each returns a dsl.ast node."""
+
+    # ---- top level
+    def start(self, meta, items):
+        return list(items)
+
+    def game_decl(self, meta, c):
+        return ast.GameDecl(_unquote(c[0]), span=span_of(meta))
+
+    def players_decl(self, meta, c):
+        lo = int(c[0])
+        return ast.PlayersDecl(lo, int(c[1]) if len(c) > 1 else lo, span=span_of(meta))
+
+    def option_decl(self, meta, c):
+        doc = _unquote(c[-1]) if c[-1].type == "STRING" else ""
+        names = [str(t) for t in c if t.type == "NAME"]
+        return ast.OptionDecl(names[0], names[1:], doc, span=span_of(meta))
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
+
+    def component_decl(self, meta, c):
+        return ast.ComponentDecl(str(c[0]), _unquote(c[1]), list(c[2:]), span=span_of(meta))
+
+    def field_decl(self, meta, c):
+        form, type_name = c[1]
+        return ast.FieldDecl(str(c[0]), type_name, form, back=len(c) > 2, span=span_of(meta))
+
+    def on_back(self, meta, c):
+        return "back"
+
+    def plain_type(self, meta, c):
+        return ("", str(c[0]))
+
+    def shape_type(self, meta, c):
+        return ("shape", str(c[0]))
+
+    def list_type(self, meta, c):
+        return ("list", str(c[0]))
+
+    def per(self, meta, c):
+        return ("per", str(c[0]))
+
+    @staticmethod
+    def _pers(rest: list) -> tuple:
+        """Pop the leading `per X` clauses into a tuple of dimensions."""
+        dims = []
+        while rest and isinstance(rest[0], tuple) and rest[0][0] == "per":
+            dims.append(rest.pop(0)[1])
+        return tuple(dims)
+
+    def zone_decl(self, meta, c):
+        name = str(c[0])
+        rest = list(c[1:])
+        per = self._pers(rest)
+        kind, of = str(rest[0]), str(rest[1])
+        vis = str(rest[2]) if len(rest) > 2 else ""
+        return ast.ZoneDecl(name, per, kind, of, vis, span=span_of(meta))
+
+    def grid_decl(self, meta, c):
+        name = str(c[0])
+        rest = list(c[1:])
+        per = self._pers(rest)
+        rows, cols, content = int(rest[0]), int(rest[1]), str(rest[2])
+        return ast.GridDecl(name, per, rows, cols, content, list(rest[3:]), span=span_of(meta))
+
+    def layout_decl(self, meta, c):
+        return ast.LayoutDecl(str(c[0]), _unquote(c[1]), dict(c[2:]), span=span_of(meta))
+
+    def legend_entry(self, meta, c):
+        return (_unquote(c[0]), str(c[1]))
+
+    def counter_kind(self, meta, c):
+        return str(c[0])
+
+    def bound(self, meta, c):
+        return ("bound", str(c[0]), c[1])
+
+    def counter_decl(self, meta, c):
+        kind, name = c[0], str(c[1])
+        rest = list(c[2:])
+        per = self._pers(rest)
+        init = rest.pop(0)
+        node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
+        for _, which, expr in rest:
+            setattr(node, "lo" if which == "min" else "hi", expr)
+        return node
+
+    def table_decl(self, meta, c):
+        return ast.TableDecl(str(c[0]), c[1], span=span_of(meta))
+
+    def board_decl(self, meta, c):
+        return ast.BoardDecl(str(c[0]), _unquote(c[1]), span=span_of(meta))
+
+    def function_decl(self, meta, c):
+        return ast.FunctionDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
+
+    def setup_decl(self, meta, c):
+        return ast.SetupDecl(c[0], span=span_of(meta))
+
+    def phase_decl(self, meta, c):
+        return ast.PhaseDecl(str(c[0]), c[1], span=span_of(meta))
+
+    def reaction_decl(self, meta, c):
+        name, p1, p2 = str(c[0]), str(c[1]), str(c[2])
+        rest = list(c[3:])
+        title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
+        guard = rest.pop(0) if len(rest) == 2 else None
+        return ast.ReactionDecl(name, [p1, p2], title, guard, rest[0], span=span_of(meta))
+
+    def window_stmt(self, meta, c):
+        return ast.Window(c[0], span=span_of(meta))
+
+    def effect_decl(self, meta, c):
+        return ast.EffectDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
+
+    def score_decl(self, meta, c):
+        label = _unquote(c[0])
+        guard = c[1] if len(c) == 3 else None
+        body = c[-1]
+        if isinstance(body, list):
+            return ast.ScoreDecl(label, guard, None, body, span=span_of(meta))
+        return ast.ScoreDecl(label, guard, body, span=span_of(meta))
+
+    def tb_dir(self, meta, c):
+        return str(c[0])
+
+    def tiebreak_key(self, meta, c):
+        return (c[0], c[1])
+
+    def tiebreak_decl(self, meta, c):
+        return ast.TiebreakDecl(list(c), span=span_of(meta))
+
+    def variant_decl(self, meta, c):
+        title = _unquote(c[1]) if len(c) > 1 and isinstance(c[1], Token) else ""
+        items = [x for x in c[1:] if not isinstance(x, Token)]
+        return ast.VariantDecl(str(c[0]), title, items, span=span_of(meta))
+
+    # ---- statements
+    def block(self, meta, c):
+        return list(c)
+
+    def assign_stmt(self, meta, c):
+        target, op, value = c
+        if not isinstance(target, (ast.Name, ast.Index, ast.Attr)) or (
+                isinstance(target, ast.Index) and not isinstance(target.obj, ast.Name)):
+            raise MeepleError("only a name, `name[index]` or `cell.attribute` can be set",
+                              target.span, "write for example `round += 1` or `owed[p] = 0`")
+        return ast.Assign(target, str(op), value, span=span_of(meta))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], span=span_of(meta))
+
+    def zone_ref(self, meta, c):
+        return ast.ZoneRef(str(c[0]), list(c[1:]) or None, span=span_of(meta))
+
+    def move_stmt(self, meta, c):
+        pos = str(c[2]) if len(c) > 2 else ""
+        return ast.Move(c[0], c[1], pos, span=span_of(meta))
+
+    def move_all_stmt(self, meta, c):
+        return ast.MoveAll(c[0], c[1], span=span_of(meta))
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(c[0], c[1], c[2], span=span_of(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(c[0], span=span_of(meta))
+
+    def undoable(self, meta, c):
+        return "undoable"
+
+    def where_clause(self, meta, c):
+        return ("where", c[0])
+
+    def by_clause(self, meta, c):
+        return ("by", c[0])
+
+    def as_clause(self, meta, c):
+        return ("as", str(c[0]))
+
+    def prompt(self, meta, c):
+        return ("prompt", _unquote(c[0]))
+
+    def place_stmt(self, meta, c):
+        node = ast.Place(c[0], c[1], span=span_of(meta))
+        for x in c[2:]:
+            if x == "undoable":
+                node.undoable = True
+            elif x[0] == "as":
+                node.bind = x[1]
+            elif x[0] == "prompt":
+                node.prompt = x[1]
+            else:
+                node.by = x[1]
+        return node
+
+    def next_stmt(self, meta, c):
+        return ast.Next(str(c[0]), span=span_of(meta))
+
+    def end_stmt(self, meta, c):
+        return ast.EndGame(span=span_of(meta))
+
+    def do_stmt(self, meta, c):
+        call = c[0]
+        if isinstance(call, ast.Call):
+            return ast.Do(call.func, call.args, span=span_of(meta))
+        if isinstance(call, ast.FieldCall):
+            return ast.DoField(call, span=span_of(meta))
+        raise MeepleError("`do` runs an effect: `do name(...)` or `do card.field(...)`", call.span,
+                          "write for example `do gain(player, 2)`")
+
+    def log_stmt(self, meta, c):
+        return ast.Log(c[0], span=span_of(meta))
+
+    def add_stmt(self, meta, c):
+        return ast.Add(c[0], span=span_of(meta))
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(span=span_of(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        other = None
+        for clause in c[2:]:
+            if clause[0] == "elif":
+                branches.append((clause[1], clause[2]))
+            else:
+                other = clause[1]
+        return ast.If(branches, other, span=span_of(meta))
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def pattern(self, meta, c):
+        names = [str(t) for t in c]
+        return ast.Pattern(names, unpack=len(names) > 1 or self._bracketed(meta, c), span=span_of(meta))
+
+    @staticmethod
+    def _bracketed(meta, c) -> bool:
+        # `[a]` unpacks a one-item list; a bare name does not.
+        return not getattr(meta, "empty", True) and c and meta.column != c[0].column
+
+    def for_stmt(self, meta, c):
+        pattern, source = c[0], c[1]
+        where = c[2] if len(c) == 4 else None
+        return ast.For(pattern, source, where, c[-1], span=span_of(meta))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], span=span_of(meta))
+
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], span=span_of(meta))
+
+    def may(self, meta, c):
+        return "may"
+
+    @staticmethod
+    def _clauses(parts) -> dict:
+        return {p[0]: p[1] for p in parts if isinstance(p, tuple)}
+
+    def choose_stmt(self, meta, c):
+        may = c[0] == "may"
+        c = [x for x in c if x != "may"]
+        clauses = self._clauses(c[2:])
+        body = next(x for x in c[2:] if isinstance(x, list))
+        return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
+                          clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
+
+    def otherwise_clause(self, meta, c):
+        return ("otherwise", c[0])
+
+    def menu_stmt(self, meta, c):
+        may = c[0] == "may"
+        by = self._clauses(c).get("by")
+        entries = [x for x in c if isinstance(x, ast.MenuEntry)]
+        return ast.Menu(may, by, entries, self._clauses(c).get("prompt", ""), span=span_of(meta))
+
+    def menu_entry(self, meta, c):
+        guard = c[1] if len(c) == 3 else None
+        return ast.MenuEntry(_unquote(c[0]), guard, c[-1], span=span_of(meta))
+
+    # ---- expressions
+    def ternary_expr(self, meta, c):
+        return ast.Ternary(c[0], c[1], c[2], span=span_of(meta))
+
+    def or_expr(self, meta, c):
+        return ast.BoolOp("or", c[0], c[1], span=span_of(meta))
+
+    def and_expr(self, meta, c):
+        return ast.BoolOp("and", c[0], c[1], span=span_of(meta))
+
+    def not_expr(self, meta, c):
+        return ast.Not(c[0], span=span_of(meta))
+
+    def compare(self, meta, c):
+        return ast.Compare(str(c[1]), c[0], c[2], span=span_of(meta))
+
+    def in_expr(self, meta, c):
+        return ast.Compare("in", c[0], c[1], span=span_of(meta))
+
+    def not_in_expr(self, meta, c):
+        return ast.Compare("notin", c[0], c[1], span=span_of(meta))
+
+    def range_lit(self, meta, c):
+        return ast.Range(c[0], c[1], span=span_of(meta))
+
+    def _bin(op):
+        def build(self, meta, c):
+            return ast.BinOp(op, c[0], c[1], span=span_of(meta))
+        return build
+
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("//")
+    mod = _bin("%")
+
+    def neg(self, meta, c):
+        return ast.Neg(c[0], span=span_of(meta))
+
+    def attr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), span=span_of(meta))
+
+    def index(self, meta, c):
+        return ast.Index(c[0], c[1], span=span_of(meta))
+
+    def multi_index(self, meta, c):
+        return ast.Index(c[0], list(c[1:]), span=span_of(meta))
+
+    def field_call(self, meta, c):
+        return ast.FieldCall(c[0], str(c[1]), list(c[2:]), span=span_of(meta))
+
+    def call(self, meta, c):
+        return ast.Call(str(c[0]), list(c[1:]), span=span_of(meta))
+
+    def selection(self, meta, c):
+        where = c[2] if len(c) == 3 else None
+        return ast.Selection(c[0], c[1], where, span=span_of(meta))
+
+    def generator(self, meta, c):
+        return ast.Generator(c[0], c[1], span=span_of(meta))
+
+    def int_lit(self, meta, c):
+        return ast.Int(int(c[0]), span=span_of(meta))
+
+    def str_lit(self, meta, c):
+        return ast.Str(_unquote(c[0]), span=span_of(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), span=span_of(meta))
+
+    def true_lit(self, meta, c):
+        return ast.Bool(True, span=span_of(meta))
+
+    def false_lit(self, meta, c):
+        return ast.Bool(False, span=span_of(meta))
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(span=span_of(meta))
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(list(c), span=span_of(meta))
+
+    def table_lit(self, meta, c):
+        return ast.TableLit(list(c), span=span_of(meta))
+
+    def table_entry(self, meta, c):
+        return (c[0], c[1])
+
+    def key_int(self, meta, c):
+        return ast.TableKey("int", int(c[0]), span=span_of(meta))
+
+    def key_range(self, meta, c):
+        return ast.TableKey("range", int(c[0]), int(c[1]), span=span_of(meta))
+
+    def key_from(self, meta, c):
+        return ast.TableKey("from", int(c[0]), span=span_of(meta))
+
+    def key_name(self, meta, c):
+        return ast.TableKey("name", name=str(c[0]), span=span_of(meta))
+
+    def key_else(self, meta, c):
+        return ast.TableKey("else", span=span_of(meta))
