@@ -19,10 +19,15 @@ def distinct(options: list) -> list:
     """Each value once, first come first: equal values are the same choice."""
     seen, out = set(), []
     for o in options:
-        try:  # the fast path: a scalar, or a flat list such as a cell [grid, index]
-            key = (type(o), tuple(o) if type(o) is list else o)
+        try:  # fast paths: a scalar, a cell [grid, index], a list of cells (a row, a column)
+            if type(o) is not list:
+                key = (type(o), o)
+            elif o and type(o[0]) is list:
+                key = tuple(tuple(x) if type(x) is list else x for x in o)
+            else:
+                key = tuple(o)
             fresh = key not in seen
-        except TypeError:  # nested lists
+        except TypeError:  # deeper nesting
             key = _hashable(o)
             fresh = key not in seen
         if fresh:
