@@ -15,6 +15,7 @@ from interpreter.builtins import FUNCTIONS
 from interpreter.game import KIND, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
+RANGE_LIMIT = 100_000  # a longer range is a mistake, and building it could exhaust memory
 CELL_ATTRS = {"row", "col", "empty"}
 
 
@@ -491,8 +492,14 @@ def compile_expr(node, scope: Scope):
         left, right, op = compile_expr(node.left, scope), compile_expr(node.right, scope), _COMPARE[node.op]
         return lambda m: op(left(m), right(m))
     if t is ast.Range:
-        lo, hi = compile_expr(node.lo, scope), compile_expr(node.hi, scope)
-        return lambda m: list(range(lo(m), hi(m) + 1))
+        lo, hi, span = compile_expr(node.lo, scope), compile_expr(node.hi, scope), node.span
+
+        def make_range(m):
+            a, b = lo(m), hi(m)
+            if b - a >= RANGE_LIMIT:
+                raise fail(f"the range {a}..{b} has more than {RANGE_LIMIT:,} values", span)
+            return list(range(a, b + 1))
+        return make_range
     if t is ast.BinOp:
         left, right, op, span = (compile_expr(node.left, scope), compile_expr(node.right, scope),
                                  _BINOPS[node.op], node.span)

@@ -274,10 +274,23 @@ class FlowCompiler:
         ops.append(Jump(head, s.span))
         test.target = len(ops)
 
+    # Sources whose items are distinct by construction: no need to look for duplicates.
+    UNIQUE_CALLS = {"cells", "rows", "columns", "lines", "spaces", "subsets", "groups", "neighbours"}
+
+    def unique_source(self, node, scope) -> bool:
+        g = self.game
+        if isinstance(node, ast.Name):
+            return node.name not in scope.locals and (node.name in g.zones or node.name in g.enums
+                                                      or node.name in g.kinds)
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
+            return node.obj.name in g.zones and node.obj.name not in scope.locals
+        return isinstance(node, ast.Call) and node.func in self.UNIQUE_CALLS
+
     def s_Choose(self, ops, s, scope):
         where = compile_expr(s.where, scope) if s.where is not None else None
         op = choices.ChooseFrom(s.may, s.var, compile_expr(s.source, scope), where,
-                                self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span)
+                                self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span,
+                                unique=self.unique_source(s.source, scope))
         ops.append(op)
         self.body(ops, s.body, scope)
         jump = Jump(span=s.span)

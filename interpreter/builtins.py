@@ -222,9 +222,16 @@ def _roll(m, faces):
     return value
 
 
+SUBSETS_LIMIT = 100_000
+
+
 def _subsets(m, xs, lo, hi):
     from itertools import combinations
-    return [list(c) for k in range(max(lo, 0), min(hi, len(xs)) + 1) for c in combinations(xs, k)]
+    from math import comb
+    sizes = range(max(lo, 0), min(hi, len(xs)) + 1)
+    if sum(comb(len(xs), k) for k in sizes) > SUBSETS_LIMIT:
+        raise ValueError(f"subsets of {len(xs)} items would give more than {SUBSETS_LIMIT:,} choices")
+    return [list(c) for k in sizes for c in combinations(xs, k)]
 
 
 def _last(m, xs):

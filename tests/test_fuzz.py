@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 import time
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -83,17 +84,25 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED))
-def test_mutations_of_shipped_rulesets(name):
-    path = SHIPPED[name]
-    original = path.read_text()
-    rng = random.Random(hash(name) & 0xFFFF)
-    outcomes = {"ok": 0, "error": 0}
-    for i in range(MUTANTS):
+def mutants(name: str, seed: int, count: int):
+    original = SHIPPED[name].read_text()
+    rng = random.Random(seed)
+    for _ in range(count):
         text = mutate(original, rng)
         if rng.random() < 0.3:
             text = mutate(text, rng)
-        outcomes[check_text(text, str(path))] += 1
+        yield text
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_mutations_of_shipped_rulesets(name):
+    seed = zlib.crc32(name.encode())  # fixed: the same mutants in every run
+    outcomes = {"ok": 0, "error": 0}
+    for i, text in enumerate(mutants(name, seed, MUTANTS)):
+        try:
+            outcomes[check_text(text, str(SHIPPED[name]))] += 1
+        except AssertionError as exc:
+            raise AssertionError(f"mutant {i} of {name} (seed {seed}): {exc}\n--- mutant ---\n{text}") from None
     assert outcomes["error"] > 0  # the mutations do break things; they just never crash
 
 
@@ -151,3 +160,17 @@ class TestBadGamesStopClearly:
     def test_a_choice_with_no_options(self):
         out = self.error('game "T"\nplayers 1\nsetup:\n    choose x from [] by 0:\n        pass\n')
         assert "nothing to choose" in out and "<test>:4:5" in out
+
+
+class TestHugeValues:
+    def test_a_huge_range_is_an_error_not_a_memory_blowup(self):
+        from tests.conftest import rules
+        with pytest.raises(MeepleError) as info:
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+        assert "more than 100,000 values" in info.value.format() and "<test>:5:" in info.value.format()
+
+    def test_too_many_subsets_is_an_error(self):
+        from tests.conftest import rules
+        with pytest.raises(MeepleError) as info:
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(subsets(1..60, 0, 60))\n').start(1, 1)
+        assert "more than 100,000 choices" in info.value.format()

@@ -56,11 +56,12 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 
 class ChooseFrom:
-    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt")
+    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique")
 
-    def __init__(self, may, var, source, where, by, prompt, span):
+    def __init__(self, may, var, source, where, by, prompt, span, unique=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
         self.otherwise, self.end, self.span, self.prompt = None, 0, span, prompt
+        self.unique = unique  # the source's items are distinct by construction
 
     def run(self, m, frame):
         env = frame[2]
@@ -80,7 +81,7 @@ class ChooseFrom:
                 env.pop(self.var, None)
         else:
             options = list(items)
-        if len(options) > 1:
+        if len(options) > 1 and not self.unique:
             options = distinct(options)
         if self.may:
             options.append(None)
