@@ -86,8 +86,8 @@ class Engine:
         op = self.pending_op(state)
         values = pending["options"]
         options = [Option(self.option_id(v, pending), self.label(v, pending), v) for v in values]
-        return Decision(pending["actor"], options, getattr(op, "prompt", ""), bool(pending.get("undoable")),
-                        pending.get("line", 0))
+        prompt = pending.get("prompt") or getattr(op, "prompt", "")
+        return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0))
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]

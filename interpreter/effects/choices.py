@@ -226,8 +226,8 @@ class WindowChoice:
         if not options:
             frame[1] += 1
             return False
-        self.prompt = f"React at \"{frame[2][self.moment]}\"?"
-        return suspend(m, frame, self, frame[2][self.who], options + [None])
+        prompt = f"React at \"{frame[2][self.moment]}\"?"  # kept in the state, not on this shared op
+        return suspend(m, frame, self, frame[2][self.who], options + [None], prompt=prompt)
 
     def take(self, m, frame, value):
         frame[1] += 1
