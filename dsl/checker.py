@@ -105,7 +105,7 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
         if p.name not in reachable:
             out.append(Diagnostic(f"phase `{p.name}` can never be reached", p.span,
                                   f"add `next {p.name}` where the game should go there", "warning"))
-    used = _words(rs.source, items)
+    used = _words(rs.source)
     for comp in game.components.values():  # effects named by cards' `effect` fields
         for value in comp.values():
             if isinstance(value, list) and len(value) == 2 and value[0] in game.effects:
@@ -122,7 +122,7 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
     return out
 
 
-def _words(source: str, items) -> dict:
+def _words(source: str) -> dict:
     counts: dict[str, int] = {}
     for line in source.splitlines():
         for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line.split("#", 1)[0]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from dsl import ast
+from dsl.errors import did_you_mean
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
 from interpreter.effects import choices, zones
 from interpreter.game import Block
@@ -148,7 +149,6 @@ class FlowCompiler:
     def zone(self, ref: ast.ZoneRef, scope: Scope):
         spec = self.game.zones.get(ref.name)
         if spec is None:
-            from dsl.errors import did_you_mean
             raise fail(f"unknown zone `{ref.name}`", ref.span, did_you_mean(ref.name, self.game.zones, "zone"))
         return instance_key(scope, ref.name, spec.per, ref.index, ref.span)
 
@@ -186,7 +186,6 @@ class FlowCompiler:
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
-            from dsl.errors import did_you_mean
             raise fail(f"`next {s.phase}`: there is no phase `{s.phase}`", s.span,
                        did_you_mean(s.phase, self.phase_blocks, "phase"))
         ops.append(Goto(self.phase_blocks[s.phase], s.phase, s.span))
@@ -196,7 +195,6 @@ class FlowCompiler:
 
     def s_Do(self, ops, s, scope):
         if s.effect not in self.effect_blocks:
-            from dsl.errors import did_you_mean
             raise fail(f"unknown effect `{s.effect}`", s.span, did_you_mean(s.effect, self.effect_blocks, "effect"))
         block, params = self.effect_blocks[s.effect]
         if len(params) != len(s.args):

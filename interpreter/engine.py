@@ -85,16 +85,13 @@ class Engine:
             return None
         op = self.pending_op(state)
         values = pending["options"]
-        options = [Option(self.option_id(v, pending), self.label(v, pending), v) for v in values]
+        options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0))
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]
         return 0 if pending is None or state["over"] else len(pending["options"])
-
-    def option_id(self, value, pending) -> str:
-        return option_id(self.game, value)
 
     def apply(self, state: dict, choice, inplace: bool = False, events: bool = True) -> tuple[dict, list]:
         """Take an option (its id, or its index) and run to the next decision.
@@ -197,14 +194,10 @@ class Engine:
             parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
             head = f"{value} {comp['name']}" if "name" in comp else value
             return f"{head} [{'; '.join(parts)}]" if parts else head
-        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0] in self._grid_keys():
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].split("/", 1)[0] in g.grids:
             spec = g.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)
             return f"{value[0]} row {r + 1}, column {c + 1}"
         if isinstance(value, list) and all(isinstance(v, str) and v in g.components for v in value):
             return " + ".join(value) if value else "none of them"
         return str(value)
-
-    def _grid_keys(self):
-        return {k for spec in self.game.grids.values()
-                for k, _ in self.game.instance_keys(spec.name, spec.per, self.game.max_players)}

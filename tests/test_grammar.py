@@ -1,8 +1,6 @@
 """The grammar, the parser and syntax errors."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from dsl import ast

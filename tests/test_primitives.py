@@ -24,12 +24,6 @@ component card from "cards.csv":
 '''
 
 
-def play_to_end(engine, state, pick=0):
-    while (d := engine.decision(state)) is not None:
-        state, _ = engine.apply(state, pick)
-    return state
-
-
 class TestZones:
     def test_draw_from_a_deck_takes_the_top(self, tmp_path):
         e = rules(HEAD + '''
