@@ -242,6 +242,13 @@ def compile_selection(node: ast.Selection, scope: Scope):
     inner = scope.with_locals(node.pattern.names)
     where = compile_expr(node.where, inner) if node.where is not None else None
     bind = binder(node.pattern)
+    from dsl.compile_cells import selection_test  # (it builds on this module)
+    test = selection_test(node, scope)
+    if test is not None:
+        def select_cells(m):
+            grids = m.state["grids"]
+            return [c for c in source(m) if test(grids, c)]
+        return select_cells, inner, bind
 
     def select(m):
         items = source(m)
@@ -337,6 +344,20 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
     expr = compile_expr(gen.expr, inner)
     bind, names = binder(sel.pattern), sel.pattern.names
     want = node.func == "any"
+    from dsl.compile_cells import cell_test, is_cell_source  # (it builds on this module)
+    if is_cell_source(sel.source, scope) and not sel.pattern.unpack:
+        test = cell_test(gen.expr, names[0], scope)
+        only = cell_test(sel.where, names[0], scope)
+        if test is not None and (sel.where is None or only is not None):
+            def decide_cells(m):
+                grids = m.state["grids"]
+                for c in source(m):
+                    if only is not None and not only(grids, c):
+                        continue
+                    if bool(test(grids, c)) is want:
+                        return want
+                return not want
+            return decide_cells
 
     if len(names) == 1 and not sel.pattern.unpack:
         name = names[0]
@@ -445,6 +466,16 @@ def compile_index(node: ast.Index, scope: Scope):
     obj = compile_expr(node.obj, scope)
     idx = compile_expr(node.index, scope)
     span = node.span
+    if isinstance(node.obj, ast.ListLit) and all(is_constant(i, scope) for i in node.obj.items):
+        items = obj(None)  # `[x, o][player]`: the list is built once
+
+        def pick(m):
+            i = idx(m)
+            try:
+                return items[i]
+            except (IndexError, TypeError):
+                raise fail(f"no item {i!r} in {items!r}", span) from None
+        return pick
 
     def index(m):
         container, i = obj(m), idx(m)

@@ -3,7 +3,8 @@
 The state keeps a stack of frames `[block, pc, env]` - pending effects as plain
 data - so a game can stop at any decision and be saved, copied, replayed or
 searched. Each op is a small object whose `run(machine, frame)` does one step
-and returns True when the game now waits for a decision.
+and returns True when the game now waits for a decision, NEW_FRAME when it
+changed the stack of frames, and False otherwise.
 
 Hook order (fixed, and pinned by a trace test): a phase's statements run top to
 bottom; a `choose` evaluates its options when reached; with none it runs
@@ -16,6 +17,7 @@ from dsl.errors import Diagnostic, MeepleError, Span
 from interpreter.game import KIND
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
+NEW_FRAME = 2  # what an op's run() returns when it pushed, replaced or cleared frames
 
 
 def _ignore(kind: str, **data) -> None:
@@ -48,24 +50,31 @@ class Machine:
         while stack:
             frame = stack[-1]
             ops = blocks[frame[0]].ops
-            pc = frame[1]
-            if pc >= len(ops):
-                stack.pop()
-                continue
+            end = len(ops)
             self.env = frame[2]
-            op = ops[pc]
-            try:
-                if op.run(self, frame):
-                    return True
-            except MeepleError as exc:
-                raise self.locate(exc, op, frame) from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-                raise self.rule_error(str(exc) or type(exc).__name__, op, frame) from None
-            budget -= 1
-            if budget == 0:
-                raise self.rule_error(
-                    f"{STEP_LIMIT} steps without a decision: the rules seem to loop forever",
-                    op, frame, "check the loop's condition, or the `next` that leads back here")
+            # Run this frame's ops until it ends, waits, or another frame takes over
+            # (an op that pushes or replaces frames returns NEW_FRAME).
+            while True:
+                pc = frame[1]
+                if pc >= end:
+                    stack.pop()
+                    break
+                op = ops[pc]
+                try:
+                    moved = op.run(self, frame)
+                except MeepleError as exc:
+                    raise self.locate(exc, op, frame) from None
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+                    raise self.rule_error(str(exc) or type(exc).__name__, op, frame) from None
+                budget -= 1
+                if budget == 0:
+                    raise self.rule_error(
+                        f"{STEP_LIMIT} steps without a decision: the rules seem to loop forever",
+                        op, frame, "check the loop's condition, or the `next` that leads back here")
+                if moved:
+                    if moved is True:
+                        return True
+                    break
         if not state["over"]:
             state["over"] = True
             self.emit("end")
@@ -194,7 +203,7 @@ class CallEffect:
         if len(stack) > 64:
             raise ValueError("effects call each other more than 64 deep")
         stack.append([self.block, 0, env])
-        return False
+        return NEW_FRAME
 
 
 class CallField:
@@ -228,7 +237,7 @@ class CallField:
         if len(stack) > 64:
             raise ValueError("effects call each other more than 64 deep")
         stack.append([block, 0, dict(zip(params, values))])
-        return False
+        return NEW_FRAME
 
 
 class Goto:
@@ -247,7 +256,7 @@ class Goto:
         state["phase"] = self.name
         state["seq"] += 1
         m.emit("phase", phase=self.name)
-        return False
+        return NEW_FRAME
 
 
 class EndGame:
@@ -258,4 +267,4 @@ class EndGame:
 
     def run(self, m, frame):
         m.state["stack"].clear()
-        return False
+        return NEW_FRAME

@@ -56,19 +56,24 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 
 class ChooseFrom:
-    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique")
+    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
+                 "cell_test")
 
-    def __init__(self, may, var, source, where, by, prompt, span, unique=False):
+    def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
         self.otherwise, self.end, self.span, self.prompt = None, 0, span, prompt
         self.unique = unique  # the source's items are distinct by construction
+        self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
 
     def run(self, m, frame):
         env = frame[2]
         items = self.source(m)
         if isinstance(items, int):
             items = list(range(items))
-        if self.where is not None:
+        if self.cell_test is not None:
+            test, grids = self.cell_test, m.state["grids"]
+            options = [c for c in items if test(grids, c)]
+        elif self.where is not None:
             had, old = self.var in env, env.get(self.var)
             options = []
             for item in items:
