@@ -20,7 +20,7 @@ from tests.conftest import SHIPPED, shipped
 SEEDS = (11, 12)
 OPTION_SETS = {"queens_wishes": [{}, {"board": "B", "scoring": "B"}],
                "apothebakery": [{}, {"difficulty": "difficult", "objectives": "off"}]}
-VARIANT_SETS = {"wild_gardens": [[], ["keep_it_fresh", "a_different_path"]]}
+VARIANT_SETS = {"wild_gardens": [[], ["keep_it_fresh", "a_different_path"]], "mudcake_fair": [[], ["picky_judges"]]}
 
 
 def cases():

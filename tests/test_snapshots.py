@@ -32,6 +32,12 @@ SCENARIOS = {
         (2, 6, {"difficulty": "difficult"}, [], ["random"]),
     ],
     "tic_tac_toe": [(2, 1, {}, [], ["random"]), (2, 2, {}, [], ["greedy", "random"])],
+    "mudcake_fair": [  # the tutorial's game; each of the first three seeds has a shriek
+        (2, 4, {}, [], ["random"]),
+        (2, 14, {}, [], ["greedy", "random"]),
+        (3, 6, {}, [], ["random"]),
+        (4, 2, {}, ["picky_judges"], ["random"]),
+    ],
     "connect_four": [(2, 1, {}, [], ["random"])],
     "breakthrough": [(2, 1, {}, [], ["random"])],
     "wild_gardens": [
