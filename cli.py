@@ -8,6 +8,11 @@
     meeple bench GAME [...]         how fast uniformly random games play
     meeple new NAME                 a small complete ruleset to start from
     meeple graph GAME --flow        the phases as Graphviz DOT (or --board NAME)
+    meeple simulate GAME -n N       many seeded games: result rows and a summary
+    meeple compare GAME --variant V the same seeds with and without a change; --report r.html
+    meeple summarize ROWS...        summarize and merge result files
+    meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
+    meeple lsp                      the language server for editors
 
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
@@ -169,13 +174,41 @@ def cmd_new(args) -> int:
 
 
 def cmd_graph(args) -> int:
+    from pathlib import Path
+
     from interpreter import graphs
 
     engine = engine_from(args)
     if bool(args.flow) == bool(args.board):
         raise CommandError("say what to draw: --flow, or --board NAME")
+    if args.board:
+        try:
+            board = graphs.board_name(engine.game, args.board)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    fmt = "svg" if args.svg else "png" if args.png else None
+    suffix = Path(args.out).suffix.lower().lstrip(".") if args.out else ""
+    if fmt is None and suffix in ("svg", "png"):
+        fmt = suffix
+    elif fmt is not None and suffix in ("svg", "png", "dot") and suffix != fmt:
+        raise CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
+    if fmt is not None:
+        from interpreter import pictures
+
+        out = args.out or f"{Path(args.game).stem}_{'flow' if args.flow else args.board}.{fmt}"
+        try:
+            fig = pictures.flow_figure(engine.game) if args.flow else pictures.board_figure(engine.game, board)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        try:
+            pictures.save(fig, out, fmt)
+        except OSError as exc:
+            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+        print(f"wrote {out}" + (f" (board {board}, what `{args.board}` starts as)"
+                                if args.board and board != args.board else ""))
+        return 0
     try:
-        text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, args.board)
+        text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, board)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     if args.out:
@@ -185,6 +218,42 @@ def cmd_graph(args) -> int:
             raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
     else:
         print(text, end="")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from interpreter import show, trace
+
+    def loader(head):
+        return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}),
+                    head.get("variants", []))
+    try:
+        lines = trace.read(args.trace)
+        snap = show.replay_to(lines, loader, args.step)
+    except show.StepError as exc:
+        raise CommandError(str(exc)) from None
+    except trace.TraceError as exc:
+        print(f"meeple: show failed: {exc}", file=sys.stderr)
+        return 1
+    players = snap.head["players"]
+    if args.seat is not None and not 1 <= args.seat <= players:
+        raise CommandError(f"--seat must be between 1 and {players}")
+    seat = args.seat - 1 if args.seat is not None else None
+    print("\n".join(show.show_text(snap, seat)))
+    if args.svg:
+        from interpreter import pictures
+
+        game = snap.engine.game
+        state = snap.engine.view(snap.state, seat) if seat is not None else snap.state
+        try:
+            fig = pictures.state_figure(game, state, f"{game.title}: step {snap.step} of {snap.steps}")
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        try:
+            pictures.save(fig, args.svg, "svg")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
+        print(f"wrote {args.svg}")
     return 0
 
 
@@ -241,6 +310,11 @@ def cmd_play(args) -> int:
         raise CommandError(f"cannot write the save: {exc.strerror or exc}") from None
 
 
+def cmd_lsp(args) -> int:
+    from dsl import lsp  # pygls loads only for the editor, not for every command
+    return lsp.serve()
+
+
 # ----------------------------------------------------------------- argument parsing
 class Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -292,18 +366,47 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--dir", default=".", help="where to create the folder (default: here)")
     n.set_defaults(fn=cmd_new)
 
-    gr = sub.add_parser("graph", help="draw the flow of phases or a board as Graphviz DOT")
+    gr = sub.add_parser("graph", help="draw the flow of phases or a board: Graphviz DOT, or SVG/PNG")
     gr.add_argument("game")
-    gr.add_argument("--flow", action="store_true")
-    gr.add_argument("--board", metavar="NAME")
-    gr.add_argument("--out", help="write here instead of printing")
+    gr.add_argument("--flow", action="store_true", help="the phases and the `next` transitions")
+    gr.add_argument("--board", metavar="NAME", help="a path board or a grid")
+    pic = gr.add_mutually_exclusive_group()
+    pic.add_argument("--svg", action="store_true", help="draw an SVG picture (matplotlib, no Graphviz needed)")
+    pic.add_argument("--png", action="store_true", help="draw a PNG picture (matplotlib, no Graphviz needed)")
+    gr.add_argument("--out", metavar="FILE",
+                    help="write here; DOT is printed without it; a picture goes to GAME_flow.svg or "
+                         "GAME_BOARD.svg (.png) in this folder; --out x.svg or x.png alone draws that")
     gr.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     gr.add_argument("--variant", action="append", default=[], metavar="NAME")
     gr.set_defaults(fn=cmd_graph)
 
+    sh = sub.add_parser("show", help="a traced game as it stood after decision K")
+    sh.add_argument("trace", help="a trace written by `meeple run --trace`")
+    sh.add_argument("--step", type=int, required=True, metavar="K",
+                    help="0 = right after setup, K = after the K-th decision")
+    sh.add_argument("--seat", type=int, metavar="N", help="show only what seat N (1-based) could see")
+    sh.add_argument("--svg", metavar="FILE", help="also draw the grids and path boards at that step into FILE")
+    sh.set_defaults(fn=cmd_show)
+
     rp = sub.add_parser("replay", help="verify a trace")
     rp.add_argument("trace")
     rp.set_defaults(fn=cmd_replay)
+
+    # Commands that live with their subject: the lab, the formatter, the language server.
+    from dsl import formatter
+    from interpreter.lab import commands as lab
+    for name, configure, fn, text in [
+            ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
+            ("compare", lab.configure_compare, lab.cmd_compare,
+             "a variant, an option or another file against the base game, on the same seeds"),
+            ("summarize", lab.configure_summarize, lab.cmd_summarize, "summarize (and merge) result files"),
+            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout")]:
+        command = sub.add_parser(name, help=text)
+        configure(command)
+        command.set_defaults(fn=fn)
+    ls = sub.add_parser("lsp", help="the language server for editors (stdio)")
+    ls.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    ls.set_defaults(fn=cmd_lsp)
     return p
 
 

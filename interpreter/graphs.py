@@ -2,13 +2,26 @@
 
 `meeple graph GAME --flow` draws phases and the `next` transitions between
 them; `--board NAME` draws a path board (arrows, tags, areas) or a grid.
-Render with Graphviz: `dot -Tsvg flow.dot -o flow.svg`.
+Render with Graphviz: `dot -Tsvg flow.dot -o flow.svg`, or draw SVG/PNG
+without Graphviz with `--svg`/`--png` (interpreter/pictures.py).
 """
 from __future__ import annotations
 
 
 def _quote(text) -> str:
-    return '"' + str(text).replace("\\\\", "\\\\\\\\").replace('"', '\\\\"') + '"'
+    return '"' + str(text).replace("\\\\", "\\\\\\\\").replace('"', '\\"') + '"'
+
+
+def board_name(game, name: str) -> str:
+    """The board or grid `--board NAME` means: NAME itself, or the board a shared value starts
+    as (`value path = side` with side=front stands for board `front`, as it does in the rules)."""
+    if name in game.boards or name in game.grids:
+        return name
+    spec = game.counters.get(name)
+    if spec is not None and not spec.per and isinstance(spec.init, str) and spec.init in game.boards:
+        return spec.init
+    known = list(game.boards) + list(game.grids)
+    raise ValueError(f"no board or grid `{name}`; this game has: {', '.join(known) or 'none'}")
 
 
 def flow_dot(game) -> str:

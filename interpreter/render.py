@@ -127,6 +127,46 @@ def state_text(game, state: dict, viewer=None) -> list[str]:
         else:
             lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
     lines += ["  " + line for line in boards_text(game, state)]
+    for name in boards_in_use(game, state):
+        lines += ["  " + line for line in path_board_text(game, state, name)]
+    return lines
+
+
+def board_occupants(game, state: dict, name: str) -> dict:
+    """Who stands on each space of path board `name`: every variable whose value is
+    that space's name, as people read it (`at[P1]`). Space -> list of labels."""
+    spaces = game.boards[name].successors
+    out: dict = {}
+    for key, value in state["vars"].items():
+        if isinstance(value, str) and value in spaces:
+            out.setdefault(value, []).append(key_label(game, key))
+    return out
+
+
+def boards_in_use(game, state: dict) -> list:
+    """The path boards worth showing: those a variable names (`path = front`) or stands
+    on; every board when no variable points at any."""
+    values = {v for v in state["vars"].values() if isinstance(v, str)}
+    used = [name for name, board in game.boards.items()
+            if name in values or any(v in board.successors for v in values)]
+    return used or list(game.boards)
+
+
+def path_board_text(game, state: dict | None, name: str) -> list:
+    """A path board as text: its spaces in order with tags, areas, where the arrows
+    lead, and who stands there (with a state)."""
+    board = game.boards[name]
+    here = board_occupants(game, state, name) if state is not None else {}
+    rows = []
+    for space in board.order:
+        node = board.graph.nodes[space]
+        rows.append((space, " ".join(node["tags"]), " ".join(node["areas"]),
+                     "-> " + (", ".join(board.successors[space]) or "nowhere"), ", ".join(here.get(space, []))))
+    widths = [max([len(r[i]) for r in rows] + [1]) for i in range(4)]
+    lines = [f"board {name} (space, tags, areas, arrows, who is there):"]
+    for row in rows:
+        cells = [c.ljust(w) for c, w in zip(row, widths)] + ([f"<- {row[4]}"] if row[4] else [])
+        lines.append("  " + "  ".join(cells).rstrip())
     return lines
 
 

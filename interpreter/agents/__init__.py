@@ -10,9 +10,10 @@ from __future__ import annotations
 import importlib
 
 from interpreter.agents.greedy import GreedyAgent
+from interpreter.agents.mcts import MctsAgent, budget_agent
 from interpreter.agents.random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
 
 
 class AgentError(ValueError):
@@ -22,13 +23,18 @@ class AgentError(ValueError):
 def agent_class(name: str):
     if name in AGENTS:
         return AGENTS[name]
+    if name.startswith("mcts@"):
+        try:
+            return budget_agent(name[len("mcts@"):])
+        except ValueError:
+            raise AgentError(f"`{name}`: give mcts a budget like mcts@500 (iterations) or mcts@2s") from None
     if ":" in name:
         module, _, cls = name.partition(":")
         try:
             return getattr(importlib.import_module(module), cls)
         except (ImportError, AttributeError) as exc:
             raise AgentError(f"cannot load agent `{name}`: {exc}") from None
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)} or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N or give module:Class")
 
 
 def make_agents(engine, names: list[str], players: int, seed: int) -> list:

@@ -1,0 +1,203 @@
+"""The mcts agent: information-set Monte Carlo tree search from a player's view.
+
+Each iteration guesses the hidden parts of the view afresh (determinize: cards
+and bag contents the player has not seen are dealt at random, consistent with
+what they saw), then walks one shared tree keyed by option ids. A node's
+children are the options seen there across guesses; selection only considers
+the options available in this guess and uses how often each was available
+(ISMCTS "availability" counts), so a card that exists in few guesses is not
+over-trusted. Every seat's decisions are in the tree, each maximising its own
+reward.
+
+After the tree, a random playout runs for at most `depth` decisions and the
+position is valued. At the end of the game a seat's reward is its rank
+utility (1 for first, 0 for last, shared places split); cut short, it is 1/2
+plus half its lead over the best other seat relative to the size of the
+scores (the score rules applied to the position as it stands), which tells
+a close race from a runaway. Playing alone, the reward is the total over the
+largest total seen so far.
+
+Budget: `iterations` (reproducible: same seed and budget, same choice) or
+`seconds` (a wall-clock limit: not reproducible). On the command line:
+`mcts` (200 iterations), `mcts@500` (500 iterations), `mcts@2s` (2 seconds).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from dsl.errors import MeepleError
+from interpreter.agents.determinize import determinize
+from interpreter.effects.choices import option_id
+from interpreter.rng import Random
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "reward")
+
+    def __init__(self):
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0  # summed reward of the seat that chose this node's option
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(self, engine, seat: int, seed: int, iterations: int = 200, seconds: float | None = None,
+                 depth: int = 10, exploration: float = 0.7):
+        self.engine, self.seat, self.rng = engine, seat, Random(seed)
+        self.iterations, self.seconds = iterations, seconds
+        self.depth, self.exploration = depth, exploration
+        self.scale = 1.0  # the largest total seen, for solo rewards
+
+    # ------------------------------------------------------------- the search
+    def choose(self, view: dict, decision) -> int:
+        if len(decision.options) == 1:
+            return 0
+        root = Node()
+        self.order = self.greedy_order(view, decision)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while (deadline is None and done < self.iterations) or (deadline is not None and (
+                done == 0 or time.perf_counter() < deadline)):
+            self.iterate(root, view)
+            done += 1
+        # The most visited option; among equally visited ones (a small budget over many
+        # options), the best average reward.
+        ids = [o.id for o in decision.options]
+        ranked = [((c.visits, c.reward / c.visits), k) for k, i in enumerate(ids)
+                  if (c := root.children.get(i)) is not None and c.visits]
+        best = max(key for key, _ in ranked)
+        return self.rng.choice([k for key, k in ranked if key == best])
+
+    def greedy_order(self, view: dict, decision) -> list[int]:
+        """Each root option's rank by the immediate change in the chooser's score, on one guess."""
+        engine = self.engine
+        guess = determinize(engine.game, view, self.rng.below(1 << 62))
+        before = engine.total(guess, self.seat)
+        gains = []
+        for k in range(len(decision.options)):
+            try:
+                after, _ = engine.apply(guess, k, events=False)
+                gains.append((-(engine.total(after, self.seat) - before), self.rng.below(1 << 30), k))
+            except (MeepleError, ValueError, KeyError, IndexError, TypeError):
+                gains.append((0, self.rng.below(1 << 30), k))
+        order = [0] * len(gains)
+        for rank, (_, _, k) in enumerate(sorted(gains)):
+            order[k] = rank
+        return order
+
+    def iterate(self, root: Node, view: dict) -> None:
+        engine, game = self.engine, self.engine.game
+        state = determinize(game, view, self.rng.below(1 << 62))
+        path: list[tuple[Node, int]] = []  # (node, seat who chose it)
+        node = root
+        try:
+            # Selection and expansion: down the tree while every option here has been tried.
+            while not state["over"] and state["pending"] is not None:
+                pending = state["pending"]
+                actor, values = pending["actor"], pending["options"]
+                ids = [option_id(game, v) for v in values]
+                untried = [k for k, i in enumerate(ids) if i not in node.children]
+                for i in ids:
+                    child = node.children.get(i)
+                    if child is not None:
+                        child.avail += 1
+                if untried:
+                    # At the root, the options with the best immediate gain first; below, at random.
+                    k = (min(untried, key=self.order.__getitem__) if node is root
+                         else untried[self.rng.below(len(untried))])
+                    child = node.children[ids[k]] = Node()
+                    child.avail = 1
+                    engine.apply(state, k, inplace=True, events=False)
+                    path.append((child, actor))
+                    break
+                k = self.select(node, ids)
+                engine.apply(state, k, inplace=True, events=False)
+                node = node.children[ids[k]]
+                path.append((node, actor))
+            rewards = self.playout(state)
+        except (MeepleError, ValueError, KeyError, IndexError, TypeError):
+            # A guess can leave a rule with something it cannot read (a hidden card
+            # in a pending effect); value the position as it stands.
+            rewards = self.value_now(state)
+        for n, seat in path:
+            n.visits += 1
+            n.reward += rewards[seat]
+        root.visits += 1
+
+    def select(self, node: Node, ids: list[str]) -> int:
+        c = self.exploration
+        best_k, best = 0, -math.inf
+        for k, i in enumerate(ids):
+            child = node.children[i]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best:
+                best_k, best = k, value
+        return best_k
+
+    def playout(self, state: dict) -> list[float]:
+        engine, rng = self.engine, self.rng
+        for _ in range(self.depth):
+            pending = state["pending"]
+            if state["over"] or pending is None:
+                break
+            engine.apply(state, rng.below(len(pending["options"])), inplace=True, events=False)
+        return self.value_now(state)
+
+    # ------------------------------------------------------------- values
+    def value_now(self, state: dict) -> list[float]:
+        engine = self.engine
+        players = state["players"]
+        if players == 1:
+            total = engine.total(state, 0)
+            self.scale = max(self.scale, abs(total))
+            return [total / self.scale]
+        if state["over"]:
+            # The final ranking: tie-breaks settle what the totals leave tied.
+            places = {r["player"]: r["place"] for r in engine.ranking(state)}
+            return rank_utility([-places[p] for p in range(players)])
+        return rank_utility([engine.total(state, p) for p in range(players)])
+
+
+def margin_utility(totals: list) -> list[float]:
+    """A game cut short: 1/2 plus half the lead over the best other seat, relative to the scores' size."""
+    out = []
+    for p, mine in enumerate(totals):
+        best_other = max(t for q, t in enumerate(totals) if q != p)
+        size = abs(mine) + abs(best_other) + 1
+        out.append(0.5 + 0.5 * (mine - best_other) / size)
+    return out
+
+
+def rank_utility(keys: list) -> list[float]:
+    """1 for first, 0 for last (higher key is better); equal keys share their places."""
+    n = len(keys)
+    out = []
+    for k in keys:
+        above = sum(1 for x in keys if x > k)
+        level = sum(1 for x in keys if x == k)
+        out.append(1 - (above + (level - 1) / 2) / (n - 1))
+    return out
+
+
+def budget_agent(spec: str):
+    """`mcts@500` or `mcts@2s`: an MctsAgent class with that budget."""
+    if spec.endswith("s"):
+        seconds = float(spec[:-1])
+        if seconds <= 0:
+            raise ValueError
+
+        def make(engine, seat, seed):
+            return MctsAgent(engine, seat, seed, seconds=seconds)
+    else:
+        iterations = int(spec)
+        if iterations < 1:
+            raise ValueError
+
+        def make(engine, seat, seed):
+            return MctsAgent(engine, seat, seed, iterations=iterations)
+    make.name = "mcts"
+    return make

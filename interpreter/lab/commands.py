@@ -1,0 +1,174 @@
+"""The lab's commands: `meeple simulate`, `meeple compare` and `meeple summarize`.
+
+    meeple simulate GAME -n 200 [--players P] [--agents a,b] [--option k=v] [--variant v]
+                    [--jobs J | --scheduler tcp://HOST:PORT] [--seed S] [--out rows.jsonl]
+    meeple compare GAME --variant V -n 200 [--report r.html]    (or --option k=v, or A.rules B.rules)
+    meeple summarize rows.jsonl [more.jsonl ...]                 merged results of several runs
+
+Rows are written as JSON lines (one game each); the summary and the comparison
+are printed as tables (interpreter/lab/stats.py); `--report` writes an HTML
+page with plots (interpreter/lab/report.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from interpreter.lab import stats
+from interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
+
+
+def _cli():
+    import cli  # the command line's helpers: one place for parsing options and player counts
+    return cli
+
+
+def _common(p, several_games: bool = True) -> None:
+    p.add_argument("-n", "--games", type=int, default=100, help="games per side (default 100)")
+    p.add_argument("--players", type=int)
+    p.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class")
+    p.add_argument("--seed", type=int, default=1, help="game i plays seed SEED + i (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
+    p.add_argument("--scheduler", help="a Dask scheduler address (tcp://HOST:PORT) to play on a cluster")
+    p.add_argument("--out", help="write one JSON row per game to this file")
+
+
+def configure_simulate(p) -> None:
+    p.add_argument("game")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--report", help="also write an HTML report with plots")
+
+
+def configure_compare(p) -> None:
+    p.add_argument("game", help="a shipped ruleset or a .rules file (side A)")
+    p.add_argument("other", nargs="?", help="a second .rules file (side B) instead of --variant/--option")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--report", help="write an HTML report with plots (and its PNGs beside it)")
+    p.add_argument("--detail", action="store_true", help="also show each rule per seat")
+
+
+def configure_summarize(p) -> None:
+    p.add_argument("files", nargs="+", help="result files from simulate --out (merged)")
+    p.add_argument("--json", action="store_true")
+
+
+def _check_counts(args) -> None:
+    cli = _cli()
+    if args.games < 1:
+        raise cli.CommandError("-n must be at least 1")
+    if args.jobs < 1:
+        raise cli.CommandError("--jobs must be at least 1")
+    if args.scheduler and args.jobs > 1:
+        raise cli.CommandError("give --jobs or --scheduler, not both")
+
+
+def _side(args, game: str, options: dict, variants: list, label: str):
+    cli = _cli()
+    engine = cli.load(game, options, variants)  # errors in the rules or options surface here, once
+    players = cli.player_count(engine, args.players)
+    agents = cli.agent_list(args.agents)
+    from interpreter.agents import make_agents
+    make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
+    return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label)
+
+
+def _play(args, sides: list[Side]) -> list[dict]:
+    tasks = tasks_for(sides, args.games, args.seed)
+    progress = Progress(len(tasks))
+    try:
+        rows = run_rows(tasks, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+    except OSError as exc:
+        raise _cli().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
+    if args.out:
+        _write(args.out, lambda: write_rows(args.out, rows))
+    return rows
+
+
+def _write(path: str, write) -> None:
+    try:
+        write()
+    except OSError as exc:
+        raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _print(result: dict, text: str, as_json: bool) -> None:
+    print(json.dumps(result, indent=2, sort_keys=True) if as_json else text)
+
+
+def cmd_simulate(args) -> int:
+    _check_counts(args)
+    cli = _cli()
+    side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
+    rows = _play(args, [side])
+    summary = stats.summarize(rows)
+    _print(summary, stats.format_summary(summary), args.json)
+    if args.report:
+        _write(args.report, lambda: _report(args.report, summary, rows, None, f"{args.game}: simulation"))
+    return 1 if summary["errors"]["count"] else 0
+
+
+def cmd_compare(args) -> int:
+    _check_counts(args)
+    cli = _cli()
+    options = cli.parse_options(args.option)
+    if args.other:
+        if options or args.variant:
+            raise cli.CommandError("compare two files, or one game with --variant/--option, not both")
+        a = _side(args, args.game, {}, [], _stem(args.game))
+        b = _side(args, args.other, {}, [], _stem(args.other))
+        if a.label == b.label:
+            b = Side(*[getattr(b, f) for f in ("ruleset", "players", "agents", "options", "variants")], "B")
+    else:
+        if not options and not args.variant:
+            raise cli.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")
+        a = _side(args, args.game, {}, [], "base")
+        label = " ".join([f"+{v}" for v in args.variant] + [f"{k}={v}" for k, v in options.items()])
+        b = _side(args, args.game, options, args.variant, label)
+        if a.players != b.players:
+            raise cli.CommandError("both sides must play with the same number of players: give --players")
+    rows = _play(args, [a, b])
+    rows_a = [r for r in rows if r["side"] == a.label]
+    rows_b = [r for r in rows if r["side"] == b.label]
+    comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
+    _print(comparison, stats.format_compare(comparison, detail=args.detail), args.json)
+    if args.report:
+        title = f"{args.game}: {a.label} vs {b.label}, {args.games} seeded games"
+        _write(args.report, lambda: _report(args.report, comparison, rows_a, rows_b, title))
+    errors = sum(1 for r in rows if r["error"])
+    return 1 if errors else 0
+
+
+def _report(path: str, result: dict, rows_a, rows_b, title: str) -> None:
+    from interpreter.lab.report import write_report
+    files = write_report(path, result, rows_a, rows_b, title=title)
+    print(f"report: {', '.join(files)}", file=sys.stderr)
+
+
+def cmd_summarize(args) -> int:
+    try:
+        rows = read_rows(args.files)
+    except OSError as exc:
+        raise _cli().CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise _cli().CommandError(str(exc)) from None
+    if not rows:
+        raise _cli().CommandError("no result rows in " + ", ".join(args.files))
+    sides = list(dict.fromkeys(r["side"] for r in rows))
+    out = []
+    for side in sides:
+        summary = stats.summarize([r for r in rows if r["side"] == side])
+        out.append(summary)
+        if not args.json:
+            print(stats.format_summary(summary))
+    if args.json:
+        print(json.dumps(out if len(out) > 1 else out[0], indent=2, sort_keys=True))
+    return 0
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path.rstrip("/")))[0]

@@ -1,0 +1,170 @@
+"""The designer's lab: seeded simulations, their rows, processes and a Dask cluster, comparisons."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli import main
+from interpreter.agents import AgentError, agent_class
+from interpreter.agents.mcts import MctsAgent, rank_utility
+from interpreter.lab.simulate import Side, play_row, read_rows, run_rows, tasks_for, write_rows
+from tests.conftest import shipped
+
+TTT = Side("tic_tac_toe", 2, ("random",))
+WG = Side("wild_gardens", 2, ("random",))
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class TestRows:
+    def test_a_row_describes_the_game(self):
+        row = play_row(WG, 5)
+        assert row["error"] is None, row["error"]
+        assert row["seed"] == 5 and row["players"] == 2 and row["agents"] == ["random"]
+        assert len(row["scores"]) == 2 and row["scores"] == [sum(b.values()) for b in row["breakdown"]]
+        assert {r["player"] for r in row["ranking"]} == {0, 1}
+        assert row["winners"] == [r["player"] for r in row["ranking"] if r["place"] == 1]
+        assert row["decisions"] > 50 and row["steps"] > row["decisions"] and row["branching"] > 1
+        assert sum(row["actions"].values()) > 0
+        json.dumps(row)  # plain data
+
+    def test_a_row_is_the_game_meeple_run_plays(self, capsys):
+        row = play_row(WG, 9)
+        code, out, _ = run(capsys, "run", "wild_gardens", "--players", "2", "--seed", "9", "--json")
+        ran = json.loads(out)
+        assert code == 0
+        assert row["scores"] == [s["total"] for s in ran["scores"]]
+        assert row["decisions"] == ran["decisions"]
+
+    def test_a_broken_game_is_an_error_row_not_an_exception(self, tmp_path):
+        bad = tmp_path / "loop.rules"
+        bad.write_text('game "L"\nplayers 2\ncounter n = 0\nsetup:\n    next a\nphase a:\n'
+                       '    n += 1\n    n = [1, 2, 3][n]\n    next a\n')
+        row = play_row(Side(str(bad), 2), 1)
+        assert row["scores"] is None and "no item 3" in row["error"] and row["error"].startswith(str(bad))
+
+    def test_processes_give_the_same_rows_as_one_process(self):
+        tasks = tasks_for([TTT], 12, 100)
+        alone = run_rows(tasks, jobs=1)
+        spread = run_rows(tasks, jobs=2)
+        strip = lambda rows: [{k: v for k, v in r.items() if k != "seconds"} for r in rows]  # noqa: E731
+        assert strip(alone) == strip(spread)
+        assert [r["seed"] for r in alone] == list(range(100, 112))
+
+    def test_results_merge_and_count_each_game_once(self, tmp_path):
+        rows = run_rows(tasks_for([TTT], 6, 1))
+        write_rows(tmp_path / "a.jsonl", rows[:4])
+        write_rows(tmp_path / "b.jsonl", rows[2:])
+        merged = read_rows([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
+        assert sorted(r["seed"] for r in merged) == list(range(1, 7))
+
+
+def test_a_local_dask_cluster_plays_the_same_games():
+    distributed = pytest.importorskip("dask.distributed")
+    tasks = tasks_for([TTT], 8, 40)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        on_cluster = run_rows(tasks, scheduler=cluster.scheduler_address)
+    here = run_rows(tasks)
+    assert [(r["seed"], r["scores"], r["decisions"]) for r in on_cluster] == \
+        [(r["seed"], r["scores"], r["decisions"]) for r in here]
+
+
+class TestCommands:
+    def test_simulate_writes_rows_and_a_summary(self, tmp_path, capsys):
+        out_file = tmp_path / "rows.jsonl"
+        code, out, err = run(capsys, "simulate", "tic_tac_toe", "-n", "30", "--out", str(out_file))
+        assert code == 0, err
+        rows = [json.loads(line) for line in out_file.read_text().splitlines()]
+        assert [r["seed"] for r in rows] == list(range(1, 31))
+        assert "tic_tac_toe (base): 30 games, 2 players, 0 errors" in out
+        wins = sum(1 for r in rows if r["winners"] == [0]) + sum(0.5 for r in rows if r["winners"] == [0, 1])
+        assert f"{100 * wins / 30:.1f}%" in out  # P1's win rate, shared wins split
+
+    def test_summarize_reads_what_simulate_wrote(self, tmp_path, capsys):
+        out_file = tmp_path / "rows.jsonl"
+        run(capsys, "simulate", "tic_tac_toe", "-n", "10", "--out", str(out_file))
+        code, out, _ = run(capsys, "summarize", str(out_file), str(out_file))
+        assert code == 0 and "10 games" in out
+
+    def test_compare_a_variant_with_a_report(self, tmp_path, capsys):
+        report = tmp_path / "r.html"
+        code, out, err = run(capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "40",
+                             "--report", str(report))
+        assert code == 0, err
+        assert "+picky_judges against base, 40 games paired by seed" in out
+        # Picky judges make every worm cost a point, so wormcakes stop paying: the rule moves.
+        line = next(ln for ln in out.splitlines() if ln.startswith("rule Worms (per seat)"))
+        assert line.rstrip().endswith("*")
+        html = report.read_text()
+        assert "<img" in html and "data:image/png;base64," in html
+        assert (tmp_path / "r_scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    def test_compare_two_files(self, tmp_path, capsys):
+        from tests.conftest import ROOT
+        a = ROOT / "rulesets/classic/tic_tac_toe.rules"
+        b = tmp_path / "ttt_b.rules"
+        b.write_text(a.read_text().replace('score "Win": 1 if', 'score "Win": 2 if'))
+        code, out, err = run(capsys, "compare", str(a), str(b), "-n", "20")
+        assert code == 0, err
+        assert "ttt_b against tic_tac_toe" in out
+
+    @pytest.mark.parametrize("args, message", [
+        (["simulate", "tic_tac_toe", "-n", "0"], "-n must be at least 1"),
+        (["simulate", "tic_tac_toe", "--agents", "nobody"], "unknown agent `nobody`"),
+        (["simulate", "tic_tac_toe", "--agents", "mcts@zero"], "give mcts a budget"),
+        (["compare", "tic_tac_toe"], "say what to compare"),
+        (["simulate", "no_such_game"], "no_such_game"),
+        (["summarize", "/nonexistent/rows.jsonl"], "cannot read"),
+    ])
+    def test_bad_command_lines_are_one_line(self, capsys, args, message):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+class TestMcts:
+    def test_budget_names(self):
+        assert agent_class("mcts") is MctsAgent
+        assert agent_class("mcts@50")(shipped("tic_tac_toe"), 0, 1).iterations == 50
+        assert agent_class("mcts@0.5s")(shipped("tic_tac_toe"), 0, 1).seconds == 0.5
+        with pytest.raises(AgentError):
+            agent_class("mcts@-3")
+
+    def test_it_takes_a_win_and_blocks_a_loss(self):
+        engine = shipped("tic_tac_toe")
+        state, _ = engine.start(2, 1)
+        for cell in ["board@0", "board@3", "board@1"]:  # X threatens the top row
+            state, _ = engine.apply(state, cell)
+        d = engine.decision(state)  # O must block at board@2
+        agent = MctsAgent(engine, 1, 7, iterations=300)
+        assert d.options[agent.choose(engine.view(state, 1), d)].id == "board@2"
+        state, _ = engine.apply(state, "board@8")  # O does not block; X can win
+        d = engine.decision(state)
+        agent = MctsAgent(engine, 0, 7, iterations=300)
+        assert d.options[agent.choose(engine.view(state, 0), d)].id == "board@2"
+
+    def test_same_seed_and_budget_same_choices(self):
+        rows = [play_row(Side("queens_wishes", 2, ("mcts@20", "random")), 3) for _ in range(2)]
+        assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"]}
+
+    def test_it_never_reads_the_true_state(self, monkeypatch):
+        """The agent gets the view: hidden cards are `?`; it must not find them elsewhere."""
+        engine = shipped("apothebakery")
+        state, _ = engine.start(2, 4)
+        d = engine.decision(state)
+        view = engine.view(state, d.actor)
+        seen = []
+        real_apply = engine.apply
+        monkeypatch.setattr(engine, "apply", lambda s, *a, **k: (seen.append(s), real_apply(s, *a, **k))[1])
+        MctsAgent(engine, d.actor, 1, iterations=10, depth=3).choose(view, d)
+        assert seen and all(s is not state and s["rng"] != state["rng"] for s in seen)
+
+    def test_rank_utility(self):
+        assert rank_utility([10, 5, 1]) == [1.0, 0.5, 0.0]
+        assert rank_utility([7, 7]) == [0.5, 0.5]
+        assert rank_utility([9, 4, 4]) == [1.0, 0.25, 0.25]
