@@ -11,6 +11,7 @@ import sys
 
 from interpreter import saves
 from interpreter.agents import make_agents
+from interpreter.runner import seen_by
 from interpreter.render import event_text, player_name, score_table, state_text
 
 
@@ -63,10 +64,12 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
     while (d := engine.decision(state)) is not None:
         if d.actor != seat:
             index = bots[d.actor].choose(engine.view(state, d.actor), d)
+            who = seen_by(g, state, d.options[index].value, players)
+            shown = d.options[index].label if who is None or seat in who else "something hidden"
             history.append((state, d.actor, d.undoable, len(choices)))
             state, events = engine.apply(state, index)
             record(d.options[index].id)
-            print(f"{player_name(d.actor)} chooses {d.options[index].label}", file=out)
+            print(f"{player_name(d.actor)} chooses {shown}", file=out)
             for e in events:
                 print("  " + event_text(g, e, seat), file=out)
             continue

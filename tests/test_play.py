@@ -179,3 +179,51 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text
+
+
+SECRET_PICK = '''
+game "Secret pick"
+players 2
+component card from "cards.csv":
+    value: int
+zone deck: deck of card
+zone market: pile of card
+zone hand per player: hand of card
+zone kept per player: hand of card
+setup:
+    move card to deck
+    for each player in turn_order:
+        draw 2 from deck into hand
+    draw 2 from deck into market
+    next pick
+
+phase pick:
+    for each player in turn_order:
+        choose c from hand:
+            move c to kept
+        choose m from market:
+            move m to kept
+
+score "Kept": sum(c.value for each c in kept)
+'''
+
+
+def test_a_bots_secret_choice_is_not_shown_but_a_public_one_is(monkeypatch, tmp_path):
+    from tests.conftest import rules
+    engine = rules(SECRET_PICK, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\n"})
+    scripted(monkeypatch, lambda prompt, n: "1")
+    out = io.StringIO()
+    # The person is P2, so P1 (a bot) picks first: one card from its hand, one from the market.
+    assert play_at_terminal(engine, 2, 5, 1, ["random"], out) == 0
+    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("P1 chooses")]
+    assert lines[0] == "P1 chooses something hidden"
+    assert lines[1].split()[2] in "abcdef" and lines[1].endswith("]")
+
+
+def test_a_trace_names_a_card_taken_from_a_public_market(tmp_path):
+    from interpreter import runner, trace
+    from tests.conftest import rules
+    engine = rules(SECRET_PICK, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\n"})
+    result = runner.play(engine, 2, 5, ["random"])
+    picks = [ln for ln in trace.render(engine.game, result.trace.lines, 1).splitlines() if "P1 chooses" in ln]
+    assert "something hidden" in picks[0] and "something hidden" not in picks[1]
