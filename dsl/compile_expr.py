@@ -8,6 +8,7 @@ player whose turn or loop it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from dsl import ast
 from dsl.errors import MeepleError, Span, did_you_mean
@@ -17,6 +18,7 @@ from interpreter.game import KIND, Game
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 RANGE_LIMIT = 100_000  # a longer range is a mistake, and building it could exhaust memory
 CELL_ATTRS = {"row", "col", "empty"}
+GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 
 
 @dataclass
@@ -179,7 +181,11 @@ def compile_attr(node: ast.Attr, scope: Scope):
     name, span = node.name, node.span
     game = scope.game
     contents = {g.content for g in game.grids.values()}
-    fields = {f for comp in game.components.values() for f in comp}
+    fields = {f for comp in game.components.values() for f in comp if f != KIND}
+    known = fields | contents | CELL_ATTRS | {"id"} | {lay for g in game.grids.values() for lay in g.layouts}
+    if name not in known:
+        # Caught when the rules load, not in the middle of a game: no component has it, no cell either.
+        raise fail(f"nothing has a field or attribute `{name}`", span, did_you_mean(name, sorted(known), "field"))
     if name in contents and name not in fields:
         # A cell's content: the common case in grid games, read straight from the state.
         def content(m):
@@ -415,6 +421,10 @@ def compile_call(node: ast.Call, scope: Scope):
                    node.span, f"for example: {builtin.example}")
     args = [compile_arg(a, scope) for a in node.args]
     fn = builtin.fn
+    if node.func in GRID_SHAPES and n == 1 and is_fixed_grid(node.args[0], scope):
+        # `cells(board)` of a grid that is not kept per player never changes: build it once.
+        shape = fn(SimpleNamespace(game=scope.game), node.args[0].name)
+        return lambda m: shape
     if len(args) == 1:
         a0 = args[0]
         return lambda m: fn(m, a0(m))
@@ -422,6 +432,12 @@ def compile_call(node: ast.Call, scope: Scope):
         a0, a1 = args
         return lambda m: fn(m, a0(m), a1(m))
     return lambda m: fn(m, *[a(m) for a in args])
+
+
+def is_fixed_grid(node, scope: Scope) -> bool:
+    g = scope.game
+    return (isinstance(node, ast.Name) and node.name not in scope.locals and node.name in g.grids
+            and not g.grids[node.name].per)
 
 
 def compile_arg(node, scope: Scope):

@@ -75,9 +75,9 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
         line = source.count("\n") + 1
         return MeepleError(Diagnostic("the file ends in the middle of a definition", Span(line, 1),
                                       "finish the last block", "error", path, source))
-    found = "the end of the line" if tok.type == "_NL" else (
-        "an indented block" if tok.type == "_INDENT" else
-        "the end of the block" if tok.type == "_DEDENT" else f"`{tok}`")
+    message = ("the line ends too soon" if tok.type == "_NL" else
+               "unexpected indented block" if tok.type == "_INDENT" else
+               "the block ends too soon" if tok.type == "_DEDENT" else f"unexpected `{tok}`")
     if tok.type in ("_NL", "_INDENT", "_DEDENT"):
         # Newline tokens start at the end of the previous line: point there.
         line, col = tok.line or line, tok.column or col
@@ -98,7 +98,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
         shown = ", ".join(readable[:6]) + (", ..." if len(readable) > 6 else "")
         hint = f"expected {shown}"
     width = len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT") else 1
-    return MeepleError(Diagnostic(f"unexpected {found}", Span(line, col, line, col + width), hint,
+    return MeepleError(Diagnostic(message, Span(line, col, line, col + width), hint,
                                   "error", path, source))
 
 

@@ -36,6 +36,18 @@ class TestNames:
         out = error_of(BASE + "counter a = 0\nsetup:\n    a = count([1], [2])\n")
         assert "`count` takes 1 argument, not 2" in out and "c.rules:5:9" in out
 
+    def test_a_misspelled_field_is_found_when_the_rules_load(self, tmp_path):
+        (tmp_path / "cards.csv").write_text("id,points\na,1\n")
+        path = tmp_path / "c.rules"
+        path.write_text(BASE + 'component card from "cards.csv":\n    points: int\nzone hand: hand of card\n'
+                        'setup:\n    move card to hand\nscore "P": sum(c.point for each c in hand)\n')
+        from dsl.parser import parse_file
+        with pytest.raises(MeepleError) as info:
+            compile_ruleset(parse_file(path), {}, [])
+        out = info.value.format()
+        assert ":8:16: error: nothing has a field or attribute `point`" in out
+        assert "did you mean `points`?" in out
+
     def test_next_to_a_missing_phase(self):
         out = error_of(BASE + "setup:\n    next mian\nphase main:\n    end game\n")
         assert "c.rules:4:5: error: `next mian`: there is no phase `mian`" in out

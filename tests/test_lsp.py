@@ -195,7 +195,7 @@ def test_broken_document_gets_the_check_message_and_fixing_it_clears_it(server, 
 def test_syntax_error_points_at_its_line(server, doc):
     text = RULES.replace("round_number += 1", "round_number += ")
     (d,) = server.open(doc, text)
-    assert d["message"].startswith("unexpected the end of the line") and "\nhint: " in d["message"]
+    assert d["message"].startswith("the line ends too soon") and "\nhint: " in d["message"]
     assert d["range"]["start"]["line"] == pos(text, "round_number += ")["line"]
 
 
