@@ -198,6 +198,6 @@ class Engine:
             spec = g.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)
             return f"{value[0]} row {r + 1}, column {c + 1}"
-        if isinstance(value, list) and all(isinstance(v, str) and v in g.components for v in value):
-            return " + ".join(value) if value else "none of them"
+        if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+            return " + ".join(str(v) for v in value) if value else "none of them"
         return str(value)

@@ -737,3 +737,28 @@ setup:
         assert {"e": "roll", "value": s["vars"]["faces"]} in ev
     assert rolls == {"skull", "blank", 1, 2}
     assert s["vars"]["n"] == 7 and s["vars"]["tail"] == 3
+
+
+def test_options_that_are_lists_get_joined_ids_and_labels():
+    """A set of dice is not a cell: `d1+d2`, labelled `d1 + d2`; the empty set is `none`."""
+    e = rules('''
+game "Dice"
+players 1
+enum die = d1 | d2 | d3
+grid board: 2 x 2 of die
+counter kept = 0
+setup:
+    let player = 0
+    choose s from subsets(die, 0, 2):
+        kept = count(s)
+    choose c from cells(board):
+        c.die = d1
+''')
+    s, _ = e.start(1, 1)
+    d = e.decision(s)
+    ids = [o.id for o in d.options]
+    assert "none" in ids and "d1" in ids and "d1+d2" in ids and not any("@" in i or "[" in i for i in ids)
+    assert d.options[ids.index("d1+d2")].label == "d1 + d2"
+    s, _ = e.apply(s, "d2+d3")
+    assert s["vars"]["kept"] == 2
+    assert [o.id for o in e.decision(s).options] == ["board@0", "board@1", "board@2", "board@3"]

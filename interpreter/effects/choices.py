@@ -194,8 +194,12 @@ def option_id(game, value) -> str:
         return value
     if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
         return f"r{value[1]}c{value[2]}o{value[0]}"
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
-        return f"{value[0]}@{value[1]}"
+    if isinstance(value, list):
+        if len(value) == 2 and type(value[1]) is int and isinstance(value[0], str) \
+                and value[0].split("/", 1)[0] in game.grids:
+            return f"{value[0]}@{value[1]}"  # a cell
+        # A list of things (a set of cards, a row of cells): their ids joined, `none` if empty.
+        return "+".join(option_id(game, v) for v in value) if value else "none"
     return repr(value)
 
 
