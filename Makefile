@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak bench
+.PHONY: run test setup clean snapshots soak bench strength
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -25,6 +25,10 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
+
+# How strong the mcts agent is: a few hundred seeded games per shipped game (about an hour on 2 cores).
+strength: $(STAMP)
+	$(BIN)/python benchmarks/agent_strength.py --games 100 --jobs 2
 
 setup: $(STAMP)
 

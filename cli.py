@@ -8,6 +8,7 @@
     meeple bench GAME [...]         how fast uniformly random games play
     meeple new NAME                 a small complete ruleset to start from
     meeple graph GAME --flow        the phases as Graphviz DOT (or --board NAME)
+    meeple show TRACE --step K      the traced game as it stood after decision K
     meeple simulate GAME -n N       many seeded games: result rows and a summary
     meeple compare GAME --variant V the same seeds with and without a change; --report r.html
     meeple summarize ROWS...        summarize and merge result files
@@ -80,6 +81,10 @@ def final_state_json(engine: Engine, state: dict) -> dict:
             "first_player": state["first"]}
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 # ----------------------------------------------------------------- commands
 def cmd_check(args) -> int:
     bad = 0
@@ -95,7 +100,8 @@ def cmd_check(args) -> int:
             continue
         for w in notes:
             print(w.format(), file=sys.stderr)
-        print(f"{path}: ok ({game.title}, {len(game.phases)} phases, {len(game.components)} components"
+        print(f"{path}: ok ({game.title}, {plural(len(game.phases), 'phase')}, "
+              f"{plural(len(game.components), 'component')}"
               + (f", {len(notes)} warning{'s' if len(notes) != 1 else ''}" if notes else "") + ")")
     return 1 if bad else 0
 
@@ -296,6 +302,8 @@ def cmd_play(args) -> int:
         args.variant = resumed.get("variants", [])
         args.players, args.seed = resumed["players"], resumed["seed"]
         args.seat, args.agents = resumed["seat"] + 1, ",".join(resumed.get("agents", ["random"]))
+    if not args.game:
+        raise CommandError("say which game to play (or --resume a save)")
     engine = engine_from(args)
     players = player_count(engine, args.players)
     if not 1 <= args.seat <= players:
@@ -332,13 +340,14 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="list the shipped rulesets")
     ls.set_defaults(fn=cmd_list)
 
-    def game_args(q):
-        q.add_argument("game", help="a shipped ruleset's name or a path to a .rules file")
+    def game_args(q, optional: bool = False):
+        q.add_argument("game", nargs="?" if optional else None,
+                       help="a shipped ruleset's name or a path to a .rules file")
         q.add_argument("--players", type=int)
         q.add_argument("--seed", type=int, default=1)
         q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         q.add_argument("--variant", action="append", default=[], metavar="NAME")
-        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, module:Class")
+        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class")
 
     r = sub.add_parser("run", help="bots play one game")
     game_args(r)
@@ -349,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(fn=cmd_run)
 
     pl = sub.add_parser("play", help="play at the terminal against bots")
-    game_args(pl)
+    game_args(pl, optional=True)  # --resume knows the game
     pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
     pl.add_argument("--save", help="save every choice to this file as you play")
     pl.add_argument("--resume", help="continue a saved game (and keep saving to it)")

@@ -138,3 +138,17 @@ class TestNewAndGraph:
         assert "r6c8" in capsys.readouterr().out
         assert main(["graph", "queens_wishes", "--board", "nowhere"]) == 2
         assert main(["graph", "queens_wishes"]) == 2
+
+
+def test_every_command_in_the_readme_is_a_real_command_line():
+    """The README's commands parse with today's arguments (a renamed flag would fail here)."""
+    import shlex
+
+    from cli import build_parser
+    lines = [ln.split("#")[0] for ln in (ROOT / "README.md").read_text().splitlines()
+             if ln.startswith(".venv/bin/meeple ")]
+    assert len(lines) > 20
+    parser = build_parser()
+    for line in lines:
+        args = parser.parse_args(shlex.split(line)[1:])
+        assert callable(args.fn), line

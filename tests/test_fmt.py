@@ -352,3 +352,13 @@ def test_diff_shows_the_change_without_writing(capsys, messy_file):
     assert code == 0 and "\n-players 1 .. 4\n" in out and "\n+players 1..4\n" in out
     assert messy_file.read_text(encoding="utf-8") == MESSY
 
+
+
+def test_every_shipped_ruleset_is_in_the_canonical_layout(capsys):
+    """`meeple fmt --check rulesets/` is what CI would run: nothing to reformat."""
+    from cli import main
+    from tests.conftest import ROOT
+    code = main(["fmt", "--check", str(ROOT / "rulesets")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "files already formatted" in out
