@@ -2,7 +2,7 @@
 
 Names are resolved here, at compile time, so nothing walks the AST during play:
 a local becomes an env lookup, a counter a dict lookup, an option a constant.
-A name kept per player (`garden`, `score`) used bare means "of `player`", the
+A name kept per player (`board`, `score`) used bare means "of `player`", the
 player whose turn or loop it is.
 """
 from __future__ import annotations

@@ -144,7 +144,7 @@ _CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?$")
 
 
 def _effect_value(path, line, text, f, raw: str, effects: dict):
-    """`gain(fungus, 2)` -> ["gain", ["fungus", 2]]; empty -> None (no ability)."""
+    """`gain(gold, 2)` -> ["gain", ["gold", 2]]; empty -> None (no ability)."""
     if not raw:
         return None
     match = _CALL.match(raw)

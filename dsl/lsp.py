@@ -66,7 +66,7 @@ class Definition:
     end: int
     text: str  # the definition's first line
     doc: str  # the comment lines right above the definition
-    owner: str = ""  # "enum `symbol`", "component `tile`"
+    owner: str = ""  # "enum `mark`", "component `card`"
     variant: str = ""  # the variant that defines it, "" at the top level
 
     def describe(self) -> str:

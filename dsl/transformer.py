@@ -173,7 +173,7 @@ class ToAst(Transformer):
         if not isinstance(target, (ast.Name, ast.Index, ast.Attr)) or (
                 isinstance(target, ast.Index) and not isinstance(target.obj, ast.Name)):
             raise MeepleError("only a name, `name[index]` or `cell.attribute` can be set",
-                              target.span, "write for example `round += 1` or `owed[p] = 0`")
+                              target.span, "write for example `round += 1` or `debt[p] = 0`")
         return ast.Assign(target, str(op), value, span=span_of(meta))
 
     def let_stmt(self, meta, c):

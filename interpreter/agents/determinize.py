@@ -3,7 +3,7 @@
 Components the player has not seen are dealt at random into the hidden slots:
 a zone only gets components of the kind it holds, preferring those with a
 field equal to the zone's index (a bag per colour holds that colour); the box
-gets what is left. A hidden card whose back shows something (`?fungus`) is only ever
+gets what is left. A hidden card whose back shows something (`?gold`) is only ever
 replaced by a card with that back. Bots then simulate on the guess, never on
 the true state.
 """
