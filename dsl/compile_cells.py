@@ -33,38 +33,10 @@ def cell_test(node, var: str, scope):
     """`test(grids, cell) -> value` for `node` with `var` a cell, or None."""
     if node is None:
         return None
-    contents, fields = _contents(scope)
-    scope = scope.with_locals([var])
-
-    def is_var(n) -> bool:
-        return isinstance(n, ast.Name) and n.name == var
-
-    def build(n):
-        t = type(n)
-        if t is ast.Attr and is_var(n.obj) and n.name not in fields:
-            if n.name == "empty":
-                return lambda grids, c: grids[c[0]]["cells"][c[1]] is None
-            if n.name in contents:
-                return lambda grids, c: grids[c[0]]["cells"][c[1]]
-            return None
-        if t is ast.Not:
-            inner = build(n.operand)
-            return None if inner is None else (lambda grids, c: not inner(grids, c))
-        if t is ast.BoolOp:
-            left, right = build(n.left), build(n.right)
-            if left is None or right is None:
-                return None
-            if n.op == "and":
-                return lambda grids, c: left(grids, c) and right(grids, c)
-            return lambda grids, c: left(grids, c) or right(grids, c)
-        if t is ast.Compare and n.op in ("==", "!="):
-            left = build(n.left)
-            if left is None or not is_constant(n.right, scope):  # locals are never constant
-                return None
-            value, op = constant(n.right, scope), _COMPARE[n.op]
-            return lambda grids, c: op(left(grids, c), value)
+    test = value_test(node, var, scope)
+    if test is None:
         return None
-    return build(node)
+    return lambda grids, c: test(grids[c[0]]["cells"][c[1]])
 
 
 def selection_test(selection, scope):
@@ -73,3 +45,84 @@ def selection_test(selection, scope):
     if pattern.unpack or selection.where is None or not is_cell_source(selection.source, scope):
         return None
     return cell_test(selection.where, pattern.names[0], scope.with_locals(pattern.names))
+
+
+def value_test(node, var: str, scope):
+    """`test(content) -> bool` when `node` reads only the content of cell `var`, or None."""
+    contents, fields = _contents(scope)
+    scope = scope.with_locals([var])
+
+    def build(n):
+        t = type(n)
+        if t is ast.Attr and isinstance(n.obj, ast.Name) and n.obj.name == var and n.name not in fields:
+            if n.name == "empty":
+                return lambda v: v is None
+            return (lambda v: v) if n.name in contents else None
+        if t is ast.Not:
+            inner = build(n.operand)
+            return None if inner is None else (lambda v: not inner(v))
+        if t is ast.BoolOp:
+            left, right = build(n.left), build(n.right)
+            if left is None or right is None:
+                return None
+            if n.op == "and":
+                return lambda v: left(v) and right(v)
+            return lambda v: left(v) or right(v)
+        if t is ast.Compare and n.op in ("==", "!=") and is_constant(n.right, scope):
+            left = build(n.left)
+            if left is None:
+                return None
+            value, op = constant(n.right, scope), _COMPARE[n.op]
+            return lambda v: op(left(v), value)
+        return None
+    return build(node)
+
+
+def fixed_grid(source, scope) -> str | None:
+    """The grid's name when `source` is `cells(GRID)` of a grid not kept per player."""
+    game = scope.game
+    if not (isinstance(source, ast.Call) and source.func == "cells" and len(source.args) == 1
+            and source.func not in game.functions and isinstance(source.args[0], ast.Name)):
+        return None
+    name = source.args[0].name
+    spec = game.grids.get(name)
+    return name if spec is not None and not spec.per and name not in scope.locals else None
+
+
+def fixed_grid_any(selection, expr, want: bool, scope):
+    """`any(TEST for each c in cells(GRID) where TEST)` (or all) over the content array, or None."""
+    name = fixed_grid(selection.source, scope)
+    if name is None or selection.pattern.unpack:
+        return None
+    var = selection.pattern.names[0]
+    test = value_test(expr, var, scope)
+    only = value_test(selection.where, var, scope) if selection.where is not None else None
+    if test is None or (selection.where is not None and only is None):
+        return None
+
+    def decide(m):
+        for v in m.state["grids"][name]["cells"]:
+            if only is not None and not only(v):
+                continue
+            if bool(test(v)) is want:
+                return want
+        return not want
+    return decide
+
+
+def fixed_grid_filter(source, where, var: str, scope):
+    """`fn(m) -> cells` for `each c in cells(GRID) where TEST` on a grid not kept per player.
+
+    The cells of such a grid are known when compiling, so the filter runs over the
+    grid's content array in one comprehension; `where c.empty` needs no call at all."""
+    name = fixed_grid(source, scope)
+    if name is None or where is None:
+        return None
+    shape = [[name, i] for i in range(scope.game.grids[name].geometry.size)]
+    if isinstance(where, ast.Attr) and where.name == "empty" and isinstance(where.obj, ast.Name) \
+            and where.obj.name == var and "empty" not in _contents(scope)[1]:
+        return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if v is None]
+    test = value_test(where, var, scope)
+    if test is None:
+        return None
+    return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if test(v)]

@@ -248,7 +248,11 @@ def compile_selection(node: ast.Selection, scope: Scope):
     inner = scope.with_locals(node.pattern.names)
     where = compile_expr(node.where, inner) if node.where is not None else None
     bind = binder(node.pattern)
-    from dsl.compile_cells import selection_test  # (it builds on this module)
+    from dsl.compile_cells import fixed_grid_filter, selection_test  # (they build on this module)
+    if not node.pattern.unpack:
+        filtered = fixed_grid_filter(node.source, node.where, node.pattern.names[0], scope)
+        if filtered is not None:
+            return filtered, inner, bind
     test = selection_test(node, scope)
     if test is not None:
         def select_cells(m):
@@ -350,7 +354,10 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
     expr = compile_expr(gen.expr, inner)
     bind, names = binder(sel.pattern), sel.pattern.names
     want = node.func == "any"
-    from dsl.compile_cells import cell_test, is_cell_source  # (it builds on this module)
+    from dsl.compile_cells import cell_test, fixed_grid_any, is_cell_source  # (it builds on this module)
+    over_array = fixed_grid_any(sel, gen.expr, want, scope)
+    if over_array is not None:
+        return over_array
     if is_cell_source(sel.source, scope) and not sel.pattern.unpack:
         test = cell_test(gen.expr, names[0], scope)
         only = cell_test(sel.where, names[0], scope)

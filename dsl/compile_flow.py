@@ -12,7 +12,7 @@ import itertools
 from dsl import ast
 from dsl.errors import did_you_mean
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
-from dsl.compile_cells import cell_test, is_cell_source
+from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from interpreter.effects import choices, zones
 from interpreter.game import Block
 from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
@@ -287,11 +287,15 @@ class FlowCompiler:
 
     def s_Choose(self, ops, s, scope):
         where = compile_expr(s.where, scope) if s.where is not None else None
-        op = choices.ChooseFrom(s.may, s.var, compile_expr(s.source, scope), where,
+        source = compile_expr(s.source, scope)
+        filtered = fixed_grid_filter(s.source, s.where, s.var, scope)
+        if filtered is not None:  # the filter is part of the source now
+            source, where = filtered, None
+        op = choices.ChooseFrom(s.may, s.var, source, where,
                                 self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span,
                                 unique=self.unique_source(s.source, scope),
-                                cell_test=cell_test(s.where, s.var, scope) if is_cell_source(s.source, scope)
-                                else None)
+                                cell_test=cell_test(s.where, s.var, scope)
+                                if filtered is None and is_cell_source(s.source, scope) else None)
         ops.append(op)
         self.body(ops, s.body, scope)
         jump = Jump(span=s.span)

@@ -1,7 +1,9 @@
 """Cell filters read the grid directly (dsl/compile_cells.py); they must agree with
-the general path. Each game is played twice, once over `cells(board)` (the direct
+the general path. Each game is played twice, once over `cells(board)` (a direct
 path) and once over `list(cells(board))` (the general path), with the same random
-choices: every decision must offer the same options and every score must match."""
+choices: every decision must offer the same options and every score must match.
+A shared grid takes the one-comprehension path over its content array; a grid
+kept per player takes the per-cell direct test."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +15,7 @@ GAME = '''
 game "Cells"
 players 2
 enum mark = x | o | wall
-grid board: 4 x 4 of mark
+GRID
 counter walls = 0
 counter seen = 0
 
@@ -57,21 +59,25 @@ def play(text: str, seed: int):
     return seen, engine.scores(state)
 
 
+GRIDS = ["grid board: 4 x 4 of mark", "grid board per player: 4 x 4 of mark"]
+
+
+@pytest.mark.parametrize("grid", GRIDS)
 @pytest.mark.parametrize("where", FILTERS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_direct_and_general_paths_agree(where, seed):
-    text = GAME.replace("FILTER", where)
+def test_direct_and_general_paths_agree(grid, where, seed):
+    text = GAME.replace("FILTER", where).replace("GRID", grid)
     direct = play(text.replace("SOURCE", "cells(board)"), seed)
     general = play(text.replace("SOURCE", "list(cells(board))"), seed)
     assert direct[0], f"seed {seed}: no decisions"
     assert direct == general, f"seed {seed}, where {where}"
 
 
-def test_the_direct_path_is_taken():
-    direct = rules(GAME.replace("FILTER", "c.empty").replace("SOURCE", "cells(board)"))
-    general = rules(GAME.replace("FILTER", "c.empty").replace("SOURCE", "list(cells(board))"))
-
-    def tests(engine):
-        return [op.cell_test for b in engine.game.blocks for op in b.ops if type(op).__name__ == "ChooseFrom"]
-    assert len(tests(direct)) == 2 and None not in tests(direct)
-    assert tests(general) == [None, None]
+def test_the_direct_paths_are_taken():
+    def chooses(grid, source):
+        engine = rules(GAME.replace("FILTER", "c.empty").replace("SOURCE", source).replace("GRID", grid))
+        return [op for b in engine.game.blocks for op in b.ops if type(op).__name__ == "ChooseFrom"]
+    shared, per_player = (chooses(g, "cells(board)") for g in GRIDS)
+    assert len(shared) == 2 and all(op.where is None and op.cell_test is None for op in shared)  # folded
+    assert all(op.cell_test is not None for op in per_player)
+    assert all(op.where is not None and op.cell_test is None for op in chooses(GRIDS[0], "list(cells(board))"))
