@@ -126,9 +126,15 @@ def state_text(game, state: dict, viewer=None) -> list[str]:
             lines.append(f"  {key_label(game, key)}: {len(items)} hidden")
         else:
             lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
-    lines += ["  " + line for line in boards_text(game, state)]
-    for name in boards_in_use(game, state):
-        lines += ["  " + line for line in path_board_text(game, state, name)]
+    lines += ["  " + line for line in all_boards_text(game, state)]
+    return lines
+
+
+def all_boards_text(game, state: dict) -> list[str]:
+    """Grids drawn as grids, then the path boards in use with who stands where."""
+    lines = boards_text(game, state)
+    for name in boards_in_use(game, state) if game.boards else []:
+        lines += path_board_text(game, state, name)
     return lines
 
 

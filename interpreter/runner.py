@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from interpreter.agents import make_agents
 from interpreter.engine import Engine
-from interpreter.render import boards_text
+from interpreter.render import all_boards_text
 from interpreter.state import component_ids, visible_to
 from interpreter.trace import TraceWriter
 
@@ -76,5 +76,5 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
                 raise RuntimeError(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
-    trace.end(scores, ranking, boards_text(engine.game, state))
+    trace.end(scores, ranking, all_boards_text(engine.game, state))
     return Result(state, scores, ranking, step, trace)
