@@ -76,3 +76,11 @@ def test_tic_tac_toe_example_finds_a_winner():
         state, _ = engine.apply(state, cell)
     assert engine.is_terminal(state)
     assert [s["total"] for s in engine.scores(state)] == [100, 0]
+
+
+def test_examples_use_every_keyword_of_the_grammar():
+    """Flags of a construct (`may`, `undoable`, `as`, `on back`...) have no AST class of their
+    own: every keyword of the grammar must appear in some parsed example."""
+    from dsl.parser import keywords
+    words = set(re.findall(r"[a-z_]+", "\n".join(re.sub(r"#.*", "", e) for e in EXAMPLES)))
+    assert sorted(set(keywords()) - words) == []
