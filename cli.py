@@ -57,6 +57,11 @@ def engine_from(args) -> Engine:
     return load(args.game, parse_options(args.option), args.variant)
 
 
+def trace_loader(head: dict) -> Engine:
+    """The engine a trace was made with, from its header."""
+    return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}), head.get("variants", []))
+
+
 def player_count(engine: Engine, requested: int | None) -> int:
     g = engine.game
     n = requested if requested is not None else max(g.min_players, min(2, g.max_players))
@@ -152,12 +157,9 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     from interpreter import trace
 
-    def loader(head):
-        return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}),
-                    head.get("variants", []))
     try:
         lines = trace.read(args.trace)
-        trace.replay(lines, loader)
+        trace.replay(lines, trace_loader)
     except trace.TraceError as exc:
         print(f"replay failed: {exc}", file=sys.stderr)
         return 1
@@ -230,12 +232,9 @@ def cmd_graph(args) -> int:
 def cmd_show(args) -> int:
     from interpreter import show, trace
 
-    def loader(head):
-        return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}),
-                    head.get("variants", []))
     try:
         lines = trace.read(args.trace)
-        snap = show.replay_to(lines, loader, args.step)
+        snap = show.replay_to(lines, trace_loader, args.step)
     except show.StepError as exc:
         raise CommandError(str(exc)) from None
     except trace.TraceError as exc:

@@ -11,11 +11,10 @@ choices withheld.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from interpreter.render import event_text, player_name, state_text
-from interpreter.trace import TraceError
+from interpreter.trace import replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
 
@@ -36,10 +35,6 @@ class Snapshot:
     setup: list  # the setup events
 
 
-def _clean(events) -> list:
-    return json.loads(json.dumps(events, sort_keys=True))
-
-
 def replay_to(lines: list[dict], load, step: int) -> Snapshot:
     """Replay `lines` (from `trace.read`) up to decision `step`; `load(header)` returns an Engine."""
     head = lines[0]
@@ -47,29 +42,9 @@ def replay_to(lines: list[dict], load, step: int) -> Snapshot:
     if not 0 <= step <= len(decisions):
         raise StepError(f"--step {step} is not in this trace: it has {len(decisions)} decisions, "
                         f"so a step from 0 (after setup) to {len(decisions)} (the end)")
-    engine = load(head)
-    if head.get("digest") and head["digest"] != engine.game.digest:
-        raise TraceError(f"line 1: the trace was made with another version of the ruleset "
-                         f"(digest {head['digest']}, now {engine.game.digest})")
-    state, events = engine.start(head["players"], head["seed"])
-    setup_line = next((ln for ln in lines[1:] if "setup" in ln), None)
-    if setup_line is not None and _clean(events) != setup_line["setup"]:
-        raise TraceError(f"line {setup_line['_line']}: setup events differ from the trace")
+    engine, state, events = start_replay(lines, load)
     for line in decisions[:step]:
-        n = line["_line"]
-        d = engine.decision(state)
-        if d is None:
-            raise TraceError(f"line {n}: the trace has a decision but the game is already over")
-        if d.actor != line["actor"] or len(d.options) != line["options"]:
-            raise TraceError(f"line {n}: expected {player_name(line['actor'])} to choose among "
-                             f"{line['options']} options, found {player_name(d.actor)} with {len(d.options)}")
-        try:
-            index = d.index_of(line["choice"])
-        except KeyError:
-            raise TraceError(f"line {n}: option `{line['choice']}` is not available") from None
-        state, events = engine.apply(state, index)
-        if _clean(events) != line["events"]:
-            raise TraceError(f"line {n}: the events of step {line['step']} differ from the trace")
+        state, events = replay_decision(engine, state, line)
     return Snapshot(engine, head, state, step, len(decisions), decisions[step - 1] if step else None,
                     decisions[step] if step < len(decisions) else None, events if step == 0 else [])
 

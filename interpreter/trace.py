@@ -97,40 +97,50 @@ def _clean(events):
     return json.loads(json.dumps(events, sort_keys=True))
 
 
-def replay(lines: list[dict], load) -> dict:
-    """Re-run a trace; `load(header)` returns an Engine. Returns the final state."""
+def start_replay(lines: list[dict], load) -> tuple:
+    """The engine, and the state after setup checked against the trace: (engine, state, events)."""
     head = lines[0]
     engine = load(head)
     if head.get("digest") and head["digest"] != engine.game.digest:
         raise TraceError(f"line 1: the trace was made with another version of the ruleset "
                          f"(digest {head['digest']}, now {engine.game.digest})")
     state, events = engine.start(head["players"], head["seed"])
-    body = lines[1:]
-    if body and "setup" in body[0]:
-        if _clean(events) != body[0]["setup"]:
-            raise TraceError(f"line {body[0]['_line']}: setup events differ from the trace")
-        body = body[1:]
-    for line in body:
+    setup = next((ln for ln in lines[1:] if "setup" in ln), None)
+    if setup is not None and _clean(events) != setup["setup"]:
+        raise TraceError(f"line {setup['_line']}: setup events differ from the trace")
+    return engine, state, events
+
+
+def replay_decision(engine, state: dict, line: dict) -> tuple:
+    """Take the decision a trace line records, checking it against the game: (state, events)."""
+    n = line["_line"]
+    d = engine.decision(state)
+    if d is None:
+        raise TraceError(f"line {n}: the trace has a decision but the game is already over")
+    if d.actor != line["actor"]:
+        raise TraceError(f"line {n}: expected {player_name(line['actor'])} to decide, "
+                         f"but it is {player_name(d.actor)}")
+    if len(d.options) != line["options"]:
+        raise TraceError(f"line {n}: expected {line['options']} options, found {len(d.options)}")
+    try:
+        index = d.index_of(line["choice"])
+    except KeyError:
+        raise TraceError(f"line {n}: option `{line['choice']}` is not available") from None
+    state, events = engine.apply(state, index)
+    if _clean(events) != line["events"]:
+        raise TraceError(f"line {n}: the events of step {line['step']} differ from the trace")
+    return state, events
+
+
+def replay(lines: list[dict], load) -> dict:
+    """Re-run a trace; `load(header)` returns an Engine. Returns the final state."""
+    engine, state, _ = start_replay(lines, load)
+    for line in (ln for ln in lines[1:] if "setup" not in ln):
         if "end" in line:
             break
-        n = line["_line"]
         if "step" not in line:
-            raise TraceError(f"line {n}: expected a decision line")
-        d = engine.decision(state)
-        if d is None:
-            raise TraceError(f"line {n}: the trace has a decision but the game is already over")
-        if d.actor != line["actor"]:
-            raise TraceError(f"line {n}: expected {player_name(line['actor'])} to decide, "
-                             f"but it is {player_name(d.actor)}")
-        if len(d.options) != line["options"]:
-            raise TraceError(f"line {n}: expected {line['options']} options, found {len(d.options)}")
-        try:
-            index = d.index_of(line["choice"])
-        except KeyError:
-            raise TraceError(f"line {n}: option `{line['choice']}` is not available") from None
-        state, events = engine.apply(state, index)
-        if _clean(events) != line["events"]:
-            raise TraceError(f"line {n}: the events of step {line['step']} differ from the trace")
+            raise TraceError(f"line {line['_line']}: expected a decision line")
+        state, _ = replay_decision(engine, state, line)
     else:
         if engine.decision(state) is not None:
             raise TraceError(f"line {lines[-1]['_line']}: the trace ends before the game does (truncated?)")
