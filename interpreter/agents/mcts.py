@@ -32,6 +32,9 @@ from interpreter.effects.choices import option_id
 from interpreter.rng import Random
 
 
+GUESS_ERRORS = (MeepleError, ValueError, KeyError, IndexError, TypeError, AttributeError)
+
+
 class Node:
     __slots__ = ("children", "visits", "avail", "reward")
 
@@ -51,6 +54,7 @@ class MctsAgent:
         self.iterations, self.seconds = iterations, seconds
         self.depth, self.exploration = depth, exploration
         self.scale = 1.0  # the largest total seen, for solo rewards
+        self.order: list[int] = []  # the root options' ranks by immediate gain (greedy_order)
 
     # ------------------------------------------------------------- the search
     def choose(self, view: dict, decision) -> int:
@@ -82,7 +86,7 @@ class MctsAgent:
             try:
                 after, _ = engine.apply(guess, k, events=False)
                 gains.append((-(engine.total(after, self.seat) - before), self.rng.below(1 << 30), k))
-            except (MeepleError, ValueError, KeyError, IndexError, TypeError):
+            except GUESS_ERRORS:
                 gains.append((0, self.rng.below(1 << 30), k))
         order = [0] * len(gains)
         for rank, (_, _, k) in enumerate(sorted(gains)):
@@ -119,10 +123,13 @@ class MctsAgent:
                 node = node.children[ids[k]]
                 path.append((node, actor))
             rewards = self.playout(state)
-        except (MeepleError, ValueError, KeyError, IndexError, TypeError):
+        except GUESS_ERRORS:
             # A guess can leave a rule with something it cannot read (a hidden card
-            # in a pending effect); value the position as it stands.
-            rewards = self.value_now(state)
+            # in a pending effect); value the position as it stands, or call it even.
+            try:
+                rewards = self.value_now(state)
+            except GUESS_ERRORS:
+                rewards = [0.5] * state["players"]
         for n, seat in path:
             n.visits += 1
             n.reward += rewards[seat]

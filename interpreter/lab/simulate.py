@@ -142,7 +142,7 @@ class Progress:
 
     total: int
     what: str = "games"
-    stream: object = field(default=sys.stderr)
+    stream: object = field(default_factory=lambda: sys.stderr)
     started: float = field(default_factory=time.perf_counter)
     shown: float = 0.0
 
