@@ -214,7 +214,7 @@ class TestAlchemy:
         eng, state = fresh(zones={"resources/0": ["res-berry-06"], "inventory/0": PLANTS[:2], "bag/water": WATERS})
         push(eng, state, "alchemy", p=0)
         state = take(eng, state, "Process a resource card", "water", "pass",
-                     "Rainbow: combine two pure elixirs", "pure-plant-1@pure-plant-2")
+                     "Rainbow: combine two pure elixirs", "pure-plant-1+pure-plant-2")
         z, v = state["zones"], state["vars"]
         assert v["mana/0"] == 12 - 1 - 2 and v["burned/0/transmute"] and v["burned/0/rainbow_ability"]
         assert kinds(z["inventory/0"]) == ["pure-water", "pure-water", "rainbow"] and "pure-plant-1" in z["bag/plant"]
