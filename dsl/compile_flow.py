@@ -13,6 +13,7 @@ from dsl import ast
 from dsl.errors import did_you_mean
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
+from dsl.compile_fused import compile_run, fusable, worth_fusing
 from interpreter.effects import choices, zones
 from interpreter.game import Block
 from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
@@ -65,8 +66,17 @@ class FlowCompiler:
 
     # ------------------------------------------------------------- statements
     def body(self, ops: list, stmts, scope: Scope) -> None:
-        for s in stmts:
-            self.stmt(ops, s, scope)
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and fusable(stmts[j]):
+                j += 1
+            if j > i and worth_fusing(stmts[i:j]):
+                ops.append(compile_run(self, stmts[i:j], scope))  # one op for the whole run
+                i = j
+            else:
+                self.stmt(ops, stmts[i], scope)
+                i += 1
 
     def stmt(self, ops: list, s, scope: Scope) -> None:
         method = getattr(self, "s_" + type(s).__name__, None)

@@ -1,0 +1,136 @@
+"""Runs of simple statements compiled into one op, so the machine dispatches once.
+
+Between two decisions a game mostly runs plain statements: assignments, moves,
+draws, logs and `if`/`elif`/`else` around them, often ending in `next phase`.
+Compiled one op per statement (with jumps for the `if`s), each costs a pass
+through the machine's loop. A run of such statements (nothing that can wait
+for a decision, call an effect or loop) is compiled instead into one Python
+function whose body is the run itself, written out as source text:
+
+    def run(m):
+        k0(m)                 # c.mark = x
+        if k1(m):             # if in_a_row(...)
+            k2(m)             #     winner = player
+        elif k3(m):
+            k4(m)
+            return k5         #     next turn (the op is run after the function)
+
+`kN` are the statements' own compiled closures, so the meaning is exactly the
+one-op-per-statement meaning; only the jumps are gone. The source is built
+here from the rules' structure, never from their text. An error inside the
+run is reported at the statement that raised it (the line of the generated
+function tells which).
+"""
+from __future__ import annotations
+
+from dsl import ast
+from dsl.compile_expr import compile_expr
+from dsl.errors import MeepleError
+from interpreter.machine import EndGame, Exec, Goto
+
+LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
+ENDS = (ast.Next, ast.EndGame)
+RULE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def fusable(s) -> bool:
+    if isinstance(s, LEAVES + ENDS):
+        return True
+    if isinstance(s, ast.If):
+        bodies = [body for _, body in s.branches] + [s.else_body or []]
+        return all(fusable(x) for body in bodies for x in body)
+    return False
+
+
+def worth_fusing(stmts: list) -> bool:
+    """Fusing saves dispatches only when the run is more than one plain op."""
+    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts)
+
+
+class _At:
+    """Where an error happened, for the machine's messages."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span):
+        self.span = span
+
+
+class Fused:
+    """One op for a run of simple statements; returns like the ops it replaces."""
+
+    __slots__ = ("fn", "spans", "span")
+
+    def __init__(self, fn, spans: dict, span):
+        self.fn, self.spans, self.span = fn, spans, span
+
+    def run(self, m, frame):
+        try:
+            end = self.fn(m)
+        except MeepleError as exc:
+            at = self.where(exc)
+            for d in exc.diagnostics:
+                if not d.span.line:
+                    d.span = at.span
+            raise
+        except RULE_ERRORS as exc:
+            raise m.rule_error(str(exc) or type(exc).__name__, self.where(exc), frame) from None
+        frame[1] += 1
+        if end is None:
+            return False
+        return end.run(m, frame)  # `next` or `end game`: they replace the frames
+
+    def where(self, exc) -> _At:
+        tb, line = exc.__traceback__, None
+        while tb is not None:
+            if tb.tb_frame.f_code is self.fn.__code__:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return _At(self.spans.get(line, self.span))
+
+
+def compile_run(flow, stmts: list, scope) -> Fused:
+    """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
+    names: dict = {}
+    spans: dict = {}
+    lines = ["def run(m):"]
+
+    def name_for(value) -> str:
+        key = f"k{len(names)}"
+        names[key] = value
+        return key
+
+    def emit(text: str, depth: int, span) -> None:
+        lines.append("    " * depth + text)
+        spans[len(lines)] = span
+
+    def body(block: list, depth: int) -> None:
+        wrote = False
+        for s in block:
+            if isinstance(s, ast.Pass):
+                continue
+            if isinstance(s, ast.If):
+                for i, (cond, branch) in enumerate(s.branches):
+                    emit(f"{'if' if i == 0 else 'elif'} {name_for(compile_expr(cond, scope))}(m):", depth, cond.span)
+                    body(branch, depth + 1)
+                if s.else_body:
+                    emit("else:", depth, s.span)
+                    body(s.else_body, depth + 1)
+            else:
+                ops: list = []
+                flow.stmt(ops, s, scope)
+                (op,) = ops
+                if isinstance(op, (Goto, EndGame)):
+                    emit(f"return {name_for(op)}", depth, s.span)
+                else:
+                    assert isinstance(op, Exec), type(op).__name__
+                    emit(f"{name_for(op.fn)}(m)", depth, s.span)
+            wrote = True
+        if not wrote:
+            emit("pass", depth, None)
+
+    body(stmts, 1)
+    namespace = dict(names)
+    exec(compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec"), namespace)
+    span = stmts[0].span
+    return Fused(namespace["run"], {k: v for k, v in spans.items() if v is not None}, span)
