@@ -60,3 +60,19 @@ def test_determinized_zones_only_hold_their_kind():
             if spec is not None:
                 assert {engine.game.components[i][KIND] for i in items} <= {spec.of}, key
         assert sorted(i for items in guess["zones"].values() for i in items) == sorted(engine.game.components)
+
+
+def test_the_agent_written_in_docs_agents_md_plays(tmp_path, monkeypatch, capsys):
+    """The documented protocol is the real one: the example class, saved as a module, plays."""
+    import re
+    import sys
+
+    from cli import main
+    from tests.conftest import ROOT
+    code = re.search(r"```python\n(.*?)```", (ROOT / "docs/agents.md").read_text(), re.S).group(1)
+    (tmp_path / "my_bots.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("my_bots", None)
+    assert main(["run", "tic_tac_toe", "--agents", "my_bots:FirstOption,mcts@20", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^P1\s+first\s", out, re.M) and re.search(r"^P2\s+mcts\s", out, re.M)
