@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dsl.compiler import compile_ruleset, find_ruleset  # noqa: E402
 from dsl.parser import parse_file  # noqa: E402
-from interpreter import bench, rng  # noqa: E402
 from interpreter.engine import Engine  # noqa: E402
 from interpreter.state import copy_state  # noqa: E402
 
@@ -37,9 +36,16 @@ def timed(play_one, seconds: float) -> float:
 
 
 def meeple(name: str):
+    """The engine's raw loop; the moves are picked by `random.Random`, as for the peers."""
     engine = Engine(compile_ruleset(parse_file(find_ruleset(name)), {}, []))
-    picker = {"rng": rng.seed_state(1)}
-    return lambda i: bench.play_random(engine, 2, i, picker)
+    r = random.Random(1)
+    count, apply = engine.option_count, engine.apply
+
+    def play(i):
+        state, _ = engine.start(2, i)
+        while n := count(state):
+            apply(state, r.randrange(n), inplace=True, events=False)
+    return play
 
 
 def openspiel(name: str):

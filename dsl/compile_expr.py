@@ -438,6 +438,9 @@ def compile_call(node: ast.Call, scope: Scope):
     if len(args) == 2:
         a0, a1 = args
         return lambda m: fn(m, a0(m), a1(m))
+    if len(args) == 3:
+        a0, a1, a2 = args
+        return lambda m: fn(m, a0(m), a1(m), a2(m))
     return lambda m: fn(m, *[a(m) for a in args])
 
 

@@ -114,14 +114,16 @@ class FlowCompiler:
             cell = compile_expr(target.obj, scope)
             attr = target.name
 
+            contents = {name: spec.content for name, spec in g.grids.items()}
+
             def set_cell(m):
                 c = cell(m)
                 key, i = c
-                spec = m.game.grids[key.split("/", 1)[0]]
-                if attr != spec.content:
-                    raise ValueError(f"only a cell's `{spec.content}` can be set, not `{attr}`")
+                content = contents[key.split("/", 1)[0]]
+                if attr != content:
+                    raise ValueError(f"only a cell's `{content}` can be set, not `{attr}`")
                 cells = m.state["grids"][key]["cells"]
-                cells[i] = combine(cells[i], value(m))
+                cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
                 m.emit("mark", cell=c, value=cells[i])
             return set_cell
         name = target.name if isinstance(target, ast.Name) else target.obj.name
@@ -242,13 +244,14 @@ class FlowCompiler:
 
     def s_If(self, ops, s, scope):
         exits = []
-        for cond, body in s.branches:
+        for i, (cond, body) in enumerate(s.branches):
             test = JumpUnless(compile_expr(cond, scope), span=cond.span)
             ops.append(test)
             self.body(ops, body, scope)
-            jump = Jump(span=s.span)
-            ops.append(jump)
-            exits.append(jump)
+            if i < len(s.branches) - 1 or s.else_body:  # the last branch falls through
+                jump = Jump(span=s.span)
+                ops.append(jump)
+                exits.append(jump)
             test.target = len(ops)
         if s.else_body:
             self.body(ops, s.else_body, scope)
@@ -308,11 +311,13 @@ class FlowCompiler:
                                 if filtered is None and is_cell_source(s.source, scope) else None)
         ops.append(op)
         self.body(ops, s.body, scope)
+        if s.otherwise is None:
+            op.end = len(ops)  # the body falls through to what follows
+            return
         jump = Jump(span=s.span)
         ops.append(jump)
-        if s.otherwise is not None:
-            op.otherwise = len(ops)
-            self.body(ops, s.otherwise, scope)
+        op.otherwise = len(ops)
+        self.body(ops, s.otherwise, scope)
         op.end = jump.target = len(ops)
 
     def s_Menu(self, ops, s, scope):

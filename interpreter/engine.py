@@ -102,7 +102,7 @@ class Engine:
         if state["over"] or pending is None:
             raise ValueError("the game is over; there is nothing to choose")
         values = pending["options"]
-        if isinstance(choice, int) and not isinstance(choice, bool):
+        if type(choice) is int:  # an index (a bool is not one)
             if not 0 <= choice < len(values):
                 raise ValueError(f"option {choice} does not exist (there are {len(values)})")
             value = values[choice]

@@ -28,6 +28,16 @@ HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back show
 
 
 def initial_state(game: Game, players: int, seed: int) -> dict:
+    """The state before setup runs; built once per player count, then copied."""
+    template = game.cache.get(("initial state", players))
+    if template is None:
+        template = game.cache[("initial state", players)] = _initial(game, players)
+    state = copy_state(template)
+    state["rng"] = rng.seed_state(seed)
+    return state
+
+
+def _initial(game: Game, players: int) -> dict:
     zones = {BOX: [cid for ids in game.kinds.values() for cid in ids]}
     for spec in game.zones.values():
         for key in game.zone_keys(spec, players):
@@ -41,7 +51,7 @@ def initial_state(game: Game, players: int, seed: int) -> dict:
         for key, _ in game.instance_keys(spec.name, spec.per, players):
             grids[key] = new_grid(spec.geometry.size)
     return {
-        "players": players, "rng": rng.seed_state(seed), "first": 0, "phase": "setup", "seq": 0,
+        "players": players, "rng": 0, "first": 0, "phase": "setup", "seq": 0,
         "step": 0, "over": False, "zones": zones, "vars": vars_, "grids": grids,
         "stack": [[game.setup, 0, {}]] if game.blocks else [], "pending": None,
     }
