@@ -344,15 +344,5 @@ def serve() -> int:
     return 0
 
 
-def configure_lsp(parser) -> None:
-    """`meeple lsp` takes no arguments; `--stdio` (which some clients add) is accepted."""
-    parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
-    parser.set_defaults(fn=cmd_lsp)
-
-
-def cmd_lsp(args) -> int:
-    return serve()
-
-
 if __name__ == "__main__":
     sys.exit(serve())

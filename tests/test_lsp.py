@@ -6,7 +6,6 @@ thread, so a silent server fails a test after a timeout instead of hanging it.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import queue
@@ -48,11 +47,11 @@ score "Points": vp
 class Client:
     """A minimal LSP client over the pipes of a server subprocess."""
 
-    def __init__(self, log: Path):
+    def __init__(self, log: Path, command: list | None = None):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         self.log = log
         self.stderr = open(log, "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "dsl.lsp"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(command or [sys.executable, "-m", "dsl.lsp"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr)
         self.inbox: queue.Queue = queue.Queue()
         self.pending: list[dict] = []  # notifications read while waiting for something else
@@ -264,8 +263,9 @@ def test_completion_offers_names_builtins_and_keywords(server, doc):
 
 
 # ----------------------------------------------------------------- lifecycle
-def test_shutdown_and_exit(tmp_path):
-    client = Client(tmp_path / "stderr.txt")
+def test_meeple_lsp_serves_and_shuts_down(tmp_path):
+    """Started the way editors start it: `meeple lsp` (here through cli.main)."""
+    client = Client(tmp_path / "stderr.txt", [sys.executable, "-c", "import sys, cli; sys.exit(cli.main(['lsp']))"])
     try:
         client.initialize()
         assert client.request("shutdown", None) is None
@@ -277,11 +277,9 @@ def test_shutdown_and_exit(tmp_path):
 
 
 def test_meeple_lsp_command_line():
-    from dsl import lsp
-
-    parser = argparse.ArgumentParser()
-    lsp.configure_lsp(parser)
-    assert parser.parse_args([]).fn is lsp.cmd_lsp and parser.parse_args(["--stdio"]).stdio
+    from cli import build_parser, cmd_lsp
+    parser = build_parser()
+    assert parser.parse_args(["lsp"]).fn is cmd_lsp and parser.parse_args(["lsp", "--stdio"]).stdio
 
 
 # ----------------------------------------------------------------- the VS Code extension
