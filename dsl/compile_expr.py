@@ -8,17 +8,14 @@ player whose turn or loop it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from dsl import ast
 from dsl.errors import MeepleError, Span, did_you_mean
-from interpreter.builtins import FUNCTIONS
 from interpreter.game import KIND, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 RANGE_LIMIT = 100_000  # a longer range is a mistake, and building it could exhaust memory
 CELL_ATTRS = {"row", "col", "empty"}
-GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 
 
 @dataclass
@@ -241,223 +238,6 @@ def cell_attr(m, cell, name: str, span: Span):
     raise fail(f"a cell of `{spec.name}` has no `{name}`", span, did_you_mean(name, known, "attribute"))
 
 
-# ----------------------------------------------------------------- selections
-def compile_selection(node: ast.Selection, scope: Scope):
-    """`each x in xs where cond` -> fn(m) returning the selected items as a list."""
-    source = compile_expr(node.source, scope)
-    inner = scope.with_locals(node.pattern.names)
-    where = compile_expr(node.where, inner) if node.where is not None else None
-    bind = binder(node.pattern)
-    from dsl.compile_cells import fixed_grid_filter, selection_test  # (they build on this module)
-    if not node.pattern.unpack:
-        filtered = fixed_grid_filter(node.source, node.where, node.pattern.names[0], scope)
-        if filtered is not None:
-            return filtered, inner, bind
-    test = selection_test(node, scope)
-    if test is not None:
-        def select_cells(m):
-            grids = m.state["grids"]
-            return [c for c in source(m) if test(grids, c)]
-        return select_cells, inner, bind
-
-    def select(m):
-        items = source(m)
-        if where is None:
-            return list(items)
-        env = m.env
-        saved = {n: env[n] for n in node.pattern.names if n in env}
-        out = []
-        try:
-            for item in items:
-                bind(env, item)
-                if where(m):
-                    out.append(item)
-        finally:
-            restore(env, node.pattern.names, saved)
-        return out
-    return select, inner, bind
-
-
-def binder(pattern: ast.Pattern):
-    names = pattern.names
-    if not pattern.unpack:
-        name = names[0]
-
-        def bind_one(env, item):
-            env[name] = item
-        return bind_one
-
-    def bind_many(env, item):
-        if not isinstance(item, list) or len(item) != len(names):
-            raise ValueError(f"cannot unpack {item!r} into [{', '.join(names)}]")
-        for n, v in zip(names, item):
-            env[n] = v
-    return bind_many
-
-
-def restore(env: dict, names, saved: dict) -> None:
-    for n in names:
-        if n in saved:
-            env[n] = saved[n]
-        else:
-            env.pop(n, None)
-
-
-def compile_generator(node: ast.Generator, scope: Scope):
-    select, inner, bind = compile_selection(node.selection, scope)
-    expr = compile_expr(node.expr, inner)
-    names = node.selection.pattern.names
-
-    def generate(m):
-        items = select(m)
-        env = m.env
-        saved = {n: env[n] for n in names if n in env}
-        try:
-            out = []
-            for item in items:
-                bind(env, item)
-                out.append(expr(m))
-            return out
-        finally:
-            restore(env, names, saved)
-    return generate
-
-
-# ----------------------------------------------------------------- calls
-def compile_user_call(node: ast.Call, scope: Scope):
-    """A ruleset's `function`: arguments evaluated here, the body with only its parameters."""
-    entry = scope.game.functions[node.func]
-    params = entry[0]
-    if len(node.args) != len(params):
-        raise fail(f"`{node.func}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(node.args)}",
-                   node.span)
-    args = [compile_arg(a, scope) for a in node.args]
-
-    def call(m):
-        values = [a(m) for a in args]
-        saved = m.env
-        m.env = dict(zip(params, values))
-        try:
-            return entry[1](m)
-        finally:
-            m.env = saved
-    return call
-
-
-def compile_short_circuit(node: ast.Call, scope: Scope):
-    """`any(e for each x in xs)` / `all(...)`: stop at the first value that decides."""
-    gen = node.args[0]
-    sel = gen.selection
-    source = compile_expr(sel.source, scope)
-    inner = scope.with_locals(sel.pattern.names)
-    where = compile_expr(sel.where, inner) if sel.where is not None else None
-    expr = compile_expr(gen.expr, inner)
-    bind, names = binder(sel.pattern), sel.pattern.names
-    want = node.func == "any"
-    from dsl.compile_cells import cell_test, fixed_grid_any, is_cell_source  # (it builds on this module)
-    over_array = fixed_grid_any(sel, gen.expr, want, scope)
-    if over_array is not None:
-        return over_array
-    if is_cell_source(sel.source, scope) and not sel.pattern.unpack:
-        test = cell_test(gen.expr, names[0], scope)
-        only = cell_test(sel.where, names[0], scope)
-        if test is not None and (sel.where is None or only is not None):
-            def decide_cells(m):
-                grids = m.state["grids"]
-                for c in source(m):
-                    if only is not None and not only(grids, c):
-                        continue
-                    if bool(test(grids, c)) is want:
-                        return want
-                return not want
-            return decide_cells
-
-    if len(names) == 1 and not sel.pattern.unpack:
-        name = names[0]
-
-        # The common one-name case, written out: it runs in every win check of a
-        # grid game, and saving one local is much cheaper than the general path.
-        def decide_one(m):
-            env = m.env
-            had, old = name in env, env.get(name)
-            try:
-                for item in source(m):
-                    env[name] = item
-                    if where is not None and not where(m):
-                        continue
-                    if bool(expr(m)) is want:
-                        return want
-                return not want
-            finally:
-                if had:
-                    env[name] = old
-                else:
-                    env.pop(name, None)
-        return decide_one
-
-    def decide(m):
-        env = m.env
-        saved = {n: env[n] for n in names if n in env}
-        try:
-            for item in source(m):
-                bind(env, item)
-                if where is not None and not where(m):
-                    continue
-                if bool(expr(m)) is want:
-                    return want
-            return not want
-        finally:
-            restore(env, names, saved)
-    return decide
-
-
-def compile_call(node: ast.Call, scope: Scope):
-    if node.func in scope.game.functions:
-        return compile_user_call(node, scope)
-    if node.func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
-        return compile_short_circuit(node, scope)
-    builtin = FUNCTIONS.get(node.func)
-    if builtin is None:
-        raise fail(f"unknown function `{node.func}`", node.span,
-                   did_you_mean(node.func, list(FUNCTIONS) + list(scope.game.functions), "function"))
-    n = len(node.args)
-    if n < builtin.min_args or (builtin.max_args >= 0 and n > builtin.max_args):
-        want = (f"{builtin.min_args}" if builtin.min_args == builtin.max_args
-                else f"at least {builtin.min_args}")
-        raise fail(f"`{node.func}` takes {want} argument{'s' if builtin.min_args != 1 else ''}, not {n}",
-                   node.span, f"for example: {builtin.example}")
-    args = [compile_arg(a, scope) for a in node.args]
-    fn = builtin.fn
-    if node.func in GRID_SHAPES and n == 1 and is_fixed_grid(node.args[0], scope):
-        # `cells(board)` of a grid that is not kept per player never changes: build it once.
-        shape = fn(SimpleNamespace(game=scope.game), node.args[0].name)
-        return lambda m: shape
-    if len(args) == 1:
-        a0 = args[0]
-        return lambda m: fn(m, a0(m))
-    if len(args) == 2:
-        a0, a1 = args
-        return lambda m: fn(m, a0(m), a1(m))
-    if len(args) == 3:
-        a0, a1, a2 = args
-        return lambda m: fn(m, a0(m), a1(m), a2(m))
-    return lambda m: fn(m, *[a(m) for a in args])
-
-
-def is_fixed_grid(node, scope: Scope) -> bool:
-    g = scope.game
-    return (isinstance(node, ast.Name) and node.name not in scope.locals and node.name in g.grids
-            and not g.grids[node.name].per)
-
-
-def compile_arg(node, scope: Scope):
-    if isinstance(node, ast.Selection):
-        return compile_selection(node, scope)[0]
-    if isinstance(node, ast.Generator):
-        return compile_generator(node, scope)
-    return compile_expr(node, scope)
-
-
 # ----------------------------------------------------------------- operators
 _BINOPS = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -512,6 +292,12 @@ def compile_index(node: ast.Index, scope: Scope):
         except (IndexError, KeyError, TypeError):
             raise fail(f"no item {i!r} in {container!r}", span) from None
     return index
+
+
+def _calls():
+    """Selections and calls (dsl/compile_calls.py) build on this module and call back into it."""
+    from dsl import compile_calls
+    return compile_calls
 
 
 def compile_expr(node, scope: Scope):
@@ -578,12 +364,13 @@ def compile_expr(node, scope: Scope):
     if t is ast.Index:
         return compile_index(node, scope)
     if t is ast.Call:
-        return compile_call(node, scope)
+        return _calls().compile_call(node, scope)
     if t is ast.FieldCall:
         raise fail(f"`.{node.field}(...)` runs a card's effect, so it needs `do` in front", node.span,
                    f"write `do ...{node.field}(...)` as a statement")
     if t is ast.Selection:
-        return compile_selection(node, scope)[0]
+        return _calls().compile_selection(node, scope)[0]
     if t is ast.Generator:
-        return compile_generator(node, scope)
+        return _calls().compile_generator(node, scope)
     raise fail(f"unexpected {t.__name__} here", getattr(node, "span", Span()))
+

@@ -11,7 +11,8 @@ import itertools
 
 from dsl import ast
 from dsl.errors import did_you_mean
-from dsl.compile_expr import Scope, compile_expr, fail, instance_key, binder, restore
+from dsl.compile_calls import binder, restore
+from dsl.compile_expr import Scope, compile_expr, fail, instance_key
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
 from interpreter.effects import choices, zones
