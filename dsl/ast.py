@@ -416,6 +416,7 @@ class ZoneDecl:
     kind: str  # deck | bag | pile | hand
     of: str  # component name
     visibility: str = ""  # public | private | hidden ("" = the kind's default)
+    refill: str = ""  # a zone whose contents are shuffled in when a draw runs out
     span: Span = _span()
 
 

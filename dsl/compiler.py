@@ -146,7 +146,17 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if vis not in ("public", "private", "hidden"):
             raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
         check_per(z.per, enums, kinds, z.span)
-        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span)
+        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill)
+    for z in of(ast.ZoneDecl):
+        if not z.refill:
+            continue
+        source = zones.get(z.refill)
+        if source is None:
+            raise fail(f"zone `{z.name}` refills from `{z.refill}`, which is not a zone", z.span,
+                       did_you_mean(z.refill, zones, "zone"))
+        if source.of != z.of or source.per not in ((), z.per) or z.refill == z.name:
+            raise fail(f"zone `{z.name}` cannot refill from `{z.refill}`", z.span,
+                       "the refill zone holds the same component and is shared or kept per the same things")
 
     grids = {}
     for gd in of(ast.GridDecl):

@@ -4,10 +4,19 @@ A test checks that every alias of dsl/meeple.lark has its method here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lark import Token, Transformer, v_args
 
 from dsl import ast
 from dsl.errors import MeepleError, Span
+
+
+@dataclass
+class Refill:
+    """`refill from ZONE` while a zone declaration is being read."""
+
+    zone: str
 
 
 def span_of(meta) -> Span:
@@ -82,8 +91,13 @@ class ToAst(Transformer):
         rest = list(c[1:])
         per = self._pers(rest)
         kind, of = str(rest[0]), str(rest[1])
+        # `, VISIBILITY` and `, refill from ZONE` are both optional.
+        refill = rest.pop().zone if rest and isinstance(rest[-1], Refill) else ""
         vis = str(rest[2]) if len(rest) > 2 else ""
-        return ast.ZoneDecl(name, per, kind, of, vis, span=span_of(meta))
+        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta))
+
+    def zone_refill(self, meta, c):
+        return Refill(str(c[0]))
 
     def grid_decl(self, meta, c):
         name = str(c[0])

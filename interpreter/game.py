@@ -30,6 +30,7 @@ class ZoneSpec:
     of: str  # component kind
     visibility: str  # public | private | hidden
     span: Span = field(default_factory=Span)
+    refill: str = ""  # zone shuffled in when a draw finds this one short ("" = none)
 
 
 @dataclass

@@ -137,14 +137,19 @@ class TestDrawAndDiscard:
     def test_an_empty_deck_is_rebuilt_from_the_discard_in_the_middle_of_a_draw(self, recipe):
         e = recipe("draw-and-discard")
         s, _ = e.start(2, 1)
-        fill_zone(s, "deck", [])
-        fill_zone(s, "discard", ["one-1", "two-1", "five-1"])
-        before = list(s["zones"]["hand/0"])
-        events = run_alone(e, s, effect_frame(e, "draw_cards", p=0, n=2))
-        drawn = s["zones"]["hand/0"][len(before):]
-        assert len(drawn) == 2 and set(drawn) <= {"one-1", "two-1", "five-1"}
-        assert s["zones"]["discard"] == [] and len(s["zones"]["deck"]) == 1
-        assert [x["e"] for x in events].count("shuffle") == 1
+        assert e.decision(s).actor == 0  # P1 plays; then P2 draws 2
+        zones = s["zones"]
+        zones["discard"], zones["deck"] = zones["deck"][1:], zones["deck"][:1]  # one card left
+        last = zones["deck"][0]
+        events = []
+        while e.decision(s).actor == 0:  # P1 plays a card and discards down to three
+            s, ev = e.apply(s, 0)
+            events += ev
+        kinds = [x["e"] for x in events]
+        draw = kinds.index("draw")
+        assert kinds[draw:draw + 4] == ["draw", "move", "shuffle", "draw"]  # take what is left, refill, go on
+        assert events[draw]["items"] == [last] and events[draw + 1]["src"] == "discard"
+        assert len(s["zones"]["hand/1"]) == 5 and s["zones"]["discard"] == []
 
     def test_cards_are_conserved_and_hands_end_each_turn_at_three(self, recipe):
         e = recipe("draw-and-discard")

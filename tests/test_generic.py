@@ -18,7 +18,8 @@ ORDINARY = {
     "ability", "action", "area", "back", "bag", "blank", "cards", "clear", "entry", "ending", "face", "failed",
     "final", "front", "gain", "letter", "location", "offered", "order", "others", "path", "place", "placed",
     "places", "points", "process", "pure", "rest", "root", "round", "round_number", "saved", "secret", "section",
-    "serve", "side", "slot", "slots", "solo", "source", "stock", "sun", "supply", "symbol", "tied", "tile", "token",
+    "refill", "serve", "side", "slot", "slots", "solo", "source", "stock", "sun", "supply", "symbol", "tied", "tile",
+    "token",
     "tree", "usable", "used", "card", "deck", "hand", "market", "board", "turn", "score", "first", "player", "players",
 }
 

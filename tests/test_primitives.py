@@ -124,6 +124,43 @@ setup:
         assert v["rng"] is None
 
 
+class TestRefill:
+    RULES = HEAD + '''
+zone deck per player: deck of card, refill from discard
+zone discard per player: pile of card
+zone hand per player: hand of card
+setup:
+    move card to deck[0]
+    let player = 0
+    draw 4 from deck into hand
+    move all from hand to discard
+    draw 3 from deck into hand
+'''
+
+    def test_a_short_draw_shuffles_the_discard_in_and_goes_on(self, tmp_path):
+        s, events = rules(self.RULES, tmp_path, CARDS).start(1, 3)
+        assert len(s["zones"]["hand/0"]) == 3 and s["zones"]["hand/0"][0] == "e"  # e was left, drawn first
+        assert s["zones"]["discard/0"] == [] and len(s["zones"]["deck/0"]) == 2
+        tail = [(e["e"], e.get("src"), e.get("dst")) for e in events][-5:-1]
+        assert tail == [("draw", "deck/0", "hand/0"), ("move", "discard/0", "deck/0"), ("shuffle", None, None),
+                        ("draw", "deck/0", "hand/0")]
+
+    def test_nothing_to_refill_draws_what_there_is(self, tmp_path):
+        text = self.RULES.replace("    move all from hand to discard\n", "")
+        s, _ = rules(text, tmp_path, CARDS).start(1, 3)
+        assert s["zones"]["hand/0"] == ["a", "b", "c", "d", "e"] and s["zones"]["deck/0"] == []
+
+    @pytest.mark.parametrize("decl, message", [
+        ("zone deck: deck of card, refill from discrd", "refills from `discrd`, which is not a zone"),
+        ("zone deck: deck of card, refill from deck", "cannot refill from `deck`"),
+    ])
+    def test_a_bad_refill_zone_is_an_error(self, tmp_path, decl, message):
+        text = HEAD + decl + "\nzone discard per player: pile of card\nsetup:\n    move card to deck\n"
+        with pytest.raises(MeepleError) as info:
+            rules(text, tmp_path, CARDS)
+        assert message in str(info.value)
+
+
 class TestCountersAndFlow:
     def test_counters_clamp_to_their_bounds(self):
         e = rules('''

@@ -64,9 +64,16 @@ def draw(m, count: int, src: str, to: str) -> None:
     """Draw up to `count` components: at random from a bag, else from the top."""
     zones = m.state["zones"]
     items = zones[src]
+    spec = zone_spec(m.game, src)
+    if spec is not None and spec.refill and len(items) < count:
+        # Take what is left first, then shuffle the refill zone in and go on drawing.
+        have = len(items)
+        if have:
+            draw(m, have, src, to)
+        refill_from(m, spec, src)
+        count -= have
     if count <= 0 or not items:
         return
-    spec = zone_spec(m.game, src)
     taken = []
     if spec is not None and spec.kind == "bag":
         for _ in range(min(count, len(items))):
@@ -77,6 +84,16 @@ def draw(m, count: int, src: str, to: str) -> None:
     check_kind(m, taken, to)
     zones[to].extend(taken)
     m.emit("draw", items=taken, src=src, dst=to, wanted=count)
+
+
+def refill_from(m, spec, src: str) -> None:
+    """Move the refill zone (the same instance: `discard/0` for `deck/0`) into `src` and shuffle it."""
+    source = spec.refill
+    refill_spec = m.game.zones[source]
+    key = source + src[len(spec.name):] if refill_spec.per else source
+    if m.state["zones"][key]:
+        move_all(m, key, src)
+        shuffle(m, src)
 
 
 def shuffle(m, key: str) -> None:
