@@ -64,15 +64,21 @@ class TestRows:
         assert sorted(r["seed"] for r in merged) == list(range(1, 7))
 
 
-def test_a_local_dask_cluster_plays_the_same_games():
-    distributed = pytest.importorskip("dask.distributed")
+def test_a_local_dask_cluster_plays_the_same_games(tmp_path, capsys):
+    from dask import distributed
     tasks = tasks_for([TTT], 8, 40)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         on_cluster = run_rows(tasks, scheduler=cluster.scheduler_address)
+        # ...and through the command line, as a designer would start it
+        code, out, err = run(capsys, "simulate", "tic_tac_toe", "-n", "8", "--seed", "40",
+                             "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "rows.jsonl"))
     here = run_rows(tasks)
     assert [(r["seed"], r["scores"], r["decisions"]) for r in on_cluster] == \
         [(r["seed"], r["scores"], r["decisions"]) for r in here]
+    assert code == 0, err
+    written = read_rows([tmp_path / "rows.jsonl"])
+    assert [(r["seed"], r["scores"]) for r in written] == [(r["seed"], r["scores"]) for r in here]
 
 
 class TestCommands:
