@@ -339,6 +339,7 @@ class Choose:
     body: list
     otherwise: Optional[list] = None
     prompt: str = ""
+    secret: bool = False  # the chosen option is seen by the chooser only
     span: Span = _span()
 
 
@@ -447,6 +448,7 @@ class CounterDecl:
     init: Expr
     lo: Optional[Expr] = None
     hi: Optional[Expr] = None
+    secret: bool = False  # kept per player and seen by that player only
     span: Span = _span()
 
 

@@ -309,7 +309,8 @@ class FlowCompiler:
                                 self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span,
                                 unique=self.unique_source(s.source, scope),
                                 cell_test=cell_test(s.where, s.var, scope)
-                                if filtered is None and is_cell_source(s.source, scope) else None)
+                                if filtered is None and is_cell_source(s.source, scope) else None,
+                                secret=s.secret)
         ops.append(op)
         self.body(ops, s.body, scope)
         if s.otherwise is None:

@@ -200,7 +200,10 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"counter `{c.name}` starts as a whole number", c.init.span)
         if c.kind != "counter" and (lo is not None or hi is not None):
             raise fail(f"only counters have bounds; `{c.name}` is a {c.kind}", c.span)
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span)
+        if c.secret and c.per[:1] != ("player",):
+            raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
+                       f"write `{c.kind} {c.name} per player = ..., secret`")
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
 
     for f in of(ast.FunctionDecl):
         game.functions[f.name] = [list(f.params), None]

@@ -19,6 +19,9 @@ class Refill:
     zone: str
 
 
+SECRET = object()  # `secret` before `choose`, while the statement is being read
+
+
 def span_of(meta) -> Span:
     if getattr(meta, "empty", True):
         return Span()
@@ -116,7 +119,7 @@ class ToAst(Transformer):
         return str(c[0])
 
     def bound(self, meta, c):
-        return ("bound", str(c[0]), c[1])
+        return ("bound", str(c[0]), c[1] if len(c) > 1 else None)
 
     def counter_decl(self, meta, c):
         kind, name = c[0], str(c[1])
@@ -125,7 +128,7 @@ class ToAst(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
-            setattr(node, "lo" if which == "min" else "hi", expr)
+            setattr(node, {"min": "lo", "max": "hi", "secret": "secret"}[which], True if expr is None else expr)
         return node
 
     def table_decl(self, meta, c):
@@ -300,17 +303,21 @@ class ToAst(Transformer):
     def may(self, meta, c):
         return "may"
 
+    def secret(self, meta, c):
+        return SECRET
+
     @staticmethod
     def _clauses(parts) -> dict:
         return {p[0]: p[1] for p in parts if isinstance(p, tuple)}
 
     def choose_stmt(self, meta, c):
         may = c[0] == "may"
-        c = [x for x in c if x != "may"]
+        secret = SECRET in c
+        c = [x for x in c if x != "may" and x is not SECRET]
         clauses = self._clauses(c[2:])
         body = next(x for x in c[2:] if isinstance(x, list))
         return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
-                          clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
+                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta))
 
     def otherwise_clause(self, meta, c):
         return ("otherwise", c[0])

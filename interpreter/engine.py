@@ -37,6 +37,7 @@ class Decision:
     prompt: str
     undoable: bool = False
     line: int = 0
+    secret: bool = False  # `secret choose`: the others must not learn the chosen option
 
     def index_of(self, option_id: str) -> int:
         for i, o in enumerate(self.options):
@@ -87,7 +88,8 @@ class Engine:
         values = pending["options"]
         options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
-        return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0))
+        return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
+                        getattr(op, "secret", False))
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]

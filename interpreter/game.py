@@ -52,6 +52,7 @@ class CounterSpec:
     lo: int | None = None
     hi: int | None = None
     span: Span = field(default_factory=Span)
+    secret: bool = False  # each player sees only their own
 
 
 @dataclass

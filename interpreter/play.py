@@ -64,7 +64,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
     while (d := engine.decision(state)) is not None:
         if d.actor != seat:
             index = bots[d.actor].choose(engine.view(state, d.actor), d)
-            who = seen_by(g, state, d.options[index].value, players)
+            who = [d.actor] if d.secret else seen_by(g, state, d.options[index].value, players)
             shown = d.options[index].label if who is None or seat in who else "something hidden"
             history.append((state, d.actor, d.undoable, len(choices)))
             state, events = engine.apply(state, index)

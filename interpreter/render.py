@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from interpreter.boards import grid as gridlib
 from interpreter.boards import polyomino
-from interpreter.state import can_see
+from interpreter.state import can_see, may_see_var
 
 
 def player_name(p) -> str:
@@ -56,13 +56,15 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {e['piece']} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
-        return f"{key_label(game, e['var'])} = {value_text(e['value'])}"
+        shown = value_text(e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
+        return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":
         return f"first player: {player_name(e['player'])}"
     if kind == "phase":
         return f"phase {e['phase']}"
     if kind == "auto":
-        shown = e["choice"] if viewer is None or viewer == e["player"] else _auto_choice(game, e, viewer)
+        shown = (e["choice"] if viewer is None or viewer == e["player"]
+                 else "something hidden" if e.get("secret") else _auto_choice(game, e, viewer))
         return f"{player_name(e['player'])} has one option: {shown}"
     if kind == "mark":
         return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"

@@ -67,7 +67,7 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         index = agents[d.actor].choose(engine.view(state, d.actor), d)
         # Who saw the chosen thing where it was when it was chosen (a card taken from
         # a face-up market is public, one played from a hand is not).
-        who = seen_by(engine.game, state, d.options[index].value, players)
+        who = [d.actor] if d.secret else seen_by(engine.game, state, d.options[index].value, players)
         state, events = engine.apply(state, index, inplace=True)
         trace.decision(step, d, index, events, who)
         if strict:

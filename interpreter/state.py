@@ -24,6 +24,8 @@ from interpreter import rng
 from interpreter.boards.grid import new_grid
 from interpreter.game import BOX, Game
 
+SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who may see it], ...]
+
 HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
 
@@ -108,6 +110,15 @@ def can_see(game: Game, key: str, player) -> bool:
     return False
 
 
+def may_see_var(game: Game, key: str, player) -> bool:
+    """A secret counter (`counter bid per player = 0, secret`) is seen by its own player only."""
+    name, _, rest = key.partition("/")
+    spec = game.counters.get(name)
+    if spec is None or not spec.secret:
+        return True
+    return player is not None and rest.split("/", 1)[0] == str(player)
+
+
 def view(game: Game, state: dict, player) -> dict:
     """What `player` can see: hidden zone contents become "?", the RNG is gone."""
     v = copy_state(state)
@@ -119,7 +130,13 @@ def view(game: Game, state: dict, player) -> dict:
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
     for frame in v["stack"]:
-        frame[2] = {k: _redact(x, game, seen) for k, x in frame[2].items()}
+        env = frame[2] = {k: _redact(x, game, seen) for k, x in frame[2].items()}
+        for name, owner in env.get(SECRET_LOCALS, []):
+            if owner != player and name in env:
+                env[name] = HIDDEN
+    for key in v["vars"]:
+        if not may_see_var(game, key, player):
+            v["vars"][key] = HIDDEN
     pending = v["pending"]
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
@@ -161,8 +178,10 @@ def visible_events(game: Game, events: list, viewer, after: dict) -> list:
         kind = e["e"]
         if kind in ("move", "draw") and not (can_see(game, e["src"], viewer) or can_see(game, e["dst"], viewer)):
             e = dict(e, items=[HIDDEN] * len(e["items"]))
-        elif kind == "auto" and e.get("player") != viewer and not visible_to(
-                game, after, viewer, component_ids(e["choice"], game)):
+        elif kind == "auto" and e.get("player") != viewer and (e.get("secret") or not visible_to(
+                game, after, viewer, component_ids(e["choice"], game))):
             e = dict(e, choice=HIDDEN)
+        elif kind == "set" and not may_see_var(game, e["var"], viewer):
+            e = dict(e, value=HIDDEN)
         out.append(e)
     return out

@@ -16,6 +16,7 @@ import pytest
 from dsl.checker import warnings
 from dsl.compiler import apply_variants, compile_ruleset
 from dsl.parser import parse_file
+from interpreter import runner, trace
 from interpreter import state as st
 from interpreter.engine import Engine
 from interpreter.rng import Random
@@ -269,6 +270,20 @@ class TestTurnOrderByBids:
         assert s["first"] == 1
         s = take(e, s, "0", "3", "3")                       # bids of P2, P3, P1: P3 and P1 tie
         assert s["vars"]["order"] == [2, 0, 1], "P3 comes before P1 counting from P2"
+
+
+    def test_bids_are_secret_until_revealed(self, recipe):
+        e = recipe("turn-order-by-bids")
+        s, _ = e.start(3, 1)
+        s, events = e.apply(s, "4")                         # P1 bids 4
+        assert e.view(s, 0)["vars"]["bid/0"] == 4 and e.view(s, 1)["vars"]["bid/0"] == "?"
+        assert "4" not in repr([f[2] for f in e.view(s, 1)["stack"]])  # the chosen local too
+        assert [x["value"] for x in st.visible_events(e.game, events, 1, s) if x["e"] == "set"] == ["?"]
+        s = take(e, s, "1", "2")
+        assert e.view(s, 1)["vars"]["paid/0"] == 4, "revealed once everyone has bid"
+        result = runner.play(e, 3, 2, ["random"])
+        for_p2 = trace.render(e.game, result.trace.lines, 1)
+        assert "P1 chooses something hidden" in for_p2 and "P2 chooses something hidden" not in for_p2
 
 
 class TestSimultaneousReveal:

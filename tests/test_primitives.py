@@ -161,6 +161,74 @@ setup:
         assert message in str(info.value)
 
 
+class TestSecrets:
+    RULES = '''
+game "Secret"
+players 2
+counter bid per player = 0, secret
+counter paid per player = 0
+setup:
+    for each player in turn_order:
+        secret choose b from [1, 2, 3] "Bid":
+            bid = b
+    for each player in turn_order:
+        secret choose b from [7] "Only one way":
+            bid += 0
+    for each player in turn_order:
+        paid = bid
+    end game
+score "Paid": paid
+'''
+
+    def play(self, seed=1):
+        from interpreter import runner
+        engine = rules(self.RULES)
+        return engine, runner.play(engine, 2, seed, ["random"])
+
+    def test_views_show_a_secret_to_its_player_only(self):
+        e = rules(self.RULES)
+        s, _ = e.start(2, 1)
+        s, events = e.apply(s, "3")
+        assert e.view(s, 0)["vars"]["bid/0"] == 3 and e.view(s, 1)["vars"]["bid/0"] == "?"
+        assert e.view(s, 1)["vars"]["bid/1"] == 0
+        locals_for = [{k: v for k, v in f[2].items() if not k.startswith("$")} for f in e.view(s, 1)["stack"]]
+        assert {"player": 1, "b": "?"} in locals_for
+        assert e.decision(s).secret
+
+    def test_events_traces_and_the_terminal_hide_it(self, monkeypatch):
+        import io
+
+        from interpreter import trace
+        from interpreter.play import play_at_terminal
+        from interpreter.render import event_text
+        from interpreter.state import visible_events
+        e, result = self.play()
+        for_p2 = trace.render(e.game, result.trace.lines, 1)
+        assert "P1 chooses something hidden" in for_p2 and "bid[P1] = ?" in for_p2
+        assert "P1 has one option: something hidden" in for_p2  # the one-option secret choice
+        assert "paid[P1] = " + str(result.state["vars"]["bid/0"]) in for_p2  # revealed by the rules
+        s, _ = e.start(2, 1)
+        s, events = e.apply(s, "2")
+        assert [x["value"] for x in visible_events(e.game, events, 1, s) if x["e"] == "set"] == ["?"]
+        assert event_text(e.game, next(x for x in events if x["e"] == "set"), 0) == "bid[P1] = 2"
+        monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+        out = io.StringIO()
+        play_at_terminal(e, 2, 1, 1, ["random"], out)
+        assert "P1 chooses something hidden" in out.getvalue()
+
+    def test_bots_play_with_secrets_they_cannot_see(self):
+        from interpreter import runner
+        e = rules(self.RULES)
+        for agents in (["greedy"], ["mcts@10"]):
+            result = runner.play(e, 2, 3, agents)
+            assert result.state["over"]
+
+    def test_a_secret_must_be_kept_per_player(self):
+        with pytest.raises(MeepleError) as info:
+            rules('game "S"\nplayers 2\ncounter pot = 0, secret\nsetup:\n    end game\n')
+        assert "`pot` is secret, so it must be kept per player" in str(info.value)
+
+
 class TestCountersAndFlow:
     def test_counters_clamp_to_their_bounds(self):
         e = rules('''

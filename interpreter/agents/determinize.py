@@ -4,7 +4,8 @@ Components the player has not seen are dealt at random into the hidden slots:
 a zone only gets components of the kind it holds, preferring those with a
 field equal to the zone's index (a bag per colour holds that colour); the box
 gets what is left. A hidden card whose back shows something (`?gold`) is only ever
-replaced by a card with that back. Bots then simulate on the guess, never on
+replaced by a card with that back. Another player's secret counter is guessed
+to hold its starting value. Bots then simulate on the guess, never on
 the true state.
 """
 from __future__ import annotations
@@ -17,6 +18,10 @@ from interpreter.state import HIDDEN, copy_state
 def determinize(game, view: dict, seed: int) -> dict:
     state = copy_state(view)
     state["rng"] = rng.seed_state(seed)
+    # Another player's secret counter: guess its starting value.
+    for key, value in state["vars"].items():
+        if value == HIDDEN:
+            state["vars"][key] = game.counters[key.split("/", 1)[0]].init
     seen = {i for items in state["zones"].values() for i in items if not i.startswith(HIDDEN)}
     seen |= {p[0] for g in state["grids"].values() for p in g["pieces"]}
     unseen = [cid for ids in game.kinds.values() for cid in ids if cid not in seen]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from interpreter.boards import polyomino
 from interpreter.builtins import placements_for
 from interpreter.effects import zones
+from interpreter.state import SECRET_LOCALS
 
 PASS_ID = "pass"
 
@@ -46,7 +47,10 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     """Take a lone option at once; otherwise record the pending decision and stop."""
     if len(options) == 1 and (not op.may or options[0] is None):
         if options[0] is not None:  # a pass with nothing else to choose is not news
-            m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
+            if getattr(op, "secret", False):
+                m.emit("auto", player=actor, choice=option_id(m.game, options[0]), secret=True)
+            else:
+                m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
         op.take(m, frame, options[0])
         return False
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
@@ -57,13 +61,14 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test")
+                 "cell_test", "secret")
 
-    def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None):
+    def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
         self.otherwise, self.end, self.span, self.prompt = None, 0, span, prompt
         self.unique = unique  # the source's items are distinct by construction
         self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
+        self.secret = secret  # `secret choose`: only the chooser learns which option was taken
 
     def run(self, m, frame):
         env = frame[2]
@@ -101,7 +106,11 @@ class ChooseFrom:
         if value is None:
             frame[1] = self.otherwise if self.otherwise is not None else self.end
             return
-        frame[2][self.var] = value
+        env = frame[2]
+        env[self.var] = value
+        if self.secret:
+            # Views show this local to its chooser only (interpreter/state.py).
+            env[SECRET_LOCALS] = env.get(SECRET_LOCALS, []) + [[self.var, self.by(m)]]
         frame[1] += 1
 
 
