@@ -6,6 +6,7 @@ import pytest
 from dsl.errors import MeepleError
 from interpreter.boards import polyomino
 from tests.conftest import rules
+from tests.helpers import take
 
 CARDS = {"cards.csv": """
     id,value
@@ -194,6 +195,27 @@ score "Paid": paid
         locals_for = [{k: v for k, v in f[2].items() if not k.startswith("$")} for f in e.view(s, 1)["stack"]]
         assert {"player": 1, "b": "?"} in locals_for
         assert e.decision(s).secret
+
+    def test_a_local_chosen_in_secret_again_belongs_to_its_latest_chooser(self):
+        e = rules('''
+game "Secret"
+players 2
+setup:
+    for each player in turn_order:
+        secret choose b from [1, 2, 3] "Bid":
+            pass
+        choose one "Go on":
+            "yes":
+                pass
+            "also yes":
+                pass
+''')
+        s, _ = e.start(2, 1)
+        s = take(e, s, "3", "yes", "1")  # P1 bids 3 and goes on; P2 bids 1
+
+        def b_as_seen_by(p):
+            return [f[2]["b"] for f in e.view(s, p)["stack"] if "b" in f[2]]
+        assert b_as_seen_by(1) == [1] and b_as_seen_by(0) == ["?"]
 
     def test_events_traces_and_the_terminal_hide_it(self, monkeypatch):
         import io

@@ -110,7 +110,8 @@ class ChooseFrom:
         env[self.var] = value
         if self.secret:
             # Views show this local to its chooser only (interpreter/state.py).
-            env[SECRET_LOCALS] = env.get(SECRET_LOCALS, []) + [[self.var, self.by(m)]]
+            earlier = [pair for pair in env.get(SECRET_LOCALS, []) if pair[0] != self.var]
+            env[SECRET_LOCALS] = earlier + [[self.var, self.by(m)]]
         frame[1] += 1
 
 
