@@ -181,87 +181,6 @@ def cmd_new(args) -> int:
     return 0
 
 
-def cmd_graph(args) -> int:
-    from pathlib import Path
-
-    from interpreter import graphs
-
-    engine = engine_from(args)
-    if bool(args.flow) == bool(args.board):
-        raise CommandError("say what to draw: --flow, or --board NAME")
-    if args.board:
-        try:
-            board = graphs.board_name(engine.game, args.board)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-    fmt = "svg" if args.svg else "png" if args.png else None
-    suffix = Path(args.out).suffix.lower().lstrip(".") if args.out else ""
-    if fmt is None and suffix in ("svg", "png"):
-        fmt = suffix
-    elif fmt is not None and suffix in ("svg", "png", "dot") and suffix != fmt:
-        raise CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
-    if fmt is not None:
-        from interpreter import pictures
-
-        out = args.out or f"{Path(args.game).stem}_{'flow' if args.flow else args.board}.{fmt}"
-        try:
-            fig = pictures.flow_figure(engine.game) if args.flow else pictures.board_figure(engine.game, board)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        try:
-            pictures.save(fig, out, fmt)
-        except OSError as exc:
-            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
-        print(f"wrote {out}" + (f" (board {board}, what `{args.board}` starts as)"
-                                if args.board and board != args.board else ""))
-        return 0
-    try:
-        text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, board)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
-    if args.out:
-        try:
-            open(args.out, "w", encoding="utf-8").write(text)
-        except OSError as exc:
-            raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
-    else:
-        print(text, end="")
-    return 0
-
-
-def cmd_show(args) -> int:
-    from interpreter import show, trace
-
-    try:
-        lines = trace.read(args.trace)
-        snap = show.replay_to(lines, trace_loader, args.step)
-    except show.StepError as exc:
-        raise CommandError(str(exc)) from None
-    except trace.TraceError as exc:
-        print(f"meeple: show failed: {exc}", file=sys.stderr)
-        return 1
-    players = snap.head["players"]
-    if args.seat is not None and not 1 <= args.seat <= players:
-        raise CommandError(f"--seat must be between 1 and {players}")
-    seat = args.seat - 1 if args.seat is not None else None
-    print("\n".join(show.show_text(snap, seat)))
-    if args.svg:
-        from interpreter import pictures
-
-        game = snap.engine.game
-        state = snap.engine.view(snap.state, seat) if seat is not None else snap.state
-        try:
-            fig = pictures.state_figure(game, state, f"{game.title}: step {snap.step} of {snap.steps}")
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        try:
-            pictures.save(fig, args.svg, "svg")
-        except OSError as exc:
-            raise CommandError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
-        print(f"wrote {args.svg}")
-    return 0
-
-
 def cmd_bench(args) -> int:
     from interpreter import bench
 
@@ -374,36 +293,18 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--dir", default=".", help="where to create the folder (default: here)")
     n.set_defaults(fn=cmd_new)
 
-    gr = sub.add_parser("graph", help="draw the flow of phases or a board: Graphviz DOT, or SVG/PNG")
-    gr.add_argument("game")
-    gr.add_argument("--flow", action="store_true", help="the phases and the `next` transitions")
-    gr.add_argument("--board", metavar="NAME", help="a path board or a grid")
-    pic = gr.add_mutually_exclusive_group()
-    pic.add_argument("--svg", action="store_true", help="draw an SVG picture (matplotlib, no Graphviz needed)")
-    pic.add_argument("--png", action="store_true", help="draw a PNG picture (matplotlib, no Graphviz needed)")
-    gr.add_argument("--out", metavar="FILE",
-                    help="write here; DOT is printed without it; a picture goes to GAME_flow.svg or "
-                         "GAME_BOARD.svg (.png) in this folder; --out x.svg or x.png alone draws that")
-    gr.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    gr.add_argument("--variant", action="append", default=[], metavar="NAME")
-    gr.set_defaults(fn=cmd_graph)
-
-    sh = sub.add_parser("show", help="a traced game as it stood after decision K")
-    sh.add_argument("trace", help="a trace written by `meeple run --trace`")
-    sh.add_argument("--step", type=int, required=True, metavar="K",
-                    help="0 = right after setup, K = after the K-th decision")
-    sh.add_argument("--seat", type=int, metavar="N", help="show only what seat N (1-based) could see")
-    sh.add_argument("--svg", metavar="FILE", help="also draw the grids and path boards at that step into FILE")
-    sh.set_defaults(fn=cmd_show)
-
     rp = sub.add_parser("replay", help="verify a trace")
     rp.add_argument("trace")
     rp.set_defaults(fn=cmd_replay)
 
-    # Commands that live with their subject: the lab, the formatter, the language server.
+    # Commands that live with their subject: pictures, the lab, the formatter.
     from dsl import formatter
+    from interpreter import see
     from interpreter.lab import commands as lab
     for name, configure, fn, text in [
+            ("graph", see.configure_graph, see.cmd_graph,
+             "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
+            ("show", see.configure_show, see.cmd_show, "a traced game as it stood after decision K"),
             ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
