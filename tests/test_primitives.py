@@ -839,6 +839,20 @@ setup:
         # nothing applies at "quiet": the game ends without asking anyone
         assert s["over"] and s["vars"]["coins/2"] == 1
 
+    def test_a_moment_with_context_reads_as_words(self):
+        e = rules('''
+game "R"
+players 2
+counter hits per player = 0
+reaction dodge(p, moment) "Dodge" when moment[0] == "hit" and moment[1] == p:
+    hits[p] -= 1
+setup:
+    window ["hit", 1]
+''')
+        s, _ = e.start(2, 1)
+        d = e.decision(s)
+        assert d.actor == 1 and d.prompt == 'React at "hit 1"?'
+
     def test_reaction_titles_must_differ(self):
         with pytest.raises(MeepleError) as info:
             rules(self.TEXT.replace('"Raise a shield"', '"cheer"'))

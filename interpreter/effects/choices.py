@@ -245,7 +245,10 @@ class WindowChoice:
         if not options:
             frame[1] += 1
             return False
-        prompt = f"React at \"{frame[2][self.moment]}\"?"  # kept in the state, not on this shared op
+        moment = frame[2][self.moment]
+        # A moment may carry its context as a list (`window ["hit", target]`): show it as words.
+        shown = " ".join(str(x) for x in moment) if isinstance(moment, list) else moment
+        prompt = f"React at \"{shown}\"?"  # kept in the state, not on this shared op
         return suspend(m, frame, self, frame[2][self.who], options + [None], prompt=prompt)
 
     def take(self, m, frame, value):
