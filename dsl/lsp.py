@@ -4,8 +4,10 @@
                   the text is checked in memory, data files are read next to the document
     hover         a defined name's kind, its first line and the comments above it;
                   a built-in function's doc and example
-    definition    where a name is defined (the last good parse if the text does not parse now)
-    completion    the words of the language, the document's names and the built-in functions
+    definition    where a name is defined (the last good parse if the text does not parse now);
+                  a local (let, loop or chosen name, parameter) is the nearest one bound above in its block
+    completion    the words of the language, the document's names (locals where they are bound)
+                  and the built-in functions
 
 The server keeps, per open document, the last text that parsed: definitions and
 names stay available while the author is in the middle of a line. Nothing that a
@@ -122,10 +124,61 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
                 add(item.name, "variant", item.span)
                 walk(item.items, item.name)
 
+    def params(item, names, what: str) -> None:
+        for name in names:
+            add(name, "parameter", item.span, f"{what} `{item.name}`", after="(")
+
+    def body(stmts: list, owner: str) -> None:
+        """The locals a block binds: lets, loop names, chosen names, `as` names."""
+        for s in stmts:
+            if isinstance(s, ast.Let):
+                add(s.name, "local", s.span, owner, after="let")
+            elif isinstance(s, ast.For):
+                for name in s.pattern.names:
+                    add(name, "loop name", s.span, owner, after="each")
+                body(s.body, owner)
+            elif isinstance(s, ast.Choose):
+                add(s.var, "chosen name", s.span, owner, after="choose")
+                body(s.body, owner)
+                body(s.otherwise or [], owner)
+            elif isinstance(s, ast.Place):
+                if s.bind:
+                    add(s.bind, "placed cells", s.span, owner, after=" as")
+            elif isinstance(s, ast.If):
+                for _, branch in s.branches:
+                    body(branch, owner)
+                body(s.else_body or [], owner)
+            elif isinstance(s, (ast.Repeat, ast.While)):
+                body(s.body, owner)
+            elif isinstance(s, ast.Menu):
+                for entry in s.entries:
+                    body(entry.body, owner)
+
+    def blocks(items: list) -> None:
+        for item in items:
+            if isinstance(item, ast.SetupDecl):
+                body(item.body, "setup")
+            elif isinstance(item, ast.PhaseDecl):
+                body(item.body, f"phase `{item.name}`")
+            elif isinstance(item, ast.EffectDecl):
+                params(item, item.params, "effect")
+                body(item.body, f"effect `{item.name}`")
+            elif isinstance(item, ast.FunctionDecl):
+                params(item, item.params, "function")
+            elif isinstance(item, ast.ReactionDecl):
+                params(item, item.params, "reaction")
+                body(item.body, f"reaction `{item.name}`")
+            elif isinstance(item, ast.VariantDecl):
+                blocks(item.items)
+
     walk(rs.items)
+    blocks(rs.items)
     for defs in out.values():
         defs.sort(key=lambda d: d.variant != "")  # the top-level definition first
     return out
+
+
+LOCAL_KINDS = ("local", "loop name", "chosen name", "placed cells", "parameter")
 
 
 # ----------------------------------------------------------------- checking, as `meeple check` does
@@ -169,6 +222,14 @@ def _data_file_line(lines: list[str], data_path: str) -> int:
             if re.fullmatch(pattern, name):
                 return number
     return 1
+
+
+def _same_block(lines: list[str], first: int, last: int) -> bool:
+    """No top-level line (a new declaration) between two 0-based lines."""
+    for text in lines[first + 1:last + 1]:
+        if text.strip() and not text[0].isspace() and not text.lstrip().startswith("#"):
+            return False
+    return True
 
 
 class MeepleServer(LanguageServer):
@@ -233,11 +294,19 @@ class MeepleServer(LanguageServer):
         return "", at.line, text[:at.character]
 
     def definitions(self, uri: str, name: str, line: int, before: str) -> list[Definition]:
-        """The definitions of a name; after a `.`, the fields and cell attributes of that name."""
-        _, names = self.parsed.get(uri, ([], {}))
+        """The definitions of a name; after a `.`, the fields and cell attributes of that name.
+
+        A local (a `let`, a loop or chosen name, a parameter) is the nearest one bound
+        at or above this line in the same block; it hides a top-level name."""
+        lines, names = self.parsed.get(uri, ([], {}))
         after_dot = before.rstrip().endswith(".")
-        return [d for d in names.get(name, [])
-                if (d.kind in FIELD_KINDS) == after_dot or (d.line == line and d.start == len(before))]
+        found = [d for d in names.get(name, [])
+                 if (d.kind in FIELD_KINDS) == after_dot or (d.line == line and d.start == len(before))]
+        local = [d for d in found if d.kind in LOCAL_KINDS and d.line <= line
+                 and _same_block(lines, d.line, line)]
+        if local:
+            return [max(local, key=lambda d: d.line)]
+        return [d for d in found if d.kind not in LOCAL_KINDS]
 
 
 def _version() -> str:
@@ -313,12 +382,15 @@ def definition(ls: MeepleServer, params: lsp.DefinitionParams) -> list[lsp.Locat
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
 def completion(ls: MeepleServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     uri = params.text_document.uri
-    _, _, before = ls.word_at(uri, params.position)
-    _, names = ls.parsed.get(uri, ([], {}))
+    _, line, before = ls.word_at(uri, params.position)
+    lines, names = ls.parsed.get(uri, ([], {}))
     after_dot = before.rstrip().endswith(".")
     items: dict[str, lsp.CompletionItem] = {}
+
+    def in_reach(d: Definition) -> bool:  # a local only where it is bound
+        return d.kind not in LOCAL_KINDS or (d.line <= line and _same_block(lines, d.line, line))
     for name, defs in sorted(names.items()):
-        d = next((d for d in defs if (d.kind in FIELD_KINDS) == after_dot), None)
+        d = next((d for d in defs if (d.kind in FIELD_KINDS) == after_dot and in_reach(d)), None)
         if d is not None:
             items[name] = lsp.CompletionItem(
                 label=name, kind=ITEM_KINDS.get(d.kind, lsp.CompletionItemKind.Variable),

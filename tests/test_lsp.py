@@ -262,6 +262,41 @@ def test_completion_offers_names_builtins_and_keywords(server, doc):
     assert items["count"]["detail"] == "built-in function" and items["round_number"]["detail"] == "counter"
 
 
+LOCALS = '''\
+game "Locals"
+players 2
+counter total = 0
+counter pick = 0
+effect gain(p, n):
+    total += n
+setup:
+    for each who in turn_order:
+        let pick = 2
+        choose c from [1, 2] by who:
+            total += c + pick
+    do gain(0, pick)
+phase unused:
+    let who = 1
+    total += who
+'''
+
+
+def test_locals_hover_and_jump_to_where_they_are_bound(server, doc):
+    server.open(doc, LOCALS)
+    (loc,) = server.at("textDocument/definition", doc, pos(LOCALS, "by who", into=4))
+    assert loc["range"]["start"] == pos(LOCALS, "who in")  # the loop name, not the other phase's `let who`
+    (loc,) = server.at("textDocument/definition", doc, pos(LOCALS, "c + pick"))
+    assert loc["range"]["start"] == pos(LOCALS, "c from")
+    value = server.at("textDocument/hover", doc, pos(LOCALS, "c + pick", into=5))["contents"]["value"]
+    assert "(local of setup) `pick`" in value and "let pick = 2" in value  # a local hides the counter
+    (loc,) = server.at("textDocument/definition", doc, pos(LOCALS, "total += n", into=9))
+    assert loc["range"]["start"] == pos(LOCALS, "n):")  # a parameter
+    (loc,) = server.at("textDocument/definition", doc, pos(LOCALS, "total += who", into=9))
+    assert loc["range"]["start"] == pos(LOCALS, "who = 1")
+    items = {i["label"] for i in server.at("textDocument/completion", doc, pos(LOCALS, "total += who"))["items"]}
+    assert "who" in items and "c" not in items  # setup's chosen name is not in reach in another phase
+
+
 # ----------------------------------------------------------------- lifecycle
 def test_meeple_lsp_serves_and_shuts_down(tmp_path):
     """Started the way editors start it: `meeple lsp` (here through cli.main)."""
