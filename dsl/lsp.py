@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -25,11 +24,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from dsl import ast
-from dsl.checker import KINDS
 from dsl.checker import warnings as rule_warnings
 from dsl.compiler import apply_variants, compile_ruleset
 from dsl.errors import Diagnostic, MeepleError, Span
 from dsl.parser import keywords, parse_text
+from dsl.lsp_names import FIELD_KINDS, LOCAL_KINDS, Definition, index, same_block
 from interpreter.builtins import FUNCTIONS
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -53,132 +52,6 @@ ITEM_KINDS = {
     "table": lsp.CompletionItemKind.Constant, "field": lsp.CompletionItemKind.Field,
     "cell attribute": lsp.CompletionItemKind.Field,
 }
-FIELD_KINDS = ("field", "cell attribute")
-
-
-# ----------------------------------------------------------------- the names a ruleset defines
-@dataclass
-class Definition:
-    """Where a name is defined: 0-based line and characters (code points) of the name itself."""
-
-    name: str
-    kind: str  # zone, counter, flag, value, enum, enum value, phase, field, ...
-    line: int
-    start: int
-    end: int
-    text: str  # the definition's first line
-    doc: str  # the comment lines right above the definition
-    owner: str = ""  # "enum `mark`", "component `card`"
-    variant: str = ""  # the variant that defines it, "" at the top level
-
-    def describe(self) -> str:
-        where = f" of {self.owner}" if self.owner else ""
-        return f"{self.kind}{where}" + (f" (variant `{self.variant}`)" if self.variant else "")
-
-
-def _comments_above(lines: list[str], line: int) -> str:
-    doc = []
-    i = line - 1
-    while i >= 0 and lines[i].strip().startswith("#"):
-        text = lines[i].strip()[1:].strip()
-        if re.match(r"[-=*~_#]{3}", text):  # a section ruler: `# ------- rounds`
-            break
-        doc.append(text)
-        i -= 1
-    return "\n".join(reversed(doc))
-
-
-def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
-    """Every name the ruleset defines, top level first, then inside variants."""
-    lines = rs.source.splitlines()
-    out: dict[str, list[Definition]] = {}
-
-    def add(name: str, kind: str, span: Span, owner: str = "", variant: str = "", after: str = "") -> None:
-        if not span.line or span.line > len(lines):
-            return
-        row, text = span.line - 1, lines[span.line - 1]
-        start = max(span.col - 1, 0)
-        if after and after in text[start:]:
-            start = text.index(after, start) + len(after)
-        m = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(text, start)
-        col = m.start() if m else max(span.col - 1, 0)
-        out.setdefault(name, []).append(Definition(name, kind, row, col, col + len(name), text.strip(),
-                                                   _comments_above(lines, row), owner, variant))
-
-    def walk(items: list, variant: str = "") -> None:
-        for item in items:
-            kind = item.kind if isinstance(item, ast.CounterDecl) else KINDS.get(type(item))
-            if kind:
-                add(item.name, kind, item.span, "", variant)
-            if isinstance(item, (ast.EnumDecl, ast.OptionDecl)):
-                what = "enum" if isinstance(item, ast.EnumDecl) else "option"
-                for value in item.values:
-                    add(value, f"{what} value", item.span, f"{what} `{item.name}`", variant, after="=")
-            elif isinstance(item, ast.ComponentDecl):
-                for f in item.fields:
-                    add(f.name, "field", f.span, f"component `{item.name}`", variant)
-            elif isinstance(item, ast.GridDecl):
-                for lay in item.layouts:
-                    add(lay.attr, "cell attribute", lay.span, f"grid `{item.name}`", variant)
-            elif isinstance(item, ast.VariantDecl):
-                add(item.name, "variant", item.span)
-                walk(item.items, item.name)
-
-    def params(item, names, what: str) -> None:
-        for name in names:
-            add(name, "parameter", item.span, f"{what} `{item.name}`", after="(")
-
-    def body(stmts: list, owner: str) -> None:
-        """The locals a block binds: lets, loop names, chosen names, `as` names."""
-        for s in stmts:
-            if isinstance(s, ast.Let):
-                add(s.name, "local", s.span, owner, after="let")
-            elif isinstance(s, ast.For):
-                for name in s.pattern.names:
-                    add(name, "loop name", s.span, owner, after="each")
-                body(s.body, owner)
-            elif isinstance(s, ast.Choose):
-                add(s.var, "chosen name", s.span, owner, after="choose")
-                body(s.body, owner)
-                body(s.otherwise or [], owner)
-            elif isinstance(s, ast.Place):
-                if s.bind:
-                    add(s.bind, "placed cells", s.span, owner, after=" as")
-            elif isinstance(s, ast.If):
-                for _, branch in s.branches:
-                    body(branch, owner)
-                body(s.else_body or [], owner)
-            elif isinstance(s, (ast.Repeat, ast.While)):
-                body(s.body, owner)
-            elif isinstance(s, ast.Menu):
-                for entry in s.entries:
-                    body(entry.body, owner)
-
-    def blocks(items: list) -> None:
-        for item in items:
-            if isinstance(item, ast.SetupDecl):
-                body(item.body, "setup")
-            elif isinstance(item, ast.PhaseDecl):
-                body(item.body, f"phase `{item.name}`")
-            elif isinstance(item, ast.EffectDecl):
-                params(item, item.params, "effect")
-                body(item.body, f"effect `{item.name}`")
-            elif isinstance(item, ast.FunctionDecl):
-                params(item, item.params, "function")
-            elif isinstance(item, ast.ReactionDecl):
-                params(item, item.params, "reaction")
-                body(item.body, f"reaction `{item.name}`")
-            elif isinstance(item, ast.VariantDecl):
-                blocks(item.items)
-
-    walk(rs.items)
-    blocks(rs.items)
-    for defs in out.values():
-        defs.sort(key=lambda d: d.variant != "")  # the top-level definition first
-    return out
-
-
-LOCAL_KINDS = ("local", "loop name", "chosen name", "placed cells", "parameter")
 
 
 # ----------------------------------------------------------------- checking, as `meeple check` does
@@ -222,14 +95,6 @@ def _data_file_line(lines: list[str], data_path: str) -> int:
             if re.fullmatch(pattern, name):
                 return number
     return 1
-
-
-def _same_block(lines: list[str], first: int, last: int) -> bool:
-    """No top-level line (a new declaration) between two 0-based lines."""
-    for text in lines[first + 1:last + 1]:
-        if text.strip() and not text[0].isspace() and not text.lstrip().startswith("#"):
-            return False
-    return True
 
 
 class MeepleServer(LanguageServer):
@@ -303,7 +168,7 @@ class MeepleServer(LanguageServer):
         found = [d for d in names.get(name, [])
                  if (d.kind in FIELD_KINDS) == after_dot or (d.line == line and d.start == len(before))]
         local = [d for d in found if d.kind in LOCAL_KINDS and d.line <= line
-                 and _same_block(lines, d.line, line)]
+                 and same_block(lines, d.line, line)]
         if local:
             return [max(local, key=lambda d: d.line)]
         return [d for d in found if d.kind not in LOCAL_KINDS]
@@ -388,7 +253,7 @@ def completion(ls: MeepleServer, params: lsp.CompletionParams) -> lsp.Completion
     items: dict[str, lsp.CompletionItem] = {}
 
     def in_reach(d: Definition) -> bool:  # a local only where it is bound
-        return d.kind not in LOCAL_KINDS or (d.line <= line and _same_block(lines, d.line, line))
+        return d.kind not in LOCAL_KINDS or (d.line <= line and same_block(lines, d.line, line))
     for name, defs in sorted(names.items()):
         d = next((d for d in defs if (d.kind in FIELD_KINDS) == after_dot and in_reach(d)), None)
         if d is not None:
