@@ -7,7 +7,7 @@
     meeple replay TRACE             verify that a trace replays exactly
     meeple bench GAME [...]         how fast uniformly random games play
     meeple new NAME                 a small complete ruleset to start from
-    meeple graph GAME --flow        the phases as Graphviz DOT (or --board NAME)
+    meeple graph GAME --flow        phases and the effects they do, as DOT/SVG/PNG (or --board NAME)
     meeple show TRACE --step K      the traced game as it stood after decision K
     meeple simulate GAME -n N       many seeded games: result rows and a summary
     meeple compare GAME --variant V the same seeds with and without a change; --report r.html

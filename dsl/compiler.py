@@ -265,7 +265,8 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
 
 
 def flow_graph(setups, phases, effects) -> nx.DiGraph:
-    """Phases as nodes, `next` as edges (effects are inlined into the phases that call them)."""
+    """Phases as nodes, `next` as edges (effects are inlined into the phases that call them);
+    `graph.graph["calls"]` says which effects each phase and effect does."""
     graph = nx.DiGraph()
     calls = {e.name: e.body for e in effects}
     start = "setup" if setups else (phases[0].name if phases else "end")
@@ -281,7 +282,20 @@ def flow_graph(setups, phases, effects) -> nx.DiGraph:
         if ends:
             graph.add_edge(name, "end")
     graph.graph["start"] = start
+    # Who does which effect (`do name(...)`), for pictures of the flow: phase or effect -> effects.
+    graph.graph["calls"] = {name: called(body) for name, body in bodies + [(e.name, e.body) for e in effects]}
     return graph
+
+
+def called(body) -> list[str]:
+    """The effects a body names in `do` statements, in order of first mention."""
+    out: list[str] = []
+    for s in body:
+        if isinstance(s, ast.Do) and s.effect not in out:
+            out.append(s.effect)
+        for sub in sub_bodies(s):
+            out += [e for e in called(sub) if e not in out]
+    return out
 
 
 def transitions(body, calls: dict, seen: set, top: bool = True) -> tuple[list, bool]:

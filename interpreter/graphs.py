@@ -1,4 +1,4 @@
-"""Pictures of a game as Graphviz DOT text: the flow of phases, and boards.
+"""Pictures of a game as Graphviz DOT text: the flow of phases (and the effects they do), and boards.
 
 `meeple graph GAME --flow` draws phases and the `next` transitions between
 them; `--board NAME` draws a path board (arrows, tags, areas) or a grid.
@@ -26,13 +26,22 @@ def board_name(game, name: str) -> str:
 
 def flow_dot(game) -> str:
     flow = game.flow
-    lines = ["digraph flow {", "  rankdir=LR;", f"  label={_quote(game.title + ': flow of phases')};"]
+    calls = flow.graph.get("calls", {})
+    title = game.title + ": flow of phases" + ("; dashed: the effects they do" if any(calls.values()) else "")
+    lines = ["digraph flow {", "  rankdir=LR;", f"  label={_quote(title)};"]
     for node in flow.nodes:
         shape = "doublecircle" if node == "end" else "box"
         lines.append(f"  {_quote(node)} [shape={shape}];")
     for a, b, data in flow.edges(data=True):
         label = f" [label={_quote('line ' + str(data['line']))}]" if data.get("line") else ""
         lines.append(f"  {_quote(a)} -> {_quote(b)}{label};")
+    # Effects, dashed: which phase or effect does which (`do name(...)`).
+    effects = sorted({e for done in calls.values() for e in done} | (set(calls) - set(flow.nodes)))
+    for effect in effects:
+        lines.append(f"  {_quote(effect)} [shape=ellipse, style=dashed];")
+    for caller, done in calls.items():
+        for effect in done:
+            lines.append(f"  {_quote(caller)} -> {_quote(effect)} [style=dashed, label=\"do\"];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

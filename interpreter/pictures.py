@@ -72,9 +72,15 @@ def flow_figure(game):
     fig = _figure(width, height)
     ax = fig.add_subplot()
     boxes = {}
+    calls = flow.graph.get("calls", {})
     for n, (x, y) in pos.items():
         style = dict(boxstyle="round,pad=0.5", fc="#fdf6e3" if n != "end" else "#e0e0e0", ec="#444")
         boxes[n] = ax.text(x, y, n, ha="center", va="center", fontsize=11, bbox=style, zorder=3)
+        if calls.get(n):  # the effects this phase does, in small print under its box
+            done = calls[n]
+            rows = [", ".join(done[i:i + 3]) for i in range(0, len(done), 3)]
+            ax.text(x, y - 0.42, "do " + "\n".join(rows), ha="center", va="top", fontsize=7, color="#2a6f97",
+                    zorder=3)
     for a, b, data in flow.edges(data=True):
         label = f"line {data['line']}" if data.get("line") else ""
         if a == b:
@@ -98,7 +104,7 @@ def flow_figure(game):
     ax.set_xlim(min(xs) - 1.4, max(xs) + 1.4)
     ax.set_ylim(min(ys) - 1.0, max(ys) + 1.4)
     ax.set_axis_off()
-    ax.set_title(f"{game.title}: flow of phases")
+    ax.set_title(f"{game.title}: flow of phases" + ("; in blue, the effects each does" if any(calls.values()) else ""))
     return fig
 
 

@@ -101,6 +101,17 @@ class TestGraphPictures:
         texts = svg_texts(tmp_path / "queens_wishes_flow.svg")
         assert {"setup", "round", "solo_turn", "finale", "end", "line 85"} <= set(texts)
 
+    def test_the_flow_shows_which_effects_each_phase_does(self, capsys, tmp_path):
+        code, out, _ = run(capsys, "graph", "mudcake_fair", "--flow")
+        assert code == 0 and '"restock" [shape=ellipse, style=dashed];' in out
+        assert '"round" -> "restock" [style=dashed, label="do"];' in out
+        assert "dashed: the effects they do" in out
+        code, out, _ = run(capsys, "graph", "tic_tac_toe", "--flow")
+        assert "dashed" not in out  # no effects, nothing to say
+        picture = tmp_path / "flow.svg"
+        assert run(capsys, "graph", "mudcake_fair", "--flow", "--out", picture)[0] == 0
+        assert "do restock" in svg_texts(picture)
+
     def test_dot_stays_the_default(self, capsys):
         code, out, _ = run(capsys, "graph", "tic_tac_toe", "--flow")
         assert code == 0 and out.startswith("digraph flow {")
