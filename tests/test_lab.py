@@ -6,6 +6,7 @@ import json
 import pytest
 
 from cli import main
+from interpreter import runner
 from interpreter.agents import AgentError, agent_class
 from interpreter.agents.mcts import MctsAgent, rank_utility
 from interpreter.lab.simulate import Side, play_row, read_rows, run_rows, tasks_for, write_rows
@@ -120,6 +121,17 @@ class TestCommands:
         assert code == 0, err
         assert "ttt_b against tic_tac_toe" in out
 
+    def test_two_files_of_the_same_name_are_sides_a_and_b(self, tmp_path, capsys):
+        from tests.conftest import ROOT
+        text = (ROOT / "rulesets/classic/tic_tac_toe.rules").read_text()
+        for folder in ("one", "two"):
+            (tmp_path / folder).mkdir()
+            (tmp_path / folder / "game.rules").write_text(text)
+        code, out, err = run(capsys, "compare", str(tmp_path / "one/game.rules"), str(tmp_path / "two/game.rules"),
+                             "-n", "10")
+        assert code == 0, err
+        assert "B against A, 10 games paired by seed" in out
+
     @pytest.mark.parametrize("args, message", [
         (["simulate", "tic_tac_toe", "-n", "0"], "-n must be at least 1"),
         (["simulate", "tic_tac_toe", "--agents", "nobody"], "unknown agent `nobody`"),
@@ -169,6 +181,44 @@ class TestMcts:
         monkeypatch.setattr(engine, "apply", lambda s, *a, **k: (seen.append(s), real_apply(s, *a, **k))[1])
         MctsAgent(engine, d.actor, 1, iterations=10, depth=3).choose(view, d)
         assert seen and all(s is not state and s["rng"] != state["rng"] for s in seen)
+
+    HIDDEN_LOCAL = '''
+game "H"
+players 2
+component card from "cards.csv":
+    value: int
+zone deck: deck of card
+zone hand per player: hand of card, private
+counter won per player = 0
+setup:
+    move card to deck
+    shuffle deck
+    draw 3 from deck into hand[0]
+    choose c from hand[0] by 0:
+        choose y from [1, 2, 3] by 1:
+            if c.value > y:
+                won[0] = 1
+            else:
+                won[1] = 1
+    end game
+score "Won": won
+'''
+
+    @pytest.mark.parametrize("agents", [["random", "mcts@50"], ["random", "mcts@2"], ["random", "greedy"]])
+    def test_a_rule_that_needs_what_the_bot_cannot_see_does_not_stop_it(self, tmp_path, agents):
+        """P2 decides while P1's chosen card (hidden) sits in a local: every guess fails on it."""
+        from tests.conftest import rules
+        engine = rules(self.HIDDEN_LOCAL, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\n"})
+        for seed in range(1, 5):
+            result = runner.play(engine, 2, seed, agents)
+            assert result.state["over"], f"seed {seed}"
+
+    def test_a_failing_game_is_one_error_row(self, monkeypatch):
+        def broken(*args, **kwargs):
+            raise ZeroDivisionError("a bot's own bug")
+        monkeypatch.setattr(MctsAgent, "choose", broken)
+        row = play_row(Side("tic_tac_toe", 2, ("mcts@5",)), 1)
+        assert row["scores"] is None and row["error"] == "ZeroDivisionError: a bot's own bug"
 
     def test_rank_utility(self):
         assert rank_utility([10, 5, 1]) == [1.0, 0.5, 0.0]

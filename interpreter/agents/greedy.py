@@ -7,6 +7,7 @@ seeded random pick.
 from __future__ import annotations
 
 from interpreter.agents.determinize import determinize
+from interpreter.agents.mcts import GUESS_ERRORS
 from interpreter.rng import Random
 
 
@@ -24,8 +25,11 @@ class GreedyAgent:
         before = self.total(guess)
         best, best_gain = [], None
         for i in range(len(decision.options)):
-            after, _ = engine.apply(guess, i)
-            gain = self.total(after) - before
+            try:
+                after, _ = engine.apply(guess, i)
+                gain = self.total(after) - before
+            except GUESS_ERRORS:
+                gain = 0  # the guess lacks something this option needs (another player's secret)
             if best_gain is None or gain > best_gain:
                 best, best_gain = [i], gain
             elif gain == best_gain:

@@ -10,12 +10,12 @@ over-trusted. Every seat's decisions are in the tree, each maximising its own
 reward.
 
 After the tree, a random playout runs for at most `depth` decisions and the
-position is valued. At the end of the game a seat's reward is its rank
-utility (1 for first, 0 for last, shared places split); cut short, it is 1/2
-plus half its lead over the best other seat relative to the size of the
-scores (the score rules applied to the position as it stands), which tells
-a close race from a runaway. Playing alone, the reward is the total over the
-largest total seen so far.
+position is valued by rank: a seat's reward is its rank utility (1 for first,
+0 for last, shared places split), from the final ranking at the end of the game
+or from the score rules applied to the position as it stands when cut short.
+Playing alone, the reward is the total over the largest total seen so far. A
+guess on which a rule cannot run (it needs something the player cannot see)
+is valued as it stands, or as even.
 
 Budget: `iterations` (reproducible: same seed and budget, same choice) or
 `seconds` (a wall-clock limit: not reproducible). On the command line:
@@ -73,6 +73,8 @@ class MctsAgent:
         ids = [o.id for o in decision.options]
         ranked = [((c.visits, c.reward / c.visits), k) for k, i in enumerate(ids)
                   if (c := root.children.get(i)) is not None and c.visits]
+        if not ranked:  # no guess let any option be tried: the best first look
+            return self.order.index(0)
         best = max(key for key, _ in ranked)
         return self.rng.choice([k for key, k in ranked if key == best])
 
@@ -113,9 +115,9 @@ class MctsAgent:
                     # At the root, the options with the best immediate gain first; below, at random.
                     k = (min(untried, key=self.order.__getitem__) if node is root
                          else untried[self.rng.below(len(untried))])
-                    child = node.children[ids[k]] = Node()
-                    child.avail = 1
                     engine.apply(state, k, inplace=True, events=False)
+                    child = node.children[ids[k]] = Node()  # only once the option could be taken
+                    child.avail = 1
                     path.append((child, actor))
                     break
                 k = self.select(node, ids)
@@ -167,16 +169,6 @@ class MctsAgent:
             places = {r["player"]: r["place"] for r in engine.ranking(state)}
             return rank_utility([-places[p] for p in range(players)])
         return rank_utility([engine.total(state, p) for p in range(players)])
-
-
-def margin_utility(totals: list) -> list[float]:
-    """A game cut short: 1/2 plus half the lead over the best other seat, relative to the scores' size."""
-    out = []
-    for p, mine in enumerate(totals):
-        best_other = max(t for q, t in enumerate(totals) if q != p)
-        size = abs(mine) + abs(best_other) + 1
-        out.append(0.5 + 0.5 * (mine - best_other) / size)
-    return out
 
 
 def rank_utility(keys: list) -> list[float]:

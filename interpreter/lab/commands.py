@@ -119,10 +119,11 @@ def cmd_compare(args) -> int:
     if args.other:
         if options or args.variant:
             raise cli.CommandError("compare two files, or one game with --variant/--option, not both")
-        a = _side(args, args.game, {}, [], _stem(args.game))
-        b = _side(args, args.other, {}, [], _stem(args.other))
-        if a.label == b.label:
-            b = Side(*[getattr(b, f) for f in ("ruleset", "players", "agents", "options", "variants")], "B")
+        label_a, label_b = _stem(args.game), _stem(args.other)
+        if label_a == label_b:  # two files of the same name in different folders
+            label_a, label_b = "A", "B"
+        a = _side(args, args.game, {}, [], label_a)
+        b = _side(args, args.other, {}, [], label_b)
     else:
         if not options and not args.variant:
             raise cli.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")

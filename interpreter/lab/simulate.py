@@ -88,7 +88,7 @@ def play_row(side: Side, seed: int) -> dict:
             branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions))
     except MeepleError as exc:
         row["error"] = str(exc).splitlines()[0]
-    except (RuntimeError, ValueError, KeyError, IndexError, TypeError, RecursionError) as exc:
+    except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
         row["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     row["seconds"] = round(time.perf_counter() - start, 4)
     return row
