@@ -11,7 +11,7 @@ returns None and the general path is used; both give the same answer.
 from __future__ import annotations
 
 from dsl import ast
-from dsl.compile_expr import _COMPARE, constant, is_constant
+from dsl.compile_expr import _COMPARE, constant, is_constant, shared_content
 
 CELL_SOURCES = {"cells", "neighbours"}
 
@@ -20,13 +20,6 @@ def is_cell_source(node, scope) -> bool:
     """Does this expression always give a list of cells?"""
     return (isinstance(node, ast.Call) and node.func in CELL_SOURCES
             and node.func not in scope.game.functions)
-
-
-def _contents(scope) -> tuple[set, set]:
-    game = scope.game
-    contents = {g.content for g in game.grids.values()}
-    fields = {f for comp in game.components.values() for f in comp}
-    return contents, fields
 
 
 def cell_test(node, var: str, scope):
@@ -47,9 +40,13 @@ def selection_test(selection, scope):
     return cell_test(selection.where, pattern.names[0], scope.with_locals(pattern.names))
 
 
-def value_test(node, var: str, scope):
-    """`test(content) -> bool` when `node` reads only the content of cell `var`, or None."""
-    contents, fields = _contents(scope)
+def value_test(node, var: str, scope, grid=None):
+    """`test(content) -> bool` when `node` reads only the content of cell `var`, or None.
+
+    `grid` is the cell's grid when it is known; else every grid must hold the same content."""
+    fields = {f for comp in scope.game.components.values() for f in comp}
+    content = (grid.content if grid is not None and grid.content not in grid.layouts
+               else shared_content(scope.game) if grid is None else None)
     scope = scope.with_locals([var])
 
     def build(n):
@@ -57,7 +54,7 @@ def value_test(node, var: str, scope):
         if t is ast.Attr and isinstance(n.obj, ast.Name) and n.obj.name == var and n.name not in fields:
             if n.name == "empty":
                 return lambda v: v is None
-            return (lambda v: v) if n.name in contents else None
+            return (lambda v: v) if n.name == content else None
         if t is ast.Not:
             inner = build(n.operand)
             return None if inner is None else (lambda v: not inner(v))
@@ -94,9 +91,9 @@ def fixed_grid_any(selection, expr, want: bool, scope):
     name = fixed_grid(selection.source, scope)
     if name is None or selection.pattern.unpack:
         return None
-    var = selection.pattern.names[0]
-    test = value_test(expr, var, scope)
-    only = value_test(selection.where, var, scope) if selection.where is not None else None
+    var, grid = selection.pattern.names[0], scope.game.grids[name]
+    test = value_test(expr, var, scope, grid)
+    only = value_test(selection.where, var, scope, grid) if selection.where is not None else None
     if test is None or (selection.where is not None and only is None):
         return None
 
@@ -119,10 +116,11 @@ def fixed_grid_filter(source, where, var: str, scope):
     if name is None or where is None:
         return None
     shape = [[name, i] for i in range(scope.game.grids[name].geometry.size)]
+    fields = {f for comp in scope.game.components.values() for f in comp}
     if isinstance(where, ast.Attr) and where.name == "empty" and isinstance(where.obj, ast.Name) \
-            and where.obj.name == var and "empty" not in _contents(scope)[1]:
+            and where.obj.name == var and "empty" not in fields:
         return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if v is None]
-    test = value_test(where, var, scope)
+    test = value_test(where, var, scope, scope.game.grids[name])
     if test is None:
         return None
     return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if test(v)]

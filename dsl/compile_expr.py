@@ -183,7 +183,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
     if name not in known:
         # Caught when the rules load, not in the middle of a game: no component has it, no cell either.
         raise fail(f"nothing has a field or attribute `{name}`", span, did_you_mean(name, sorted(known), "field"))
-    if name in contents and name not in fields:
+    if name == shared_content(game) and name not in fields:
         # A cell's content: the common case in grid games, read straight from the state.
         def content(m):
             value = obj(m)
@@ -219,6 +219,16 @@ def compile_attr(node: ast.Attr, scope: Scope):
             return cell_attr(m, value, name, span)
         raise fail(f"{value!r} has no `{name}`", span)
     return content or attr
+
+
+def shared_content(game) -> str | None:
+    """The name of the cells' content when every grid holds the same enum and no grid has a
+    layout by that name: then `c.NAME` of any cell is its content, without asking its grid."""
+    contents = {g.content for g in game.grids.values()}
+    if len(contents) != 1:
+        return None
+    (name,) = contents
+    return None if any(name in g.layouts for g in game.grids.values()) else name
 
 
 def cell_attr(m, cell, name: str, span: Span):

@@ -145,7 +145,7 @@ class FlowCompiler:
                     else "declare it with `counter` or `flag`, or bind it with `let`")
             raise fail(f"`{name}` is not a counter or flag that can be set", target.span, hint)
         key = instance_key(scope, name, spec.per, index, target.span)
-        lo, hi = spec.lo, spec.hi
+        lo, hi, secret = spec.lo, spec.hi, spec.secret
 
         def set_var(m):
             k = key(m)
@@ -155,7 +155,9 @@ class FlowCompiler:
                 new = lo
             if hi is not None and new > hi:
                 new = hi
-            if vars_[k] != new:
+            # A secret is announced (as `?` to the others) even when it does not change:
+            # a missing event would tell them that it did not.
+            if vars_[k] != new or secret:
                 vars_[k] = new
                 m.emit("set", var=k, value=new)
         return set_var

@@ -125,6 +125,29 @@ setup:
         assert v["rng"] is None
 
 
+class TestLayoutsAndContents:
+    def test_a_layout_named_like_another_grids_content_is_the_layout(self, tmp_path):
+        e = rules('''
+game "L"
+players 1
+enum terrain = water | land
+enum mark = x | o
+grid map: 2 x 2 of terrain
+grid board: 2 x 2 of mark:
+    terrain from "b.txt": "#" = water, "." = land
+counter n = 0
+counter k = 0
+setup:
+    n = count(each c in cells(board) where c.terrain == water)
+    for each c in cells(board):
+        if c.terrain == water:
+            k += 1
+    end game
+''', tmp_path, {"b.txt": "#.\n.#\n"})
+        s, _ = e.start(1, 1)
+        assert s["vars"] == {"n": 2, "k": 2}
+
+
 class TestRefill:
     RULES = HEAD + '''
 zone deck per player: deck of card, refill from discard
@@ -145,6 +168,12 @@ setup:
         tail = [(e["e"], e.get("src"), e.get("dst")) for e in events][-5:-1]
         assert tail == [("draw", "deck/0", "hand/0"), ("move", "discard/0", "deck/0"), ("shuffle", None, None),
                         ("draw", "deck/0", "hand/0")]
+
+    def test_a_draw_into_the_refill_zone_itself_does_not_refill(self, tmp_path):
+        text = self.RULES.replace("    draw 3 from deck into hand\n", "    draw 3 from deck into discard\n")
+        s, events = rules(text, tmp_path, CARDS).start(1, 3)
+        assert s["zones"]["discard/0"] == ["a", "b", "c", "d", "e"] and s["zones"]["deck/0"] == []
+        assert "shuffle" not in [x["e"] for x in events]
 
     def test_nothing_to_refill_draws_what_there_is(self, tmp_path):
         text = self.RULES.replace("    move all from hand to discard\n", "")
@@ -237,6 +266,14 @@ setup:
         out = io.StringIO()
         play_at_terminal(e, 2, 1, 1, ["random"], out)
         assert "P1 chooses something hidden" in out.getvalue()
+
+    def test_an_unchanged_secret_is_announced_too(self):
+        """No event when a bid of 0 leaves the counter at 0 would tell the others it was 0."""
+        from interpreter.state import visible_events
+        e = rules(self.RULES.replace("[1, 2, 3]", "[0, 1, 2]"))
+        s, _ = e.start(2, 1)
+        s, events = e.apply(s, "0")
+        assert [x["value"] for x in visible_events(e.game, events, 1, s) if x["e"] == "set"] == ["?"]
 
     def test_bots_play_with_secrets_they_cannot_see(self):
         from interpreter import runner

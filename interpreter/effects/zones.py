@@ -65,7 +65,7 @@ def draw(m, count: int, src: str, to: str) -> None:
     zones = m.state["zones"]
     items = zones[src]
     spec = zone_spec(m.game, src)
-    if spec is not None and spec.refill and len(items) < count:
+    if spec is not None and spec.refill and len(items) < count and refill_key(m, spec, src) != to:
         # Take what is left first, then shuffle the refill zone in and go on drawing.
         have = len(items)
         if have:
@@ -86,11 +86,14 @@ def draw(m, count: int, src: str, to: str) -> None:
     m.emit("draw", items=taken, src=src, dst=to, wanted=count)
 
 
+def refill_key(m, spec, src: str) -> str:
+    """The zone a draw from `src` refills from: `discard/0` for `deck/0`, or the shared one."""
+    return spec.refill + src[len(spec.name):] if m.game.zones[spec.refill].per else spec.refill
+
+
 def refill_from(m, spec, src: str) -> None:
     """Move the refill zone (the same instance: `discard/0` for `deck/0`) into `src` and shuffle it."""
-    source = spec.refill
-    refill_spec = m.game.zones[source]
-    key = source + src[len(spec.name):] if refill_spec.per else source
+    key = refill_key(m, spec, src)
     if m.state["zones"][key]:
         move_all(m, key, src)
         shuffle(m, src)
