@@ -11,7 +11,7 @@ import sys
 
 from interpreter import saves
 from interpreter.agents import make_agents
-from interpreter.runner import seen_by
+from interpreter.runner import choice_seen_by
 from interpreter.render import event_text, player_name, score_table, state_text
 
 
@@ -64,7 +64,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: li
     while (d := engine.decision(state)) is not None:
         if d.actor != seat:
             index = bots[d.actor].choose(engine.view(state, d.actor), d)
-            who = [d.actor] if d.secret else seen_by(g, state, d.options[index].value, players)
+            who = choice_seen_by(g, state, d, index, players)
             shown = d.options[index].label if who is None or seat in who else "something hidden"
             history.append((state, d.actor, d.undoable, len(choices)))
             state, events = engine.apply(state, index)

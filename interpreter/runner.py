@@ -52,6 +52,14 @@ def seen_by(game, state: dict, value, players: int) -> list | None:
     return None if len(seats) == players else seats
 
 
+def choice_seen_by(game, state: dict, decision, index: int, players: int) -> list | None:
+    """Who may see the option taken, judged before it is taken: the chooser alone for a
+    `secret choose`, else whoever sees the component it names (None: everyone)."""
+    if decision.secret:
+        return [decision.actor]
+    return seen_by(game, state, decision.options[index].value, players)
+
+
 def play(engine: Engine, players: int, seed: int, agent_names: list[str], ruleset: str = "",
          max_decisions: int = 100_000, strict: bool = False) -> Result:
     agents = make_agents(engine, agent_names, players, seed)
@@ -67,7 +75,7 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         index = agents[d.actor].choose(engine.view(state, d.actor), d)
         # Who saw the chosen thing where it was when it was chosen (a card taken from
         # a face-up market is public, one played from a hand is not).
-        who = [d.actor] if d.secret else seen_by(engine.game, state, d.options[index].value, players)
+        who = choice_seen_by(engine.game, state, d, index, players)
         state, events = engine.apply(state, index, inplace=True)
         trace.decision(step, d, index, events, who)
         if strict:

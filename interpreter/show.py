@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interpreter.render import event_text, player_name, state_text
-from interpreter.trace import replay_decision, start_replay
+from interpreter.trace import hidden_from, replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
 
@@ -49,11 +49,6 @@ def replay_to(lines: list[dict], load, step: int) -> Snapshot:
                     decisions[step] if step < len(decisions) else None, events if step == 0 else [])
 
 
-def _secret(line: dict, seat) -> bool:
-    """Was this decision's choice hidden from `seat`? (as `trace.render` decides)"""
-    return seat is not None and seat != line["actor"] and seat not in line.get("seen_by", [seat])
-
-
 def show_text(snap: Snapshot, seat=None) -> list[str]:
     """The step as text; `seat` (0-based) limits it to what that seat could see."""
     engine, game, head = snap.engine, snap.engine.game, snap.head
@@ -65,7 +60,7 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
         out += ["  " + event_text(game, e, seat) for e in snap.setup]
     else:
         t = snap.taken
-        label = "something hidden" if _secret(t, seat) else t["label"]
+        label = "something hidden" if hidden_from(t, seat) else t["label"]
         out.append(f"step {snap.step}: {player_name(t['actor'])} chose {label} (of {t['options']})")
         out += ["  " + event_text(game, e, seat) for e in t["events"]]
     out.append("")
@@ -94,6 +89,6 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
     if nxt is None:
         out.append("the trace ends here (no choice recorded)")
     else:
-        label = "something hidden" if _secret(nxt, seat) else nxt["label"]
+        label = "something hidden" if hidden_from(nxt, seat) else nxt["label"]
         out.append(f"chosen in the trace: {label}")
     return out

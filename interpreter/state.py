@@ -134,9 +134,10 @@ def view(game: Game, state: dict, player) -> dict:
         for name, owner in env.get(SECRET_LOCALS, []):
             if owner != player and name in env:
                 env[name] = HIDDEN
-    for key in v["vars"]:
-        if not may_see_var(game, key, player):
-            v["vars"][key] = HIDDEN
+    if any(spec.secret for spec in game.counters.values()):  # most games have none
+        for key in v["vars"]:
+            if not may_see_var(game, key, player):
+                v["vars"][key] = HIDDEN
     pending = v["pending"]
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}

@@ -66,6 +66,11 @@ def read(path: str | Path) -> list[dict]:
     return lines
 
 
+def hidden_from(line: dict, viewer) -> bool:
+    """Was this decision line's choice hidden from `viewer`? (None sees everything)"""
+    return viewer is not None and viewer != line["actor"] and viewer not in line.get("seen_by", [viewer])
+
+
 def render(game, lines: list[dict], viewer=None) -> str:
     """The trace as text: what the snapshot tests compare and people read."""
     head = lines[0]
@@ -79,8 +84,7 @@ def render(game, lines: list[dict], viewer=None) -> str:
             out.append("setup")
             out += ["  " + event_text(game, e, viewer) for e in line["setup"]]
         elif "step" in line:
-            secret = viewer is not None and viewer != line["actor"] and viewer not in line.get("seen_by", [viewer])
-            label = "something hidden" if secret else line["label"]
+            label = "something hidden" if hidden_from(line, viewer) else line["label"]
             out.append(f"{line['step']}. {player_name(line['actor'])} chooses {label} (of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"]]
         elif "end" in line:
