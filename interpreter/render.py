@@ -109,8 +109,6 @@ def grid_text(game, key: str, grid: dict, preview: dict | None = None) -> list[s
     legend = ", ".join(f"{c}={v}" for v, c in codes.items())
     if attr:
         legend = f"{attr}: " + ", ".join(f"{s} {v}" for v, s in symbols.items()) + f"; {legend}"
-    if preview:
-        legend += "; CAPITALS: the piece you are placing"
     width = max([len(c) for c in codes.values()] + [len(str(geometry.cols)), 1])
     margin = len(str(geometry.rows))
     lines = [f"{key_label(game, key)} ({legend}):",
