@@ -93,7 +93,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     def show_news(p) -> None:
         if news[p]:
             if hot_seat:
-                print(f"since your last decision, {player_name(p)}:", file=out)
+                print(f"{player_name(p)}, since your last decision:", file=out)
             print("\n".join(news[p]), file=out)
             news[p].clear()
 
@@ -118,7 +118,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             continue
         p = d.actor
         if hot_seat and on_screen != p:
-            pass_to(p, out)
+            pass_to(p, out, clear=on_screen is not None)
         on_screen = p
         show_news(p)
         print("", file=out)
@@ -148,7 +148,11 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         happened(events, except_seat=p)
         if d.undoable:
             confirm = ask("Enter to confirm, u to undo: ")
-            if confirm is not None and confirm.strip().lower() == "u":
+            confirm = "q" if confirm is None else confirm.strip().lower()
+            if confirm in ("q", "quit"):  # the choice stands (it is saved); the game stops here
+                print("game abandoned" + (f"; saved in {save}" if save else ""), file=out)
+                return 0
+            if confirm == "u":
                 state = before
                 forget(history.pop()[4])
                 choices.pop()
@@ -163,12 +167,11 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     return 0
 
 
-def pass_to(seat: int, out) -> None:
+def pass_to(seat: int, out, clear: bool = True) -> None:
     """Hide the previous person's screen and wait for the next one to sit down."""
-    if getattr(out, "isatty", lambda: False)():
-        print(CLEAR, end="", file=out)
-    else:
-        print("\n" + "=" * 60, file=out)
+    tty = getattr(out, "isatty", lambda: False)()
+    if clear:
+        print(CLEAR if tty else "\n" + "=" * 60, end="" if tty else "\n", file=out)
     ask(f"Pass to {player_name(seat)}, then press Enter. ")
-    if getattr(out, "isatty", lambda: False)():
+    if tty:
         print(CLEAR, end="", file=out)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from interpreter.boards import polyomino
-from interpreter.render import grid_codes, grid_text, state_text
+from interpreter.render import grid_codes, grid_text, key_label, player_name, state_text, value_text
 
 SHOWN = 25  # a longer list shows this many options and how to see the rest
 HELP = """  a number       take that option
@@ -125,6 +125,40 @@ class Placing:
         return ("turned " + "; ".join(turns)) if turns else "in no way"
 
 
+def owner(game, key: str):
+    """The seat a zone, grid or counter key belongs to (`hand/1` -> 1), None if shared."""
+    name, *indices = key.split("/")
+    spec = game.zones.get(name) or game.grids.get(name) or game.counters.get(name)
+    for dim, index in zip(spec.per if spec else (), indices):
+        if dim == "player":
+            return int(index)
+    return None
+
+
+def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
+    """A few lines before a decision: whose turn, the running counters, what is yours,
+    and your boards (the shared ones too). Quiet counters and empty things are left out;
+    `s` shows everything."""
+    lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
+    shown = []
+    for key, value in view["vars"].items():
+        spec = game.counters.get(key.split("/", 1)[0])
+        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
+            continue
+        mine = owner(game, key)
+        if mine == seat or (mine is None and not spec.per and spec.kind == "counter"):
+            shown.append(f"{key_label(game, key)}={value_text(value)}")
+    if shown:
+        lines.append("  " + "  ".join(shown))
+    for key, items in view["zones"].items():
+        if items and owner(game, key) == seat:
+            lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
+    for key, grid in view["grids"].items():
+        if key != drawn and owner(game, key) in (seat, None):
+            lines += ["  " + line for line in grid_text(game, key, grid)]
+    return lines
+
+
 def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
     """(grid key, {(row, col): option index}) when every option but a pass is a cell of one grid."""
     cells, key = {}, None
@@ -149,6 +183,8 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
     def say(lines) -> None:
         print("\n".join(lines), file=out)
 
+    drawn = placing.key if placing else on_cells[0] if on_cells else None
+    say(summary(game, engine.view(state, seat), seat, drawn))
     if placing:
         say(placing.drawing())
     elif on_cells:
