@@ -227,3 +227,53 @@ def test_a_trace_names_a_card_taken_from_a_public_market(tmp_path):
     result = runner.play(engine, 2, 5, ["random"])
     picks = [ln for ln in trace.render(engine.game, result.trace.lines, 1).splitlines() if "P1 chooses" in ln]
     assert "something hidden" in picks[0] and "something hidden" not in picks[1]
+
+
+def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypatch, capsys):
+    """Resumed from another folder by the ruleset's absolute path; comments and layout are not
+    the rules, a changed definition is, and the refusal names it."""
+    import json
+    import shutil
+    from cli import main
+    from tests.conftest import ROOT
+    game = tmp_path / "fair"
+    shutil.copytree(ROOT / "rulesets" / "tutorial", game)
+    save = tmp_path / "fair.json"
+    monkeypatch.chdir(tmp_path)
+    scripted(monkeypatch, lambda p, n: "1" if n == 1 else (_ for _ in ()).throw(EOFError))
+    assert main(["play", "fair/mudcake_fair.rules", "--seed", "38", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    assert data["ruleset"] == str((game / "mudcake_fair.rules").resolve()) and len(data["choices"]) == 3
+
+    rules = game / "mudcake_fair.rules"
+    text = rules.read_text()
+    rules.write_text("# house copy\n\n" + text.replace("phase round:\n", "phase round:   # six rounds\n\n"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    scripted(monkeypatch, lambda p, n: "q")
+    assert main(["play", "--resume", str(save)]) == 0
+    assert "resumed after 3 choices" in capsys.readouterr().out
+
+    rules.write_text(text.replace("if round_number < 6:", "if round_number < 5:"))
+    assert main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "the rules changed since this save (phase round changed)" in err and err.count("\n") == 1
+
+
+def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
+    import json
+    import shutil
+    from cli import main
+    from tests.conftest import ROOT
+    shutil.copytree(ROOT / "rulesets" / "tutorial", tmp_path / "fair")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "fair/mudcake_fair.rules", "--trace", "t.jsonl"]) == 0
+    head = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
+    assert head["ruleset"] == str(tmp_path.resolve() / "fair" / "mudcake_fair.rules")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert main(["replay", "../t.jsonl"]) == 0
+    assert main(["run", "queens_wishes", "--trace", "q.jsonl"]) == 0  # a shipped game keeps its name
+    assert json.loads(open("q.jsonl").readline())["ruleset"] == "queens_wishes"
