@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from interpreter.boards import polyomino
+from interpreter.state import HIDDEN
 from interpreter.render import grid_codes, grid_text, key_label, player_name, state_text, value_text
 
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -152,7 +153,9 @@ def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
         lines.append("  " + "  ".join(shown))
     for key, items in view["zones"].items():
         if items and owner(game, key) == seat:
-            lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
+            shown = [i for i in items if not i.startswith(HIDDEN)]  # your own deck is face down too
+            hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
+            lines.append(f"  {key_label(game, key)}: {', '.join(shown + [hidden] if hidden else shown)}")
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
             lines += ["  " + line for line in grid_text(game, key, grid)]
