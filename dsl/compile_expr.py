@@ -162,11 +162,20 @@ def is_constant(node, scope: Scope) -> bool:
         and node.name not in scope.game.counters
 
 
+class _NoState:
+    """Stands in for the machine while folding constants: locals work, the game's state does not."""
+
+    __slots__ = ("env",)
+
+    def __init__(self):
+        self.env = {}
+
+
 def constant(node, scope: Scope):
     """Evaluate an expression that must not depend on the state (tables, initial values)."""
     fn = compile_expr(node, scope)
     try:
-        return fn(None)
+        return fn(_NoState())
     except (AttributeError, TypeError, KeyError):
         raise fail("this must be a constant (a number, a name of a value, or a list of those)",
                    node.span) from None

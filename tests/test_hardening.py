@@ -1,0 +1,99 @@
+"""Bad input found by the red-team pass (issue 16) ends in one located error, never a traceback.
+
+Each case is a small ruleset (and data file) written to a temporary folder and run the way
+`meeple run` runs it: compile, play with random bots, score and rank. The test asserts the
+error names the file, the line and what is wrong; cases that must now work assert the result.
+"""
+from __future__ import annotations
+
+import pytest
+
+from dsl.compiler import compile_ruleset
+from dsl.errors import MeepleError
+from dsl.parser import parse_file
+from interpreter.engine import Engine
+
+HEAD = 'game "T"\nplayers 2\ncounter a = 0\n'
+
+
+def play(folder, rules: str, data: dict | None = None) -> list:
+    """Compile and play the rules to the end; the final scores."""
+    for name, content in (data or {}).items():
+        (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    path = folder / "t.rules"
+    path.write_bytes(rules if isinstance(rules, bytes) else rules.encode())
+    engine = Engine(compile_ruleset(parse_file(path), {}, []))
+    state, _ = engine.start(2, 1)
+    while (d := engine.decision(state)) is not None:
+        state, _ = engine.apply(state, d.options[0].id)
+    scores = engine.scores(state)
+    engine.ranking(state, scores)
+    return [s["total"] for s in scores]
+
+
+def error_of(folder, rules, data=None) -> str:
+    with pytest.raises(MeepleError) as info:
+        play(folder, rules, data)
+    text = info.value.format()
+    assert "Traceback" not in text
+    return text
+
+
+@pytest.mark.parametrize("body, message, line", [
+    ("setup:\n    a = " + "9" * 4400 + "\n    end game\nscore \"S\": a\n", "4400 digits", 5),
+    ("setup:\n    log \"\\x\"\n    end game\nscore \"S\": a\n", "`\\x` is not an escape", 5),
+    ("setup:\n    end game\nscore \"S\": \"text\"\n", "must be a whole number, but it is text", 6),
+    ("setup:\n    end game\nscore \"S\": [1, 2]\n", "but it is a list", 6),
+    ("setup:\n    repeat 60:\n        a = a * 10 + 1\n    end game\nscore \"S\": a\n", "points are at most", 8),
+    ("setup:\n    end game\nscore \"S\": 1\ntiebreak: most \"x\"\n", "a tie-break must be a whole number", 7),
+    ("function f(x) = f(x)\nsetup:\n    end game\nscore \"S\": 1\ntiebreak: most f(1)\n",
+     "calls itself without end", 8),
+])
+def test_bad_rules_are_located(tmp_path, body, message, line):
+    text = error_of(tmp_path, HEAD + body)
+    assert text.startswith(f"{tmp_path / 't.rules'}:{line}:"), text
+    assert message in text, text
+
+
+def test_texts_keep_their_characters(tmp_path):
+    # `café` with an escape used to be decoded byte by byte into `cafÃ©`
+    rules = HEAD + 'value v = "caf\u00e9\\t|\\"x\\\\"\nsetup:\n    end game\nscore "S": 1 if v == "caf\u00e9\t|\\"x\\\\" else 0\n'
+    assert play(tmp_path, rules) == [1, 1]
+
+
+def test_a_byte_order_mark_is_accepted_in_rules_and_csv(tmp_path):
+    rules = "\ufeff" + 'game "T"\nplayers 2\ncomponent c from "c.csv":\n    v: int\nsetup:\n    end game\n' \
+        'score "S": sum(x.v for each x in c)\n'
+    assert play(tmp_path, rules, {"c.csv": "\ufeffid,v\na,2\nb,3\n"}) == [5, 5]
+
+
+def test_a_counter_may_start_from_a_function_defined_later(tmp_path):
+    rules = 'game "T"\nplayers 2\ncounter a = f(2)\nfunction f(x) = x * 2 + g(x)\nfunction g(y) = y\n' \
+        'setup:\n    end game\nscore "S": a\n'
+    assert play(tmp_path, rules) == [6, 6]
+
+
+def test_ifs_nested_past_pythons_limit_still_run(tmp_path):
+    depth = 120
+    body = "".join("    " * (i + 1) + "if a == 0:\n" for i in range(depth))
+    rules = HEAD + "setup:\n" + body + "    " * (depth + 1) + "a = 1\n    end game\nscore \"S\": a\n"
+    assert play(tmp_path, rules) == [1, 1]
+
+
+COMPONENT = 'game "T"\nplayers 2\noption b = A | B\ncomponent c from "{path}":\n    v: int\n' \
+    'setup:\n    end game\nscore "S": sum(x.v for each x in c)\n'
+
+
+@pytest.mark.parametrize("path, data, message", [
+    ("{b:>5000}.csv", {}, "names an option `b:>5000`"),
+    ("a" * 300 + ".csv", {}, "characters long"),
+    ("c.json", {"c.json": '[{"id": "a", "v": Infinity}]'}, "Infinity is not a number"),
+    ("c.json", {"c.json": '[{"id": "a", "v": 1.7}]'}, "must be a whole number, not 1.7"),
+    ("c.json", {"c.json": '[{"id": "a", "v": true}]'}, "must be a whole number, not True"),
+    ("c.csv", {"c.csv": "id,v,count\na,1,2.9\n"}, "`count` must be a whole number, not '2.9'"),
+    ("c.csv", {"c.csv": "id,v\na,1_000\n"}, "must be a whole number, not '1_000'"),
+    ("c.csv", {"c.csv": 'id,v\n"a,1\nb,2\n'}, "not valid CSV"),
+])
+def test_data_files_are_read_exactly(tmp_path, path, data, message):
+    text = error_of(tmp_path, COMPONENT.replace("{path}", path), data)
+    assert message in text, text
