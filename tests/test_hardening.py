@@ -97,3 +97,70 @@ COMPONENT = 'game "T"\nplayers 2\noption b = A | B\ncomponent c from "{path}":\n
 def test_data_files_are_read_exactly(tmp_path, path, data, message):
     text = error_of(tmp_path, COMPONENT.replace("{path}", path), data)
     assert message in text, text
+
+
+# ----------------------------------------------------------------- agents
+class Raises:
+    def __init__(self, engine, seat, seed):
+        pass
+
+    def choose(self, view, decision):
+        raise ZeroDivisionError("my bug")
+
+
+class Answers:
+    answer = None
+
+    def __init__(self, engine, seat, seed):
+        pass
+
+    def choose(self, view, decision):
+        return self.answer
+
+
+class TooLarge(Answers):
+    answer = 99
+
+
+class NotAnInt(Answers):
+    answer = "1"
+
+
+class Hangs(Answers):
+    def choose(self, view, decision):
+        while True:
+            pass
+
+
+class NoChoose:
+    def __init__(self, engine, seat, seed):
+        pass
+
+
+@pytest.mark.parametrize("agent, message", [
+    ("Raises", "agent `Raises` in seat P1 failed: ZeroDivisionError: my bug"),
+    ("TooLarge", "agent `TooLarge` in seat P1 answered 99; it must answer an option's index, 0 to 8"),
+    ("NotAnInt", "answered '1'"),
+    ("NoChoose", "agent `NoChoose` in seat P1 has no `choose(view, decision)` method"),
+])
+def test_a_broken_agent_is_one_clear_line(capsys, agent, message):
+    import cli
+    code = cli.main(["run", "tic_tac_toe", "--agents", f"tests.test_hardening:{agent},random"])
+    err = capsys.readouterr().err
+    assert code != 0 and message in err and "Traceback" not in err, err
+
+
+def test_a_hanging_agent_is_stopped(monkeypatch):
+    from interpreter import agents
+    from interpreter.runner import play
+    from tests.conftest import shipped
+    monkeypatch.setattr(agents.choose, "__defaults__", (0.2,))
+    with pytest.raises(agents.AgentError, match="took more than 0.2 s"):
+        play(shipped("tic_tac_toe"), 2, 1, ["tests.test_hardening:Hangs", "random"])
+
+
+@pytest.mark.parametrize("name", ["mcts@infs", "mcts@nans", "mcts@0s", "mcts@-3", "mcts@99999999999"])
+def test_silly_mcts_budgets_are_refused(name):
+    from interpreter.agents import AgentError, agent_class
+    with pytest.raises(AgentError, match="give mcts a budget"):
+        agent_class(name)
