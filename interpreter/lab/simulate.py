@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from dsl.errors import MeepleError
-from interpreter.agents import choose, make_agents
+from interpreter.agents import AgentError, choose, make_agents
 from interpreter.effects.choices import Menu
 
 MAX_DECISIONS = 100_000
@@ -86,7 +86,7 @@ def play_row(side: Side, seed: int) -> dict:
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
             branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions))
-    except MeepleError as exc:
+    except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
         row["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
