@@ -164,3 +164,18 @@ def test_silly_mcts_budgets_are_refused(name):
     from interpreter.agents import AgentError, agent_class
     with pytest.raises(AgentError, match="give mcts a budget"):
         agent_class(name)
+
+
+def test_escape_codes_in_rules_text_never_reach_the_terminal(capsys, tmp_path):
+    import cli
+    path = tmp_path / "esc.rules"
+    path.write_text('game "T\x1b[31mred"\nplayers 2\ncounter a = 0\nsetup:\n    log "x\x1b]0;title\x07y"\n'
+                    '    end game\nscore "S\x9b": a\n', encoding="utf-8")
+    trace = tmp_path / "esc.jsonl"
+    assert cli.main(["run", str(path), "--trace", str(trace)]) == 0
+    assert cli.main(["show", str(trace), "--step", "0"]) == 0
+    (tmp_path / "bad.rules").write_text('game "T"\nplayers 2\nsetup:\n    log \x1b[2J\n', encoding="utf-8")
+    assert cli.main(["check", str(tmp_path / "bad.rules")]) == 1
+    out, err = capsys.readouterr()
+    assert "T\\x1b[31mred" in out and "x\\x1b]0;title\\x07y" in out and "\\x1b[2J" in err
+    assert not any(ch in out + err for ch in "\x1b\x07\x9b")
