@@ -44,7 +44,7 @@ def error_of(folder, rules, data=None) -> str:
     ("setup:\n    log \"\\x\"\n    end game\nscore \"S\": a\n", "`\\x` is not an escape", 5),
     ("setup:\n    end game\nscore \"S\": \"text\"\n", "must be a whole number, but it is text", 6),
     ("setup:\n    end game\nscore \"S\": [1, 2]\n", "but it is a list", 6),
-    ("setup:\n    repeat 60:\n        a = a * 10 + 1\n    end game\nscore \"S\": a\n", "points are at most", 8),
+    ("setup:\n    repeat 16:\n        a = a * 10 + 1\n    end game\nscore \"S\": a\n", "points are at most", 8),
     ("setup:\n    end game\nscore \"S\": 1\ntiebreak: most \"x\"\n", "a tie-break must be a whole number", 7),
     ("function f(x) = f(x)\nsetup:\n    end game\nscore \"S\": 1\ntiebreak: most f(1)\n",
      "calls itself without end", 8),
@@ -179,3 +179,21 @@ def test_escape_codes_in_rules_text_never_reach_the_terminal(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert "T\\x1b[31mred" in out and "x\\x1b]0;title\\x07y" in out and "\\x1b[2J" in err
     assert not any(ch in out + err for ch in "\x1b\x07\x9b")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("value v = [1] * 2000000000\nsetup:\n    end game\n", "2,000,000,000 items; the limit is 100,000"),
+    ("value v = \"ab\" * 100000000\nsetup:\n    end game\n", "200,000,000 items"),
+    ("value v = [1]\nsetup:\n    repeat 40:\n        v = v + v\n    end game\n", "131,072 items"),
+    ("setup:\n    a = 3\n    repeat 400:\n        a = a * a\n    end game\n", "grows past 1,000,000,000,000,000,000"),
+])
+def test_runaway_sizes_stop_at_their_line(tmp_path, body, message):
+    text = error_of(tmp_path, HEAD + body + 'score "S": 1\n')
+    assert message in text and "runaway rule" in text, text
+
+
+def test_a_huge_file_is_refused_before_parsing(tmp_path):
+    import time
+    start = time.process_time()
+    text = error_of(tmp_path, HEAD + "setup:\n" + "    a = 1\n" * 1_100_000 + "    end game\n")
+    assert "MB; a ruleset is at most 2 MB" in text and time.process_time() - start < 5
