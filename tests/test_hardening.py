@@ -197,3 +197,26 @@ def test_a_huge_file_is_refused_before_parsing(tmp_path):
     start = time.process_time()
     text = error_of(tmp_path, HEAD + "setup:\n" + "    a = 1\n" * 1_100_000 + "    end game\n")
     assert "MB; a ruleset is at most 2 MB" in text and time.process_time() - start < 5
+
+
+@pytest.mark.parametrize("greeting, message", [
+    (None, "said nothing within 0.5 s"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "does not speak Dask's protocol"),
+    (b"\xff" * 16, "does not speak Dask's protocol"),
+])
+def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
+    import socket
+    import threading
+    from interpreter.lab.simulate import check_scheduler
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = server.accept()
+        if greeting:
+            conn.sendall(greeting)
+        conn.recv(10)  # hold the line open until the client gives up
+        conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    with pytest.raises(ConnectionError, match=message):
+        check_scheduler(f"tcp://127.0.0.1:{server.getsockname()[1]}", seconds=0.5)
+    server.close()

@@ -125,8 +125,38 @@ def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None, progress=
     return rows
 
 
+def check_scheduler(address: str, seconds: float = 5.0) -> None:
+    """Refuse an address that is not a Dask scheduler before Dask reads it.
+
+    On connecting, a Dask peer first sends its handshake, framed by its length (8 bytes, little
+    endian). Dask itself trusts that length: another server's bytes read as a length of exabytes,
+    and a silent server hangs it. So: connect, wait a few seconds for those 8 bytes, and check
+    the length is that of a small message."""
+    import socket
+    import struct
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ConnectionError("give the scheduler as tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds) as sock:
+            sock.settimeout(seconds)
+            head = b""
+            while len(head) < 8:
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except socket.timeout:
+        raise ConnectionError(f"it said nothing within {seconds:g} s: not a Dask scheduler") from None
+    except OSError as exc:
+        raise ConnectionError(exc.strerror or str(exc)) from None
+    if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] < 10_000_000:
+        raise ConnectionError("it does not speak Dask's protocol")
+
+
 def _run_dask(tasks: list, scheduler: str, tick) -> list[dict]:
     from dask.distributed import Client, as_completed
+    check_scheduler(scheduler)
     rows = []
     with Client(scheduler, timeout="20s") as client:
         futures = client.map(_play, tasks, pure=False)
