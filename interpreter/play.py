@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 
 from interpreter import saves
-from interpreter.agents import make_agents
+from interpreter.agents import choose as bot_choice, make_agents
 from interpreter.render import all_boards_text, event_text, player_name, score_table
 from interpreter.runner import choice_seen_by
 from interpreter.terminal import ask, choose
@@ -105,7 +105,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     happened(events)
     while (d := engine.decision(state)) is not None:
         if d.actor not in humans:
-            index = bots[d.actor].choose(engine.view(state, d.actor), d)
+            index = bot_choice(bots[d.actor], engine.view(state, d.actor), d)
             seen = choice_seen_by(g, state, d, index, players)
             history.append((state, d.actor, d.undoable, len(choices), marks()))
             state, events = engine.apply(state, index)
@@ -170,8 +170,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
 def pass_to(seat: int, out, clear: bool = True) -> None:
     """Hide the previous person's screen and wait for the next one to sit down."""
     tty = getattr(out, "isatty", lambda: False)()
+    screen = getattr(out, "raw", out)  # past the filter that neutralises escape codes (printable.py)
     if clear:
-        print(CLEAR if tty else "\n" + "=" * 60, end="" if tty else "\n", file=out)
+        print(CLEAR if tty else "\n" + "=" * 60, end="" if tty else "\n", file=screen, flush=True)
     ask(f"Pass to {player_name(seat)}, then press Enter. ")
     if tty:
-        print(CLEAR, end="", file=out)
+        print(CLEAR, end="", file=screen, flush=True)
