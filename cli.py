@@ -137,6 +137,8 @@ def cmd_run(args) -> int:
     from interpreter import runner
     from interpreter.render import score_table
 
+    if "human" in agent_list(args.agents):
+        raise CommandError("`human` seats are for `meeple play`; `meeple run` plays bots only")
     engine = engine_from(args)
     players = player_count(engine, args.players)
     result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),

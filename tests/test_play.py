@@ -277,3 +277,40 @@ def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, 
     assert main(["replay", "../t.jsonl"]) == 0
     assert main(["run", "queens_wishes", "--trace", "q.jsonl"]) == 0  # a shipped game keeps its name
     assert json.loads(open("q.jsonl").readline())["ruleset"] == "queens_wishes"
+
+
+CHOICES = '''
+game "Choices"
+players 2
+enum symbol = rose | tree
+component tile from "tiles.csv":
+    cells: shape of symbol
+zone supply: pile of tile
+grid garden per player: 4 x 4 of symbol
+counter bonus per player = 0
+setup:
+    move tile to supply
+    for each player in turn_order:
+        choose t from supply where fits(t, garden):
+            place t on garden as covered, undoable "Where does the tile go?"
+            bonus += count(each c in covered where c.symbol == rose)
+        otherwise:
+            bonus -= 1
+        may choose n from [1, 2, 3] by player "How many extra points?":
+            bonus += n
+'''
+
+
+def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, tmp_path):
+    """u at the next prompt of the same phase takes the placement back; the save follows at once."""
+    import json
+    from tests.conftest import rules
+    engine = rules(CHOICES, tmp_path, {"tiles.csv": "id,cells\nt1,rose tree\nt2,tree tree / rose .\n"})
+    typed = iter(["1", "2 2", "", "", "u", "q"])  # tile, ROW COL, Enter places, Enter confirms, undo
+    prompts = scripted(monkeypatch, lambda prompt, n: next(typed))
+    out, save = io.StringIO(), tmp_path / "s.json"
+    assert play_at_terminal(engine, 2, 1, 0, ["random"], out, save=str(save)) == 0
+    text = out.getvalue()
+    assert "How many extra points?" in text and prompts[4] == "> (u = undo) "
+    assert "undone" in text and text.rindex("Where does the tile go?") > text.index("How many extra points?")
+    assert len(json.loads(save.read_text())["choices"]) == 1  # the tile only: the placement is gone
