@@ -146,7 +146,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         for e in events:  # what the choice did, at once, as this person sees it
             print("  " + event_text(g, e, p), file=out)
         happened(events, except_seat=p)
-        if d.undoable:
+        if d.undoable and state["seq"] == before["seq"]:  # its phase still runs: it may be taken back
             confirm = ask("Enter to confirm, u to undo: ")
             confirm = "q" if confirm is None else confirm.strip().lower()
             if confirm in ("q", "quit"):  # the choice stands (it is saved); the game stops here

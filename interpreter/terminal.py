@@ -56,10 +56,10 @@ class Placing:
         self.orientation = decision.options[0].value[0]
         self.at = None  # (row, col), 1-based, once the person has said where
 
-    def cells(self, orientation=None, at=None) -> tuple:
-        o = self.orientation if orientation is None else orientation
-        row, col = at or self.at
-        return tuple((row - 1 + dr, col - 1 + dc, v) for dr, dc, v in polyomino.orient(self.shape, o))
+    def cells(self) -> tuple:
+        """(row, col, content) of the previewed piece, 0-based, some maybe off the grid."""
+        row, col = self.at
+        return tuple((row - 1 + dr, col - 1 + dc, v) for dr, dc, v in polyomino.orient(self.shape, self.orientation))
 
     def same(self, a: int, b: int) -> bool:
         return polyomino.orient(self.shape, a) == polyomino.orient(self.shape, b)
@@ -107,9 +107,10 @@ class Placing:
         elif self.chosen() is not None:
             lines.append("Enter places it here; or type another ROW COL, r to turn, f to flip.")
         else:
-            lines.append(("part of it is off the grid" if off else "it may not go there this way")
-                         + f"; it fits at row {self.at[0]}, column {self.at[1]} "
-                         + self.fits_here() + ". Type another ROW COL, r or f.")
+            turns = [polyomino.describe_orientation(o) for (o, r, c) in self.index if (r, c) == self.at]
+            lines.append(("Part of it is off the grid" if off else "It may not go there this way")
+                         + (f"; there it fits {' or '.join(turns)} (r turns, f flips)" if turns
+                            else "; nothing fits with its corner there") + ". Or type another ROW COL.")
         return lines
 
     def shape_lines(self) -> list[str]:
@@ -120,10 +121,6 @@ class Placing:
         for r, c, v in cells:
             rows[r][c] = codes.get(v, v)
         return ["    " + " ".join(code.ljust(2) for code in row).rstrip() for row in rows]
-
-    def fits_here(self) -> str:
-        turns = [polyomino.describe_orientation(o) for (o, r, c) in self.index if (r, c) == self.at]
-        return ("turned " + "; ".join(turns)) if turns else "in no way"
 
 
 def owner(game, key: str):

@@ -79,7 +79,7 @@ def test_a_solo_apothebakery_game_to_the_end(tmp_path):
 
 
 def test_placing_a_tile_by_row_and_column_with_a_preview_and_undo(tmp_path):
-    child = spawn("queens_wishes", "--players", "1", "--seed", "4", cwd=tmp_path)
+    child = spawn("queens_wishes", "--players", "2", "--seed", "4", cwd=tmp_path)
     for answer in ["2", "1"]:  # the I bag (a straight tile turns visibly), then a tile from the supply
         child.expect_exact(PROMPT)
         child.sendline(answer)
@@ -107,8 +107,23 @@ def test_placing_a_tile_by_row_and_column_with_a_preview_and_undo(tmp_path):
     child.expect(pexpect.EOF)
 
 
-def test_long_option_lists_are_cut_and_filtered(tmp_path):
+def test_no_undo_once_the_placement_has_ended_its_phase(tmp_path):
+    """Solo: the placement ends the turn and the next one draws new tiles; taking it back then
+    would let a person peek at the bag, so the rules' window (its phase) is closed."""
     child = spawn("queens_wishes", "--players", "1", "--seed", "4", cwd=tmp_path)
+    for answer in ["2", "1", "2 3", ""]:
+        child.expect_exact(PROMPT)
+        child.sendline(answer)
+    i = child.expect_exact([CONFIRM, PROMPT])
+    assert i == 1 and "place " in child.before and "phase " in child.before
+    child.sendline("u")
+    child.expect_exact("nothing to undo here")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_long_option_lists_are_cut_and_filtered(tmp_path):
+    child = spawn("queens_wishes", "--players", "2", "--seed", "4", cwd=tmp_path)
     for _ in range(2):
         child.expect_exact(PROMPT)
         child.sendline("1")
