@@ -19,6 +19,7 @@ from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
 from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
+from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
 from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
                               ZoneSpec)
@@ -205,6 +206,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                        f"write `{c.kind} {c.name} per player = ..., secret`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
 
+    for name in player_values(items, game.counters):
+        game.counters[name].player = True
     for f in of(ast.FunctionDecl):
         game.functions[f.name] = [list(f.params), None]
     for f in of(ast.FunctionDecl):
