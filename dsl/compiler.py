@@ -19,6 +19,7 @@ from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
 from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
+from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
 from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
                               ZoneSpec)
@@ -212,6 +213,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
+    for name in player_values(items, game.counters):
+        game.counters[name].player = True
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {

@@ -53,6 +53,7 @@ class CounterSpec:
     hi: int | None = None
     span: Span = field(default_factory=Span)
     secret: bool = False  # each player sees only their own
+    player: bool = False  # a `value` that holds a player: shown as P1, P2...
 
 
 @dataclass

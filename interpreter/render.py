@@ -56,7 +56,7 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {e['piece']} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
-        shown = value_text(e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
+        shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
         return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":
         return f"first player: {player_name(e['player'])}"
@@ -77,6 +77,14 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "end":
         return "game over"
     return str(e)
+
+
+def var_text(game, key: str, value) -> str:
+    """A counter's, flag's or value's value; a `value` that holds a player reads P1, P2..."""
+    spec = game.counters.get(key.split("/", 1)[0])
+    if spec is not None and spec.player and isinstance(value, int) and not isinstance(value, bool):
+        return player_name(value)
+    return value_text(value)
 
 
 def value_text(value) -> str:
@@ -118,7 +126,7 @@ def grid_codes(game, spec) -> dict:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [f"{key_label(game, k)}={value_text(v)}" for k, v in state["vars"].items()]
+    shown_vars = [f"{key_label(game, k)}={var_text(game, k, v)}" for k, v in state["vars"].items()]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():
