@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from dsl.errors import MeepleError
-from interpreter.agents import make_agents
+from interpreter.agents import AgentError, choose, make_agents
 from interpreter.effects.choices import Menu
 
 MAX_DECISIONS = 100_000
@@ -72,7 +72,7 @@ def play_row(side: Side, seed: int) -> dict:
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
             offered += len(d.options)
-            index = agents[d.actor].choose(engine.view(state, d.actor), d)
+            index = choose(agents[d.actor], engine.view(state, d.actor), d)
             if isinstance(engine.pending_op(state), Menu) and d.options[index].value is not None:
                 actions[d.options[index].value] += 1
             state, events = engine.apply(state, index, inplace=True)
@@ -88,7 +88,7 @@ def play_row(side: Side, seed: int) -> dict:
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
             branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions))
-    except MeepleError as exc:
+    except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
         row["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
