@@ -185,11 +185,14 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
 
     drawn = placing.key if placing else on_cells[0] if on_cells else None
     say(summary(game, engine.view(state, seat), seat, drawn))
-    if placing:
-        say(placing.drawing())
-    elif on_cells:
-        say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
-    say([decision.prompt] + listing(decision.options, limit=8 if placing else SHOWN))
+    say([decision.prompt])
+    if placing:  # the drawing is the way to choose; the numbers stay one `l` away
+        say(placing.drawing() + [f"Or type a number from 1 to {len(decision.options)}: "
+                                 "l lists the placements, /WORD filters them."])
+    else:
+        if on_cells:
+            say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
+        say(listing(decision.options))
     while True:
         answer = ask("> (u = undo) " if can_undo else "> ")
         if answer is None:

@@ -315,3 +315,13 @@ def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, 
     assert "How many extra points?" in text and prompts[4] == "> (u = undo) "
     assert "undone" in text and text.rindex("Where does the tile go?") > text.index("How many extra points?")
     assert len(json.loads(save.read_text())["choices"]) == 1  # the tile only: the placement is gone
+
+
+def test_a_long_list_shows_its_first_options_and_how_to_see_the_rest():
+    from interpreter.engine import Option
+    from interpreter.terminal import SHOWN, listing
+    options = [Option(str(i), f"card {i}", i) for i in range(40)]
+    lines = listing(options)
+    assert len(lines) == SHOWN + 1 and lines[0] == "    1. card 0" and "and 15 more" in lines[-1]
+    assert len(listing(options[:SHOWN + 5])) == SHOWN + 5  # a few more are shown rather than hidden
+    assert listing(options, [3, 30]) == ["    4. card 3", "   31. card 30"]  # a filter keeps the numbers
