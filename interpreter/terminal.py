@@ -14,7 +14,8 @@ import re
 
 from interpreter.boards import polyomino
 from interpreter.state import HIDDEN
-from interpreter.render import grid_codes, grid_text, key_label, player_name, state_text, value_text
+from interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
+                                value_text)
 
 SHOWN = 25  # a longer list shows this many options and how to see the rest
 HELP = """  a number       take that option
@@ -152,7 +153,8 @@ def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
         if items and owner(game, key) == seat:
             shown = [i for i in items if not i.startswith(HIDDEN)]  # your own deck is face down too
             hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
-            lines.append(f"  {key_label(game, key)}: {', '.join(shown + [hidden] if hidden else shown)}")
+            text = ", ".join(filter(None, [items_text(game, shown), hidden]))
+            lines.append(f"  {key_label(game, key)}: {text}")
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
             lines += ["  " + line for line in grid_text(game, key, grid)]
