@@ -200,7 +200,7 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         if answer is None:
             return "quit"
         text = answer.strip().lower()
-        words = text.split()
+        words = text.replace(",", " ").split()  # `3 5` or `3,5`
         if text in ("q", "quit"):
             return "quit"
         if text == "u":

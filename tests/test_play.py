@@ -325,3 +325,17 @@ def test_a_long_list_shows_its_first_options_and_how_to_see_the_rest():
     assert len(lines) == SHOWN + 1 and lines[0] == "    1. card 0" and "and 15 more" in lines[-1]
     assert len(listing(options[:SHOWN + 5])) == SHOWN + 5  # a few more are shown rather than hidden
     assert listing(options, [3, 30]) == ["    4. card 3", "   31. card 30"]  # a filter keeps the numbers
+
+
+def test_hot_seat_without_a_terminal_separates_the_seats(monkeypatch):
+    """Piped output cannot be cleared: a separator line, then the wait for the next person."""
+    cells = iter(["2,2", "2,2", "1 1", "q"])  # P1 takes the middle, P2 tries it too, then a corner
+    prompts = scripted(monkeypatch, lambda prompt, n: "" if "Pass to" in prompt else next(cells))
+    out = io.StringIO()
+    assert play_at_terminal(shipped("tic_tac_toe"), 2, 1, None, ["human", "human"], out) == 0
+    text = out.getvalue()
+    assert [p for p in prompts if "Pass to" in p][:3] == ["Pass to P1, then press Enter. ",
+                                                         "Pass to P2, then press Enter. ",
+                                                         "Pass to P1, then press Enter. "]
+    assert "=" * 60 in text and "\x1b" not in text
+    assert "row 2, column 2 is not one of the options" in text  # P2 may not take P1's cell
