@@ -17,6 +17,7 @@ from interpreter.state import HIDDEN
 from interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
                                 value_text)
 
+WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
 HELP = """  a number       take that option
   ROW COL        on a grid: put the piece's top-left corner there (or pick that cell)
@@ -134,21 +135,41 @@ def owner(game, key: str):
     return None
 
 
+def counters_text(game, view: dict, seat: int) -> list[str]:
+    """The seat's counters and the shared running ones, one line; a counter kept per
+    something more reads as one group (`stock[P1]: fungus 1, flower 3`; a flag lists
+    where it is true: `placed[P1]: three, wild`). Zeros and false are left out."""
+    single, groups = [], {}
+    for key, value in view["vars"].items():
+        name, *indices = key.split("/")
+        spec = game.counters.get(name)
+        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
+            continue
+        mine = owner(game, key)
+        if not (mine == seat or (mine is None and not spec.per and spec.kind == "counter")):
+            continue
+        rest = [i for d, i in zip(spec.per, indices) if d != "player"]
+        if not rest:
+            single.append(f"{key_label(game, key)}={value_text(value)}")
+            continue
+        head = f"{name}[{player_name(seat)}]" if "player" in spec.per else name
+        word = " ".join(rest)
+        groups.setdefault(head, []).append(word if value is True else f"{word} {value_text(value)}")
+    lines: list[str] = []
+    for part in single + [f"{head}: {', '.join(words)}" for head, words in groups.items()]:
+        if lines and len(lines[-1]) + 2 + len(part) <= WIDTH:
+            lines[-1] += "  " + part
+        else:
+            lines.append("  " + part)
+    return lines
+
+
 def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
     """A few lines before a decision: whose turn, the running counters, what is yours,
     and your boards (the shared ones too). Quiet counters and empty things are left out;
     `s` shows everything."""
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
-    shown = []
-    for key, value in view["vars"].items():
-        spec = game.counters.get(key.split("/", 1)[0])
-        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
-            continue
-        mine = owner(game, key)
-        if mine == seat or (mine is None and not spec.per and spec.kind == "counter"):
-            shown.append(f"{key_label(game, key)}={value_text(value)}")
-    if shown:
-        lines.append("  " + "  ".join(shown))
+    lines += counters_text(game, view, seat)
     for key, items in view["zones"].items():
         if items and owner(game, key) == seat:
             shown = [i for i in items if not i.startswith(HIDDEN)]  # your own deck is face down too

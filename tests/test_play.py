@@ -339,3 +339,31 @@ def test_hot_seat_without_a_terminal_separates_the_seats(monkeypatch):
                                                          "Pass to P1, then press Enter. "]
     assert "=" * 60 in text and "\x1b" not in text
     assert "row 2, column 2 is not one of the options" in text  # P2 may not take P1's cell
+
+
+GROUPS = '''
+game "Groups"
+players 2
+enum token = one | two | three
+counter stock per player per token = 0
+flag placed per player per token = false
+counter points per player = 0
+counter round_number = 0
+setup:
+    choose one by first_player:
+        "go":
+            round_number += 1
+        "stay":
+            pass
+'''
+
+
+def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others():
+    from interpreter.terminal import counters_text
+    from tests.conftest import rules
+    engine = rules(GROUPS)
+    state, _ = engine.start(2, 1)
+    state["vars"].update({"stock/0/two": 3, "stock/0/three": 1, "placed/0/one": True, "placed/0/three": True,
+                          "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
+    assert counters_text(engine.game, engine.view(state, 0), 0) == [
+        "  points[P1]=7  round_number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
