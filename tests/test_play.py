@@ -262,6 +262,12 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
     err = capsys.readouterr().err
     assert "the rules changed since this save (phase round changed)" in err and err.count("\n") == 1
 
+    rules.write_text(text)  # the rules as they were, but a card's points changed
+    cards = game / "cards.csv"
+    cards.write_text(cards.read_text().replace("Mud,earthy,1,", "Mud,earthy,2,", 1))
+    assert main(["play", "--resume", str(save)]) == 2
+    assert "(file cards.csv changed)" in capsys.readouterr().err
+
 
 def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
     import json
