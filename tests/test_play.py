@@ -175,7 +175,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
     text = out.getvalue()
-    assert 'React at "heal declared"?' in text and 'P1 reacts at "heal declared": cast_spell' in text
+    assert "Cast a spell now that a heal is declared?" in text and 'P1 reacts at "heal declared": cast_spell' in text
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text
