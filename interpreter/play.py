@@ -16,7 +16,7 @@ import sys
 
 from interpreter import saves
 from interpreter.agents import choose as bot_choice, make_agents
-from interpreter.render import all_boards_text, event_text, player_name, score_table
+from interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table
 from interpreter.runner import choice_seen_by
 from interpreter.terminal import ask, choose
 
@@ -163,7 +163,10 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     print("", file=out)
     print("\n".join(all_boards_text(g, state)), file=out)
     scores = engine.scores(state)
-    print("\n".join(score_table(scores, engine.ranking(state, scores))), file=out)
+    outcome = engine.outcome(state, scores)
+    print("\n".join(score_table(scores, engine.ranking(state, scores), outcome=outcome)), file=out)
+    for o in outcome or []:
+        print(outcome_text(o, state["players"]), file=out)
     return 0
 
 

@@ -168,7 +168,10 @@ def marks_after(lines: list[dict], k: int) -> list[str]:
 def board_rows(out: str) -> list[str]:
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("board (x=x, o=o):"))
-    return [line.strip() for line in lines[at + 1:at + 4]]
+    assert lines[at + 1].split() == ["1", "2", "3"]  # column numbers on top
+    rows = [line.split(None, 1) for line in lines[at + 2:at + 5]]
+    assert [r[0] for r in rows] == ["1", "2", "3"]  # row numbers on the left
+    return [r[1] for r in rows]
 
 
 class TestShow:
