@@ -13,9 +13,9 @@ writing leaves the previous save intact.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from interpreter import outputs
 
 
 class SaveError(Exception):
@@ -23,18 +23,8 @@ class SaveError(Exception):
 
 
 def write(path: str | Path, data: dict) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the save atomically; refuses to write over rules or data (OutputError)."""
+    outputs.write_text(path, json.dumps(data, indent=1))
 
 
 def read(path: str | Path) -> dict:
