@@ -353,3 +353,24 @@ def test_an_edited_line_is_named_by_the_chain(tmp_path, capsys):
     path.write_text("\n".join(text) + "\n")
     assert cli.main(["replay", str(path)]) == 1
     assert "t.jsonl:5: this line was edited" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("seed", "7", "field `seed`: input should be a valid integer"),
+    ("choices", ["board@4", 3], "field `choices.1`: input should be a valid string"),
+    ("players", 10 ** 6, "field `players`: input should be less than or equal to 64"),
+    ("surprise", 1, "field `surprise`: extra inputs are not permitted"),
+])
+def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypatch, field, value, message):
+    import json
+    import cli
+    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    save = tmp_path / "game.json"
+    assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    data[field] = value
+    save.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1, err
