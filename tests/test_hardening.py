@@ -374,3 +374,21 @@ def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypat
     assert cli.main(["play", "--resume", str(save)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1"])
+def test_bench_refuses_silly_durations(capsys, seconds):
+    import cli
+    assert cli.main(["bench", "tic_tac_toe", "--seconds", seconds]) == 2
+    assert "--seconds must be more than 0" in capsys.readouterr().err
+
+
+def test_bench_of_a_game_that_never_ends_stops(tmp_path, capsys, monkeypatch):
+    import cli
+    from interpreter import bench
+    monkeypatch.setattr(bench, "MAX_DECISIONS", 2000)
+    rules = tmp_path / "loop.rules"
+    rules.write_text('game "L"\nplayers 2\ncounter a = 0\nsetup:\n    next loop\nphase loop:\n'
+                     '    choose x from [1, 2] by 0:\n        a += x\n    next loop\nscore "S": a\n')
+    assert cli.main(["bench", str(rules), "--seconds", "0.5"]) == 2
+    assert "does not end after 2,000 random decisions" in capsys.readouterr().err
