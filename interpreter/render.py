@@ -121,6 +121,8 @@ def var_text(game, key: str, value) -> str:
     spec = game.counters.get(key.split("/", 1)[0])
     if spec is not None and spec.player and isinstance(value, int) and not isinstance(value, bool):
         return player_name(value)
+    if isinstance(value, str) and value in game.labels:  # a value holding a component
+        return game.labels[value]
     return value_text(value)
 
 
