@@ -99,7 +99,7 @@ class TestGraphPictures:
         code, printed, _ = run(capsys, "graph", "queens_wishes", "--flow", "--svg")
         assert code == 0 and printed == "wrote queens_wishes_flow.svg\n"
         texts = svg_texts(tmp_path / "queens_wishes_flow.svg")
-        assert {"setup", "round", "solo_turn", "finale", "end", "line 85"} <= set(texts)
+        assert {"setup", "round", "solo_turn", "finale", "end", "line 89"} <= set(texts)
 
     def test_the_flow_shows_which_effects_each_phase_does(self, capsys, tmp_path):
         code, out, _ = run(capsys, "graph", "mudcake_fair", "--flow")
