@@ -42,10 +42,9 @@ def fingerprint(path: str | Path, options: dict) -> dict:
             n += 1
             key = f"{name} #{n}"
         out[key] = _digest(repr(item).encode())
-        for attr in ("path",):  # a component, board or layout read from a file
-            data = getattr(item, attr, None)
-            if isinstance(data, str):
-                out[f"file {data}"] = _file_digest(base, data, options)
+        data = getattr(item, "path", None)  # components and boards read from a file
+        if isinstance(data, str):
+            out[f"file {data}"] = _file_digest(base, data, options)
         for lay in getattr(item, "layouts", ()) or ():
             out[f"file {lay.path}"] = _file_digest(base, lay.path, options)
     return out

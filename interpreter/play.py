@@ -16,7 +16,7 @@ import sys
 
 from interpreter import saves
 from interpreter.agents import choose as bot_choice, make_agents
-from interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table
+from interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table, shown_event
 from interpreter.runner import choice_seen_by
 from interpreter.terminal import ask, choose
 
@@ -81,7 +81,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     def happened(evs, except_seat=None) -> None:
         for p in humans:
             if p != except_seat:
-                news[p] += ["  " + event_text(g, e, p) for e in evs]
+                news[p] += ["  " + event_text(g, e, p) for e in evs if shown_event(g, e)]
 
     def marks() -> dict:
         return {p: len(lines) for p, lines in news.items()}
@@ -145,7 +145,8 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         tell(lambda q: [] if q == p else [f"{player_name(p)} chooses "
                                           + (label if seen is None or q in seen else "something hidden")])
         for e in events:  # what the choice did, at once, as this person sees it
-            print("  " + event_text(g, e, p), file=out)
+            if shown_event(g, e):
+                print("  " + event_text(g, e, p), file=out)
         happened(events, except_seat=p)
         if d.undoable and state["seq"] == before["seq"]:  # its phase still runs: it may be taken back
             confirm = ask("Enter to confirm, u to undo: ")
@@ -167,7 +168,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     outcome = engine.outcome(state, scores)
     print("\n".join(score_table(scores, engine.ranking(state, scores), outcome=outcome)), file=out)
     for o in outcome or []:
-        print(outcome_text(o, state["players"]), file=out)
+        print(outcome_text(o, players), file=out)
     return 0
 
 

@@ -14,8 +14,10 @@ import re
 
 from interpreter.boards import polyomino
 from interpreter.state import HIDDEN
-from interpreter.render import grid_codes, grid_text, key_label, player_name, state_text, value_text
+from interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
+                                value_text)
 
+WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
 HELP = """  a number       take that option
   ROW COL        on a grid: put the piece's top-left corner there (or pick that cell)
@@ -133,26 +135,47 @@ def owner(game, key: str):
     return None
 
 
+def counters_text(game, view: dict, seat: int) -> list[str]:
+    """The seat's counters and the shared running ones, one line; a counter kept per
+    something more reads as one group (`stock[P1]: fungus 1, flower 3`; a flag lists
+    where it is true: `placed[P1]: three, wild`). Zeros and false are left out."""
+    single, groups = [], {}
+    for key, value in view["vars"].items():
+        name, *indices = key.split("/")
+        spec = game.counters.get(name)
+        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
+            continue
+        mine = owner(game, key)
+        if not (mine == seat or (mine is None and not spec.per and spec.kind == "counter")):
+            continue
+        rest = [i for d, i in zip(spec.per, indices) if d != "player"]
+        if not rest:
+            single.append(f"{key_label(game, key)}={value_text(value)}")
+            continue
+        head = f"{name}[{player_name(seat)}]" if "player" in spec.per else name
+        word = " ".join(rest)
+        groups.setdefault(head, []).append(word if value is True else f"{word} {value_text(value)}")
+    lines: list[str] = []
+    for part in single + [f"{head}: {', '.join(words)}" for head, words in groups.items()]:
+        if lines and len(lines[-1]) + 2 + len(part) <= WIDTH:
+            lines[-1] += "  " + part
+        else:
+            lines.append("  " + part)
+    return lines
+
+
 def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
     """A few lines before a decision: whose turn, the running counters, what is yours,
     and your boards (the shared ones too). Quiet counters and empty things are left out;
     `s` shows everything."""
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
-    shown = []
-    for key, value in view["vars"].items():
-        spec = game.counters.get(key.split("/", 1)[0])
-        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
-            continue
-        mine = owner(game, key)
-        if mine == seat or (mine is None and not spec.per and spec.kind == "counter"):
-            shown.append(f"{key_label(game, key)}={value_text(value)}")
-    if shown:
-        lines.append("  " + "  ".join(shown))
+    lines += counters_text(game, view, seat)
     for key, items in view["zones"].items():
         if items and owner(game, key) == seat:
             shown = [i for i in items if not i.startswith(HIDDEN)]  # your own deck is face down too
             hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
-            lines.append(f"  {key_label(game, key)}: {', '.join(shown + [hidden] if hidden else shown)}")
+            text = ", ".join(filter(None, [items_text(game, shown), hidden]))
+            lines.append(f"  {key_label(game, key)}: {text}")
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
             lines += ["  " + line for line in grid_text(game, key, grid)]
@@ -185,17 +208,20 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
 
     drawn = placing.key if placing else on_cells[0] if on_cells else None
     say(summary(game, engine.view(state, seat), seat, drawn))
-    if placing:
-        say(placing.drawing())
-    elif on_cells:
-        say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
-    say([decision.prompt] + listing(decision.options, limit=8 if placing else SHOWN))
+    say([decision.prompt])
+    if placing:  # the drawing is the way to choose; the numbers stay one `l` away
+        say(placing.drawing() + [f"Or type a number from 1 to {len(decision.options)}: "
+                                 "l lists the placements, /WORD filters them."])
+    else:
+        if on_cells:
+            say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
+        say(listing(decision.options))
     while True:
         answer = ask("> (u = undo) " if can_undo else "> ")
         if answer is None:
             return "quit"
         text = answer.strip().lower()
-        words = text.split()
+        words = text.replace(",", " ").split()  # `3 5` or `3,5`
         if text in ("q", "quit"):
             return "quit"
         if text == "u":

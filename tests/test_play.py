@@ -176,6 +176,8 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
     text = out.getvalue()
     assert "Cast a spell now that a heal is declared?" in text and 'P1 reacts at "heal declared": cast_spell' in text
+    # the person was asked on P2's turn (the question's words are the ruleset's), and cast
+    assert text.index("P1 to choose") < text.index('P1 reacts at "heal declared": cast_spell')
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text
@@ -261,6 +263,12 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
     err = capsys.readouterr().err
     assert "the rules changed since this save (phase round changed)" in err and err.count("\n") == 1
 
+    rules.write_text(text)  # the rules as they were, but a card's points changed
+    cards = game / "cards.csv"
+    cards.write_text(cards.read_text().replace("Mud,earthy,1,", "Mud,earthy,2,", 1))
+    assert main(["play", "--resume", str(save)]) == 2
+    assert "(file cards.csv changed)" in capsys.readouterr().err
+
 
 def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
     import json
@@ -314,3 +322,55 @@ def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, 
     assert "How many extra points?" in text and prompts[4] == "> (u = undo) "
     assert "undone" in text and text.rindex("Where does the tile go?") > text.index("How many extra points?")
     assert len(json.loads(save.read_text())["choices"]) == 1  # the tile only: the placement is gone
+
+
+def test_a_long_list_shows_its_first_options_and_how_to_see_the_rest():
+    from interpreter.engine import Option
+    from interpreter.terminal import SHOWN, listing
+    options = [Option(str(i), f"card {i}", i) for i in range(40)]
+    lines = listing(options)
+    assert len(lines) == SHOWN + 1 and lines[0] == "    1. card 0" and "and 15 more" in lines[-1]
+    assert len(listing(options[:SHOWN + 5])) == SHOWN + 5  # a few more are shown rather than hidden
+    assert listing(options, [3, 30]) == ["    4. card 3", "   31. card 30"]  # a filter keeps the numbers
+
+
+def test_hot_seat_without_a_terminal_separates_the_seats(monkeypatch):
+    """Piped output cannot be cleared: a separator line, then the wait for the next person."""
+    cells = iter(["2,2", "2,2", "1 1", "q"])  # P1 takes the middle, P2 tries it too, then a corner
+    prompts = scripted(monkeypatch, lambda prompt, n: "" if "Pass to" in prompt else next(cells))
+    out = io.StringIO()
+    assert play_at_terminal(shipped("tic_tac_toe"), 2, 1, None, ["human", "human"], out) == 0
+    text = out.getvalue()
+    assert [p for p in prompts if "Pass to" in p][:3] == ["Pass to P1, then press Enter. ",
+                                                         "Pass to P2, then press Enter. ",
+                                                         "Pass to P1, then press Enter. "]
+    assert "=" * 60 in text and "\x1b" not in text
+    assert "row 2, column 2 is not one of the options" in text  # P2 may not take P1's cell
+
+
+GROUPS = '''
+game "Groups"
+players 2
+enum token = one | two | three
+counter stock per player per token = 0
+flag placed per player per token = false
+counter points per player = 0
+counter round_number = 0
+setup:
+    choose one by first_player:
+        "go":
+            round_number += 1
+        "stay":
+            pass
+'''
+
+
+def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others():
+    from interpreter.terminal import counters_text
+    from tests.conftest import rules
+    engine = rules(GROUPS)
+    state, _ = engine.start(2, 1)
+    state["vars"].update({"stock/0/two": 3, "stock/0/three": 1, "placed/0/one": True, "placed/0/three": True,
+                          "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
+    assert counters_text(engine.game, engine.view(state, 0), 0) == [
+        "  points[P1]=7  round_number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
