@@ -45,24 +45,29 @@ class TraceWriter:
 
 
 def read(path: str | Path) -> list[dict]:
-    lines = []
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(f"cannot read trace {path}: {exc}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, name: str = "trace") -> list[dict]:
+    """The lines of a trace given as text (a file read, an upload); `name` prefixes errors."""
+    lines = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
         try:
             line = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise TraceError(f"{path}:{number}: not a JSON line ({exc.msg}); the trace is damaged") from None
+            raise TraceError(f"{name}:{number}: not a JSON line ({exc.msg}); the trace is damaged") from None
         if not isinstance(line, dict):
-            raise TraceError(f"{path}:{number}: expected a JSON object")
+            raise TraceError(f"{name}:{number}: expected a JSON object")
         line["_line"] = number
         lines.append(line)
     if not lines or lines[0].get("meeple") != 1:
-        raise TraceError(f"{path}:1: not a Meeple trace (no header)")
+        raise TraceError(f"{name}:1: not a Meeple trace (no header)")
     return lines
 
 
