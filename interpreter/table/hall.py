@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 
 from dsl.compiler import UsageError, compile_ruleset, find_ruleset
 from dsl.errors import MeepleError
@@ -18,7 +19,7 @@ from interpreter.agents import AgentError
 from interpreter.engine import Engine
 from interpreter.table.bots import BOT_CHOICES, PERSON, check_seats
 from interpreter.table.live import SPECTATOR, LiveTable, TableError
-from interpreter.table.model import seat_page
+from interpreter.table.model import seat_page, space_positions
 from interpreter.table.store import Store
 
 
@@ -30,6 +31,7 @@ class Hall:
         self.tables: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.pages: dict[str, set] = {}  # table id -> {(socket, seat)}
+        self.compiling = threading.Lock()
 
     # ------------------------------------------------------------- games
     def engine(self, game, options: dict, variants: list, any_game: bool = False) -> Engine:
@@ -37,10 +39,17 @@ class Hall:
         if game not in self.games and not any_game:
             raise TableError(f"`{game}` is not offered here; choose one of: {', '.join(self.games)}")
         key = (game, tuple(sorted(options.items())), tuple(variants))
+        with self.compiling:  # the parser is not thread-safe; tests drive the hall from their own thread
+            return self._engine(key, game, options, variants)
+
+    def _engine(self, key, game, options: dict, variants: list) -> Engine:
         if key not in self.engines:
             try:
                 path = self.games[game] if game in self.games else find_ruleset(str(game))
                 self.engines[key] = Engine(compile_ruleset(parse_file(path), options, variants))
+                # laying out a path board takes seconds: start now, not when the first page asks
+                for name in self.engines[key].game.boards:
+                    threading.Thread(target=space_positions, args=(self.engines[key].game, name), daemon=True).start()
             except UsageError as exc:
                 raise TableError(str(exc)) from None
             except MeepleError as exc:

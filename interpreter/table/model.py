@@ -31,9 +31,14 @@ def owner_of(spec, key: str):
 def card(engine, cid: str) -> dict:
     """A component's face: its name (or id) and its fields in words."""
     comp = engine.game.components[cid]
-    fields = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
-    return {"id": cid, "title": str(comp.get("name", cid)), "kind": comp[KIND], "fields": fields,
-            "text": engine.describe(cid)}
+    shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
+    out = {"id": cid, "title": str(comp.get("name", cid)), "kind": comp[KIND],
+           "fields": [field_text(k, v) for k, v in shown.items() if not isinstance(v, tuple)],
+           "text": engine.describe(cid)}
+    shapes = [{"name": k, "cells": [list(c) for c in v]} for k, v in shown.items() if isinstance(v, tuple)]
+    if shapes:  # drawn as small grids, the way the piece looks
+        out["shapes"] = shapes
+    return out
 
 
 def zones(engine, view: dict) -> list:
@@ -80,6 +85,17 @@ def grids(engine, view: dict) -> list:
     return out
 
 
+def space_positions(game, name: str) -> dict:
+    """Where each space of a path board is drawn, in 0..1 (y down); a layout is slow, so once per game."""
+    key = ("table space positions", name)
+    if key not in game.cache:
+        pos = board_positions(game.boards[name])
+        xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
+        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        game.cache[key] = {s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4)) for s, (x, y) in pos.items()}
+    return game.cache[key]
+
+
 def boards(engine, view: dict) -> list:
     g = engine.game
     if not g.boards:
@@ -87,11 +103,9 @@ def boards(engine, view: dict) -> list:
     out = []
     for name in boards_in_use(g, view):
         board = g.boards[name]
-        pos = board_positions(board)
-        xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
-        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        pos = space_positions(g, name)
         here = board_occupants(g, view, name)
-        spaces = [{"name": s, "x": (pos[s][0] - min(xs)) / w, "y": 1 - (pos[s][1] - min(ys)) / h,
+        spaces = [{"name": s, "x": pos[s][0], "y": pos[s][1],
                    "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
                    "who": here.get(s, [])} for s in board.order]
         out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})
@@ -102,7 +116,9 @@ def table_picture(engine, view: dict) -> dict:
     """Everything on the table as this view shows it."""
     return {"phase": view["phase"], "first": player_name(view["first"]), "step": view["step"],
             "over": view["over"], "zones": zones(engine, view), "counters": counters(engine, view),
-            "grids": grids(engine, view), "boards": boards(engine, view)}
+            "grids": grids(engine, view), "boards": boards(engine, view),
+            "symbols": sorted({v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])},
+                              key=str)}
 
 
 def option_json(engine, state: dict, option, visible: set) -> dict:

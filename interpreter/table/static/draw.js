@@ -40,16 +40,49 @@ function colourOf(values, v) {
 
 function playerName(p) { return "P" + (p + 1); }
 
+let SYMBOLS = []; // every value a grid cell may hold, so a value has one colour on grids and cards
+
+function drawShape(cells, size) {
+  const rows = Math.max(...cells.map((x) => x[0])) + 1, cols = Math.max(...cells.map((x) => x[1])) + 1;
+  const box = el("div", {class: "shape", style: `grid-template-columns: repeat(${cols}, ${size}px)`});
+  const at = {};
+  for (const [r, c, v] of cells) at[`${r},${c}`] = v;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const v = at[`${r},${c}`];
+    box.append(el("div", {class: "shape-cell" + (v === undefined ? " empty" : ""), title: v || "",
+      style: `width:${size}px;height:${size}px` + (v === undefined ? "" : `;background:${colourOf(SYMBOLS, v)}`)},
+    v === undefined ? "" : v));
+  }
+  return box;
+}
+
 // ------------------------------------------------------------------ cards and zones
-function drawCard(card, hooks) {
-  const pick = hooks.cards && hooks.cards[card.id];
+function drawCard(card, hooks, same) {
+  // `same`: further cards with this one's face (identical nameless pieces), drawn once with a count
+  const ids = [card.id, ...(same || []).map((c) => c.id)];
+  const pickId = ids.find((id) => hooks.cards && hooks.cards[id]);
+  const pick = pickId && hooks.cards[pickId];
   return el("div", {
-    class: "card" + (pick ? " choosable" : ""), title: card.text, "data-card": card.id,
+    class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
     onclick: pick ? () => hooks.choose(pick) : null,
   },
-  el("div", {class: "card-title"}, card.title),
+  ids.length > 1 ? el("div", {class: "card-title"}, `${ids.length} ×`) : el("div", {class: "card-title"}, card.title),
   card.title !== card.id ? el("div", {class: "card-id"}, card.id) : null,
+  (card.shapes || []).map((s) => drawShape(s.cells, 34)),
   el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
+}
+
+function drawCards(cards, hooks) {
+  const out = [];
+  for (let i = 0; i < cards.length;) {
+    const c = cards[i], face = JSON.stringify([c.kind, c.fields, c.shapes || null]);
+    let j = i + 1;
+    while (c.title === c.id && j < cards.length && cards[j].title === cards[j].id
+      && JSON.stringify([cards[j].kind, cards[j].fields, cards[j].shapes || null]) === face) j++;
+    out.push(drawCard(c, hooks, cards.slice(i + 1, j)));
+    i = j;
+  }
+  return out;
 }
 
 function drawZone(zone, hooks) {
@@ -61,21 +94,41 @@ function drawZone(zone, hooks) {
     const shown = {};
     for (const b of zone.backs) if (b) shown[b] = (shown[b] || 0) + 1;
     const parts = Object.entries(shown).map(([b, n]) => `${n} × ${b}`);
-    body = el("div", {class: "zone-hidden"},
-      el("div", {class: "card back"}, el("div", {class: "card-title"}, `${zone.count} face down`),
-        parts.length ? el("ul", {class: "card-fields"}, parts.map((p) => el("li", {}, "back: " + p))) : null));
+    return el("div", {class: "zone hidden-zone", "data-zone": zone.key, title: `${zone.kind}, ${zone.visibility}`},
+      el("span", {class: "zone-name"}, zone.label), " ",
+      el("span", {class: "back-count"}, `${zone.count} face down`),
+      parts.length ? el("span", {class: "backs"}, " · backs: " + parts.join(", ")) : null);
   } else {
-    body = el("div", {class: "zone-cards"}, zone.cards.map((c) => drawCard(c, hooks)));
+    body = el("div", {class: "zone-cards"}, drawCards(zone.cards, hooks));
   }
   return el("div", {class: "zone", "data-zone": zone.key}, head, body);
 }
 
+function drawZones(zones, hooks) {
+  const hidden = zones.filter((z) => z.backs), open = zones.filter((z) => !z.backs);
+  return el("div", {class: "zones"},
+    hidden.length ? el("div", {class: "hidden-zones"}, hidden.map((z) => drawZone(z, hooks))) : null,
+    open.map((z) => drawZone(z, hooks)));
+}
+
 // ------------------------------------------------------------------ counters
+const MANY = 6; // a counter kept for more things than this folds away under its name
+
 function drawCounters(list) {
   if (!list.length) return null;
-  return el("div", {class: "counters"}, list.map((c) =>
-    el("span", {class: "counter", "data-counter": c.key}, el("span", {class: "counter-name"}, c.label),
-      el("span", {class: "counter-value"}, c.value))));
+  const byName = new Map();
+  for (const c of list) {
+    if (!byName.has(c.name)) byName.set(c.name, []);
+    byName.get(c.name).push(c);
+  }
+  const chip = (c) => el("span", {class: "counter", "data-counter": c.key}, el("span", {class: "counter-name"}, c.label),
+    el("span", {class: "counter-value"}, c.value));
+  const out = [], folded = [];
+  for (const [name, cs] of byName) {
+    if (cs.length <= MANY) out.push(...cs.map(chip));
+    else folded.push(el("details", {class: "counter-group"}, el("summary", {}, `${name} (${cs.length})`), cs.map(chip)));
+  }
+  return el("div", {class: "counters"}, out, folded);
 }
 
 // ------------------------------------------------------------------ grids
@@ -153,8 +206,12 @@ function drawBoard(board, hooks) {
 function drawTable(root, pic, hooks) {
   hooks = hooks || {};
   root.replaceChildren();
-  const owners = [null];
-  for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) owners.push(p);
+  SYMBOLS = pic.symbols || [];
+  // your own area first (what you act on), then the shared table, then the other players
+  const seats = [];
+  for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) seats.push(p);
+  const owners = pic.seat === null || pic.seat === undefined ? [null, ...seats]
+    : [pic.seat, null, ...seats.filter((p) => p !== pic.seat)];
   for (const owner of owners) {
     const mine = (list) => list.filter((x) => x.owner === owner);
     const zones = mine(pic.zones), counters = mine(pic.counters), grids = mine(pic.grids);
@@ -166,7 +223,7 @@ function drawTable(root, pic, hooks) {
       el("h2", {}, title),
       drawCounters(counters),
       el("div", {class: "boards"}, boards.map((b) => drawBoard(b, hooks)), grids.map((g) => drawGrid(g, hooks))),
-      el("div", {class: "zones"}, zones.map((z) => drawZone(z, hooks)))));
+      drawZones(zones, hooks)));
   }
 }
 

@@ -118,18 +118,6 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "f" || ev.key === "F") turn(current.decision.placement.orientations, true);
 });
 
-function drawShape(o) {
-  const rows = Math.max(...o.cells.map((x) => x[0])) + 1, cols = Math.max(...o.cells.map((x) => x[1])) + 1;
-  const box = el("div", {class: "shape", style: `grid-template-columns: repeat(${cols}, 26px)`});
-  const at = {};
-  for (const [r, c, v] of o.cells) at[`${r},${c}`] = v;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-    const v = at[`${r},${c}`];
-    box.append(el("div", {class: "shape-cell" + (v === undefined ? " empty" : ""), title: v || ""}, v === undefined ? "" : v));
-  }
-  return box;
-}
-
 // ------------------------------------------------------------------ the page
 function render() {
   const t = current;
@@ -157,7 +145,7 @@ function render() {
       panel.append(el("div", {class: "placing-help"},
         el("div", {}, `Place ${d.placement.piece}: point at the grid, click to place. `,
           el("kbd", {}, "R"), " rotates, ", el("kbd", {}, "F"), " flips."),
-        el("div", {class: "shape-row"}, drawShape(o), el("span", {class: "orientation"}, o.name),
+        el("div", {class: "shape-row"}, drawShape(o.cells, 40), el("span", {class: "orientation"}, o.name),
           el("button", {onclick: () => hooks.placement.rotate(), id: "rotate"}, "Rotate (R)"),
           el("button", {onclick: () => hooks.placement.flip(), id: "flip"}, "Flip (F)"))));
       panel.append(el("details", {}, el("summary", {}, `or pick one of the ${d.options.length} places from a list`),
