@@ -67,14 +67,20 @@ function placementHooks(placement) {
       const shape = () => orients[orientation];
       // the hovered cell is the shape's first cell (top row, leftmost), so the piece sits under the pointer
       const origin = (r, c) => { const first = shape().cells[0]; return [r - first[0], c - first[1]]; };
-      const clear = () => cells.forEach((x) => x.classList.remove("preview", "ok", "bad"));
+      const clear = () => cells.forEach((x) => {
+        x.classList.remove("preview", "ok", "bad");
+        x.querySelectorAll(".preview-mark").forEach((m) => m.remove());
+      });
       const show = (r, c) => {
         clear();
         const [r0, c0] = origin(r, c);
         const ok = spots[`${shape().o},${r0},${c0}`] !== undefined;
-        for (const [dr, dc] of shape().cells) {
+        for (const [dr, dc, v] of shape().cells) {
           const rr = r0 + dr, cc = c0 + dc;
-          if (rr >= 0 && rr < grid.rows && cc >= 0 && cc < grid.cols) cells[rr * grid.cols + cc].classList.add("preview", ok ? "ok" : "bad");
+          if (rr < 0 || rr >= grid.rows || cc < 0 || cc >= grid.cols) continue;
+          const cell = cells[rr * grid.cols + cc];
+          cell.classList.add("preview", ok ? "ok" : "bad");
+          cell.append(el("span", {class: "preview-mark", style: `background:${colourOf(SYMBOLS, v)}`}, v));
         }
       };
       let last = null;
@@ -84,7 +90,7 @@ function placementHooks(placement) {
         cell.addEventListener("click", () => {
           const [r0, c0] = origin(r, c);
           const id = spots[`${shape().o},${r0},${c0}`];
-          if (id === undefined) showError(`${placement.piece} cannot go there ${orients[orientation].name}; the green outline shows where it can`);
+          if (id === undefined) showError(`${placement.piece} cannot go there ${orients[orientation].name} (red: it would not fit or the rules forbid it); try another spot, or R to rotate`);
           else choose(id);
         });
       });
