@@ -225,6 +225,18 @@ def test_bots_play_their_seats_until_a_person_decides():
     assert {e["actor"] for e in live.entries} == {0, 1, 2}
 
 
+def test_options_name_what_the_page_may_click_cells_and_groups_of_cells():
+    c = client(games=["tic_tac_toe", "connect_four"])
+    for game, key in [("tic_tac_toe", "cell"), ("connect_four", "cells")]:
+        t = new_table(c, game=game)
+        page = c.get(f"/api/tables/{t['id']}?token={token(t['seats'][0]['link'])}").json()
+        options = page["decision"]["options"]
+        assert options and all(key in o for o in options), (game, options[0])
+        if key == "cells":  # a column: every cell of it, none shared with another option
+            cells = [tuple(x) for o in options for x in o["cells"]]
+            assert len(cells) == len(set(cells)) == 42
+
+
 # ----------------------------------------------------------------- hidden information
 def never_seen(live, seat) -> set:
     """Components the seat could never see so far: the game is replayed and every component

@@ -124,12 +124,17 @@ def table_picture(engine, view: dict) -> dict:
 def option_json(engine, state: dict, option, visible: set) -> dict:
     """An option with what the page may click for it: a card, a cell or a board space."""
     g, v = engine.game, option.value
+
+    def is_cell(x) -> bool:
+        return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and type(x[1]) is int \
+            and x[0] in state["grids"]
     out = {"id": option.id, "label": option.label}
     if isinstance(v, str) and v in visible:
         out["card"] = v
-    elif isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int \
-            and v[0] in state["grids"]:
+    elif is_cell(v):
         out["cell"] = v
+    elif isinstance(v, list) and v and all(is_cell(x) for x in v):
+        out["cells"] = v  # a line or a group of cells: clicking any of them picks it
     elif isinstance(v, str) and any(v in b.successors for b in g.boards.values()):
         out["space"] = v
     return out

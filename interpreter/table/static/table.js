@@ -142,6 +142,10 @@ function render() {
     for (const o of d.options) {
       if (o.card) hooks.cards[o.card] = o.id;
       if (o.cell) hooks.cells[o.cell[0] + "@" + o.cell[1]] = o.id;
+      for (const [key, i] of o.cells || []) {  // a cell in several options' groups picks none of them
+        const at = key + "@" + i;
+        hooks.cells[at] = at in hooks.cells && hooks.cells[at] !== o.id ? null : o.id;
+      }
       if (o.space) hooks.spaces[o.space] = o.id;
     }
     panel.append(el("div", {class: "prompt"}, d.prompt || "Your choice"));
