@@ -141,7 +141,7 @@ def test_a_choice_over_the_socket_reaches_every_page_in_its_own_view():
         assert all("card" in o for o in after_a["decision"]["options"])
 
 
-def test_a_placement_offers_the_pieces_orientations_and_spots_and_undo_takes_it_back():
+def test_a_placement_offers_the_pieces_orientations_and_places_and_undo_takes_it_back():
     c = client()
     t = new_table(c)
     p1 = token(t["seats"][0]["link"])
@@ -155,9 +155,9 @@ def test_a_placement_offers_the_pieces_orientations_and_spots_and_undo_takes_it_
         d = page["decision"]
         placement = d["placement"]
         assert placement["grid"] == "garden/0" and d["undoable"]
-        assert {o["o"] for o in placement["orientations"]} == {s[0] for s in placement["spots"]}
-        assert len(placement["spots"]) == len(d["options"])
-        o, r, col, option = placement["spots"][-1]
+        assert {o["o"] for o in placement["orientations"]} == {s[0] for s in placement["places"]}
+        assert len(placement["places"]) == len(d["options"])
+        o, r, col, option = placement["places"][-1]
         piece_cells = next(x["cells"] for x in placement["orientations"] if x["o"] == o)
         before = live.state
         ws.send_json({"type": "choose", "option": option, "step": d["step"]})

@@ -88,19 +88,19 @@ def test_the_lobby_creates_a_table_with_private_links(site):
 
 
 def placement_cell(driver, legal: bool = True):
-    """A grid cell to click for the current orientation: the first legal spot, or an illegal one."""
-    spot = driver.execute_script("""
+    """A grid cell to click for the current orientation: the first legal place, or an illegal one."""
+    where = driver.execute_script("""
         const p = current.decision.placement, o = p.orientations[orientation];
-        const legal = new Set(p.spots.filter((s) => s[0] === o.o).map((s) => s[1] + ',' + s[2]));
+        const legal = new Set(p.places.filter((s) => s[0] === o.o).map((s) => s[1] + ',' + s[2]));
         const first = o.cells[0];
-        if (arguments[0]) { const s = p.spots.find((s) => s[0] === o.o); return [s[1] + first[0], s[2] + first[1], s[3]]; }
+        if (arguments[0]) { const s = p.places.find((s) => s[0] === o.o); return [s[1] + first[0], s[2] + first[1], s[3]]; }
         const g = current.grids.find((g) => g.key === p.grid);
         for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++)
           if (!legal.has((r - first[0]) + ',' + (c - first[1]))) return [r, c, null];
         return null;""", legal)
     grid = driver.execute_script("return current.decision.placement.grid")
-    cell = driver.find_element(By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{spot[0]}"][data-col="{spot[1]}"]')
-    return cell, spot[2]
+    cell = driver.find_element(By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{where[0]}"][data-col="{where[1]}"]')
+    return cell, where[2]
 
 
 def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):

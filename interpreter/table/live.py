@@ -11,7 +11,7 @@ decision while the phase it was made in is still running.
 from __future__ import annotations
 
 from interpreter.play import undo_point
-from interpreter.render import event_text, player_name
+from interpreter.render import event_text, player_name, shown_event
 from interpreter.runner import choice_seen_by
 from interpreter.state import visible_events
 from interpreter.table.bots import PERSON, bot_choice, seat_bots
@@ -27,7 +27,7 @@ class TableError(ValueError):
 def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
     """Events in words as `viewer` (a seat, or None for the public) may read them."""
     seat = NOBODY if viewer is None else viewer
-    return [event_text(game, e, seat) for e in visible_events(game, events, seat, after)]
+    return [event_text(game, e, seat) for e in visible_events(game, events, seat, after) if shown_event(game, e)]
 
 
 class LiveTable:

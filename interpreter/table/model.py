@@ -32,7 +32,8 @@ def card(engine, cid: str) -> dict:
     """A component's face: its name (or id) and its fields in words."""
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
-    out = {"id": cid, "title": str(comp.get("name", cid)), "kind": comp[KIND],
+    title = engine.game.labels.get(cid) or comp.get("name") or cid  # how the rules say it reads
+    out = {"id": cid, "title": str(title), "kind": comp[KIND],
            "fields": [field_text(k, v) for k, v in shown.items() if not isinstance(v, tuple)],
            "text": engine.describe(cid)}
     shapes = [{"name": k, "cells": [list(c) for c in v]} for k, v in shown.items() if isinstance(v, tuple)]
@@ -64,7 +65,7 @@ def counters(engine, view: dict) -> list:
     out = []
     for key, value in view["vars"].items():
         spec = g.counters.get(key.split("/", 1)[0])
-        if spec is not None and getattr(spec, "quiet", False):  # left out of displays by the rules
+        if spec is not None and spec.quiet:  # bookkeeping: the rules leave it out of displays
             continue
         out.append({"key": key, "label": key_label(g, key), "name": key.split("/", 1)[0],
                     "owner": owner_of(spec, key), "value": value_text(value)})
@@ -159,7 +160,7 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
             "piece": pending["piece"], "grid": pending["grid"],
             "orientations": [{"o": k, "name": polyomino.describe_orientation(k),
                               "cells": [list(c) for c in polyomino.orient(shape, k)]} for k in found],
-            "spots": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options]}
+            "places": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options]}
     return out
 
 

@@ -66,20 +66,20 @@ function drawCard(card, hooks, same) {
     class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
     onclick: pick ? () => hooks.choose(pick) : null,
   },
-  ids.length > 1 ? el("div", {class: "card-title"}, `${ids.length} ×`) : el("div", {class: "card-title"}, card.title),
-  card.title !== card.id ? el("div", {class: "card-id"}, card.id) : null,
+  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title),
+  card.title !== card.id && ids.length === 1 ? el("div", {class: "card-id"}, card.id) : null,
   (card.shapes || []).map((s) => drawShape(s.cells, 34)),
   el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
 }
 
 function drawCards(cards, hooks) {
+  // cards with the same face (same title unless it is just the id, same fields) stack with a count
+  const face = (c) => JSON.stringify([c.kind, c.title === c.id ? "" : c.title, c.fields, c.shapes || null]);
   const out = [];
   for (let i = 0; i < cards.length;) {
-    const c = cards[i], face = JSON.stringify([c.kind, c.fields, c.shapes || null]);
     let j = i + 1;
-    while (c.title === c.id && j < cards.length && cards[j].title === cards[j].id
-      && JSON.stringify([cards[j].kind, cards[j].fields, cards[j].shapes || null]) === face) j++;
-    out.push(drawCard(c, hooks, cards.slice(i + 1, j)));
+    while (j < cards.length && face(cards[j]) === face(cards[i])) j++;
+    out.push(drawCard(cards[i], hooks, cards.slice(i + 1, j)));
     i = j;
   }
   return out;

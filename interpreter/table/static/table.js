@@ -1,6 +1,6 @@
 // One seat's page at a table: live over a WebSocket, hot-seat switching between the seats this
 // browser holds, the decision as a prompt with buttons, clicking cards, cells, spaces, and
-// placing a piece on a grid (hover previews it, R rotates, F flips, illegal spots refuse).
+// placing a piece on a grid (hover previews it, R rotates, F flips, illegal places refuse).
 "use strict";
 
 const tableId = location.pathname.split("/").pop();
@@ -58,8 +58,8 @@ function switchTo(name) {
 function placementHooks(placement) {
   const orients = placement.orientations;
   if (orientation >= orients.length) orientation = 0;
-  const spots = {};
-  for (const [o, r, c, id] of placement.spots) spots[`${o},${r},${c}`] = id;
+  const places = {};
+  for (const [o, r, c, id] of placement.places) places[`${o},${r},${c}`] = id;
   return {
     grid: placement.grid,
     attach(grid, cells, box) {
@@ -74,7 +74,7 @@ function placementHooks(placement) {
       const show = (r, c) => {
         clear();
         const [r0, c0] = origin(r, c);
-        const ok = spots[`${shape().o},${r0},${c0}`] !== undefined;
+        const ok = places[`${shape().o},${r0},${c0}`] !== undefined;
         for (const [dr, dc, v] of shape().cells) {
           const rr = r0 + dr, cc = c0 + dc;
           if (rr < 0 || rr >= grid.rows || cc < 0 || cc >= grid.cols) continue;
@@ -89,8 +89,8 @@ function placementHooks(placement) {
         cell.addEventListener("mouseenter", () => { last = [r, c]; show(r, c); });
         cell.addEventListener("click", () => {
           const [r0, c0] = origin(r, c);
-          const id = spots[`${shape().o},${r0},${c0}`];
-          if (id === undefined) showError(`${placement.piece} cannot go there ${orients[orientation].name} (red: it would not fit or the rules forbid it); try another spot, or R to rotate`);
+          const id = places[`${shape().o},${r0},${c0}`];
+          if (id === undefined) showError(`${placement.piece} cannot go there ${orients[orientation].name} (red: it would not fit or the rules forbid it); try another cell, or R to rotate`);
           else choose(id);
         });
       });
