@@ -1,5 +1,7 @@
 """The play table: people play any ruleset in a browser, together (`meeple serve`).
 
+- `command.py` `meeple serve`: arguments, checks, uvicorn
+- `hall.py`    the games on offer, the open tables, who watches which; runs the bots
 - `store.py`   tables and their decisions in SQLite; a table is rebuilt by replaying them
 - `live.py`    a table in play: the engine, the state, the log, undo, who may do what
 - `model.py`   the JSON one seat's page draws from (only what that seat may see)

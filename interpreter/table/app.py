@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dsl.errors import MeepleError
 from interpreter.table.bots import BOT_CHOICES
 from interpreter.table.hall import Hall
-from interpreter.table.live import TableError
+from interpreter.table.live import TableError, WrongToken
 from interpreter.table.model import seat_page
 from interpreter.table.replays import Replay
 from interpreter.table.store import Store
@@ -90,7 +90,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             live, seat = opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
-            return error(str(exc), 403 if "link" in str(exc) else 404)
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 404)
         return JSONResponse(seat_page(live, seat))
 
     async def socket_route(socket: WebSocket):

@@ -17,8 +17,8 @@ from dsl.errors import MeepleError
 from dsl.parser import parse_file
 from interpreter.agents import AgentError
 from interpreter.engine import Engine
-from interpreter.table.bots import BOT_CHOICES, PERSON, check_seats
-from interpreter.table.live import SPECTATOR, LiveTable, TableError
+from interpreter.table.bots import PERSON, check_seats
+from interpreter.table.live import LiveTable, TableError
 from interpreter.table.model import seat_page, space_positions
 from interpreter.table.store import Store
 
@@ -154,5 +154,3 @@ class Hall:
         return {"id": row["id"], "seats": seats,
                 "spectator": f"{base}/table/{row['id']}?token={row['spectator']}"}
 
-
-__all__ = ["Hall", "TableError", "SPECTATOR", "BOT_CHOICES", "PERSON"]

@@ -24,6 +24,10 @@ class TableError(ValueError):
     """Something a page asked for that cannot be done; the message is shown on that page."""
 
 
+class WrongToken(TableError):
+    """A link whose token opens no seat at this table."""
+
+
 def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
     """Events in words as `viewer` (a seat, or None for the public) may read them."""
     seat = NOBODY if viewer is None else viewer
@@ -57,7 +61,7 @@ class LiveTable:
                 return seat
         if token == self.row["spectator"]:
             return SPECTATOR
-        raise TableError("this link does not open a seat at this table (wrong or old token)")
+        raise WrongToken("this link does not open a seat at this table (wrong or old token)")
 
     def decision(self):
         return self.engine.decision(self.state)
