@@ -3,7 +3,7 @@
     meeple check FILE...            errors and warnings; exit 0 clean, 1 on errors
     meeple list                     shipped rulesets: players, options, variants
     meeple run GAME [...]           bots play one game; the final score table
-    meeple play GAME [...]          a person plays at the terminal against bots
+    meeple play GAME [...]          people play at the terminal (--agents human,human), bots the rest
     meeple replay TRACE             verify that a trace replays exactly
     meeple bench GAME [...]         how fast uniformly random games play
     meeple new NAME                 a small complete ruleset to start from
@@ -52,6 +52,13 @@ def load(game: str, options: dict | None = None, variants: list | None = None) -
     path = find_ruleset(game)
     rs = parse_file(path)
     return Engine(compile_ruleset(rs, options or {}, variants or []))
+
+
+def ruleset_ref(game: str) -> str:
+    """How saves and traces name a ruleset: a shipped game by its name, a file by its
+    absolute path, so they can be resumed and replayed from any folder."""
+    path = find_ruleset(game)
+    return game if shipped_rulesets().get(game) == path else str(path.resolve())
 
 
 def engine_from(args) -> Engine:
@@ -131,9 +138,12 @@ def cmd_run(args) -> int:
     from interpreter import runner
     from interpreter.render import outcome_text, score_table
 
+    if "human" in agent_list(args.agents):
+        raise CommandError("`human` seats are for `meeple play`; `meeple run` plays bots only")
     engine = engine_from(args)
     players = player_count(engine, args.players)
-    result = runner.play(engine, players, args.seed, agent_list(args.agents), args.game, strict=args.strict)
+    result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
+                         strict=args.strict)
     if args.trace:
         try:
             result.trace.save(args.trace)
@@ -211,6 +221,7 @@ def cmd_bench(args) -> int:
 
 def cmd_play(args) -> int:
     from interpreter import saves
+    from interpreter.fingerprint import fingerprint
     from interpreter.play import play_at_terminal
 
     resumed = None
@@ -230,7 +241,9 @@ def cmd_play(args) -> int:
     players = player_count(engine, args.players)
     if not 1 <= args.seat <= players:
         raise CommandError(f"--seat must be between 1 and {players}")
-    header = {"ruleset": args.game, "options": engine.game.options, "variants": engine.game.variants}
+    g = engine.game
+    header = {"ruleset": ruleset_ref(args.game), "options": g.options, "variants": g.variants,
+              "rules": fingerprint(find_ruleset(args.game), g.options)}
     try:
         return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents),
                                 save=args.save or args.resume, resumed=resumed, header=header)
@@ -279,9 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check at every step that every component is in exactly one place")
     r.set_defaults(fn=cmd_run)
 
-    pl = sub.add_parser("play", help="play at the terminal against bots")
+    pl = sub.add_parser("play", help="play at the terminal: against bots, or hot-seat with --agents human,human")
     game_args(pl, optional=True)  # --resume knows the game
-    pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
+    pl.add_argument("--seat", type=int, default=1,
+                    help="your seat, 1-based, when --agents names no `human` (the others are bots)")
     pl.add_argument("--save", help="save every choice to this file as you play")
     pl.add_argument("--resume", help="continue a saved game (and keep saving to it)")
     pl.set_defaults(fn=cmd_play)
