@@ -14,6 +14,7 @@
     meeple summarize ROWS...        summarize and merge result files
     meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
     meeple lsp                      the language server for editors
+    meeple serve [GAME...]          the play table: people play in a browser (the `web` extra)
 
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
@@ -343,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     from dsl import formatter
     from interpreter import see
     from interpreter.lab import commands as lab
+    from interpreter.table import command as table
     for name, configure, fn, text in [
             ("graph", see.configure_graph, see.cmd_graph,
              "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
@@ -351,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
             ("summarize", lab.configure_summarize, lab.cmd_summarize, "summarize (and merge) result files"),
-            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout")]:
+            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
+            ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser")]:
         command = sub.add_parser(name, help=text)
         configure(command)
         command.set_defaults(fn=fn)
