@@ -123,10 +123,9 @@ def view(game: Game, state: dict, player) -> dict:
     """What `player` can see: hidden zone contents become "?", the RNG is gone."""
     v = copy_state(state)
     v["rng"] = None
-    backs = game.backs
     for key, items in v["zones"].items():
         if not can_see(game, key, player):
-            v["zones"][key] = [HIDDEN + backs.get(i, "") for i in items]
+            v["zones"][key] = hidden_items(game, key, items)
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
     for frame in v["stack"]:
@@ -142,6 +141,24 @@ def view(game: Game, state: dict, player) -> dict:
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
     return v
+
+
+def hidden_items(game: Game, key: str, items: list) -> list:
+    """A hidden zone as a player sees it: "?" per item, with the back where it shows.
+
+    A face-down deck shows only its top card's back (the others lie under it); a
+    bag shows nothing of what is inside; a hidden hand or pile is spread out, so
+    every back shows."""
+    backs = game.backs
+    if not backs or not items:
+        return [HIDDEN] * len(items)
+    name = key.split("/", 1)[0]
+    kind = game.zones[name].kind if name in game.zones else "bag"
+    if kind == "bag":
+        return [HIDDEN] * len(items)
+    if kind == "deck":
+        return [HIDDEN + backs.get(items[0], "")] + [HIDDEN] * (len(items) - 1)
+    return [HIDDEN + backs.get(i, "") for i in items]
 
 
 def _redact(value, game: Game, seen: set):

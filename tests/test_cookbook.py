@@ -352,8 +352,9 @@ class TestHiddenHands:
         mine, theirs = e.view(s, 0)["zones"]["hand/0"], e.view(s, 0)["zones"]["hand/1"]
         assert mine == s["zones"]["hand/0"]
         assert sorted(theirs) == ["?I", "?I", "?II"]
-        assert set(e.view(s, 0)["zones"]["deck/I"]) == {"?I"}
-        assert set(e.view(s, 1)["zones"]["deck/II"]) == {"?II"}
+        # A face-down deck shows only its top card's back; the rest lie under it.
+        assert e.view(s, 0)["zones"]["deck/I"] == ["?I"] + ["?"] * (len(s["zones"]["deck/I"]) - 1)
+        assert e.view(s, 1)["zones"]["deck/II"] == ["?II"] + ["?"] * (len(s["zones"]["deck/II"]) - 1)
         assert e.view(s, 1)["pending"]["options"] == ["?"] * 3, "P2 does not see P1's options"
         card = mine[0]
         s = take(e, s, card)

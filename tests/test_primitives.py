@@ -822,22 +822,36 @@ setup:
         pass
 '''
 
-    def test_a_view_shows_the_backs_of_hidden_cards(self, tmp_path):
+    def test_a_face_down_deck_shows_only_its_top_back(self, tmp_path):
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, events = e.start(2, 5)
         view = e.view(s, 0)
-        assert view["zones"]["deck"] == ["?" + e.game.components[c]["suit"] for c in s["zones"]["deck"]]
-        assert events[-1] == {"e": "log", "text": e.game.components[s["zones"]["deck"][0]]["suit"]}
+        top = e.game.components[s["zones"]["deck"][0]]["suit"]
+        assert view["zones"]["deck"] == ["?" + top, "?", "?"]
+        assert events[-1] == {"e": "log", "text": top}
 
-    def test_determinizing_keeps_the_backs(self, tmp_path):
+    def test_a_hidden_hand_shows_every_back_and_a_bag_none(self, tmp_path):
+        text = self.TEXT.replace("zone table: pile of card", "zone hand per player: hand of card\nzone bag: bag of card")
+        text = text.replace("    log top(deck).suit\n", "    draw 2 from deck into hand[1]\n    move top(deck) to bag\n")
+        e = rules(text, tmp_path, self.FILES)
+        s, _ = e.start(2, 5)
+        view = e.view(s, 0)
+        assert view["zones"]["hand/1"] == ["?" + e.game.components[c]["suit"] for c in s["zones"]["hand/1"]]
+        assert view["zones"]["bag"] == ["?"]
+
+    def test_determinizing_keeps_the_top_back_and_guesses_the_rest(self, tmp_path):
         from interpreter.agents.determinize import determinize
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, _ = e.start(2, 5)
-        for seed in range(10):
+        top = e.game.components[s["zones"]["deck"][0]]["suit"]
+        orders = set()
+        for seed in range(20):
             guess = determinize(e.game, e.view(s, 0), seed)
-            assert [e.game.components[c]["suit"] for c in guess["zones"]["deck"]] == \
-                [e.game.components[c]["suit"] for c in s["zones"]["deck"]]
+            assert e.game.components[guess["zones"]["deck"][0]]["suit"] == top
             assert sorted(guess["zones"]["deck"]) == ["a", "b", "c"]
+            orders.add(tuple(guess["zones"]["deck"]))
+        # Below the top the backs are unseen, so some guesses put them in another order.
+        assert len(orders) > 1
 
 
 class TestReactionWindows:
