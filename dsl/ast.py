@@ -360,8 +360,19 @@ class Menu:
     span: Span = _span()
 
 
+@dataclass
+class Simultaneous:
+    """`simultaneously for each p in LIST:` a choice each listed player makes unseen; the block
+    (which starts with the choice) runs for each of them once all have chosen."""
+
+    var: str
+    source: Expr
+    body: list
+    span: Span = _span()
+
+
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, If, For, Repeat, While, Choose, Menu]
+             Pass, Window, If, For, Repeat, While, Choose, Menu, Simultaneous]
 
 
 # ----------------------------------------------------------------- declarations

@@ -7,6 +7,7 @@ closure (they may not change the game).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from dsl import ast
@@ -15,7 +16,7 @@ from dsl.compile_calls import binder, restore
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
-from interpreter.effects import choices, zones
+from interpreter.effects import choices, simultaneous, zones
 from interpreter.game import Block
 from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
@@ -29,6 +30,9 @@ def bound_names(stmts) -> set:
             out.add(s.name)
         elif isinstance(s, ast.For):
             out.update(s.pattern.names)
+            out |= bound_names(s.body)
+        elif isinstance(s, ast.Simultaneous):
+            out.add(s.var)
             out |= bound_names(s.body)
         elif isinstance(s, ast.Choose):
             out.add(s.var)
@@ -261,7 +265,7 @@ class FlowCompiler:
         for jump in exits:
             jump.target = len(ops)
 
-    def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span):
+    def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span, inner=()):
         slot = f"${next(self.slots)}"
         bind = binder(pattern)
         ops.append(IterStart(source, slot, span, bind, pattern.names,
@@ -269,12 +273,43 @@ class FlowCompiler:
         head = len(ops)
         step = IterNext(slot, bind, span=span)
         ops.append(step)
+        ops.extend(inner)
         self.body(ops, body, scope)
         ops.append(Jump(head, span))
         step.end = len(ops)
 
     def s_For(self, ops, s, scope):
         self.loop(ops, compile_expr(s.source, scope), s.pattern, s.where, s.body, scope, s.span)
+
+    def s_Simultaneous(self, ops, s, scope):
+        """Two loops over the same players: ask each (secretly), then run each one's block."""
+        first = s.body[0]
+        if not isinstance(first, (ast.Choose, ast.Menu)):
+            raise fail("a `simultaneously` block starts with the choice everyone makes", s.span,
+                       "put `choose ...` (or `choose one`) first; what follows it runs after all have chosen")
+        kept = f"{simultaneous.SIM_PREFIX}{next(self.slots)}"
+        players = f"#players{next(self.slots)}"
+        source = compile_expr(s.source, scope)
+
+        def list_players(m):
+            m.env[players] = list(source(m))
+        ops.append(Exec(list_players, s.span))
+        listed = lambda m: m.env[players]  # noqa: E731 - both loops run over the same list
+        pattern = ast.Pattern([s.var])
+        # 1. Collect: the choice alone, with its body left out.
+        asked = []
+        self.stmt(asked, dataclasses.replace(first, body=[ast.Pass(span=first.span)], otherwise=None)
+                  if isinstance(first, ast.Choose) else
+                  dataclasses.replace(first, entries=[dataclasses.replace(e, body=[ast.Pass(span=e.span)])
+                                                      for e in first.entries]), scope)
+        gather = simultaneous.Gather(asked[0], kept, first.span,
+                                     required=isinstance(first, ast.Choose) and first.otherwise is None)
+        self.loop(ops, listed, pattern, None, [], scope, s.span, inner=[gather])
+        # 2. Reveal: the whole block for each player, the choice taken from what was kept.
+        head = len(ops)
+        self.loop(ops, listed, pattern, None, s.body, scope, s.span)
+        at = head + 2  # IterStart, IterNext, then the choice
+        ops[at] = simultaneous.Recall(ops[at], kept, first.span, players)
 
     def s_Repeat(self, ops, s, scope):
         count = compile_expr(s.count, scope)

@@ -176,7 +176,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     backs = {}
     for decl in of(ast.ComponentDecl):
         shown = [f.name for f in decl.fields if f.back]
-        for cid in kinds[decl.name]:
+        for cid in kinds[decl.name] if shown else ():  # only cards whose back shows something
             backs[cid] = "/".join(str(components[cid][f]) for f in shown)
 
     game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
@@ -326,7 +326,7 @@ def transitions(body, calls: dict, seen: set, top: bool = True) -> tuple[list, b
 def sub_bodies(s) -> list:
     if isinstance(s, ast.If):
         return [b for _, b in s.branches] + ([s.else_body] if s.else_body else [])
-    if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+    if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous)):
         return [s.body]
     if isinstance(s, ast.Choose):
         return [s.body] + ([s.otherwise] if s.otherwise else [])

@@ -96,6 +96,9 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
                 for name in s.pattern.names:
                     add(name, "loop name", s.span, owner, after="each")
                 body(s.body, owner)
+            elif isinstance(s, ast.Simultaneous):
+                add(s.var, "loop name", s.span, owner, after="each")
+                body(s.body, owner)
             elif isinstance(s, ast.Choose):
                 add(s.var, "chosen name", s.span, owner, after="choose")
                 body(s.body, owner)

@@ -294,6 +294,9 @@ class ToAst(Transformer):
         where = c[2] if len(c) == 4 else None
         return ast.For(pattern, source, where, c[-1], span=span_of(meta))
 
+    def simultaneous_stmt(self, meta, c):
+        return ast.Simultaneous(str(c[0]), c[1], c[2], span=span_of(meta))
+
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], span=span_of(meta))
 

@@ -26,6 +26,8 @@ from interpreter.game import BOX, Game
 
 SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who may see it], ...]
 
+SIM_PREFIX = "$sim"  # the kept choices of a simultaneous decision (interpreter/effects/simultaneous.py)
+
 HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
 
@@ -133,6 +135,9 @@ def view(game: Game, state: dict, player) -> dict:
         for name, owner in env.get(SECRET_LOCALS, []):
             if owner != player and name in env:
                 env[name] = HIDDEN
+        for name, kept in env.items():
+            if name.startswith(SIM_PREFIX):  # others see that a simultaneous choice was made, not which
+                env[name] = [k if k[0] == player else [k[0], HIDDEN, HIDDEN] for k in kept]
     if any(spec.secret for spec in game.counters.values()):  # most games have none
         for key in v["vars"]:
             if not may_see_var(game, key, player):

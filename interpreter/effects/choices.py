@@ -71,6 +71,16 @@ class ChooseFrom:
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
 
     def run(self, m, frame):
+        options = self.options(m, frame)
+        if not options:
+            if self.otherwise is None:
+                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
+            frame[1] = self.otherwise
+            return False
+        return suspend(m, frame, self, self.by(m), options)
+
+    def options(self, m, frame) -> list:
+        """The values offered now (each once), with None for "pass" after `may`."""
         env = frame[2]
         items = self.source(m)
         if isinstance(items, int):
@@ -95,12 +105,7 @@ class ChooseFrom:
             options = distinct(options)
         if self.may:
             options.append(None)
-        if not options:
-            if self.otherwise is None:
-                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
-            frame[1] = self.otherwise
-            return False
-        return suspend(m, frame, self, self.by(m), options)
+        return options
 
     def take(self, m, frame, value):
         if value is None:
@@ -122,14 +127,20 @@ class Menu:
         # entries: [label, guard or None, target]
         self.may, self.by, self.entries, self.end, self.span, self.prompt = may, by, entries, 0, span, prompt
 
+    otherwise = None
+
     def run(self, m, frame):
-        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
-        if self.may:
-            options.append(None)
+        options = self.options(m, frame)
         if not options:
             frame[1] = self.end
             return False
         return suspend(m, frame, self, self.by(m), options)
+
+    def options(self, m, frame) -> list:
+        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
+        if self.may:
+            options.append(None)
+        return options
 
     def take(self, m, frame, value):
         if value is None:
