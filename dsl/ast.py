@@ -519,6 +519,19 @@ class ReactionDecl:
 
 
 @dataclass
+class ActionDecl:
+    """Something a player may do at any decision point while its test holds (docs/language.md)."""
+
+    name: str
+    param: str
+    title: str
+    guard: Optional[Expr]
+    interrupting: bool
+    body: list
+    span: Span = _span()
+
+
+@dataclass
 class ScoreDecl:
     label: str
     guard: Optional[Expr]
@@ -543,7 +556,7 @@ class VariantDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ScoreDecl, TiebreakDecl, VariantDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, TiebreakDecl, VariantDecl]
 
 
 @dataclass

@@ -20,7 +20,7 @@ from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
 from interpreter.boards.grid import Geometry
-from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
+from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
                               ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -244,6 +244,14 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
         guard = compile_expr(r.guard, scope.with_locals(r.params)) if r.guard is not None else None
         game.reactions.append(Reaction(r.name, r.title, list(r.params), guard, len(game.blocks), r.span))
         game.blocks.append(Block(f"reaction {r.name}"))
+    actions = [i for i in items if isinstance(i, ast.ActionDecl)]
+    for a in actions:
+        guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
+        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span))
+        game.blocks.append(Block(f"action {a.name}"))
+    for i, a in enumerate(actions):
+        if any(b.title == a.title for b in actions[:i]):  # the second one is the mistake
+            raise fail(f'two actions are called "{a.title}"', a.span, "give each action its own title")
     titles = [r.title for r in game.reactions]
     for r in reactions:
         if titles.count(r.title) > 1:
@@ -261,6 +269,9 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     for r, compiled in zip(reactions, game.reactions):
         names = set(r.params) | bound_names(r.body)
         flow.compile_block(game.blocks[compiled.block], r.body, scope.with_locals(names))
+    for a, compiled in zip(actions, game.actions):
+        names = {a.param} | bound_names(a.body)
+        flow.compile_block(game.blocks[compiled.block], a.body, scope.with_locals(names))
     game.flow = flow_graph(setups, phases, effects)
 
 

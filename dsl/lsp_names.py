@@ -130,6 +130,9 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
             elif isinstance(item, ast.ReactionDecl):
                 params(item, item.params, "reaction")
                 body(item.body, f"reaction `{item.name}`")
+            elif isinstance(item, ast.ActionDecl):
+                params(item, [item.param], "action")
+                body(item.body, f"action `{item.name}`")
             elif isinstance(item, ast.VariantDecl):
                 blocks(item.items)
 

@@ -20,6 +20,7 @@ class Refill:
 
 
 SECRET = object()  # `secret` before `choose`, while the statement is being read
+INTERRUPTING = object()  # `, interrupting` after an action's test
 
 
 def span_of(meta) -> Span:
@@ -152,6 +153,18 @@ class ToAst(Transformer):
         title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
         guard = rest.pop(0) if len(rest) == 2 else None
         return ast.ReactionDecl(name, [p1, p2], title, guard, rest[0], span=span_of(meta))
+
+    def action_decl(self, meta, c):
+        name, param = str(c[0]), str(c[1])
+        rest = list(c[2:])
+        interrupting = INTERRUPTING in rest
+        rest = [x for x in rest if x is not INTERRUPTING]
+        title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
+        guard = rest.pop(0) if len(rest) == 2 else None
+        return ast.ActionDecl(name, param, title, guard, interrupting, rest[0], span=span_of(meta))
+
+    def interrupting(self, meta, c):
+        return INTERRUPTING
 
     def window_stmt(self, meta, c):
         return ast.Window(c[0], span=span_of(meta))

@@ -76,6 +76,19 @@ class Reaction:
 
 
 @dataclass
+class Action:
+    """A compiled `action`: offered at any decision point while its test holds for the player."""
+
+    name: str
+    title: str
+    param: str  # the player
+    guard: Callable | None  # fn(machine) with the param bound in env
+    block: int
+    interrupting: bool  # also offered on other players' decisions
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class ScoreRule:
     label: str
     fn: Callable  # fn(machine) -> int, with env {"player": p}
@@ -113,6 +126,7 @@ class Game:
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
+    actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def dimension(self, dim: str, players: int) -> list:

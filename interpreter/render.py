@@ -70,6 +70,8 @@ def event_text(game, e: dict, viewer=None) -> str:
         return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
+    if kind == "act":
+        return f"{player_name(e['player'])} acts: {e['action']}"
     if kind == "reveal":
         return f"{player_name(e['player'])} shows their simultaneous choice"
     if kind == "roll":

@@ -84,7 +84,7 @@ def play(engine: Engine, players: int, seed: int, limit: int = 3000) -> tuple[di
 
 # ----------------------------------------------------------------- every example
 def test_every_recipe_in_the_contents_has_an_example():
-    assert len(TOC) == 16
+    assert len(TOC) == 17
     assert sorted(TOC) == sorted(SECTIONS), "the contents and the sections differ"
     for anchor in TOC:
         assert SECTIONS[anchor]["examples"], f"recipe '{anchor}' has no ```rules example"
@@ -342,6 +342,30 @@ class TestOncePerTurn:
         s = take(e, s, "End the turn")
         assert s["vars"]["turn_number"] == 2
         assert option_ids(e, s) == ["Take a coin", trade, "End the turn"]
+
+
+class TestActionsAtAnyTime:
+    def test_selling_is_offered_on_each_own_decision_and_the_decision_is_asked_again(self, recipe):
+        e = recipe("actions-at-any-time")
+        s, _ = e.start(2, 1)
+        assert option_ids(e, s) == ["1", "2", "act:sell"]
+        s = take(e, s, "act:sell")
+        assert s["vars"]["coins/0"] == 3 and s["vars"]["cakes/0"] == 1
+        assert option_ids(e, s) == ["1", "2", "act:sell"] and e.decision(s).actor == 0
+        s = take(e, s, "act:sell", "1")
+        assert s["vars"]["cakes/0"] == 1 and s["vars"]["coins/0"] == 6
+
+    def test_a_rival_with_no_coins_interrupts_once_when_pinching_becomes_possible(self, recipe):
+        e = recipe("actions-at-any-time")
+        s, _ = e.start(2, 1)
+        s = take(e, s, "act:sell", "1", "1")  # round 1: P1 has 3 coins, P2 none
+        d = e.decision(s)
+        assert d.actor == 1 and [o.id for o in d.options] == ["act:pinch", "pass"]
+        s = take(e, s, "act:pinch")
+        assert [s["vars"]["coins/0"], s["vars"]["coins/1"]] == [2, 1]
+        assert e.decision(s).actor == 0, "then P1 decides, and is not interrupted again"
+        s = take(e, s, "1")
+        assert e.decision(s).actor == 1 and "act:pinch" not in option_ids(e, s)
 
 
 class TestHiddenHands:

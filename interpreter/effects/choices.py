@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from interpreter.boards import polyomino
 from interpreter.builtins import placements_for
-from interpreter.effects import zones
+from interpreter.effects import actions, zones
 from interpreter.state import SECRET_LOCALS
 
 PASS_ID = "pass"
@@ -44,7 +44,20 @@ def _hashable(value):
 
 
 def suspend(m, frame, op, actor, options, **extra) -> bool:
-    """Take a lone option at once; otherwise record the pending decision and stop."""
+    """Take a lone option at once; otherwise record the pending decision and stop.
+
+    In a game with actions at any time, another player may be asked first
+    (interpreter/effects/actions.py), and the actor's actions join the options."""
+    if m.game.actions:
+        line = op.span.line if op.span else 0
+        if actions.interrupt(m, actor, line):
+            return True
+        mine = actions.own(m, actor)
+        if mine:
+            pending = {"actor": actor, "options": options + mine, "line": line}
+            pending.update(extra)
+            m.state["pending"] = pending
+            return True
     if len(options) == 1 and (not op.may or options[0] is None):
         if options[0] is not None:  # a pass with nothing else to choose is not news
             if getattr(op, "secret", False):
@@ -207,6 +220,8 @@ def option_id(game, value) -> str:
     """A stable id for an option value: the same value always gets the same id."""
     if value is None:
         return PASS_ID
+    if type(value) is dict:  # an action at any time
+        return f"{actions.ACT}:{value[actions.ACT]}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):

@@ -18,6 +18,7 @@ option at random when the reveal reaches it.
 from __future__ import annotations
 
 from interpreter import rng
+from interpreter.effects import actions
 from interpreter.effects.choices import option_id
 from interpreter.state import HIDDEN, SIM_PREFIX  # noqa: F401 - the compiler names kept choices with it
 
@@ -49,6 +50,11 @@ class Gather:
                 raise ValueError(f"nothing to choose for `{self.inner.var}` and no `otherwise`")
             self.keep(frame, who, False, None)
             return False
+        if m.game.actions:
+            line = self.span.line if self.span else 0
+            if actions.interrupt(m, who, line):
+                return True
+            options = options + actions.own(m, who)
         if len(options) == 1 and (not self.inner.may or options[0] is None):
             m.emit("auto", player=who, choice=option_id(m.game, options[0]), secret=True)
             self.keep(frame, who, True, options[0])
