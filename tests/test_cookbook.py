@@ -449,8 +449,10 @@ class TestMajorities:
                        "2/east": 2, "3/east": 1, "3/west": 1, "1/west": 1}.items():
             s["vars"][f"cubes/{key}"] = n
         # north: P1 and P2 tie for most (5 each), P3 is third (0); south: P1 alone;
-        # east: P3 most, P4 second; west: P2 and P4 tie for most
-        assert [x["total"] for x in e.scores(s)] == [10, 10, 5, 7]
+        # east: P3 most, P4 second; west: P2 and P4 tie for most;
+        # most cubes in all: P1 and P2 have 4 each and split the 6
+        assert [x["total"] for x in e.scores(s)] == [13, 13, 5, 7]
+        assert [x["breakdown"]["Most cubes"] for x in e.scores(s)] == [3, 3, 0, 0]
 
 
 class TestTieBreaks:

@@ -954,3 +954,30 @@ setup:
     s, _ = e.apply(s, "d2+d3")
     assert s["vars"]["kept"] == 2
     assert [o.id for o in e.decision(s).options] == ["board@0", "board@1", "board@2", "board@3"]
+
+
+class TestListHelpers:
+    def test_unique_keeps_the_first_of_each_value(self):
+        e = rules('game "U"\nplayers 1\ncounter n = 0\nsetup:\n    for each x in unique([3, 1, 3, 2, 1]):\n'
+                  '        n = n * 10 + x\n')
+        s, _ = e.start(1, 1)
+        assert s["vars"]["n"] == 312
+
+    @pytest.mark.parametrize("values, points, shares", [
+        ([3, 5, 5], 6, [0, 3, 3]), ([1, 0, 4], 5, [0, 0, 5]), ([0, 0], 4, [0, 0]), ([2, 2, 2], 5, [1, 1, 1])])
+    def test_majority_splits_the_points_among_the_tied_leaders(self, values, points, shares):
+        from interpreter.builtins import FUNCTIONS
+        assert FUNCTIONS["majority"].fn(None, values, points) == shares
+
+    def test_pairings_are_every_split_into_pairs(self):
+        from interpreter.builtins import FUNCTIONS
+        pairings = FUNCTIONS["pairings"].fn
+        assert pairings(None, [1, 2, 3, 4]) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]], [[1, 4], [2, 3]]]
+        assert len(pairings(None, list(range(8)))) == 105
+        with pytest.raises(ValueError, match="cannot all be paired"):
+            pairings(None, [1, 2, 3])
+
+    def test_pairings_in_a_rule_error_names_the_line(self):
+        e = rules('game "P"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(pairings([1, 2, 3]))\n')
+        with pytest.raises(MeepleError, match=r"<test>:5:.*cannot all be paired"):
+            e.start(1, 1)
