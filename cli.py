@@ -320,8 +320,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from interpreter.printable import Printable
+
+    streams = sys.stdout, sys.stderr
     try:
         args = build_parser().parse_args(argv)
+        if args.fn is not cmd_lsp:  # the language server speaks its protocol on stdout
+            sys.stdout, sys.stderr = Printable(sys.stdout), Printable(sys.stderr)
         return args.fn(args)
     except (CommandError, UsageError, AgentError) as exc:
         print(f"meeple: {exc}", file=sys.stderr)
@@ -337,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":

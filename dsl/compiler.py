@@ -189,8 +189,16 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)
+    # Counters are known before functions are compiled (a function may read one), and their starting
+    # values are worked out after (a starting value may call a function defined anywhere in the file).
     for c in of(ast.CounterDecl):
         check_per(c.per, enums, kinds, c.span)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, None, None, None, c.span, c.secret)
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name] = [list(f.params), None]
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
+    for c in of(ast.CounterDecl):
         init = constant(c.init, scope)
         lo = constant(c.lo, scope) if c.lo is not None else None
         hi = constant(c.hi, scope) if c.hi is not None else None
@@ -204,11 +212,6 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
-
-    for f in of(ast.FunctionDecl):
-        game.functions[f.name] = [list(f.params), None]
-    for f in of(ast.FunctionDecl):
-        game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
@@ -357,4 +360,4 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
             fn = compile_expr(s.expr, player_scope)
         game.scores.append(ScoreRule(s.label, fn, s.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
-        game.tiebreaks = [(d, compile_expr(e, player_scope)) for d, e in t.keys]
+        game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

@@ -102,8 +102,18 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
                                   "error", path, source))
 
 
+# The largest shipped ruleset is about 40 kB; a text 50 times that is not rules a person wrote, and
+# parsing megabytes would keep `meeple check` and the language server busy for minutes.
+MAX_SOURCE = 2_000_000
+
+
 def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
     """Parse rules text into an AST, or raise a located MeepleError."""
+    if len(source) > MAX_SOURCE:
+        raise MeepleError(Diagnostic(f"this file is {len(source) / 1e6:.1f} MB; a ruleset is at most "
+                                     f"{MAX_SOURCE // 1_000_000} MB", Span(1, 1),
+                                     "keep card lists and boards in data files beside the rules", "error", path,
+                                     source[:2000]))
     if not source.endswith("\n"):
         source += "\n"
     try:

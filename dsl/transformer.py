@@ -4,6 +4,7 @@ A test checks that every alias of dsl/meeple.lark has its method here.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
@@ -33,8 +34,26 @@ def tok_span(tok: Token) -> Span:
     return Span(tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
 
 
+# Whole numbers in rules stay well inside what people count on a table.
+MAX_DIGITS = 18
+
+
+ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t"}
+_ESCAPE = re.compile(r"\\(.?)", re.S)
+
+
 def _unquote(tok: Token) -> str:
-    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+    """A quoted text's characters; the escapes are \\\\, \\", \\n and \\t (anything else is refused)."""
+    body = str(tok)[1:-1]
+    if "\\" not in body:
+        return body
+
+    def one(match) -> str:
+        if match.group(1) not in ESCAPES:
+            raise MeepleError(f"`\\{match.group(1)}` is not an escape Meeple knows", tok_span(tok),
+                              "write \\\\ for a backslash, \\n for a new line, \\t for a tab, \\\" for a quote")
+        return ESCAPES[match.group(1)]
+    return _ESCAPE.sub(one, body)
 
 
 @v_args(meta=True)
@@ -410,6 +429,10 @@ class ToAst(Transformer):
         return ast.Generator(c[0], c[1], span=span_of(meta))
 
     def int_lit(self, meta, c):
+        digits = str(c[0]).lstrip("-")
+        if len(digits) > MAX_DIGITS:
+            raise MeepleError(f"this number has {len(digits)} digits; numbers in rules have at most {MAX_DIGITS}",
+                              span_of(meta), "use a smaller number")
         return ast.Int(int(c[0]), span=span_of(meta))
 
     def str_lit(self, meta, c):

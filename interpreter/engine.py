@@ -24,6 +24,10 @@ from interpreter.game import KIND, Game
 from interpreter.machine import Machine
 
 
+# Scores beyond this are a runaway rule, not a game (and break statistics).
+MAX_POINTS = 10 ** 15
+
+
 @dataclass(frozen=True)
 class Option:
     id: str
@@ -152,15 +156,33 @@ class Engine:
         m.env = {"player": player}
         out: dict[str, int] = {}
         for rule in self.game.scores:
-            try:
-                points = rule.fn(m)
-            except MeepleError as exc:
-                raise exc.located(self.game.path, self.game.source) from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-                raise MeepleError(f'in score "{rule.label}": {exc}', rule.span).located(
-                    self.game.path, self.game.source) from None
+            points = self._number(m, rule.fn, rule.span, f'score "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + points
         return out
+
+    def _number(self, m: Machine, fn, span, what: str) -> int:
+        """A score or tie-break value: a whole number of a sane size, or a located error."""
+        try:
+            value = fn(m)
+        except MeepleError as exc:
+            raise exc.located(self.game.path, self.game.source) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                raise MeepleError(f"in {what}: a function calls itself without end", span,
+                                  "give the function a case that does not call itself").located(
+                                      self.game.path, self.game.source) from None
+            raise MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source) from None
+        if type(value) is bool:
+            return int(value)
+        if type(value) is not int:
+            shown = "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
+            raise MeepleError(f"{what} must be a whole number, but it is {shown}", span,
+                              "count or add up the things it scores").located(self.game.path, self.game.source)
+        if abs(value) > MAX_POINTS:
+            raise MeepleError(f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
+                              span, "check the rule for a runaway product or power").located(
+                                  self.game.path, self.game.source)
+        return value
 
     def total(self, state: dict, player: int) -> int:
         return sum(self.breakdown(state, player).values())
@@ -168,7 +190,11 @@ class Engine:
     def tiebreak_keys(self, state: dict, player: int) -> list:
         m = Machine(self.game, state)
         m.env = {"player": player}
-        return [fn(m) if d == "most" else -fn(m) for d, fn in self.game.tiebreaks]
+        keys = []
+        for direction, fn, span in self.game.tiebreaks:
+            value = self._number(m, fn, span, "a tie-break")
+            keys.append(value if direction == "most" else -value)
+        return keys
 
     def ranking(self, state: dict, scores: list | None = None) -> list[dict]:
         """Places by total, then the declared tie-breaks; what still ties shares the place."""

@@ -120,7 +120,7 @@ class Game:
     effects: dict  # name -> (block index, params)
     setup: int  # block index of setup (or of the first phase)
     scores: list  # [ScoreRule]
-    tiebreaks: list  # [(direction, fn)]
+    tiebreaks: list  # [(direction, fn, span)]
     flow: nx.DiGraph = field(repr=False, default_factory=nx.DiGraph)
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)

@@ -166,8 +166,14 @@ class TestHugeValues:
     def test_a_huge_range_is_an_error_not_a_memory_blowup(self):
         from tests.conftest import rules
         with pytest.raises(MeepleError) as info:
-            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 18 + ')\n').start(1, 1)
         assert "more than 100,000 values" in info.value.format() and "<test>:5:" in info.value.format()
+
+    def test_a_number_past_eighteen_digits_is_refused_where_written(self):
+        from tests.conftest import rules
+        with pytest.raises(MeepleError) as info:
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+        assert "300 digits" in info.value.format() and "<test>:5:18" in info.value.format()
 
     def test_too_many_subsets_is_an_error(self):
         from tests.conftest import rules
