@@ -71,7 +71,8 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
     if kind == "act":
-        return f"{player_name(e['player'])} acts: {e['action']}"
+        title = next((a.title for a in game.actions if a.name == e["action"]), e["action"])
+        return f"{player_name(e['player'])} acts: {title}"
     if kind == "reveal":
         return f"{player_name(e['player'])} shows their simultaneous choice"
     if kind == "roll":

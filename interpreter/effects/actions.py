@@ -11,6 +11,9 @@ only at fixed windows:
   actions and "pass". That keeps prompts, traces and bots sane: a test that
   holds all game long interrupts once, not at every step.
 
+While an action's frame is on the stack no action is offered (its own
+decisions are not interrupted and do not nest another action).
+
 Choosing an action pushes a frame for its block on top of the interrupted
 decision. The decision's op has not moved, so when the action's frame is done
 the machine runs the op again and the options are recomputed. Nothing else is
@@ -21,6 +24,14 @@ from __future__ import annotations
 
 ACT = "act"  # an option value {"act": name}: take the action `name`
 HELD = "#held/"
+
+
+def running(m) -> bool:
+    """Is an action being run? Its own decisions offer no actions (no action inside an action)."""
+    blocks = m.game.cache.get("action blocks")
+    if blocks is None:
+        blocks = m.game.cache["action blocks"] = frozenset(a.block for a in m.game.actions)
+    return any(f[0] in blocks for f in m.state["stack"])
 
 
 def actions_for(m, player, interrupting_only: bool = False) -> list:
@@ -42,7 +53,7 @@ def actions_for(m, player, interrupting_only: bool = False) -> list:
 def interrupt(m, actor, line: int) -> bool:
     """Before `actor` decides: ask the first other player whose interrupting test newly holds."""
     game, state = m.game, m.state
-    if not any(a.interrupting for a in game.actions):
+    if not any(a.interrupting for a in game.actions) or running(m):
         return False
     vars_ = state["vars"]
     players = state["players"]
@@ -68,6 +79,8 @@ def interrupt(m, actor, line: int) -> bool:
 
 def own(m, actor) -> list:
     """The actor's own actions that hold now, as extra option values."""
+    if running(m):
+        return []
     return [{ACT: a.name} for a in actions_for(m, actor)]
 
 
