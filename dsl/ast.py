@@ -371,8 +371,32 @@ class Simultaneous:
     span: Span = _span()
 
 
+@dataclass
+class PassOn:
+    """`pass ZONE to next`: each player's zone goes, whole, to the next player."""
+
+    zone: str
+    span: Span = _span()
+
+
+@dataclass
+class ChooseSome:
+    """`choose between LO and HI NAME from LIST:` a set of items picked one at a time."""
+
+    lo: Expr
+    hi: Expr
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    by: Optional[Expr]
+    body: list
+    otherwise: Optional[list] = None
+    prompt: str = ""
+    span: Span = _span()
+
+
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, If, For, Repeat, While, Choose, Menu, Simultaneous]
+             Pass, Window, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
 
 
 # ----------------------------------------------------------------- declarations

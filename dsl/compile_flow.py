@@ -16,7 +16,8 @@ from dsl.compile_calls import binder, restore
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
-from interpreter.effects import choices, simultaneous, zones
+from interpreter.effects import choices, choose_some, simultaneous, zones
+from interpreter.state import SOME_PREFIX
 from interpreter.game import Block
 from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
@@ -34,7 +35,7 @@ def bound_names(stmts) -> set:
         elif isinstance(s, ast.Simultaneous):
             out.add(s.var)
             out |= bound_names(s.body)
-        elif isinstance(s, ast.Choose):
+        elif isinstance(s, (ast.Choose, ast.ChooseSome)):
             out.add(s.var)
             out |= bound_names(s.body) | bound_names(s.otherwise or [])
         elif isinstance(s, ast.Place) and s.bind:
@@ -284,6 +285,10 @@ class FlowCompiler:
     def s_Simultaneous(self, ops, s, scope):
         """Two loops over the same players: ask each (secretly), then run each one's block."""
         first = s.body[0]
+        if isinstance(first, ast.ChooseSome):
+            raise fail("a `choose between` cannot be made simultaneously", first.span,
+                       "it asks one item at a time, so the number of decisions would show how many were "
+                       "picked; write `choose team from subsets(hand, 1, 3)` (one decision) instead")
         if not isinstance(first, (ast.Choose, ast.Menu)):
             raise fail("a `simultaneously` block starts with the choice everyone makes", s.span,
                        "put `choose ...` (or `choose one`) first; what follows it runs after all have chosen")
@@ -352,6 +357,33 @@ class FlowCompiler:
         self.body(ops, s.body, scope)
         if s.otherwise is None:
             op.end = len(ops)  # the body falls through to what follows
+            return
+        jump = Jump(span=s.span)
+        ops.append(jump)
+        op.otherwise = len(ops)
+        self.body(ops, s.otherwise, scope)
+        op.end = jump.target = len(ops)
+
+    def s_PassOn(self, ops, s, scope):
+        spec = self.game.zones.get(s.zone)
+        if spec is None:
+            raise fail(f"unknown zone `{s.zone}`", s.span, did_you_mean(s.zone, self.game.zones, "zone"))
+        if spec.per != ("player",):
+            raise fail(f"`pass {s.zone} to next` needs a zone kept per player only", s.span,
+                       f"declare it `zone {s.zone} per player: ...`")
+        name = s.zone
+        ops.append(Exec(lambda m: zones.pass_on(m, name), s.span))
+
+    def s_ChooseSome(self, ops, s, scope):
+        where = compile_expr(s.where, scope) if s.where is not None else None
+        op = choose_some.ChooseSome(compile_expr(s.lo, scope), compile_expr(s.hi, scope),
+                                    f"{SOME_PREFIX}{next(self.slots)}", s.var, compile_expr(s.source, scope),
+                                    where, self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span),
+                                    s.span, unique=self.unique_source(s.source, scope))
+        ops.append(op)
+        self.body(ops, s.body, scope)
+        if s.otherwise is None:
+            op.end = len(ops)
             return
         jump = Jump(span=s.span)
         ops.append(jump)

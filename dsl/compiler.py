@@ -342,7 +342,7 @@ def sub_bodies(s) -> list:
         return [b for _, b in s.branches] + ([s.else_body] if s.else_body else [])
     if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous)):
         return [s.body]
-    if isinstance(s, ast.Choose):
+    if isinstance(s, (ast.Choose, ast.ChooseSome)):
         return [s.body] + ([s.otherwise] if s.otherwise else [])
     if isinstance(s, ast.Menu):
         return [e.body for e in s.entries]

@@ -99,7 +99,7 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
             elif isinstance(s, ast.Simultaneous):
                 add(s.var, "loop name", s.span, owner, after="each")
                 body(s.body, owner)
-            elif isinstance(s, ast.Choose):
+            elif isinstance(s, (ast.Choose, ast.ChooseSome)):
                 add(s.var, "chosen name", s.span, owner, after="choose")
                 body(s.body, owner)
                 body(s.otherwise or [], owner)

@@ -326,6 +326,15 @@ class ToAst(Transformer):
         where = c[2] if len(c) == 4 else None
         return ast.For(pattern, source, where, c[-1], span=span_of(meta))
 
+    def pass_on_stmt(self, meta, c):
+        return ast.PassOn(str(c[0]), span=span_of(meta))
+
+    def choose_some_stmt(self, meta, c):
+        clauses = self._clauses(c[4:])
+        body = next(x for x in c[4:] if isinstance(x, list))
+        return ast.ChooseSome(c[0], c[1], str(c[2]), c[3], clauses.get("where"), clauses.get("by"), body,
+                              clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
+
     def simultaneous_stmt(self, meta, c):
         return ast.Simultaneous(str(c[0]), c[1], c[2], span=span_of(meta))
 

@@ -127,7 +127,7 @@ class Engine:
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:
-            if type(value) is dict or pending.get("interrupt"):  # an action at any time, or a pass on one
+            if pending.get("interrupt") or type(value) is dict and actions.ACT in value:  # an action at any time
                 actions.take(m, pending, value)
             else:
                 op.take(m, frame, value)
@@ -215,7 +215,7 @@ class Engine:
         if value is None:
             return PASS_ID
         if type(value) is dict:
-            return actions.title(self.game, value)
+            return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
             return f"{pending['piece']} at row {r}, column {c}, {polyomino.describe_orientation(o)}"

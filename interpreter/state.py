@@ -27,6 +27,7 @@ from interpreter.game import BOX, Game
 SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who may see it], ...]
 
 SIM_PREFIX = "$sim"  # the kept choices of a simultaneous decision (interpreter/effects/simultaneous.py)
+SOME_PREFIX = "$some"  # the items picked so far in a `choose between` (interpreter/effects/choose_some.py)
 
 HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
@@ -130,6 +131,7 @@ def view(game: Game, state: dict, player) -> dict:
             v["zones"][key] = hidden_items(game, key, items)
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
+    pending = state["pending"]
     for frame in v["stack"]:
         env = frame[2] = {k: _redact(x, game, seen) for k, x in frame[2].items()}
         for name, owner in env.get(SECRET_LOCALS, []):
@@ -138,6 +140,8 @@ def view(game: Game, state: dict, player) -> dict:
         for name, kept in env.items():
             if name.startswith(SIM_PREFIX):  # others see that a simultaneous choice was made, not which
                 env[name] = [k if k[0] == player else [k[0], HIDDEN, HIDDEN] for k in kept]
+            elif name.startswith(SOME_PREFIX) and (pending is None or pending["actor"] != player):
+                env[name] = [HIDDEN] * len(kept)  # what someone else has picked so far in a `choose between`
     if any(spec.secret for spec in game.counters.values()):  # most games have none
         for key in v["vars"]:
             if not may_see_var(game, key, player):

@@ -84,7 +84,7 @@ def play(engine: Engine, players: int, seed: int, limit: int = 3000) -> tuple[di
 
 # ----------------------------------------------------------------- every example
 def test_every_recipe_in_the_contents_has_an_example():
-    assert len(TOC) == 17
+    assert len(TOC) == 18
     assert sorted(TOC) == sorted(SECTIONS), "the contents and the sections differ"
     for anchor in TOC:
         assert SECTIONS[anchor]["examples"], f"recipe '{anchor}' has no ```rules example"
@@ -366,6 +366,32 @@ class TestActionsAtAnyTime:
         assert e.decision(s).actor == 0, "then P1 decides, and is not interrupted again"
         s = take(e, s, "1")
         assert e.decision(s).actor == 1 and "act:pinch" not in option_ids(e, s)
+
+
+class TestDrafting:
+    def test_keep_one_or_two_card_by_card_then_the_hands_go_left(self, recipe):
+        e = recipe("drafting")
+        s, _ = e.start(3, 1)
+        hands = [list(s["zones"][f"hand/{p}"]) for p in range(3)]
+        assert option_ids(e, s) == list(dict.fromkeys(hands[0])), "one card at a time, each once"
+        s = take(e, s, hands[0][0])
+        assert "done" in option_ids(e, s) and e.decision(s).actor == 0
+        s = take(e, s, "done")
+        assert s["zones"]["kept/0"] == [hands[0][0]]
+        s = take(e, s, hands[1][0], hands[1][1])  # two: the set closes by itself
+        s = take(e, s, e.decision(s).options[0].id)
+        s, events = e.apply(s, "done")
+        # Everyone kept theirs, then each hand moved whole to the next player.
+        assert s["zones"]["hand/1"] == hands[0][1:]
+        assert s["zones"]["hand/2"] == hands[1][2:]
+        moves = [x for x in st.visible_events(e.game, events, 2, s) if x["e"] == "move" and x["src"] == "hand/0"]
+        assert moves and set(moves[0]["items"]) == {"?"}, "P3 sees only how many P1 passed"
+
+    def test_the_draft_ends_when_the_hands_are_empty(self, recipe):
+        e = recipe("drafting")
+        result = runner.play(e, 4, 3, ["random"], "drafting")
+        kept = [len(result.state["zones"][f"kept/{p}"]) for p in range(4)]
+        assert sum(kept) == 16 and all(2 <= k <= 8 for k in kept)
 
 
 class TestHiddenHands:

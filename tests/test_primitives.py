@@ -981,3 +981,27 @@ class TestListHelpers:
         e = rules('game "P"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(pairings([1, 2, 3]))\n')
         with pytest.raises(MeepleError, match=r"<test>:5:.*cannot all be paired"):
             e.start(1, 1)
+
+
+class TestPassOn:
+    TEXT = HEAD + '''
+zone hand per player: hand of card
+zone pile: pile of card
+setup:
+    move [a, b] to hand[0]
+    move c to hand[1]
+    move [d, e] to hand[2]
+    pass hand to next
+'''.replace("[a, b]", '["a", "b"]').replace("move c", 'move "c"').replace("[d, e]", '["d", "e"]')
+
+    def test_every_hand_goes_whole_to_the_next_player(self, tmp_path):
+        e = rules(self.TEXT, tmp_path, CARDS)
+        s, events = e.start(3, 1)
+        assert [s["zones"][f"hand/{p}"] for p in range(3)] == [["d", "e"], ["a", "b"], ["c"]]
+        moves = [(x["src"], x["dst"], x["items"]) for x in events if x["e"] == "move" and x["src"].startswith("hand")]
+        assert moves == [("hand/0", "hand/1", ["a", "b"]), ("hand/1", "hand/2", ["c"]), ("hand/2", "hand/0", ["d", "e"])]
+
+    def test_only_a_zone_kept_per_player_can_be_passed(self, tmp_path):
+        with pytest.raises(MeepleError) as err:
+            rules(self.TEXT.replace("pass hand to next", "pass pile to next"), tmp_path, CARDS)
+        assert "needs a zone kept per player only" in str(err.value) and "game.rules:12:5: error" in str(err.value)

@@ -220,8 +220,8 @@ def option_id(game, value) -> str:
     """A stable id for an option value: the same value always gets the same id."""
     if value is None:
         return PASS_ID
-    if type(value) is dict:  # an action at any time
-        return f"{actions.ACT}:{value[actions.ACT]}"
+    if type(value) is dict:  # an action at any time, or "done" closing a set
+        return f"{actions.ACT}:{value[actions.ACT]}" if actions.ACT in value else "done"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
