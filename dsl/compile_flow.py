@@ -13,7 +13,7 @@ import itertools
 from dsl import ast
 from dsl.errors import did_you_mean
 from dsl.compile_calls import binder, restore
-from dsl.compile_expr import Scope, compile_expr, fail, instance_key
+from dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
 from interpreter.effects import choices, choose_some, simultaneous, zones
@@ -109,11 +109,22 @@ class FlowCompiler:
     def assignment(self, s: ast.Assign, scope: Scope):
         value, op, target, g = compile_expr(s.value, scope), s.op, s.target, self.game
 
+        if op != "=":  # `xs += [x]` adds to a list; numbers and lists do not mix
+            kinds = {static_kind(s.target, scope) if not isinstance(s.target, ast.Attr) else None,
+                     static_kind(s.value, scope)}
+            if kinds == {"list", "number"}:
+                raise fail(f"`{op}` cannot mix a list and a number", s.span,
+                           "to add one item to a list, put it in brackets: `xs += [x]`")
+            if op == "-=" and "list" in kinds:
+                raise fail("`-=` needs numbers, not a list", s.span)
+
         def combine(old, new):
             if op == "=":
                 return new
+            if op == "+=" and type(old) is list and type(new) is list:
+                return old + new
             if not isinstance(old, int) or not isinstance(new, int):
-                raise ValueError(f"`{op}` needs numbers, not {old!r} and {new!r}")
+                raise ValueError(f"`{op}` needs numbers (or lists for `+=`), not {old!r} and {new!r}")
             return old + new if op == "+=" else old - new
 
         if isinstance(target, ast.Attr):

@@ -977,6 +977,23 @@ class TestListHelpers:
         with pytest.raises(ValueError, match="cannot all be paired"):
             pairings(None, [1, 2, 3])
 
+    def test_plus_and_plus_equals_join_lists(self):
+        e = rules('game "L"\nplayers 2\ncounter n = 0\nsetup:\n    let xs = [1] + turn_order\n'
+                  '    xs += [7]\n    xs += list(each p in turn_order where p > 0)\n    n = count(xs) * 100 + sum(xs)\n')
+        s, _ = e.start(2, 1)
+        assert s["vars"]["n"] == 5 * 100 + (1 + 0 + 1 + 7 + 1)
+
+    @pytest.mark.parametrize("line, message", [
+        ("n = count([1] + 2)", "5:15: error: cannot add a list and a number"),
+        ("n = players + turn_order", "5:9: error: cannot add a number and a list"),
+        ("n = count(turn_order - [0])", "5:15: error: `-` needs numbers, not a list"),
+        ("n += [1]", "5:5: error: `+=` cannot mix a list and a number"),
+    ])
+    def test_lists_and_numbers_do_not_mix_checked_before_play(self, line, message):
+        with pytest.raises(MeepleError) as err:
+            rules(f'game "L"\nplayers 2\ncounter n = 0\nsetup:\n    {line}\n')
+        assert f"<test>:{message}" in str(err.value)
+
     def test_pairings_in_a_rule_error_names_the_line(self):
         e = rules('game "P"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(pairings([1, 2, 3]))\n')
         with pytest.raises(MeepleError, match=r"<test>:5:.*cannot all be paired"):
