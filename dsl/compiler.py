@@ -16,9 +16,11 @@ from dsl import ast
 from dsl.checker import check
 from dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from dsl.compile_text import compile_outcomes, component_labels
 from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
+from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
 from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
                               ZoneSpec)
@@ -186,6 +188,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
+    for decl in of(ast.ComponentDecl):
+        game.labels.update(component_labels(decl, game))
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)
@@ -211,9 +215,12 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet)
+    for name in player_values(items, game.counters):
+        game.counters[name].player = True
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
+    game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())

@@ -223,7 +223,7 @@ def ast_shape(node):
     """An AST as plain data without source positions: equal shapes mean equal rules."""
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return (type(node).__name__,) + tuple((f.name, ast_shape(getattr(node, f.name)))
-                                              for f in dataclasses.fields(node) if f.name != "span")
+                                              for f in dataclasses.fields(node) if not f.name.endswith("span"))
     if isinstance(node, (list, tuple)):
         return tuple(ast_shape(x) for x in node)
     if isinstance(node, dict):

@@ -30,8 +30,9 @@ class RulesIndenter(Indenter):
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
+    # Two ways in: a whole file, or one expression (the `{...}` parts of titles and labels).
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=False, start=["start", "expr"])
 
 
 # ----------------------------------------------------------------- syntax errors
@@ -117,7 +118,7 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
     if not source.endswith("\n"):
         source += "\n"
     try:
-        tree = _lark().parse(source)
+        tree = _lark().parse(source, start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, path, source) from None
     except RecursionError:
@@ -143,6 +144,20 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
             raise too_deep(path, source) from None
         raise
     return ast.Ruleset(items, path, source)
+
+
+def parse_expr(text: str, span: Span, where: str) -> ast.Expr:
+    """One expression, e.g. the part in braces of a title: an AST node, or a MeepleError at `span`."""
+    try:
+        return ToAst().transform(_lark().parse(text, start="expr"))
+    except (UnexpectedInput, DedentError):
+        raise MeepleError(f"`{{{text}}}` in {where} is not an expression", span,
+                          "write an expression in braces, e.g. {count(hand)}; `{{` stands for a brace") from None
+    except Exception as exc:  # lark wraps transformer errors in VisitError
+        inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, MeepleError):
+            raise MeepleError(inner.diagnostics[0].message, span, inner.diagnostics[0].hint) from None
+        raise
 
 
 def too_deep(path: str, source: str) -> MeepleError:

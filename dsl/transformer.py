@@ -80,7 +80,20 @@ class ToAst(Transformer):
         return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
 
     def component_decl(self, meta, c):
-        return ast.ComponentDecl(str(c[0]), _unquote(c[1]), list(c[2:]), span=span_of(meta))
+        fields = [x for x in c[2:] if isinstance(x, ast.FieldDecl)]
+        node = ast.ComponentDecl(str(c[0]), _unquote(c[1]), fields, span=span_of(meta))
+        for x in c[2:]:
+            if isinstance(x, tuple):
+                if node.label:
+                    raise MeepleError(f"component `{node.name}` has two `label` lines", x[2], "keep one")
+                node.label, node.label_span = x[1], x[2]
+        return node
+
+    def label_decl(self, meta, c):
+        return ("label", _unquote(c[0]), tok_span(c[0]))
+
+    def label_clause(self, meta, c):
+        return ("label", _unquote(c[0]))
 
     def field_decl(self, meta, c):
         form, type_name = c[1]
@@ -148,7 +161,8 @@ class ToAst(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
-            setattr(node, {"min": "lo", "max": "hi", "secret": "secret"}[which], True if expr is None else expr)
+            setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
+                    True if expr is None else expr)
         return node
 
     def table_decl(self, meta, c):
@@ -186,7 +200,19 @@ class ToAst(Transformer):
         return INTERRUPTING
 
     def window_stmt(self, meta, c):
-        return ast.Window(c[0], span=span_of(meta))
+        return ast.Window(c[0], span=span_of(meta), prompt=c[1][1] if len(c) > 1 else "")
+
+    def outcome_decl(self, meta, c):
+        guard = c[0] if not isinstance(c[0], ast.OutcomeEntry) else None
+        return ast.OutcomeDecl(guard, [x for x in c if isinstance(x, ast.OutcomeEntry)], span=span_of(meta))
+
+    def outcome_entry(self, meta, c):
+        kind = str(c[0])
+        if kind not in ("win", "loss"):
+            raise MeepleError(f"an outcome is a `win` or a `loss`, not `{kind}`", tok_span(c[0]),
+                              'write `win if ...: "Victory"` or `loss: "Defeat"`')
+        guard = c[1] if len(c) == 3 else None
+        return ast.OutcomeEntry(kind, guard, _unquote(c[-1]), span=span_of(meta))
 
     def effect_decl(self, meta, c):
         return ast.EffectDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
@@ -361,7 +387,8 @@ class ToAst(Transformer):
         clauses = self._clauses(c[2:])
         body = next(x for x in c[2:] if isinstance(x, list))
         return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
-                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta))
+                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta),
+                          label=clauses.get("label", ""))
 
     def otherwise_clause(self, meta, c):
         return ("otherwise", c[0])

@@ -22,6 +22,7 @@ from interpreter.effects import actions
 from interpreter.effects.choices import PASS_ID, option_id
 from interpreter.game import KIND, Game
 from interpreter.machine import Machine
+from interpreter.render import key_label
 
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
@@ -91,7 +92,11 @@ class Engine:
             return None
         op = self.pending_op(state)
         values = pending["options"]
-        options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
+        if getattr(op, "label", None) is not None:
+            labels = self.choice_labels(state, op, values)
+            options = [Option(option_id(self.game, v), lab, v) for v, lab in zip(values, labels)]
+        else:
+            options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
                         pending.get("secret", getattr(op, "secret", False)))
@@ -210,7 +215,50 @@ class Engine:
                         "tied_on_total": totals.count(key[0]) > 1})
         return out
 
+    # ------------------------------------------------------------- outcome
+    def outcome(self, state: dict, scores: list | None = None) -> list[dict] | None:
+        """How the game ended for each player, for a game with an `outcome` that applies:
+        [{"player", "win", "text"}]; None when the game declares none (then the ranking says)."""
+        g = self.game
+        if not g.outcomes:
+            return None
+        m = Machine(g, state)
+        try:
+            chosen = next((o for o in g.outcomes if o.guard is None or o.guard(m)), None)
+            if chosen is None:
+                return None
+            out = []
+            scores = scores or self.scores(state)
+            places = {r["player"]: r["place"] for r in self.ranking(state, scores)}
+            for s in scores:
+                m.env = {"player": s["player"], "score": s["total"], "place": places[s["player"]]}
+                entry = next(e for e in chosen.entries if e.guard is None or e.guard(m))
+                text = entry.text if type(entry.text) is str else entry.text(m)
+                out.append({"player": s["player"], "win": entry.win, "text": text})
+            return out
+        except MeepleError as exc:
+            raise exc.located(g.path, g.source) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise MeepleError(f"in the outcome: {exc}", chosen.span).located(g.path, g.source) from None
+
     # ------------------------------------------------------------- labels
+    def choice_labels(self, state: dict, op, values: list) -> list[str]:
+        """Options read through the choice's own `label` text, the option bound to its name."""
+        m = Machine(self.game, state)
+        m.env = dict(state["stack"][-1][2])
+        out = []
+        for v in values:
+            if v is None:
+                out.append(PASS_ID)
+                continue
+            m.env[op.var] = v
+            try:
+                out.append(op.label(m))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                raise MeepleError(f"in the label of `{op.var}`: {exc}", op.span).located(
+                    self.game.path, self.game.source) from None
+        return out
+
     def label(self, value, pending=None) -> str:
         if value is None:
             return PASS_ID
@@ -218,11 +266,14 @@ class Engine:
             return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
-            return f"{pending['piece']} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            piece = self.game.labels.get(pending["piece"], pending["piece"])
+            return f"{piece} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
         return self.describe(value)
 
     def describe(self, value) -> str:
         g = self.game
+        if isinstance(value, str) and value in g.labels:
+            return g.labels[value]
         if isinstance(value, str) and value in g.components:
             comp = g.components[value]
             parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
@@ -231,7 +282,8 @@ class Engine:
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].split("/", 1)[0] in g.grids:
             spec = g.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)
-            return f"{value[0]} row {r + 1}, column {c + 1}"
+            return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
         if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-            return " + ".join(str(v) for v in value) if value else "none of them"
+            return " + ".join(g.labels.get(v, str(v)) if isinstance(v, str) else str(v)
+                              for v in value) if value else "none of them"
         return str(value)

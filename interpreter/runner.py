@@ -20,6 +20,7 @@ class Result:
     ranking: list
     decisions: int
     trace: TraceWriter = field(repr=False)
+    outcome: list | None = None  # engine.outcome: win or loss per player, for games that declare it
 
 
 def header(engine: Engine, players: int, seed: int, agents: list[str], ruleset: str) -> dict:
@@ -84,5 +85,6 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
                 raise RuntimeError(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
-    trace.end(scores, ranking, all_boards_text(engine.game, state))
-    return Result(state, scores, ranking, step, trace)
+    outcome = engine.outcome(state, scores)
+    trace.end(scores, ranking, all_boards_text(engine.game, state), outcome)
+    return Result(state, scores, ranking, step, trace, outcome)

@@ -58,7 +58,7 @@ def play_row(side: Side, seed: int) -> dict:
     """Play one game; a rules error becomes the row's `error`, never an exception."""
     row = {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
            "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
-           "scores": None, "breakdown": None, "ranking": None, "winners": None, "tiebreak_used": None,
+           "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None, "tiebreak_used": None,
            "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {}, "seconds": 0.0,
            "error": None}
     start = time.perf_counter()
@@ -80,6 +80,8 @@ def play_row(side: Side, seed: int) -> dict:
         scores = engine.scores(state)
         ranking = engine.ranking(state, scores)
         winners = [r["player"] for r in ranking if r["place"] == 1]
+        outcome = engine.outcome(state, scores)  # the game's own win or loss, where it declares one
+        row["win"] = [o["win"] for o in outcome] if outcome is not None else None
         top = max(s["total"] for s in scores)
         row.update(
             scores=[s["total"] for s in scores], breakdown=[s["breakdown"] for s in scores], ranking=ranking,
