@@ -1,7 +1,11 @@
 """Saved games: the choices made so far, written atomically, refused if the rules changed.
 
-A save is JSON: the ruleset, its digest, options, variants, players, seed, the
-person's seat, and every choice (option id) from the start. Resuming replays
+A save is JSON: the ruleset (a shipped name or an absolute path, so it resumes
+from any folder), the digest of each of its definitions and data files
+(interpreter/fingerprint.py), options, variants, players, seed, who plays each
+seat, and every choice (option id) from the start. An edit that changes no
+definition (comments, layout) keeps the save usable; a real change is refused,
+naming the definitions that differ. Resuming replays
 the choices, so a save is small and can never hold an inconsistent state. It
 is written to a temporary file and renamed over the old one, so a crash while
 writing leaves the previous save intact.
@@ -9,9 +13,9 @@ writing leaves the previous save intact.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from interpreter import outputs
 
 
 class SaveError(Exception):
@@ -19,18 +23,8 @@ class SaveError(Exception):
 
 
 def write(path: str | Path, data: dict) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the save atomically; refuses to write over rules or data (OutputError)."""
+    outputs.write_text(path, json.dumps(data, indent=1))
 
 
 def read(path: str | Path) -> dict:
@@ -45,9 +39,18 @@ def read(path: str | Path) -> dict:
     return data
 
 
-def resume(engine, data: dict) -> dict:
-    """The state after replaying a save's choices; refuses a save from other rules."""
-    if data.get("digest") != engine.game.digest:
+def resume(engine, data: dict, rules: dict | None = None) -> dict:
+    """The state after replaying a save's choices; refuses a save from other rules.
+
+    `rules` is the ruleset's fingerprint now; without one on both sides, the
+    digests of the compiled game must match."""
+    from interpreter.fingerprint import differences
+    if rules is not None and isinstance(data.get("rules"), dict):
+        changed = differences(data["rules"], rules)
+        if changed:
+            shown = "; ".join(changed[:5]) + (f"; and {len(changed) - 5} more" if len(changed) > 5 else "")
+            raise SaveError(f"the rules changed since this save ({shown}); it cannot be resumed")
+    elif data.get("digest") != engine.game.digest:
         raise SaveError("this save was made with another version of the rules "
                         f"(digest {data.get('digest')}, now {engine.game.digest}); it cannot be resumed")
     state, _ = engine.start(data["players"], data["seed"])

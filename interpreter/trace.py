@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from interpreter import outputs
 from interpreter.render import event_text, outcome_text, player_name, shown_event
 
 
@@ -44,7 +45,7 @@ class TraceWriter:
         return "".join(json.dumps(line, sort_keys=True) + "\n" for line in self.lines)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.jsonl(), encoding="utf-8")
+        outputs.write_text(path, self.jsonl())
 
 
 def read(path: str | Path) -> list[dict]:

@@ -223,3 +223,52 @@ def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
     with pytest.raises(ConnectionError, match=message):
         check_scheduler(f"tcp://127.0.0.1:{server.getsockname()[1]}", seconds=0.5)
     server.close()
+
+
+# ----------------------------------------------------------------- saves and outputs
+def test_a_save_may_not_name_code_to_import(tmp_path, capsys, monkeypatch):
+    import json
+    import sys
+    import cli
+    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    save = tmp_path / "game.json"
+    assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    data["agents"] = ["tests.planted_module_never_imported:Agent"]
+    save.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "names agent `tests.planted_module_never_imported:Agent`, which is not built in" in err
+    assert "tests.planted_module_never_imported" not in sys.modules
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "{rules}", "--save", "{rules}"],
+    ["run", "{rules}", "--trace", "{rules}"],
+    ["run", "{rules}", "--trace", "{data}"],
+    ["graph", "{rules}", "--flow", "--out", "{rules}"],
+    ["simulate", "{rules}", "-n", "1", "--out", "{data}"],
+])
+def test_output_flags_never_write_over_rules_or_data(tmp_path, capsys, argv):
+    import cli
+    rules = tmp_path / "g.rules"
+    rules.write_text('game "G"\nplayers 2\ncomponent c from "cards.csv":\n    v: int\ncounter a = 0\n'
+                     'setup:\n    end game\nscore "S": a\n', encoding="utf-8")
+    data = tmp_path / "cards.csv"
+    data.write_text("id,v\na,1\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    code = cli.main([a.format(rules=rules, data=data) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and "Meeple will not write over" in err and "Traceback" not in err, err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # untouched, no *.tmp left
+
+
+def test_a_trace_and_a_save_may_be_written_again(tmp_path, capsys):
+    import cli
+    rules = tmp_path / "g.rules"
+    rules.write_text('game "G"\nplayers 2\ncounter a = 0\nsetup:\n    end game\nscore "S": a\n', encoding="utf-8")
+    trace = tmp_path / "g.json"  # a trace beside the rules, even with a data file's suffix, is Meeple's own
+    assert cli.main(["run", str(rules), "--trace", str(trace)]) == 0
+    assert cli.main(["run", str(rules), "--trace", str(trace), "--seed", "2"]) == 0
+    assert '"seed": 2' in trace.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "g.rules"]
