@@ -20,7 +20,7 @@ KINDS = {
     ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
     ast.ZoneDecl: "zone", ast.GridDecl: "grid", ast.CounterDecl: "counter", ast.TableDecl: "table",
     ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
-    ast.ReactionDecl: "reaction",
+    ast.ReactionDecl: "reaction", ast.ActionDecl: "action",
 }
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from dsl.errors import MeepleError
 from interpreter import state as st
 from interpreter.boards import polyomino
+from interpreter.effects import actions
 from interpreter.effects.choices import PASS_ID, option_id
 from interpreter.game import KIND, Game
 from interpreter.machine import Machine
@@ -98,7 +99,7 @@ class Engine:
             options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
-                        getattr(op, "secret", False))
+                        pending.get("secret", getattr(op, "secret", False)))
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]
@@ -131,7 +132,10 @@ class Engine:
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:
-            op.take(m, frame, value)
+            if pending.get("interrupt") or type(value) is dict and actions.ACT in value:  # an action at any time
+                actions.take(m, pending, value)
+            else:
+                op.take(m, frame, value)
         except MeepleError as exc:
             raise m.locate(exc, op, frame) from None
         except (ValueError, TypeError, KeyError, IndexError) as exc:
@@ -244,8 +248,8 @@ class Engine:
         m.env = dict(state["stack"][-1][2])
         out = []
         for v in values:
-            if v is None:
-                out.append(PASS_ID)
+            if v is None or type(v) is dict:  # pass, an action at any time, "done": not the choice's items
+                out.append(self.label(v))
                 continue
             m.env[op.var] = v
             try:
@@ -258,6 +262,8 @@ class Engine:
     def label(self, value, pending=None) -> str:
         if value is None:
             return PASS_ID
+        if type(value) is dict:
+            return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
             piece = self.game.labels.get(pending["piece"], pending["piece"])
