@@ -517,6 +517,18 @@ class ScoreDecl:
 
 
 @dataclass
+class HintDecl:
+    """A bot's hint: per player, progress the score does not count yet, worth `num/den` points a unit."""
+    label: str
+    num: int
+    den: int
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
 class TiebreakDecl:
     keys: list  # [("most"|"fewest", expr)]
     span: Span = _span()
@@ -532,7 +544,7 @@ class VariantDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ScoreDecl, TiebreakDecl, VariantDecl]
+             ReactionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl]
 
 
 @dataclass

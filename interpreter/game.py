@@ -83,6 +83,15 @@ class ScoreRule:
 
 
 @dataclass
+class HintRule:
+    """A bot's hint: fn(machine) -> units of progress for env {"player": p}, each worth `weight` points."""
+    label: str
+    fn: Callable
+    weight: float
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class Game:
     title: str
     path: str
@@ -113,6 +122,7 @@ class Game:
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
+    hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def dimension(self, dim: str, players: int) -> list:
