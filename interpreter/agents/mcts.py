@@ -82,12 +82,12 @@ class MctsAgent:
         """Each root option's rank by the immediate change in the chooser's score, on one guess."""
         engine = self.engine
         guess = determinize(engine.game, view, self.rng.below(1 << 62))
-        before = engine.total(guess, self.seat)
+        before = engine.outlook(guess, self.seat)
         gains = []
         for k in range(len(decision.options)):
             try:
                 after, _ = engine.apply(guess, k, events=False)
-                gains.append((-(engine.total(after, self.seat) - before), self.rng.below(1 << 30), k))
+                gains.append((-(engine.outlook(after, self.seat) - before), self.rng.below(1 << 30), k))
             except GUESS_ERRORS:
                 gains.append((0, self.rng.below(1 << 30), k))
         order = [0] * len(gains)
