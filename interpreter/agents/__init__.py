@@ -11,9 +11,10 @@ import importlib
 
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.agents.mcts import MctsAgent, budget_agent
+from interpreter.agents.planner import PlannerAgent, planner_budget
 from interpreter.agents.random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent}
 
 
 class AgentError(ValueError):
@@ -28,13 +29,18 @@ def agent_class(name: str):
             return budget_agent(name[len("mcts@"):])
         except ValueError:
             raise AgentError(f"`{name}`: give mcts a budget like mcts@500 (iterations) or mcts@2s") from None
+    if name.startswith("planner@"):
+        try:
+            return planner_budget(name[len("planner@"):])
+        except ValueError:
+            raise AgentError(f"`{name}`: give planner a budget like planner@100 (iterations) or planner@1s") from None
     if ":" in name:
         module, _, cls = name.partition(":")
         try:
             return getattr(importlib.import_module(module), cls)
         except (ImportError, AttributeError) as exc:
             raise AgentError(f"cannot load agent `{name}`: {exc}") from None
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N, planner@N or give module:Class")
 
 
 def make_agents(engine, names: list[str], players: int, seed: int) -> list:

@@ -111,6 +111,8 @@ class MctsAgent:
                     child = node.children.get(i)
                     if child is not None:
                         child.avail += 1
+                if node is root and len(untried) < len(ids):
+                    untried = self.untried_at_root(untried)
                 if untried:
                     # At the root, the options with the best immediate gain first; below, at random.
                     k = (min(untried, key=self.order.__getitem__) if node is root
@@ -137,11 +139,17 @@ class MctsAgent:
             n.reward += rewards[seat]
         root.visits += 1
 
+    def untried_at_root(self, untried: list[int]) -> list[int]:
+        """The root's untried options that may be expanded now (all of them: no widening)."""
+        return untried
+
     def select(self, node: Node, ids: list[str]) -> int:
         c = self.exploration
         best_k, best = 0, -math.inf
         for k, i in enumerate(ids):
-            child = node.children[i]
+            child = node.children.get(i)
+            if child is None:  # held back by widening
+                continue
             value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best:
                 best_k, best = k, value
