@@ -7,11 +7,11 @@ are covered:
 
 - A simultaneous pick (the same choice put to every seat in turn, often
   secret) only resolves after the last seat picks, so the others' picks are
-  played out at random (a few samples) before the pick is valued, as if
-  revealed.
+  played out at random (a few samples) before the pick is valued, as if all
+  were shown.
 - Among options worth the same, one that moves the game on beats one that
-  comes back to the same choice having changed nothing but an order (an
-  inventory move), so the bot does not shuffle its stock while it could act.
+  comes back to the same choice having changed nothing but the order of a
+  zone, so the bot does not shuffle its things while it could act.
   Trades that lose value already lose outlook through the hints.
 
 Remaining ties go to a seeded random pick.
@@ -67,7 +67,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
         for row, after in zip(out, afters):
             if after is not None:
                 try:
-                    row[0] = sum(engine.outlook(revealed(engine, after, decision.line, seat, rng), seat)
+                    row[0] = sum(engine.outlook(played_out(engine, after, decision.line, seat, rng), seat)
                                  for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES - before
                 except GUESS_ERRORS:
                     pass
@@ -82,7 +82,7 @@ def changed(before: dict, after: dict) -> bool:
     return any(a[k] != b[k] and sorted(a[k]) != sorted(b[k]) for k in a)
 
 
-def revealed(engine, state: dict, line: int, seat: int, rng) -> dict:
+def played_out(engine, state: dict, line: int, seat: int, rng) -> dict:
     """The others' picks of the same simultaneous choice played at random, until it resolves."""
     state = copy_state(state)
     for _ in range(state["players"]):

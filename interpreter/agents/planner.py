@@ -6,7 +6,7 @@ reward) with three changes that let a small budget find real plans:
 
 - Leaves are valued by outlook (engine.outlook: the score as the rules count
   it now plus the declared hints), so progress the score does not count yet,
-  like ingredients gathered toward a recipe, is seen ten decisions ahead.
+  like cards collected toward a set, is seen ten decisions ahead.
   With others at the table the reward mixes the rank (who leads) with a
   smooth margin over the best other seat, so being further ahead still pays.
 - Playouts are greedy-ish: at each step a few options are sampled and the
