@@ -16,6 +16,9 @@ reward) with three changes that let a small budget find real plans:
   only the best few by one-step outlook are searched at first, one more as the
   visits grow (about 2 * sqrt(visits)), so the budget is not spread thin.
 
+If `meeple train` left a model next to the ruleset (interpreter/agents/learned.py),
+leaves are valued by its predicted final scores instead of the outlook.
+
 The agent reads only its view and its guesses (the guard test in
 tests/test_agents.py covers it). Budget as for mcts: `planner` (100
 iterations), `planner@N`, `planner@Xs` (wall clock: not reproducible).
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import math
 
+from interpreter.agents.learned import load_model
 from interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
 SAMPLED = 3        # options a playout step compares by one-step outlook
@@ -38,6 +42,7 @@ class PlannerAgent(MctsAgent):
                  depth: int = 10, exploration: float = 0.7):
         super().__init__(engine, seat, seed, iterations, seconds, depth, exploration)
         self.margin = 1.0  # the largest outlook gap between seats seen, to scale the margin reward
+        self.model = load_model(engine.game)  # `meeple train`'s evaluation, if the ruleset has one
 
     def iterate(self, root: Node, view: dict) -> None:
         # Progressive widening: the root's untried options are offered only while the
@@ -74,7 +79,10 @@ class PlannerAgent(MctsAgent):
     def value_now(self, state: dict) -> list[float]:
         engine = self.engine
         players = state["players"]
-        looks = [engine.outlook(state, p) for p in range(players)]
+        if self.model is not None and not state["over"]:
+            looks = [self.model.predict(engine, state, p) for p in range(players)]
+        else:
+            looks = [engine.outlook(state, p) for p in range(players)]
         if players == 1:
             self.scale = max(self.scale, abs(looks[0]))
             return [looks[0] / self.scale]
