@@ -11,7 +11,7 @@ Three parts (each can be run alone with --part):
 - cost: decisions per second of each agent, from Wild Gardens 2p self-play.
 
 Games are seeded and budgets are iterations, so every figure replays exactly
-(time per decision does not).
+(time per decision does not; it is CPU time, the cost on one core).
 
     .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner@30] [--jobs 2] [--part figures]
 """
@@ -50,9 +50,9 @@ def play(task: tuple) -> dict:
     state, _ = engine.start(players, seed)
     seconds, decisions = [0.0] * players, [0] * players
     while (d := engine.decision(state)) is not None:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: the cost on one core, however busy the machine
         index = bots[d.actor].choose(engine.view(state, d.actor), d)
-        seconds[d.actor] += time.perf_counter() - start
+        seconds[d.actor] += time.process_time() - start
         decisions[d.actor] += 1
         state, _ = engine.apply(state, index, inplace=True)
     zones, ranking = state["zones"], engine.ranking(state)

@@ -9,6 +9,9 @@ are covered:
   secret) only resolves after the last seat picks, so the others' picks are
   played out at random (a few samples) before the pick is valued, as if all
   were shown.
+- A choice that leads straight to the same seat's next choice (an action in a
+  menu, then which card) is valued by the best that next choice reaches, when
+  both offer at most 12 options.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
@@ -24,6 +27,7 @@ from interpreter.rng import Random
 from interpreter.state import copy_state
 
 REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a simultaneous pick
+FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks one further, up to this many options
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -58,7 +62,10 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             nxt = engine.decision(after)
             moves_on = nxt is None or (nxt.actor, nxt.line) != (decision.actor, decision.line) or changed(guess, after)
             simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
-            out.append([engine.outlook(after, seat) - before, moves_on])
+            value = engine.outlook(after, seat)
+            if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, len(nxt.options), seat))
+            out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
             out.append([0, True])  # the guess lacks something this option needs (another player's secret)
@@ -72,6 +79,17 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
                 except GUESS_ERRORS:
                     pass
     return [(round(g, 9), m) for g, m in out]
+
+
+def best_follow_up(engine, state: dict, n: int, seat: int) -> float:
+    """The best outlook one more of the seat's own decisions can reach (Cook, then which recipe)."""
+    best = -float("inf")
+    for j in range(n):
+        try:
+            best = max(best, engine.outlook(engine.apply(state, j, events=False)[0], seat))
+        except GUESS_ERRORS:
+            continue
+    return best
 
 
 def changed(before: dict, after: dict) -> bool:

@@ -13,7 +13,8 @@ reward) with three changes that let a small budget find real plans:
   best by one-step outlook is taken (sometimes a purely random one), instead
   of a uniformly random option.
 - Progressive widening at the root: with many options (a hundred placements)
-  only the best few by one-step outlook are searched at first, one more as the
+  only the best few as greedy ranks them (one-step outlook, one own follow-up)
+  are searched at first, one more as the
   visits grow (about 2 * sqrt(visits)), so the budget is not spread thin.
 
 If `meeple train` left a model next to the ruleset (interpreter/agents/learned.py),
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 import math
 
+from interpreter.agents.determinize import determinize
+from interpreter.agents.greedy import one_step_gains
 from interpreter.agents.learned import load_model
 from interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
@@ -50,6 +53,16 @@ class PlannerAgent(MctsAgent):
         allowed = 1 + int(WIDEN * math.sqrt(root.visits))
         self.closed = len(root.children) >= allowed
         super().iterate(root, view)
+
+    def greedy_order(self, view: dict, decision) -> list[int]:
+        """The root options ranked as greedy ranks them (outlook, one own follow-up, moving on)."""
+        guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
+        gains = one_step_gains(self.engine, guess, decision, self.seat, self.rng)
+        ranked = sorted(range(len(gains)), key=lambda k: (-gains[k][0], not gains[k][1], self.rng.below(1 << 30)))
+        order = [0] * len(gains)
+        for rank, k in enumerate(ranked):
+            order[k] = rank
+        return order
 
     def untried_at_root(self, untried: list[int]) -> list[int]:
         return [] if self.closed else untried
