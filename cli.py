@@ -128,7 +128,7 @@ def cmd_list(args) -> int:
 
 def cmd_run(args) -> int:
     from interpreter import runner
-    from interpreter.render import score_table
+    from interpreter.render import outcome_text, score_table
 
     engine = engine_from(args)
     players = player_count(engine, args.players)
@@ -142,7 +142,8 @@ def cmd_run(args) -> int:
     if args.json:
         out = {"game": engine.game.title, "ruleset": args.game, "options": engine.game.options,
                "variants": engine.game.variants, "seed": args.seed, "players": players, "agents": agents,
-               "scores": result.scores, "ranking": result.ranking, "decisions": result.decisions,
+               "scores": result.scores, "ranking": result.ranking, "outcome": result.outcome,
+               "decisions": result.decisions,
                "state": final_state_json(engine, result.state)}
         print(json.dumps(out, indent=2))
         return 0
@@ -150,7 +151,9 @@ def cmd_run(args) -> int:
     opts = ", ".join(f"{k}={v}" for k, v in g.options.items())
     print(f"{g.title}: {players} players, seed {args.seed}" + (f", {opts}" if opts else "")
           + "".join(f", +{v}" for v in g.variants) + f"; {result.decisions} decisions")
-    print("\n".join(score_table(result.scores, result.ranking, agents)))
+    print("\n".join(score_table(result.scores, result.ranking, agents, result.outcome)))
+    for o in result.outcome or []:
+        print(outcome_text(o, players))
     return 0
 
 
@@ -323,8 +326,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from interpreter.printable import Printable
+
+    streams = sys.stdout, sys.stderr
     try:
         args = build_parser().parse_args(argv)
+        if args.fn is not cmd_lsp:  # the language server speaks its protocol on stdout
+            sys.stdout, sys.stderr = Printable(sys.stdout), Printable(sys.stderr)
         return args.fn(args)
     except (CommandError, UsageError, AgentError) as exc:
         print(f"meeple: {exc}", file=sys.stderr)
@@ -340,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":

@@ -297,6 +297,7 @@ class Window:
 
     moment: Expr
     span: Span = _span()
+    prompt: str = ""  # what each player is asked; "React at ...?" if empty
 
 
 @dataclass
@@ -341,6 +342,7 @@ class Choose:
     prompt: str = ""
     secret: bool = False  # the chosen option is seen by the chooser only
     span: Span = _span()
+    label: str = ""  # how each option reads: a text with expressions in braces ("" = the default)
 
 
 @dataclass
@@ -408,6 +410,8 @@ class ComponentDecl:
     path: str
     fields: list[FieldDecl]
     span: Span = _span()
+    label: str = ""  # how one reads to people: a text with fields in braces ("" = id and fields)
+    label_span: Span = _span()
 
 
 @dataclass
@@ -450,6 +454,7 @@ class CounterDecl:
     hi: Optional[Expr] = None
     secret: bool = False  # kept per player and seen by that player only
     span: Span = _span()
+    quiet: bool = False  # bookkeeping: kept in the state, left out of displays
 
 
 @dataclass
@@ -542,9 +547,28 @@ class VariantDecl:
     span: Span = _span()
 
 
+@dataclass
+class OutcomeEntry:
+    """`win if score >= 30: "Victory, {score} to 30"`: one way the game can end for a player."""
+
+    kind: str  # win | loss
+    guard: Optional[Expr]
+    text: str
+    span: Span = _span()
+
+
+@dataclass
+class OutcomeDecl:
+    """`outcome if players == 1:` how a solo or cooperative game ends; the first entry that holds."""
+
+    guard: Optional[Expr]
+    entries: list[OutcomeEntry]
+    span: Span = _span()
+
+
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl]
+             ReactionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
 
 
 @dataclass

@@ -162,11 +162,20 @@ def is_constant(node, scope: Scope) -> bool:
         and node.name not in scope.game.counters
 
 
+class _NoState:
+    """Stands in for the machine while folding constants: locals work, the game's state does not."""
+
+    __slots__ = ("env",)
+
+    def __init__(self):
+        self.env = {}
+
+
 def constant(node, scope: Scope):
     """Evaluate an expression that must not depend on the state (tables, initial values)."""
     fn = compile_expr(node, scope)
     try:
-        return fn(None)
+        return fn(_NoState())
     except (AttributeError, TypeError, KeyError):
         raise fail("this must be a constant (a number, a name of a value, or a list of those)",
                    node.span) from None
@@ -249,8 +258,33 @@ def cell_attr(m, cell, name: str, span: Span):
 
 
 # ----------------------------------------------------------------- operators
+# What one rule may build: a number past this or a list or text longer than RANGE_LIMIT is a
+# runaway rule (`v = v + v` forty times), stopped at its line before it eats the memory.
+NUMBER_LIMIT = 10 ** 18
+
+
+def _plus(a, b):
+    if type(a) is int:
+        return a + b
+    if hasattr(a, "__len__") and hasattr(b, "__len__") and len(a) + len(b) > RANGE_LIMIT:
+        raise ValueError(f"this would build something of {len(a) + len(b):,} items; the limit is {RANGE_LIMIT:,}")
+    return a + b
+
+
+def _times(a, b):
+    if type(a) is int and type(b) is int:
+        product = a * b
+        if -NUMBER_LIMIT <= product <= NUMBER_LIMIT:
+            return product
+        raise ValueError(f"this number grows past {NUMBER_LIMIT:,}")
+    seq, n = (a, b) if type(b) is int else (b, a)
+    if type(n) is int and hasattr(seq, "__len__") and len(seq) * n > RANGE_LIMIT:
+        raise ValueError(f"this would build something of {len(seq) * n:,} items; the limit is {RANGE_LIMIT:,}")
+    return a * b
+
+
 _BINOPS = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "+": _plus, "-": lambda a, b: a - b, "*": _times,
     "//": lambda a, b: a // b, "%": lambda a, b: a % b,
 }
 _COMPARE = {
@@ -363,8 +397,10 @@ def compile_expr(node, scope: Scope):
                 return op(a, b)
             except ZeroDivisionError:
                 raise fail("division by zero", span) from None
+            except ValueError as exc:  # a runaway size
+                raise fail(str(exc), span, "so large a list, text or number is a runaway rule: check what builds it") from None
             except TypeError:
-                raise fail(f"cannot compute {a!r} {node.op} {b!r}", span) from None
+                raise fail(f"cannot compute {repr(a)[:40]} {node.op} {repr(b)[:40]}", span) from None
         return binop
     if t is ast.Neg:
         operand = compile_expr(node.operand, scope)

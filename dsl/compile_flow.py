@@ -13,6 +13,7 @@ from dsl import ast
 from dsl.errors import did_you_mean
 from dsl.compile_calls import binder, restore
 from dsl.compile_expr import Scope, compile_expr, fail, instance_key
+from dsl.compile_text import compile_text
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
 from interpreter.effects import choices, zones
@@ -61,6 +62,12 @@ class FlowCompiler:
         if span and 0 < span.line <= len(self.lines):
             return self.lines[span.line - 1].strip().rstrip(":")
         return ""
+
+    def title(self, s, scope):
+        """What a decision asks: its own title (a text, maybe with `{...}`), else its rules line."""
+        if not s.prompt:
+            return self.prompt(s.span)
+        return compile_text(s.prompt, scope, s.span, "a title")
 
     def compile_block(self, block: Block, stmts, scope: Scope) -> None:
         self.body(block.ops, stmts, scope)
@@ -198,7 +205,7 @@ class FlowCompiler:
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 s.prompt or self.prompt(s.span), s.span))
+                                 self.title(s, scope), s.span))
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
@@ -237,7 +244,8 @@ class FlowCompiler:
         head = len(ops)
         step = IterNext(slot, binder(ast.Pattern([who])), span=s.span)
         ops.append(step)
-        ops.append(choices.WindowChoice(who, moment, s.span))
+        ops.append(choices.WindowChoice(who, moment, s.span,
+                                        compile_text(s.prompt, scope, s.span, "a title") if s.prompt else ""))
         ops.append(Jump(head, s.span))
         step.end = len(ops)
 
@@ -308,11 +316,16 @@ class FlowCompiler:
         if filtered is not None:  # the filter is part of the source now
             source, where = filtered, None
         op = choices.ChooseFrom(s.may, s.var, source, where,
-                                self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span), s.span,
+                                self.chooser(s.by, scope, s.span), self.title(s, scope), s.span,
                                 unique=self.unique_source(s.source, scope),
                                 cell_test=cell_test(s.where, s.var, scope)
                                 if filtered is None and is_cell_source(s.source, scope) else None,
                                 secret=s.secret)
+        if s.label:
+            op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
+            if isinstance(op.label, str):
+                raise fail("an option's label shows the option: put an expression in braces", s.span,
+                           f'for example `label "{{{s.var}.name}}"`')
         ops.append(op)
         self.body(ops, s.body, scope)
         if s.otherwise is None:
@@ -326,8 +339,7 @@ class FlowCompiler:
 
     def s_Menu(self, ops, s, scope):
         entries = []
-        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, s.prompt or self.prompt(s.span),
-                          s.span)
+        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, self.title(s, scope), s.span)
         ops.append(op)
         exits = []
         for e in s.entries:

@@ -31,14 +31,16 @@ from interpreter.machine import EndGame, Exec, Goto
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)
 RULE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+# Python refuses source nested about 100 blocks deep; deeper `if`s run as plain ops.
+MAX_DEPTH = 40
 
 
-def fusable(s) -> bool:
+def fusable(s, depth: int = 0) -> bool:
     if isinstance(s, LEAVES + ENDS):
         return True
-    if isinstance(s, ast.If):
+    if isinstance(s, ast.If) and depth < MAX_DEPTH:
         bodies = [body for _, body in s.branches] + [s.else_body or []]
-        return all(fusable(x) for body in bodies for x in body)
+        return all(fusable(x, depth + 1) for body in bodies for x in body)
     return False
 
 

@@ -16,9 +16,11 @@ from dsl import ast
 from dsl.checker import check
 from dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from dsl.compile_text import compile_outcomes, component_labels
 from dsl.data import load_board, load_components, load_layout
 from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
+from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
 from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
                               ScoreRule, ZoneSpec)
@@ -188,11 +190,21 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
+    for decl in of(ast.ComponentDecl):
+        game.labels.update(component_labels(decl, game))
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)
+    # Counters are known before functions are compiled (a function may read one), and their starting
+    # values are worked out after (a starting value may call a function defined anywhere in the file).
     for c in of(ast.CounterDecl):
         check_per(c.per, enums, kinds, c.span)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, None, None, None, c.span, c.secret)
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name] = [list(f.params), None]
+    for f in of(ast.FunctionDecl):
+        game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
+    for c in of(ast.CounterDecl):
         init = constant(c.init, scope)
         lo = constant(c.lo, scope) if c.lo is not None else None
         hi = constant(c.hi, scope) if c.hi is not None else None
@@ -205,14 +217,12 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret)
-
-    for f in of(ast.FunctionDecl):
-        game.functions[f.name] = [list(f.params), None]
-    for f in of(ast.FunctionDecl):
-        game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet)
+    for name in player_values(items, game.counters):
+        game.counters[name].player = True
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
+    game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())
@@ -359,4 +369,4 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
             fn = compile_expr(h.expr, player_scope)
         game.hints.append(HintRule(h.label, fn, h.num / h.den, h.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
-        game.tiebreaks = [(d, compile_expr(e, player_scope)) for d, e in t.keys]
+        game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

@@ -14,6 +14,9 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from dsl import ast
 from dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
@@ -22,21 +25,55 @@ from interpreter.boards.graph import Board, BoardError
 from interpreter.game import KIND
 
 
+# Data values: whole numbers within what a table counts, read exactly (no 1.7 -> 1, no true -> 1).
+WHOLE = TypeAdapter(Annotated[int, Field(ge=-10 ** 15, le=10 ** 15)], config=ConfigDict(strict=True))
+TEXT = TypeAdapter(str, config=ConfigDict(strict=True))
+_DIGITS = re.compile(r"-?[0-9]{1,18}")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+MAX_NAME = 200
+
+
 def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
     """The data file's path, with `{option}` filled in; it must stay in the ruleset's folder."""
-    try:
-        name = relative.format(**options)
-    except (KeyError, IndexError, ValueError):
-        raise MeepleError(f"`{relative}` names an option that does not exist", span,
-                          f"options are: {', '.join(options) or 'none'}") from None
+    def fill(match) -> str:
+        if match.group(1) not in options:
+            raise MeepleError(f"`{relative}` names an option `{match.group(1)}` that does not exist", span,
+                              f"options are: {', '.join(options) or 'none'}; write `{{name}}` with nothing else")
+        return str(options[match.group(1)])
+    name = _PLACEHOLDER.sub(fill, relative)
+    if "{" in name or "}" in name:
+        raise MeepleError(f"`{relative}` has a brace that is not an `{{option}}`", span,
+                          "write an option's name in braces, like `board_{board}.txt`")
+    if len(name) > MAX_NAME or any(len(part) > 100 for part in Path(name).parts):
+        raise MeepleError(f"data file name is {len(name)} characters long", span,
+                          f"keep data file names under {MAX_NAME} characters")
     root = base.resolve()
-    path = (root / name).resolve()
-    if root != path and root not in path.parents:
-        raise MeepleError(f"data file `{name}` is outside the ruleset's folder", span,
-                          "keep data files next to the .rules file")
-    if not path.is_file():
-        raise MeepleError(f"data file `{name}` not found", span, f"looked for {path}")
+    try:
+        path = (root / name).resolve()
+        if root != path and root not in path.parents:
+            raise MeepleError(f"data file `{name}` is outside the ruleset's folder", span,
+                              "keep data files next to the .rules file")
+        if not path.is_file():
+            raise MeepleError(f"data file `{name}` not found", span, f"looked for {path}")
+    except OSError as exc:
+        raise MeepleError(f"data file `{name}` cannot be opened: {exc.strerror or exc}", span) from None
     return path
+
+
+def whole(raw, from_json: bool):
+    """A whole number from a data cell, or None: JSON numbers must be ints, CSV text plain digits."""
+    if not from_json:
+        if not isinstance(raw, str) or not _DIGITS.fullmatch(raw):
+            return None
+        raw = int(raw)
+    try:
+        return WHOLE.validate_python(raw)
+    except ValidationError:
+        return None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a table can hold")
 
 
 def _error(path: Path, line: int, message: str, hint: str = "", source: str = "") -> MeepleError:
@@ -48,14 +85,16 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     text = read_text(path)
     if path.suffix == ".json":
         try:
-            rows = json.loads(text)
+            rows = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise _error(path, exc.lineno, f"not valid JSON: {exc.msg}", source=text) from None
+        except ValueError as exc:  # Infinity, NaN
+            raise _error(path, 1, f"not valid JSON: {exc}", source=text) from None
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise _error(path, 1, "a JSON table is a list of objects", source=text)
         return [(i + 1, {k: "" if v is None else v for k, v in r.items()}) for i, r in enumerate(rows)]
     lines = [ln for ln in io.StringIO(text)]
-    reader = csv.DictReader(ln for ln in lines)
+    reader = csv.DictReader((ln for ln in lines), strict=True)
     out = []
     try:
         for row in reader:
@@ -77,6 +116,7 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
     text = read_text(path)
     rows = read_rows(path)
     fields = {f.name: f for f in decl.fields}
+    from_json = path.suffix == ".json"
     components, order, shapes = {}, [], {}
     for line, row in rows:
         if "id" not in row or not str(row["id"]).strip():
@@ -87,15 +127,16 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
                          f"declare it under `component {decl.name}` or remove the column", text)
         values = {KIND: decl.name}
         if row.get("name"):
+            if from_json and not isinstance(row["name"], str):
+                raise _error(path, line, f"`name` must be text, not {row['name']!r}", source=text)
             values["name"] = str(row["name"])
         for fname, f in fields.items():
             if fname not in row:
                 raise _error(path, line, f"missing field `{fname}`", source=text)
-            values[fname] = _field_value(path, line, text, f, row[fname], enums, effects)
-        try:
-            count = int(row.get("count") or 1)
-        except ValueError:
-            raise _error(path, line, f"`count` must be a whole number, not {row['count']!r}", source=text) from None
+            values[fname] = _field_value(path, line, text, f, row[fname], enums, effects, from_json)
+        count = whole(row["count"], from_json) if row.get("count") not in (None, "") else 1
+        if count is None:
+            raise _error(path, line, f"`count` must be a whole number, not {row['count']!r}", source=text)
         if not 1 <= count <= 10_000:
             raise _error(path, line, "`count` must be between 1 and 10000", source=text)
         base_id = str(row["id"]).strip()
@@ -111,7 +152,7 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
     return components, order, shapes
 
 
-def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects):
+def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects, from_json: bool):
     if f.form == "shape":
         try:
             return polyomino.parse_shape(str(raw), set(enums[f.type]))
@@ -126,12 +167,16 @@ def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects):
                              source=text)
         return list(words)
     if f.type == "int":
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise _error(path, line, f"field `{f.name}` must be a whole number, not {raw!r}", source=text) from None
+        value = whole(raw, from_json)
+        if value is None:
+            raise _error(path, line, f"field `{f.name}` must be a whole number, not {raw!r}", source=text)
+        return value
     if f.type == "text":
-        return str(raw)
+        try:
+            return TEXT.validate_python(raw)
+        except ValidationError:
+            raise _error(path, line, f"field `{f.name}` must be text, not {raw!r}",
+                         "put the value in quotes", text) from None
     if f.type == "effect":
         return _effect_value(path, line, text, f, str(raw).strip(), effects)
     allowed = enums[f.type]

@@ -98,7 +98,8 @@ def read_text(path: Path) -> str:
     except OSError as exc:
         raise MeepleError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
     try:
-        return data.decode("utf-8")
+        # Excel and Notepad start UTF-8 files with a byte-order mark: accept it
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1

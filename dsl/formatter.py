@@ -223,7 +223,7 @@ def ast_shape(node):
     """An AST as plain data without source positions: equal shapes mean equal rules."""
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return (type(node).__name__,) + tuple((f.name, ast_shape(getattr(node, f.name)))
-                                              for f in dataclasses.fields(node) if f.name != "span")
+                                              for f in dataclasses.fields(node) if not f.name.endswith("span"))
     if isinstance(node, (list, tuple)):
         return tuple(ast_shape(x) for x in node)
     if isinstance(node, dict):
@@ -254,14 +254,20 @@ def configure_fmt(parser) -> None:
     parser.add_argument("--diff", action="store_true", help="change nothing; print what would change")
 
 
-def _expand(names: list[str]) -> list[str]:
-    out = []
+def _expand(names: list[str]) -> tuple[list[str], list[str]]:
+    """The .rules files named or found in folders (symlinked folders are not followed), and
+    the problems with names that are not such files."""
+    out, problems = [], []
     for name in names:
         if os.path.isdir(name):
-            out.extend(str(p) for p in sorted(Path(name).rglob("*.rules")))
+            for root, dirs, files in os.walk(name, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".rules"))
+        elif not name.endswith(".rules"):
+            problems.append(f"{name}: error: not a .rules file (fmt only rewrites .rules files)")
         else:
             out.append(name)
-    return out
+    return out, problems
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -289,10 +295,15 @@ def _plural(n: int, what: str) -> str:
 
 
 def cmd_fmt(args) -> int:
-    """`meeple fmt`: 0 if all is well, 1 on unreadable or broken files or (with --check) unformatted ones."""
+    """`meeple fmt`: 0 if all is well, 1 on unreadable or broken files or (with --check) unformatted ones.
+
+    Every file is read and formatted before any is written: one broken file leaves all unchanged."""
     check, diff = getattr(args, "check", False), getattr(args, "diff", False)
-    changed = same = bad = 0
-    for name in _expand(args.files):
+    names, problems = _expand(args.files)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    bad, same, todo = len(problems), 0, []
+    for name in names:
         try:
             text = read_text(Path(name))
             new = format_text(text, name)
@@ -305,28 +316,37 @@ def cmd_fmt(args) -> int:
                   file=sys.stderr)
             bad += 1
             continue
+        except RecursionError:
+            print(f"{name}: error: nested too deeply to format", file=sys.stderr)
+            bad += 1
+            continue
         if new == text:
             same += 1
-            continue
-        changed += 1
+        else:
+            todo.append((name, text, new))
+    writing = not (check or diff or bad)
+    changed = 0
+    for name, text, new in todo:
         if diff:
             sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
                                                        name, name + " (formatted)"))
-        if check or diff:
+        if not writing:
             print(f"would reformat {name}")
+            changed += 1
             continue
         try:
             _write_atomic(Path(name), new)
         except OSError as exc:
             print(f"{name}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
             bad += 1
-            changed -= 1
             continue
+        changed += 1
         print(f"reformatted {name}")
-    parts = [_plural(changed, "file") + (" would be reformatted" if check or diff else " reformatted")] \
+    parts = [_plural(changed, "file") + (" reformatted" if writing else " would be reformatted")] \
         if changed else []
     parts.append(_plural(same, "file") + " already formatted")
     if bad:
-        parts.append(_plural(bad, "file") + " could not be formatted")
+        parts.append(_plural(bad, "file") + " could not be formatted"
+                     + ("; nothing was written" if todo and not (check or diff) else ""))
     print(", ".join(parts))
     return 1 if bad or (check and changed) else 0

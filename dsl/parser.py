@@ -30,8 +30,9 @@ class RulesIndenter(Indenter):
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
+    # Two ways in: a whole file, or one expression (the `{...}` parts of titles and labels).
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=False, start=["start", "expr"])
 
 
 # ----------------------------------------------------------------- syntax errors
@@ -102,12 +103,22 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
                                   "error", path, source))
 
 
+# The largest shipped ruleset is about 40 kB; a text 50 times that is not rules a person wrote, and
+# parsing megabytes would keep `meeple check` and the language server busy for minutes.
+MAX_SOURCE = 2_000_000
+
+
 def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
     """Parse rules text into an AST, or raise a located MeepleError."""
+    if len(source) > MAX_SOURCE:
+        raise MeepleError(Diagnostic(f"this file is {len(source) / 1e6:.1f} MB; a ruleset is at most "
+                                     f"{MAX_SOURCE // 1_000_000} MB", Span(1, 1),
+                                     "keep card lists and boards in data files beside the rules", "error", path,
+                                     source[:2000]))
     if not source.endswith("\n"):
         source += "\n"
     try:
-        tree = _lark().parse(source)
+        tree = _lark().parse(source, start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, path, source) from None
     except RecursionError:
@@ -133,6 +144,20 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
             raise too_deep(path, source) from None
         raise
     return ast.Ruleset(items, path, source)
+
+
+def parse_expr(text: str, span: Span, where: str) -> ast.Expr:
+    """One expression, e.g. the part in braces of a title: an AST node, or a MeepleError at `span`."""
+    try:
+        return ToAst().transform(_lark().parse(text, start="expr"))
+    except (UnexpectedInput, DedentError):
+        raise MeepleError(f"`{{{text}}}` in {where} is not an expression", span,
+                          "write an expression in braces, e.g. {count(hand)}; `{{` stands for a brace") from None
+    except Exception as exc:  # lark wraps transformer errors in VisitError
+        inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, MeepleError):
+            raise MeepleError(inner.diagnostics[0].message, span, inner.diagnostics[0].hint) from None
+        raise
 
 
 def too_deep(path: str, source: str) -> MeepleError:

@@ -4,6 +4,7 @@ A test checks that every alias of dsl/meeple.lark has its method here.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
@@ -32,8 +33,26 @@ def tok_span(tok: Token) -> Span:
     return Span(tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
 
 
+# Whole numbers in rules stay well inside what people count on a table.
+MAX_DIGITS = 18
+
+
+ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t"}
+_ESCAPE = re.compile(r"\\(.?)", re.S)
+
+
 def _unquote(tok: Token) -> str:
-    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+    """A quoted text's characters; the escapes are \\\\, \\", \\n and \\t (anything else is refused)."""
+    body = str(tok)[1:-1]
+    if "\\" not in body:
+        return body
+
+    def one(match) -> str:
+        if match.group(1) not in ESCAPES:
+            raise MeepleError(f"`\\{match.group(1)}` is not an escape Meeple knows", tok_span(tok),
+                              "write \\\\ for a backslash, \\n for a new line, \\t for a tab, \\\" for a quote")
+        return ESCAPES[match.group(1)]
+    return _ESCAPE.sub(one, body)
 
 
 @v_args(meta=True)
@@ -60,7 +79,20 @@ class ToAst(Transformer):
         return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
 
     def component_decl(self, meta, c):
-        return ast.ComponentDecl(str(c[0]), _unquote(c[1]), list(c[2:]), span=span_of(meta))
+        fields = [x for x in c[2:] if isinstance(x, ast.FieldDecl)]
+        node = ast.ComponentDecl(str(c[0]), _unquote(c[1]), fields, span=span_of(meta))
+        for x in c[2:]:
+            if isinstance(x, tuple):
+                if node.label:
+                    raise MeepleError(f"component `{node.name}` has two `label` lines", x[2], "keep one")
+                node.label, node.label_span = x[1], x[2]
+        return node
+
+    def label_decl(self, meta, c):
+        return ("label", _unquote(c[0]), tok_span(c[0]))
+
+    def label_clause(self, meta, c):
+        return ("label", _unquote(c[0]))
 
     def field_decl(self, meta, c):
         form, type_name = c[1]
@@ -128,7 +160,8 @@ class ToAst(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
-            setattr(node, {"min": "lo", "max": "hi", "secret": "secret"}[which], True if expr is None else expr)
+            setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
+                    True if expr is None else expr)
         return node
 
     def table_decl(self, meta, c):
@@ -154,7 +187,19 @@ class ToAst(Transformer):
         return ast.ReactionDecl(name, [p1, p2], title, guard, rest[0], span=span_of(meta))
 
     def window_stmt(self, meta, c):
-        return ast.Window(c[0], span=span_of(meta))
+        return ast.Window(c[0], span=span_of(meta), prompt=c[1][1] if len(c) > 1 else "")
+
+    def outcome_decl(self, meta, c):
+        guard = c[0] if not isinstance(c[0], ast.OutcomeEntry) else None
+        return ast.OutcomeDecl(guard, [x for x in c if isinstance(x, ast.OutcomeEntry)], span=span_of(meta))
+
+    def outcome_entry(self, meta, c):
+        kind = str(c[0])
+        if kind not in ("win", "loss"):
+            raise MeepleError(f"an outcome is a `win` or a `loss`, not `{kind}`", tok_span(c[0]),
+                              'write `win if ...: "Victory"` or `loss: "Defeat"`')
+        guard = c[1] if len(c) == 3 else None
+        return ast.OutcomeEntry(kind, guard, _unquote(c[-1]), span=span_of(meta))
 
     def effect_decl(self, meta, c):
         return ast.EffectDecl(str(c[0]), [str(t) for t in c[1:-1]], c[-1], span=span_of(meta))
@@ -329,7 +374,8 @@ class ToAst(Transformer):
         clauses = self._clauses(c[2:])
         body = next(x for x in c[2:] if isinstance(x, list))
         return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
-                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta))
+                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta),
+                          label=clauses.get("label", ""))
 
     def otherwise_clause(self, meta, c):
         return ("otherwise", c[0])
@@ -406,6 +452,10 @@ class ToAst(Transformer):
         return ast.Generator(c[0], c[1], span=span_of(meta))
 
     def int_lit(self, meta, c):
+        digits = str(c[0]).lstrip("-")
+        if len(digits) > MAX_DIGITS:
+            raise MeepleError(f"this number has {len(digits)} digits; numbers in rules have at most {MAX_DIGITS}",
+                              span_of(meta), "use a smaller number")
         return ast.Int(int(c[0]), span=span_of(meta))
 
     def str_lit(self, meta, c):

@@ -21,6 +21,11 @@ from interpreter.boards import polyomino
 from interpreter.effects.choices import PASS_ID, option_id
 from interpreter.game import KIND, Game
 from interpreter.machine import Machine
+from interpreter.render import key_label
+
+
+# Scores beyond this are a runaway rule, not a game (and break statistics).
+MAX_POINTS = 10 ** 15
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,11 @@ class Engine:
             return None
         op = self.pending_op(state)
         values = pending["options"]
-        options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
+        if getattr(op, "label", None) is not None:
+            labels = self.choice_labels(state, op, values)
+            options = [Option(option_id(self.game, v), lab, v) for v, lab in zip(values, labels)]
+        else:
+            options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
                         getattr(op, "secret", False))
@@ -148,15 +157,33 @@ class Engine:
         m.env = {"player": player}
         out: dict[str, int] = {}
         for rule in self.game.scores:
-            try:
-                points = rule.fn(m)
-            except MeepleError as exc:
-                raise exc.located(self.game.path, self.game.source) from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-                raise MeepleError(f'in score "{rule.label}": {exc}', rule.span).located(
-                    self.game.path, self.game.source) from None
+            points = self._number(m, rule.fn, rule.span, f'score "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + points
         return out
+
+    def _number(self, m: Machine, fn, span, what: str) -> int:
+        """A score or tie-break value: a whole number of a sane size, or a located error."""
+        try:
+            value = fn(m)
+        except MeepleError as exc:
+            raise exc.located(self.game.path, self.game.source) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                raise MeepleError(f"in {what}: a function calls itself without end", span,
+                                  "give the function a case that does not call itself").located(
+                                      self.game.path, self.game.source) from None
+            raise MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source) from None
+        if type(value) is bool:
+            return int(value)
+        if type(value) is not int:
+            shown = "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
+            raise MeepleError(f"{what} must be a whole number, but it is {shown}", span,
+                              "count or add up the things it scores").located(self.game.path, self.game.source)
+        if abs(value) > MAX_POINTS:
+            raise MeepleError(f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
+                              span, "check the rule for a runaway product or power").located(
+                                  self.game.path, self.game.source)
+        return value
 
     def total(self, state: dict, player: int) -> int:
         return sum(self.breakdown(state, player).values())
@@ -187,7 +214,11 @@ class Engine:
     def tiebreak_keys(self, state: dict, player: int) -> list:
         m = Machine(self.game, state)
         m.env = {"player": player}
-        return [fn(m) if d == "most" else -fn(m) for d, fn in self.game.tiebreaks]
+        keys = []
+        for direction, fn, span in self.game.tiebreaks:
+            value = self._number(m, fn, span, "a tie-break")
+            keys.append(value if direction == "most" else -value)
+        return keys
 
     def ranking(self, state: dict, scores: list | None = None) -> list[dict]:
         """Places by total, then the declared tie-breaks; what still ties shares the place."""
@@ -203,17 +234,63 @@ class Engine:
                         "tied_on_total": totals.count(key[0]) > 1})
         return out
 
+    # ------------------------------------------------------------- outcome
+    def outcome(self, state: dict, scores: list | None = None) -> list[dict] | None:
+        """How the game ended for each player, for a game with an `outcome` that applies:
+        [{"player", "win", "text"}]; None when the game declares none (then the ranking says)."""
+        g = self.game
+        if not g.outcomes:
+            return None
+        m = Machine(g, state)
+        try:
+            chosen = next((o for o in g.outcomes if o.guard is None or o.guard(m)), None)
+            if chosen is None:
+                return None
+            out = []
+            scores = scores or self.scores(state)
+            places = {r["player"]: r["place"] for r in self.ranking(state, scores)}
+            for s in scores:
+                m.env = {"player": s["player"], "score": s["total"], "place": places[s["player"]]}
+                entry = next(e for e in chosen.entries if e.guard is None or e.guard(m))
+                text = entry.text if type(entry.text) is str else entry.text(m)
+                out.append({"player": s["player"], "win": entry.win, "text": text})
+            return out
+        except MeepleError as exc:
+            raise exc.located(g.path, g.source) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise MeepleError(f"in the outcome: {exc}", chosen.span).located(g.path, g.source) from None
+
     # ------------------------------------------------------------- labels
+    def choice_labels(self, state: dict, op, values: list) -> list[str]:
+        """Options read through the choice's own `label` text, the option bound to its name."""
+        m = Machine(self.game, state)
+        m.env = dict(state["stack"][-1][2])
+        out = []
+        for v in values:
+            if v is None:
+                out.append(PASS_ID)
+                continue
+            m.env[op.var] = v
+            try:
+                out.append(op.label(m))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                raise MeepleError(f"in the label of `{op.var}`: {exc}", op.span).located(
+                    self.game.path, self.game.source) from None
+        return out
+
     def label(self, value, pending=None) -> str:
         if value is None:
             return PASS_ID
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
-            return f"{pending['piece']} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            piece = self.game.labels.get(pending["piece"], pending["piece"])
+            return f"{piece} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
         return self.describe(value)
 
     def describe(self, value) -> str:
         g = self.game
+        if isinstance(value, str) and value in g.labels:
+            return g.labels[value]
         if isinstance(value, str) and value in g.components:
             comp = g.components[value]
             parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
@@ -222,7 +299,8 @@ class Engine:
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].split("/", 1)[0] in g.grids:
             spec = g.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)
-            return f"{value[0]} row {r + 1}, column {c + 1}"
+            return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
         if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-            return " + ".join(str(v) for v in value) if value else "none of them"
+            return " + ".join(g.labels.get(v, str(v)) if isinstance(v, str) else str(v)
+                              for v in value) if value else "none of them"
         return str(value)

@@ -53,6 +53,8 @@ class CounterSpec:
     hi: int | None = None
     span: Span = field(default_factory=Span)
     secret: bool = False  # each player sees only their own
+    quiet: bool = False  # bookkeeping: in the state and views, left out of displays
+    player: bool = False  # a `value` that holds a player: shown as P1, P2...
 
 
 @dataclass
@@ -72,6 +74,25 @@ class Reaction:
     params: list  # [player, moment]
     guard: Callable | None  # fn(machine) with the params bound in env
     block: int
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class OutcomeEntry:
+    """One way a game can end for a player: a win or not, when, and the words for it."""
+
+    win: bool
+    guard: Callable | None  # fn(machine) with `player`, `score`, `place` in env; None: otherwise
+    text: object  # str, or fn(machine) -> str for a text with `{...}` parts
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class Outcome:
+    """A compiled `outcome` block: when it applies, then its entries in order."""
+
+    guard: Callable | None
+    entries: list  # [OutcomeEntry]
     span: Span = field(default_factory=Span)
 
 
@@ -116,13 +137,15 @@ class Game:
     effects: dict  # name -> (block index, params)
     setup: int  # block index of setup (or of the first phase)
     scores: list  # [ScoreRule]
-    tiebreaks: list  # [(direction, fn)]
+    tiebreaks: list  # [(direction, fn, span)]
     flow: nx.DiGraph = field(repr=False, default_factory=nx.DiGraph)
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
     hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
+    labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
+    outcomes: list = field(default_factory=list)  # [Outcome], in file order
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def dimension(self, dim: str, players: int) -> list:

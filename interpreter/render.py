@@ -2,12 +2,15 @@
 
 Seats are 0-based in data and shown as P1, P2... to people. A per-player key
 `saved/0` reads `saved[P1]`; a per-value key `bag/O` reads `bag[O]`. What a
-viewer cannot see is shown as a count, never as the components.
+viewer cannot see is shown as a count, never as the components. Components read
+by their kind's `label` (the id when it has none); counters declared `quiet` are
+bookkeeping and stay out of what people read (`shown_event`, `state_text`).
 """
 from __future__ import annotations
 
 from interpreter.boards import grid as gridlib
 from interpreter.boards import polyomino
+from interpreter.game import KIND
 from interpreter.state import can_see, may_see_var
 
 
@@ -25,17 +28,52 @@ def key_label(game, key: str) -> str:
     return f"{name}[{', '.join(shown)}]"
 
 
+MANY = 8  # a move of more items reads as a count per kind ("48 × card"), like a box emptied at setup
+
+
+def item_text(game, cid) -> str:
+    """A component as people read it: its label, else its id."""
+    return game.labels.get(cid, cid) if type(cid) is str else str(cid)
+
+
+def items_text(game, items: list) -> str:
+    if len(items) > MANY and all(i in game.components for i in items):
+        kinds: dict = {}
+        for i in items:
+            kind = game.components[i][KIND]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        return ", ".join(f"{n} × {kind}" for kind, n in kinds.items())
+    return ", ".join(item_text(game, i) for i in items)
+
+
 def _items(game, event, viewer) -> str:
     items = event["items"]
     visible = viewer is None or any(_visible(game, k, viewer) for k in (event["src"], event["dst"]))
     if not visible:
         return f"{len(items)} hidden"
-    return ", ".join(items)
+    return items_text(game, items)
+
+
+def is_quiet(game, key: str) -> bool:
+    spec = game.counters.get(key.split("/", 1)[0])
+    return spec is not None and spec.quiet
+
+
+def shown_event(game, e: dict) -> bool:
+    """Whether people are shown this event: not the changes of `quiet` counters."""
+    return e["e"] != "set" or not is_quiet(game, e["var"])
 
 
 def _auto_choice(game, e, viewer) -> str:
     # Without the state at hand, a hidden-looking choice (a card) is not shown to others.
     return "something hidden" if e["choice"] in game.components else e["choice"]
+
+
+def cell_text(game, key: str, index: int) -> str:
+    """A cell as people read it: `board[P1] row 2, column 3`."""
+    cols = game.grids[key.split("/", 1)[0]].geometry.cols
+    r, c = divmod(index, cols)
+    return f"{key_label(game, key)} row {r + 1}, column {c + 1}"
 
 
 def _visible(game, key: str, viewer) -> bool:
@@ -53,21 +91,21 @@ def event_text(game, e: dict, viewer=None) -> str:
         return f"shuffle {key_label(game, e['zone'])}"
     if kind == "place":
         o, r, c = e["at"]
-        return (f"place {e['piece']} on {key_label(game, e['grid'])} at row {r}, column {c}, "
+        return (f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
-        shown = value_text(e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
+        shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
         return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":
         return f"first player: {player_name(e['player'])}"
     if kind == "phase":
         return f"phase {e['phase']}"
     if kind == "auto":
-        shown = (e["choice"] if viewer is None or viewer == e["player"]
+        shown = (item_text(game, e["choice"]) if viewer is None or viewer == e["player"]
                  else "something hidden" if e.get("secret") else _auto_choice(game, e, viewer))
         return f"{player_name(e['player'])} has one option: {shown}"
     if kind == "mark":
-        return f"mark {key_label(game, e['cell'][0])} cell {e['cell'][1]} = {value_text(e['value'])}"
+        return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
     if kind == "roll":
@@ -77,6 +115,14 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "end":
         return "game over"
     return str(e)
+
+
+def var_text(game, key: str, value) -> str:
+    """A counter's, flag's or value's value; a `value` that holds a player reads P1, P2..."""
+    spec = game.counters.get(key.split("/", 1)[0])
+    if spec is not None and spec.player and isinstance(value, int) and not isinstance(value, bool):
+        return player_name(value)
+    return value_text(value)
 
 
 def value_text(value) -> str:
@@ -118,7 +164,8 @@ def grid_codes(game, spec) -> dict:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [f"{key_label(game, k)}={value_text(v)}" for k, v in state["vars"].items()]
+    shown_vars = [f"{key_label(game, k)}={var_text(game, k, v)}" for k, v in state["vars"].items()
+                  if not is_quiet(game, k)]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():
@@ -127,7 +174,7 @@ def state_text(game, state: dict, viewer=None) -> list[str]:
         if viewer is not None and not can_see(game, key, viewer) or "?" in items:
             lines.append(f"  {key_label(game, key)}: {len(items)} hidden")
         else:
-            lines.append(f"  {key_label(game, key)}: {', '.join(items)}")
+            lines.append(f"  {key_label(game, key)}: {', '.join(item_text(game, i) for i in items)}")
     lines += ["  " + line for line in all_boards_text(game, state)]
     return lines
 
@@ -178,10 +225,21 @@ def path_board_text(game, state: dict | None, name: str) -> list:
     return lines
 
 
-def score_table(scores: list, ranking: list, agents: list | None = None) -> list[str]:
+def outcome_text(o: dict, players: int) -> str:
+    """One player's outcome in the ruleset's words: "Victory, 41 to 12" (with the seat if several play)."""
+    return o["text"] if players == 1 else f"{player_name(o['player'])}: {o['text']}"
+
+
+def score_table(scores: list, ranking: list, agents: list | None = None, outcome: list | None = None) -> list[str]:
+    """Points per rule and total; the last column is the place, or win/loss where the game
+    declares an outcome (a solo game has no place to speak of)."""
     labels = list(scores[0]["breakdown"]) if scores else []
-    head = ["player"] + (["agent"] if agents else []) + labels + ["total", "place"]
+    head = ["player"] + (["agent"] if agents else []) + labels + ["total", "outcome" if outcome else "place"]
     places = {r["player"]: r["place"] for r in ranking}
+    if outcome:
+        places = {o["player"]: "win" if o["win"] else "loss" for o in outcome}
+    elif len(scores) == 1:  # alone, with no target declared: no place to speak of
+        places = {scores[0]["player"]: "-"}
     rows = []
     for s in scores:
         p = s["player"]

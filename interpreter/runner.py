@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.agents import make_agents
+from interpreter.agents import choose, make_agents
 from interpreter.engine import Engine
 from interpreter.render import all_boards_text
 from interpreter.state import component_ids, visible_to
@@ -20,6 +20,7 @@ class Result:
     ranking: list
     decisions: int
     trace: TraceWriter = field(repr=False)
+    outcome: list | None = None  # engine.outcome: win or loss per player, for games that declare it
 
 
 def header(engine: Engine, players: int, seed: int, agents: list[str], ruleset: str) -> dict:
@@ -72,7 +73,7 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         step += 1
         if step > max_decisions:
             raise RuntimeError(f"seed {seed}: no end after {max_decisions} decisions")
-        index = agents[d.actor].choose(engine.view(state, d.actor), d)
+        index = choose(agents[d.actor], engine.view(state, d.actor), d)
         # Who saw the chosen thing where it was when it was chosen (a card taken from
         # a face-up market is public, one played from a hand is not).
         who = choice_seen_by(engine.game, state, d, index, players)
@@ -84,5 +85,6 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
                 raise RuntimeError(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
-    trace.end(scores, ranking, all_boards_text(engine.game, state))
-    return Result(state, scores, ranking, step, trace)
+    outcome = engine.outcome(state, scores)
+    trace.end(scores, ranking, all_boards_text(engine.game, state), outcome)
+    return Result(state, scores, ranking, step, trace, outcome)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.render import event_text, player_name, state_text
+from interpreter.render import event_text, player_name, shown_event, state_text
 from interpreter.trace import hidden_from, replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
@@ -57,12 +57,12 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
            f"step {snap.step} of {snap.steps}{who}"]
     if snap.taken is None:
         out.append("after setup:")
-        out += ["  " + event_text(game, e, seat) for e in snap.setup]
+        out += ["  " + event_text(game, e, seat) for e in snap.setup if shown_event(game, e)]
     else:
         t = snap.taken
         label = "something hidden" if hidden_from(t, seat) else t["label"]
         out.append(f"step {snap.step}: {player_name(t['actor'])} chose {label} (of {t['options']})")
-        out += ["  " + event_text(game, e, seat) for e in t["events"]]
+        out += ["  " + event_text(game, e, seat) for e in t["events"] if shown_event(game, e)]
     out.append("")
     view = engine.view(snap.state, seat) if seat is not None else snap.state
     out += state_text(game, view, seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from interpreter.render import event_text, player_name
+from interpreter.render import event_text, outcome_text, player_name, shown_event
 
 
 class TraceError(Exception):
@@ -29,13 +29,16 @@ class TraceWriter:
         """One decision; `seen_by` lists the seats that may see what was chosen (None: everyone)."""
         option = decision.options[index]
         line = {"step": step, "actor": decision.actor, "options": len(decision.options),
-                "choice": option.id, "label": option.label, "events": events}
+                "choice": option.id, "label": option.label, "title": decision.prompt, "events": events}
         if seen_by is not None:
             line["seen_by"] = seen_by
         self.lines.append(line)
 
-    def end(self, scores: list, ranking: list, boards: list | None = None) -> None:
-        self.lines.append({"end": {"scores": scores, "ranking": ranking, "boards": boards or []}})
+    def end(self, scores: list, ranking: list, boards: list | None = None, outcome: list | None = None) -> None:
+        end = {"scores": scores, "ranking": ranking, "boards": boards or []}
+        if outcome is not None:
+            end["outcome"] = outcome
+        self.lines.append({"end": end})
 
     def jsonl(self) -> str:
         return "".join(json.dumps(line, sort_keys=True) + "\n" for line in self.lines)
@@ -82,11 +85,12 @@ def render(game, lines: list[dict], viewer=None) -> str:
     for line in lines[1:]:
         if "setup" in line:
             out.append("setup")
-            out += ["  " + event_text(game, e, viewer) for e in line["setup"]]
+            out += ["  " + event_text(game, e, viewer) for e in line["setup"] if shown_event(game, e)]
         elif "step" in line:
             label = "something hidden" if hidden_from(line, viewer) else line["label"]
-            out.append(f"{line['step']}. {player_name(line['actor'])} chooses {label} (of {line['options']})")
-            out += ["  " + event_text(game, e, viewer) for e in line["events"]]
+            title = f"{line['title']} " if line.get("title") else ""
+            out.append(f"{line['step']}. {title}{player_name(line['actor'])} chooses {label} (of {line['options']})")
+            out += ["  " + event_text(game, e, viewer) for e in line["events"] if shown_event(game, e)]
         elif "end" in line:
             out += line["end"].get("boards", [])
             for s in line["end"]["scores"]:
@@ -94,6 +98,7 @@ def render(game, lines: list[dict], viewer=None) -> str:
                 out.append(f"score {player_name(s['player'])}: {s['total']} ({parts})")
             order = ", ".join(f"{r['place']}. {player_name(r['player'])}" for r in line["end"]["ranking"])
             out.append(f"ranking: {order}")
+            out += [outcome_text(o, len(line["end"]["scores"])) for o in line["end"].get("outcome", [])]
     return "\n".join(out) + "\n"
 
 

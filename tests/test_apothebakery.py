@@ -163,6 +163,34 @@ class TestForaging:
         push(eng, state, "draw_forries", p=0)
         assert {"f-plant-01", "f-plant-02"} <= set(state["zones"]["forrie_hand/0"])
 
+    @pytest.mark.parametrize("affordable,shuffled", [(True, False), (False, True)])
+    def test_iridescent_only_when_unable_to_forage(self, affordable, shuffled):
+        # "In the rare event that you're unable to forage any resources during your turn, shuffle your Iridescent
+        # Forrie card into your Forrie Egg deck": a pass while a card was affordable is not "unable".
+        empty = {f"wild_at/s{i}": [] for i in range(1, 6)}
+        eng, state = fresh(zones={**empty, "wild_at/s1": ["res-water-01"] if affordable else []},
+                           values={"stamina/0": 1})
+        push(eng, state, "forage_turn", p=0)
+        if affordable:
+            assert ids(eng, state) == ["s1", "pass"]
+            state = take(eng, state, "pass")
+        assert eng.decision(state) is None and state["vars"]["gathered/0"] == 0
+        assert ("f-plant-iri" in state["zones"]["forrie_deck/0"]) == shuffled
+
+    def test_iridescent_shuffle_keeps_the_unplayed_forries_on_top_in_order(self):
+        # "Any unselected Forrie cards are returned to the top of your Forrie deck, ensuring they're drawn first"
+        eng, state = fresh(zones={"forrie_hand/0": [], **{f"wild_at/s{i}": [] for i in range(1, 6)},
+                                  "forrie_deck/0": ["f-plant-12", "f-plant-05", "f-plant-01", "f-plant-02",
+                                                    "f-plant-03", "f-plant-04", "f-plant-06"],
+                                  "forrie_deck/1": ["f-water-10", "f-water-11", "f-water-12", "f-water-01"]})
+        push(eng, state, "foraging")
+        state = pick(eng, state, ["f-plant-12"])  # P1 returns f-plant-05 and f-plant-01, in that order
+        state = pick(eng, state, ["f-water-10"])
+        assert eng.decision(state) is None  # an empty Wilderness: nobody can forage
+        deck = state["zones"]["forrie_deck/0"]
+        assert state["vars"]["unplayed/0"] == 2 and "f-plant-iri" in deck  # unable: shuffled in ...
+        assert deck[:2] == ["f-plant-05", "f-plant-01"]  # ... below the returned Forries
+
     @pytest.mark.parametrize("s1,s4,stamina", [
         ("res-plant-01", "res-water-06", 0),  # matching cost-1 slot: 0
         ("res-water-01", "res-plant-06", 4),  # matching cost-4 slot: 3, and 4 - 3 = 1 still buys s1
@@ -298,6 +326,24 @@ class TestHealing:
         assert z["cakes/0"] == ["dx-03"] and "adv-02" in z["adventurer_gone"] and v["healed/0"]
         assert kinds(z["inventory/0"]) == ["spectral"] and z["inventory/1"] == []  # only the healer's GV
         assert z["oven/0"] == [] and len(z["spell_deck"]) == spells  # no spells
+        # "collects the Diagnosis (cake) card and the reputation points indicated on the cure card": not the Cure card
+        assert z["cures_won/0"] == [] and "cure-01" in z["cure_gone"]
+
+    def test_solo_skull_death_resolves_no_ghost_vengeance(self):
+        # Solo: "Ghost Vengeance events are only resolved if an adventurer dies naturally from health loss per round."
+        eng, state = fresh(1, zones={"inventory/0": ["impure-plant-1", "pure-plant-1"]})
+        adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))  # adv-02: GV gv_vial
+        events = push(eng, rigged(state, "skull"), "heal_turn", p=0)
+        state = take(eng, state, "a1", "impure", events=events)
+        z = state["zones"]
+        assert rolls(events) == ["skull"] and z["inventory/0"] == [] and z["cakes/0"] == ["dx-03"]
+        assert len(z["corruption_vials"]) == 1  # "Corruption acquires 1 Spectral Vial token for each death"
+
+    def test_solo_natural_death_still_resolves_ghost_vengeance(self):
+        eng, state = fresh(1, zones={**wild(WATER)})
+        adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))
+        push(eng, state, "end_of_round")
+        assert kinds(state["zones"]["inventory/0"]) == ["spectral"]  # gv_vial
 
     @pytest.mark.parametrize("faces,gain", [
         (("skull", "minus3"), 2),  # the second roll is skipped: the Cure's 2 only
@@ -348,6 +394,23 @@ class TestSpells:
         z = state["zones"]
         assert z["inventory/0"] == ["pure-plant-1", "failed-20"] and z["inventory/1"] == after
         assert len(target) < 6 or "pure-water-6" in z["bag/water"]
+
+    def test_poltergeist_full_receiver_discards_an_elixir_not_a_penalty(self):
+        # "they must discard their corresponding Elixir (left-most or right-most) and replace it with the passed
+        # Elixir": a Failed Elixir at the receiver's right end stays; their right-most elixir goes.
+        eng, state = fresh(zones={"inventory/0": ["pure-plant-1"],
+                                  "inventory/1": WATERS[:5] + ["failed-20"]})
+        push(eng, state, "gv_poltergeist", p=0, end="right")
+        z = state["zones"]
+        assert z["inventory/1"] == WATERS[:4] + ["failed-20", "pure-plant-1"]
+        assert "pure-water-5" in z["bag/water"] and "failed-20" not in z["stock/failed/clear"]
+
+    def test_poltergeist_receiver_full_of_penalties_loses_the_elixir(self):
+        eng, state = fresh(zones={"inventory/0": ["pure-plant-1"],
+                                  "inventory/1": [f"failed-{i}" for i in range(20, 26)]})
+        push(eng, state, "gv_poltergeist", p=0, end="left")
+        z = state["zones"]
+        assert z["inventory/1"] == [f"failed-{i}" for i in range(20, 26)] and "pure-plant-1" in z["bag/plant"]
 
     def test_e21_helping_hand_to_a_full_player(self):
         eng, state = fresh(zones={"oven/0": ["sp-helping-hand-1"], "inventory/0": ["pure-plant-1", "impure-rock-1"],

@@ -329,8 +329,26 @@ def test_parse_error_is_located_and_leaves_the_file_alone(capsys, tmp_path, mess
     assert code == 1
     assert err.startswith(f"{bad}:3:16: error: ") and "Traceback" not in err
     assert bad.read_text(encoding="utf-8") == text
-    assert f"reformatted {messy_file}" in out  # the other files are still done
-    assert "1 file could not be formatted" in out
+    # every file is checked before any is written: one broken file leaves all of them unchanged
+    assert messy_file.read_text(encoding="utf-8") == MESSY
+    assert f"would reformat {messy_file}" in out
+    assert "1 file could not be formatted; nothing was written" in out
+
+
+def test_only_rules_files_are_touched_and_symlinked_folders_not_followed(capsys, tmp_path, messy_file):
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    elsewhere = outside / "other.rules"
+    elsewhere.write_text(MESSY, encoding="utf-8")
+    (tmp_path / "link").symlink_to(outside, target_is_directory=True)
+    notes = tmp_path / "notes.txt"
+    notes.write_text(MESSY, encoding="utf-8")
+    code, out, err = fmt(capsys, tmp_path)
+    assert code == 0 and out.splitlines()[0] == f"reformatted {messy_file}"
+    assert elsewhere.read_text(encoding="utf-8") == MESSY
+    code, out, err = fmt(capsys, notes)
+    assert code == 1 and err.strip() == f"{notes}: error: not a .rules file (fmt only rewrites .rules files)"
+    assert notes.read_text(encoding="utf-8") == MESSY
 
 
 def test_missing_file_is_one_clear_line(capsys, tmp_path):

@@ -1,4 +1,5 @@
-"""Bad rules never crash Meeple: thousands of mutated rulesets end in a located error or a pass.
+"""Bad rules never crash Meeple: thousands of mutated rulesets end in a located error or a pass,
+and those that load also play a few decisions and are scored.
 
 Mutations of every shipped .rules file (lines deleted, duplicated or swapped,
 tokens deleted or swapped, truncation, random bytes, huge numbers, deep
@@ -24,6 +25,7 @@ from interpreter.engine import Engine
 
 TIME_LIMIT = 10.0  # CPU seconds per input: an endless loop stops at the step limit well before
 MUTANTS = 400  # per shipped ruleset: with the generated texts, a few thousand inputs
+PLAYED = 12  # decisions each loadable mutant plays before it is scored
 SHIPPED = shipped_rulesets()
 
 
@@ -34,7 +36,8 @@ def check_text(text: str, path: str) -> str:
         rs = parse_text(text, path)
         game = compile_ruleset(rs, {}, [])
         engine = Engine(game)
-        engine.start(game.min_players, 1)
+        state, _ = engine.start(game.min_players, 1)
+        play_a_little(engine, state)
         outcome = "ok"
     except MeepleError as exc:
         formatted = exc.format()
@@ -45,6 +48,16 @@ def check_text(text: str, path: str) -> str:
         outcome = "error"
     assert time.process_time() - start < TIME_LIMIT, f"{path}: took too long"
     return outcome
+
+
+def play_a_little(engine, state: dict, decisions: int = PLAYED) -> None:
+    """Play a few decisions (varied options, fixed choices), then score: mutants must run, not only load."""
+    for step in range(decisions):
+        d = engine.decision(state)
+        if d is None:
+            break
+        state, _ = engine.apply(state, step * 7919 % len(d.options), inplace=True)
+    engine.ranking(state)
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -166,8 +179,14 @@ class TestHugeValues:
     def test_a_huge_range_is_an_error_not_a_memory_blowup(self):
         from tests.conftest import rules
         with pytest.raises(MeepleError) as info:
-            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 18 + ')\n').start(1, 1)
         assert "more than 100,000 values" in info.value.format() and "<test>:5:" in info.value.format()
+
+    def test_a_number_past_eighteen_digits_is_refused_where_written(self):
+        from tests.conftest import rules
+        with pytest.raises(MeepleError) as info:
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+        assert "300 digits" in info.value.format() and "<test>:5:18" in info.value.format()
 
     def test_too_many_subsets_is_an_error(self):
         from tests.conftest import rules

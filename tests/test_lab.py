@@ -246,7 +246,7 @@ score "Won": won
             raise ZeroDivisionError("a bot's own bug")
         monkeypatch.setattr(MctsAgent, "choose", broken)
         row = play_row(Side("tic_tac_toe", 2, ("mcts@5",)), 1)
-        assert row["scores"] is None and row["error"] == "ZeroDivisionError: a bot's own bug"
+        assert row["scores"] is None and row["error"] == "agent `mcts` in seat P1 failed: ZeroDivisionError: a bot's own bug"
 
     def test_rank_utility(self):
         assert rank_utility([10, 5, 1]) == [1.0, 0.5, 0.0]

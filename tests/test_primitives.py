@@ -940,3 +940,44 @@ setup:
     s, _ = e.apply(s, "d2+d3")
     assert s["vars"]["kept"] == 2
     assert [o.id for o in e.decision(s).options] == ["board@0", "board@1", "board@2", "board@3"]
+
+
+class TestValuesHoldingPlayers:
+    """A `value` that holds a player prints as P1, P2... in traces, views and at the terminal."""
+
+    def test_player_values_print_as_players(self):
+        from interpreter.render import event_text, state_text
+        e = rules('''
+game "Leader"
+players 3
+value leader = none
+value champion per player = none
+value word = none
+setup:
+    for each player in turn_order:
+        choose q from turn_order where q != player "Who leads?":
+            leader = q
+            champion = player
+    leader = next_player(first_player)
+    word = 2
+''')
+        assert [n for n, c in e.game.counters.items() if c.player] == ["leader", "champion"]
+        s, _ = e.start(3, 1)
+        s, events = e.apply(s, 0)
+        sets = [event_text(e.game, x) for x in events if x["e"] == "set"]
+        assert sets[:2] == ["leader = P2", "champion[P1] = P1"]
+        assert "leader=P2" in state_text(e.game, s)[1]
+
+    def test_a_value_also_given_numbers_stays_a_number(self):
+        from interpreter.render import event_text
+        e = rules('''
+game "Mixed"
+players 2
+value pick = none
+setup:
+    pick = first_player
+    pick = 1
+''')
+        assert not e.game.counters["pick"].player
+        _, events = e.start(2, 1)
+        assert [event_text(e.game, x) for x in events if x["e"] == "set"] == ["pick = 0", "pick = 1"]

@@ -437,6 +437,20 @@ class TestFirstPlayer:
         assert firsts == [0, 1, 2, 0]
 
 
+    def test_one_bag_per_round_chosen_by_the_first_player(self):
+        # D1: "Choose a bag on your turn, then choose one tile from the shared supply." / "First player rotates
+        # each round." The round's first player chooses the bag; the others only choose tiles.
+        eng, rnd = engine(), Random(22)
+        state, _ = eng.start(3, 22)
+        rounds = []
+        while (d := eng.decision(state)) is not None:
+            if is_bag_choice(d):
+                assert d.actor == state["first"]
+                rounds.append(state["vars"]["round_number"])
+            state, _ = eng.apply(state, rnd.below(len(d.options)))
+        assert len(rounds) >= 3 and len(rounds) == len(set(rounds)), "seed 22: one bag choice per round"
+
+
 class TestFullGames:
     @pytest.mark.parametrize("players,board,scoring", list(itertools.product([1, 2, 3, 4], "AB", "AB")))
     def test_random_game_ends_and_scores(self, players, board, scoring):
@@ -458,3 +472,59 @@ class TestFullGames:
             assert not unplaced or None not in cells, f"seed {seed}: a bonus tile fit but was not placed"
             assert all(type(v) is int for v in s["breakdown"].values()) and type(s["total"]) is int
             assert s["breakdown"] == reference(cells, board, scoring, len(unplaced)), f"seed {seed}"
+
+
+class TestSoloEnd:
+    """ "If neither tile fits, set them aside and continue with the remaining bags. Finish when none of the
+    remaining bags can provide a usable tile." """
+
+    def test_a_failed_last_bag_of_a_cycle_does_not_end_the_game(self):
+        eng = engine()
+        state, _ = eng.start(1, 3)
+        rig_bag(state, "Z", ["Z1", "Z2"])
+        state["grids"]["garden/0"]["cells"] = fill({0, 8, 16, 24})  # a 1x4 strip: only I tiles fit
+        for s in "OITL":
+            state["vars"][f"used/{s}"] = True  # Z is the last bag of this cycle
+        state, _ = eng.apply(state, "Z")  # neither Z tile fits
+        assert {"Z1", "Z2"} <= set(state["zones"]["set_aside"])
+        d = eng.decision(state)
+        assert not state["over"] and d is not None and is_bag_choice(d), "the I bag can still provide a tile"
+        assert state["vars"]["round_number"] == 2 and "I" in [o.id for o in d.options]  # a new cycle
+
+    def test_ends_when_no_bag_holds_a_fitting_tile(self):
+        eng = engine()
+        state, _ = eng.start(1, 3)
+        state["grids"]["garden/0"]["cells"] = fill({0, 2, 47})  # single squares: no four-square tile fits
+        state, _ = eng.apply(state, "O")
+        assert state["over"] and state["phase"] == "finale" and state["vars"]["round_number"] == 1
+
+    def test_random_solo_games_end_with_no_fitting_tile_in_any_bag(self):
+        eng = engine()
+        for seed in range(8):
+            rnd = Random(seed)
+            state, _ = eng.start(1, seed)
+            while (d := eng.decision(state)) is not None:
+                state, _ = eng.apply(state, rnd.below(len(d.options)))
+            cells = state["grids"]["garden/0"]["cells"]
+            left = [t for s in LETTERS for t in state["zones"][f"bag/{s}"]]
+            assert not any(fits(eng, t, cells) for t in left), f"seed {seed}: a bag tile still fits"
+
+
+class TestBonusGardenersAtTheEnd:
+    def test_a_bonus_gardener_earns_bonus_tiles_too(self):
+        # "A newly placed gardener earns one random bonus tile per adjacent gardener already on your board."
+        # "Bonus placement and scoring follow the same rules."
+        eng = engine()
+        state, _ = eng.start(1, 3)
+        state["grids"]["garden/0"]["cells"] = fill({0, 47})  # two single holes among gardeners
+        z = state["zones"]
+        gardeners = [b for b in z["bonus_pool"] if b.startswith("bonus-gardener")]
+        z["bonus_pool"] = [b for b in z["bonus_pool"] if b not in gardeners]  # the tiles earned score no more
+        z["box"] += gardeners[1:]
+        z["saved/0"] = gardeners[:1]
+        state, _ = eng.apply(state, "O")  # no tile fits: the game ends, bonus tiles are placed
+        while (d := eng.decision(state)) is not None:
+            state, _ = eng.apply(state, 0)  # the first square offered: index 0, next to gardeners 1 and 8
+        z = state["zones"]
+        assert state["over"] and None not in state["grids"]["garden/0"]["cells"]
+        assert len(z["unplaced/0"]) == 1, "2 tiles earned (gardeners at 1 and 8): one fills 47, one is left over"

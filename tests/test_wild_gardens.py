@@ -77,14 +77,16 @@ def is_rest(state, d):
     return is_token(d) and all(state["vars"][f"placed/{d.actor}/{o.id}"] for o in d.options)
 
 
-def play(eng, players, seed, watch=lambda state, d: None):
-    """A seeded random game that mostly does something rather than end the turn or pass."""
+def play(eng, players, seed, watch=lambda state, d: None, prefer=()):
+    """A seeded random game that mostly does something rather than end the turn or pass;
+    an option whose id is in `prefer` is always taken."""
     rnd = Random(seed)
     state, _ = eng.start(players, seed)
     while (d := eng.decision(state)) is not None:
         watch(state, d)
         active = [i for i, o in enumerate(d.options) if o.id not in ("End the turn", "Done", "pass")]
         pick = active[rnd.below(len(active))] if active and rnd.below(5) else rnd.below(len(d.options))
+        pick = next((i for i, o in enumerate(d.options) if o.id in prefer), pick)
         state, _ = eng.apply(state, pick)
     return state
 
@@ -298,6 +300,35 @@ class TestReserveTrade:  # WG-E10, Trade
         state = take(eng, state, card)
         assert state["vars"]["points/0"] == 0 and state["zones"]["reserved_guests/0"] == [card]
 
+    @pytest.mark.parametrize("guest,cooked,offered", [
+        ("g01", ["r01"], True),  # g01 in the supply has a When Served: gain 2 fruit
+        (None, ["r01"], False),  # no When Served anywhere: the token is not offered
+        ("g01", [], False),  # no cooked Recipe to discard
+    ])
+    def test_recipe_for_when_served_only_when_it_can_activate(self, guest, cooked, offered):
+        # "(x2) Discard 1 cooked Recipe to Activate the "When Served" effect of a Guest card in your play area,
+        # your reserve, or in the supply."
+        eng, state = fresh()
+        put(state, "guest_supply", ["g21", "g22", "g23", "g24", "g25"] + ([guest] if guest else ["g26"]))
+        put(state, "cooked/0", cooked)
+        put(state, "slots/0/A", ["k-ract-1"])
+        push(eng, state, "activate", p=0, s="A")
+        assert ("Use a skill token" in ids(eng, state)) == offered
+        if offered:
+            state = take(eng, state, "Use a skill token")  # the only token: taken at once
+            assert ids(eng, state) == ["r01", "pass"]
+            state = take(eng, state, "r01")  # paid: g01 is the only guest to activate, and it must be
+            assert "r01" in state["zones"]["recipe_discard"] and state["vars"]["stock/0/fruit"] == 2
+
+    def test_solo_reserve_replaces_every_reserve(self):
+        # "Reserve (this replaces the multiplayer version)": Rest bonuses and guest abilities too, not only the board.
+        eng, state = fresh(players=1)
+        push(eng, state, "reserve_card", p=0)
+        assert ids(eng, state) == ["breakfast", "lunch", "dinner", "dessert", "drink"]  # a Recipe type, not a card
+        state = take(eng, state, "lunch")
+        (card,) = state["zones"]["reserved_recipes/0"]
+        assert eng.game.components[card]["dish"] == "lunch" and state["vars"]["points/0"] == 0
+
     def test_not_with_three_reserved(self):
         eng, state = fresh()
         put(state, "reserved_recipes/0", ["r01", "r02"])
@@ -431,9 +462,13 @@ class TestKeepItFresh:
         assert "Keep It Fresh" in ids(eng, push(eng, state, "free_skills", p=0))
 
 
+FLIP, KEEP = "Flip the Path Board for the second trip", "Keep the same side"
+
+
 class TestDifferentPath:
     @pytest.mark.parametrize("players,seed,variants,side", [
-        (2, 61, ["a_different_path"], "back"), (4, 62, ["a_different_path"], "back"), (3, 63, [], "front")])
+        (2, 61, ["a_different_path"], "back"), (4, 62, ["a_different_path"], "back"), (3, 63, [], "front"),
+        (3, 64, ["a_different_path"], "front")])  # the variant, and the table keeps the side
     def test_second_trip_board(self, players, seed, variants, side):
         eng, checked = shipped("wild_gardens", variants=variants), []
 
@@ -447,5 +482,20 @@ class TestDifferentPath:
                     assert where[state["first"]] == "q01" and d.actor == state["first"]
                     assert set(where) - {"q01"} <= {"q02", "q18", "q27"}
                 checked.append(True)
-        play(eng, players, seed, watch)
+        play(eng, players, seed, watch, prefer={"back": {FLIP}, "front": {KEEP}}[side])
         assert checked, f"seed {seed}: trip 2 never started"
+
+    @pytest.mark.parametrize("choice,side", [(FLIP, "back"), (KEEP, "front")])
+    def test_the_flip_is_the_players_choice(self, choice, side):
+        # "When ending the first trip, you can choose to add in another step that allows you to change the Path Board"
+        eng, state = fresh(variants=["a_different_path"])
+        state["first"] = 1
+        push(eng, state, "end_trip")
+        d = eng.decision(state)
+        assert d.actor == 1 and sorted(o.id for o in d.options) == [FLIP, KEEP]
+        state = take(eng, state, choice)
+        while (d := eng.decision(state)) is not None and state["vars"]["path"] == "back":
+            state = take(eng, state, 0)  # forager placement on the new side
+        assert state["vars"]["path"] == side
+        if side == "front":
+            assert (state["vars"]["at/0"], state["vars"]["at/1"]) == ("p01", "p10")  # foragers stay

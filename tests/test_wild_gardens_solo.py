@@ -105,3 +105,53 @@ def test_solo_player_is_always_first():
         state, _ = engine.apply(state, rng.below(len(d.options)), inplace=True)
     assert firsts == {0}
     assert state["vars"]["won"] in (True, False)
+
+
+SCENARIOS = ["harvest_festival", "lost_recipe_book", "river_market", "winter_pantry", "moonlit_tea",
+             "storm_season", "beekeepers_wedding"]
+
+
+def test_seven_scenarios_each_rated_casual_or_advanced():
+    # "Wild Gardens comes with one Solo Scenarios book with 7 scenarios." / "Each scenario has a difficulty
+    # rating, however, to tailor your session to the right level: Casual or Advanced."
+    engine = shipped("wild_gardens")
+    assert engine.game.options["scenario"] == "harvest_festival"  # the default; the option lists all seven
+    for scenario in SCENARIOS:
+        assert shipped("wild_gardens", {"scenario": scenario}).game.options["scenario"] == scenario
+    cards = {c: engine.game.components[c] for c in engine.game.kinds["scenario_card"]}
+    assert sorted(cards) == sorted(SCENARIOS) and sorted(c["number"] for c in cards.values()) == list(range(1, 8))
+    assert {c["difficulty"] for c in cards.values()} == {"Casual", "Advanced"}
+    for name, c in cards.items():
+        assert c["standard"] <= c["epic"] <= c["legendary"] and c["milestones"] >= 1
+        entries = [e for e in engine.game.kinds["entry"] if engine.game.components[e]["scenario"] == name]
+        milestones = [e for e in entries if "999" in engine.game.components[e]["text"]]
+        assert len(milestones) > c["milestones"], f"{name}: every milestone can be reached, with one to spare"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_scenario_plays_to_a_shown_result(scenario):
+    engine = shipped("wild_gardens", {"scenario": scenario})
+    state, events = engine.start(1, 5)
+    from interpreter.rng import Random
+    rng = Random(5)
+    while (d := engine.decision(state)) is not None:
+        state, ev = engine.apply(state, rng.below(len(d.options)))
+        events += ev
+    card = engine.game.components[scenario]
+    assert {engine.game.components[e]["scenario"] for e in state["zones"]["story_book"]} == {scenario}
+    logs = [e["text"] for e in events if e["e"] == "log"]
+    assert logs[-3:] == ["Scenario won" if state["vars"]["won"] else "Scenario lost",
+                         f"{card['name']} ({card['difficulty']})",
+                         f"Achievement: {state['vars']['achievement'] or 'none'}"]
+
+
+@pytest.mark.parametrize("served, won", [(5, False), (6, True)])
+def test_a_scenario_goal_besides_milestones_and_vp(served, won):
+    # moonlit_tea: 3 milestones, 45 VP and goal_guests(6)
+    engine = shipped("wild_gardens", {"scenario": "moonlit_tea"})
+    state, _ = engine.start(1, 3)
+    for g in [f"g{i:02d}" for i in range(21, 21 + served)]:
+        relocate(state, g, "served/0")
+    state["vars"].update({"milestones": 3, "points/0": 60})
+    run_effect(engine, state, "judge_scenario", p=0)
+    assert state["vars"]["won"] is won and state["vars"]["goal_met"] is won

@@ -8,6 +8,9 @@ command line by its short name (`random`, `greedy`) or as `module:Class`.
 from __future__ import annotations
 
 import importlib
+import math
+import signal
+import threading
 
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.agents.mcts import MctsAgent, budget_agent
@@ -19,6 +22,45 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "plan
 
 class AgentError(ValueError):
     pass
+
+
+# A decision that takes longer than this is an agent that hangs (mcts@Xs budgets stay far below).
+DECISION_SECONDS = 300.0
+
+
+def _name(agent) -> str:
+    return getattr(type(agent), "name", None) or getattr(agent, "name", None) or type(agent).__name__
+
+
+def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> int:
+    """Ask an agent for its choice, checked: an agent that raises, answers something that is
+    not one of the options or takes longer than `seconds` is one AgentError naming it and the seat."""
+    who = f"agent `{_name(agent)}` in seat P{decision.actor + 1}"
+    method = getattr(agent, "choose", None)
+    if not callable(method):
+        raise AgentError(f"{who} has no `choose(view, decision)` method")
+    timed = seconds and math.isfinite(seconds) and threading.current_thread() is threading.main_thread()
+    if timed:
+        def too_slow(signum, frame):
+            raise TimeoutError
+        old = signal.signal(signal.SIGALRM, too_slow)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        index = method(view, decision)
+    except TimeoutError:
+        raise AgentError(f"{who} took more than {seconds:g} s to decide") from None
+    except AgentError:
+        raise
+    except Exception as exc:  # a plug-in agent's own bug: one clear line, not its traceback
+        raise AgentError(f"{who} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    if type(index) is not int or not 0 <= index < len(decision.options):
+        raise AgentError(f"{who} answered {index!r}; it must answer an option's index, "
+                         f"0 to {len(decision.options) - 1}")
+    return index
 
 
 def agent_class(name: str):
@@ -37,9 +79,12 @@ def agent_class(name: str):
     if ":" in name:
         module, _, cls = name.partition(":")
         try:
-            return getattr(importlib.import_module(module), cls)
-        except (ImportError, AttributeError) as exc:
+            found = getattr(importlib.import_module(module), cls)
+        except Exception as exc:  # importing runs the module: any failure is the agent's
             raise AgentError(f"cannot load agent `{name}`: {exc}") from None
+        if not callable(found):
+            raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
+        return found
     raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N, planner@N or give module:Class")
 
 
@@ -48,4 +93,11 @@ def make_agents(engine, names: list[str], players: int, seed: int) -> list:
     if not names:
         names = ["random"]
     names = (names + [names[-1]] * players)[:players]
-    return [agent_class(n)(engine, seat, seed * 7919 + seat) for seat, n in enumerate(names)]
+    agents = []
+    for seat, n in enumerate(names):
+        cls = agent_class(n)
+        try:
+            agents.append(cls(engine, seat, seed * 7919 + seat))
+        except Exception as exc:
+            raise AgentError(f"cannot start agent `{n}` in seat P{seat + 1}: {type(exc).__name__}: {exc}") from None
+    return agents

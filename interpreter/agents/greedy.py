@@ -82,7 +82,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
 
 
 def best_follow_up(engine, state: dict, n: int, seat: int) -> float:
-    """The best outlook one more of the seat's own decisions can reach (Cook, then which recipe)."""
+    """The best outlook one more of the seat's own decisions can reach (an action, then which card)."""
     best = -float("inf")
     for j in range(n):
         try:

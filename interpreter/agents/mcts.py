@@ -194,14 +194,14 @@ def budget_agent(spec: str):
     """`mcts@500` or `mcts@2s`: an MctsAgent class with that budget."""
     if spec.endswith("s"):
         seconds = float(spec[:-1])
-        if seconds <= 0:
+        if not 0 < seconds <= 3600:  # also refuses nan and inf
             raise ValueError
 
         def make(engine, seat, seed):
             return MctsAgent(engine, seat, seed, seconds=seconds)
     else:
         iterations = int(spec)
-        if iterations < 1:
+        if not 1 <= iterations <= 10_000_000:
             raise ValueError
 
         def make(engine, seat, seed):

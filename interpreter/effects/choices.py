@@ -54,6 +54,8 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
         op.take(m, frame, options[0])
         return False
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
+    if type(op.prompt) is not str:  # a title with `{...}` parts, read where it is asked
+        pending["prompt"] = op.prompt(m)
     pending.update(extra)
     m.state["pending"] = pending
     return True
@@ -61,7 +63,7 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret")
+                 "cell_test", "secret", "label")
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -69,6 +71,7 @@ class ChooseFrom:
         self.unique = unique  # the source's items are distinct by construction
         self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
+        self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
 
     def run(self, m, frame):
         env = frame[2]
@@ -220,12 +223,13 @@ class WindowChoice:
     local `who`, the moment in local `moment`. With no reaction that applies,
     nothing is asked and nothing is recorded."""
 
-    __slots__ = ("who", "moment", "span", "prompt")
+    __slots__ = ("who", "moment", "span", "prompt", "titled")
     may = True
 
-    def __init__(self, who: str, moment: str, span):
+    def __init__(self, who: str, moment: str, span, title=""):
         self.who, self.moment, self.span = who, moment, span
-        self.prompt = "React now?"
+        self.prompt = title or "React now?"
+        self.titled = bool(title)  # the `window` has its own title; else "React at ...?"
 
     def applicable(self, m, frame) -> list:
         player, moment = frame[2][self.who], frame[2][self.moment]
@@ -248,6 +252,8 @@ class WindowChoice:
         moment = frame[2][self.moment]
         # A moment may carry its context as a list (`window ["hit", target]`): show it as words.
         shown = " ".join(str(x) for x in moment) if isinstance(moment, list) else moment
+        if self.titled:
+            return suspend(m, frame, self, frame[2][self.who], options + [None])
         prompt = f"React at \"{shown}\"?"  # kept in the state, not on this shared op
         return suspend(m, frame, self, frame[2][self.who], options + [None], prompt=prompt)
 

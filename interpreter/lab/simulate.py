@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from dsl.errors import MeepleError
-from interpreter.agents import make_agents
+from interpreter.agents import AgentError, choose, make_agents
 from interpreter.effects.choices import Menu
 
 MAX_DECISIONS = 100_000
@@ -58,7 +58,7 @@ def play_row(side: Side, seed: int) -> dict:
     """Play one game; a rules error becomes the row's `error`, never an exception."""
     row = {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
            "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
-           "scores": None, "breakdown": None, "ranking": None, "winners": None, "tiebreak_used": None,
+           "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None, "tiebreak_used": None,
            "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {}, "seconds": 0.0,
            "error": None}
     start = time.perf_counter()
@@ -72,7 +72,7 @@ def play_row(side: Side, seed: int) -> dict:
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
             offered += len(d.options)
-            index = agents[d.actor].choose(engine.view(state, d.actor), d)
+            index = choose(agents[d.actor], engine.view(state, d.actor), d)
             if isinstance(engine.pending_op(state), Menu) and d.options[index].value is not None:
                 actions[d.options[index].value] += 1
             state, events = engine.apply(state, index, inplace=True)
@@ -80,13 +80,15 @@ def play_row(side: Side, seed: int) -> dict:
         scores = engine.scores(state)
         ranking = engine.ranking(state, scores)
         winners = [r["player"] for r in ranking if r["place"] == 1]
+        outcome = engine.outcome(state, scores)  # the game's own win or loss, where it declares one
+        row["win"] = [o["win"] for o in outcome] if outcome is not None else None
         top = max(s["total"] for s in scores)
         row.update(
             scores=[s["total"] for s in scores], breakdown=[s["breakdown"] for s in scores], ranking=ranking,
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
             branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions))
-    except MeepleError as exc:
+    except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
         row["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
@@ -125,8 +127,38 @@ def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None, progress=
     return rows
 
 
+def check_scheduler(address: str, seconds: float = 5.0) -> None:
+    """Refuse an address that is not a Dask scheduler before Dask reads it.
+
+    On connecting, a Dask peer first sends its handshake, framed by its length (8 bytes, little
+    endian). Dask itself trusts that length: another server's bytes read as a length of exabytes,
+    and a silent server hangs it. So: connect, wait a few seconds for those 8 bytes, and check
+    the length is that of a small message."""
+    import socket
+    import struct
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ConnectionError("give the scheduler as tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds) as sock:
+            sock.settimeout(seconds)
+            head = b""
+            while len(head) < 8:
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except socket.timeout:
+        raise ConnectionError(f"it said nothing within {seconds:g} s: not a Dask scheduler") from None
+    except OSError as exc:
+        raise ConnectionError(exc.strerror or str(exc)) from None
+    if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] < 10_000_000:
+        raise ConnectionError("it does not speak Dask's protocol")
+
+
 def _run_dask(tasks: list, scheduler: str, tick) -> list[dict]:
     from dask.distributed import Client, as_completed
+    check_scheduler(scheduler)
     rows = []
     with Client(scheduler, timeout="20s") as client:
         futures = client.map(_play, tasks, pure=False)

@@ -2,7 +2,9 @@
 
 The choices, stated once (NOTES repeats them under every table):
 
-- Win rate: a first place shared by k seats counts 1/k of a win for each
+- Win rate: where the game declares an `outcome` (solo, cooperative, against an
+  automaton), a win is what the outcome says. Otherwise it is a first place:
+  one shared by k seats counts 1/k of a win for each
   ("fractional wins"), so the seats' rates add up to 1 per game; its interval
   is Wilson's (z = 1.96) on that proportion, exact Wilson when nobody shares a
   win. Shared first places are also counted on their own, as the draw rate.
@@ -27,7 +29,8 @@ from functools import lru_cache
 ALPHA = 0.05
 ERRORS_SHOWN = 5
 NOTES = [
-    "win rate: a first place shared by k seats counts 1/k of a win each; 95% Wilson interval",
+    "win rate: the game's outcome where it declares one, else a first place (shared by k: 1/k each); "
+    "95% Wilson interval",
     "means: 95% Student t interval; sd is the sample standard deviation",
     "compare: games paired by seed (both sides without error); differences are b - a",
     "p: paired t-test for means, exact McNemar (sign) test for rates; * marks p < 0.05",
@@ -168,6 +171,8 @@ def is_ok(row: dict) -> bool:
 
 
 def _win_share(row: dict, seat: int) -> float:
+    if row.get("win") is not None:  # the game's declared outcome
+        return 1.0 if row["win"][seat] else 0.0
     winners = row.get("winners") or []
     return 1.0 / len(winners) if seat in winners else 0.0
 
@@ -221,6 +226,7 @@ def summarize(rows) -> dict:
         "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
                                                 for r in bad[:ERRORS_SHOWN]]},
         "seats": seats, "rules": rules,
+        "wins_from": "outcome" if any(r.get("win") is not None for r in ok) else "place",
         "draws": _rate(draws, n), "tiebreaks": _rate(tiebreaks, n),
         "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds")},
         "actions": actions,
@@ -317,7 +323,8 @@ def summary_tables(summary: dict) -> list:
     """[(title, headers, rows)]: the summary as tables of strings (terminal and HTML alike)."""
     seats = summary["seats"]
     quartiles = ("mean", "sd", "min", "q25", "median", "q75", "max")
-    out = [("Seats", ["seat", "games", "wins", "win rate", "95% CI", *quartiles],
+    title = "Seats (a win is the game's own outcome)" if summary.get("wins_from") == "outcome" else "Seats"
+    out = [(title, ["seat", "games", "wins", "win rate", "95% CI", *quartiles],
             [[f"P{s['seat'] + 1}", str(s["games"]), num(s["wins"], 1), pct(s["win_rate"]["p"]),
               interval(s["win_rate"]["low"], s["win_rate"]["high"], pct)]
              + [num(s["score"][k]) for k in quartiles] for s in seats])]

@@ -1,0 +1,224 @@
+"""Games read the way the table would: titles, component and option labels, quiet
+counters, declared outcomes, cells in words."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from cli import main
+from dsl import ast
+from dsl.compiler import compile_ruleset, load_game, shipped_rulesets
+from dsl.errors import MeepleError
+from dsl.parser import parse_file, parse_text
+from interpreter.engine import Engine
+from interpreter.render import event_text, shown_event, state_text
+
+CARDS = "id,name,cost,vp\nc1,Honey Cake,2,3\nc2,Mud Pie,1,1\nc3,Rose Tart,3,5\n"
+
+
+def game(tmp_path, text: str) -> Engine:
+    (tmp_path / "cards.csv").write_text(CARDS)
+    path = tmp_path / "g.rules"
+    path.write_text(text)
+    return Engine(load_game(path))
+
+
+HEAD = '''game "Readable"
+players 1..2
+component card from "cards.csv":
+    label "{name}: {cost} -> {vp} VP"
+    cost: int
+    vp: int
+zone market: pile of card
+zone hand per player: hand of card
+counter coins per player = 5
+counter seen_on per card = 0, quiet
+enum slot = left | middle | right
+'''
+
+
+class TestComponentLabels:
+    def test_options_and_events_read_by_label_and_keep_their_ids(self, tmp_path):
+        e = game(tmp_path, HEAD + '''setup:
+    move card to market
+    choose c from market by first_player "Buy which card ({coins[first_player]} coins)?":
+        move c to hand[first_player]
+''')
+        state, events = e.start(1, 1)
+        d = e.decision(state)
+        assert d.prompt == "Buy which card (5 coins)?"
+        assert [(o.id, o.label) for o in d.options] == [
+            ("c1", "Honey Cake: 2 -> 3 VP"), ("c2", "Mud Pie: 1 -> 1 VP"), ("c3", "Rose Tart: 3 -> 5 VP")]
+        state, events = e.apply(state, "c2")
+        assert event_text(e.game, events[0]) == "move Mud Pie: 1 -> 1 VP from market to hand[P1]"
+        assert "  hand[P1]: Mud Pie: 1 -> 1 VP" in state_text(e.game, state)
+
+    def test_a_label_naming_an_unknown_field_says_which_fields_there_are(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, HEAD.replace("{vp} VP", "{vps} VP") + "setup:\n    pass\n")
+        out = info.value.format()
+        assert "g.rules:4:" in out and "`vps`, which is not a field of `card`" in out
+        assert "did you mean `vp`" in out
+
+    def test_a_label_may_name_fields_only(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, HEAD.replace("{cost}", "{cost + 1}") + "setup:\n    pass\n")
+        assert "can name fields only" in info.value.format()
+
+
+class TestChoiceLabels:
+    def test_each_option_reads_through_the_choice_label(self, tmp_path):
+        e = game(tmp_path, HEAD + '''table price = {left: 1, middle: 2, right: 3}
+zone shelf per slot: pile of card
+setup:
+    move card to market
+    for each s in slot:
+        draw 1 from market into shelf[s]
+    choose s from slot label "{top(shelf[s])} for {price[s]}" by first_player "Buy from which slot?":
+        move top(shelf[s]) to hand[first_player]
+''')
+        state, _ = e.start(1, 3)
+        d = e.decision(state)
+        assert [o.id for o in d.options] == ["left", "middle", "right"]
+        first = state["zones"]["shelf/left"][0]
+        assert d.options[0].label == f"{e.game.labels[first]} for 1"
+
+    def test_a_label_without_braces_is_refused(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, HEAD + 'setup:\n    choose s from slot label "a slot" by first_player:\n        pass\n')
+        assert "put an expression in braces" in info.value.format()
+
+
+class TestTitles:
+    def test_a_title_reads_its_expressions_where_it_is_asked(self, tmp_path):
+        e = game(tmp_path, HEAD + '''setup:
+    repeat 2:
+        coins[first_player] += 1
+        choose one by first_player "Round {{{coins[first_player]}}}: go on?":
+            "yes":
+                pass
+            "no":
+                pass
+''')
+        state, _ = e.start(1, 1)
+        assert e.decision(state).prompt == "Round {6}: go on?"
+        state, _ = e.apply(state, 0)
+        assert e.decision(state).prompt == "Round {7}: go on?"
+
+    def test_a_bad_expression_in_a_title_points_at_its_line(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, HEAD + 'setup:\n    choose s from slot by first_player "Take {count(}":\n        pass\n')
+        assert info.value.format().startswith(f"{tmp_path / 'g.rules'}:13:")
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, HEAD + 'setup:\n    choose s from slot by first_player "Take {coinz}":\n        pass\n')
+        out = info.value.format()
+        assert ":13:" in out.splitlines()[0] and "coinz" in out
+
+    def test_a_window_has_its_own_title(self, tmp_path):
+        e = game(tmp_path, HEAD + '''reaction tip(p, moment) "Tip the baker":
+    coins[p] -= 1
+setup:
+    window "after baking" "Tip the baker now?"
+''')
+        state, _ = e.start(1, 1)
+        d = e.decision(state)
+        assert d.prompt == "Tip the baker now?" and [o.label for o in d.options] == ["Tip the baker", "pass"]
+
+
+def decisions_without_title(node, out: list) -> list:
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        if isinstance(node, (ast.Choose, ast.Menu, ast.Place, ast.Window)) and not node.prompt:
+            out.append(node.span.line)
+        for f in dataclasses.fields(node):
+            decisions_without_title(getattr(node, f.name), out)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            decisions_without_title(x, out)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(shipped_rulesets()))
+def test_every_decision_of_a_shipped_ruleset_has_a_title(name):
+    missing = decisions_without_title(parse_file(shipped_rulesets()[name]).items, [])
+    assert missing == [], f"{name}: decisions without a title on lines {missing}"
+
+
+class TestQuiet:
+    def test_quiet_counters_stay_in_the_state_and_views_but_not_in_displays(self, tmp_path):
+        e = game(tmp_path, HEAD + "setup:\n    for each c in card where c.cost == 2:\n        seen_on[c] = 4\n"
+                     "    coins[first_player] += 1\n")
+        state, events = e.start(1, 1)
+        assert state["vars"]["seen_on/c1"] == 4 and e.view(state, 0)["vars"]["seen_on/c1"] == 4
+        text = "\n".join(state_text(e.game, state))
+        assert "seen_on" not in text and "coins[P1]=6" in text
+        assert [shown_event(e.game, ev) for ev in events if ev["e"] == "set"] == [False, True]
+
+
+class TestOutcome:
+    RULES = HEAD + '''counter dragon = 4
+score "Coins": coins
+outcome if players == 1:
+    win if score >= dragon: "You won, {score} to {dragon}"
+    loss: "The dragon wins, {dragon} to {score}"
+setup:
+    choose n from [1, 9] by first_player "How hungry is the dragon?":
+        dragon = n
+'''
+
+    def test_solo_reads_in_the_rulesets_words(self, tmp_path):
+        e = game(tmp_path, self.RULES)
+        state, _ = e.start(1, 1)
+        won, _ = e.apply(state, "1")
+        lost, _ = e.apply(state, "9")
+        assert e.outcome(won) == [{"player": 0, "win": True, "text": "You won, 5 to 1"}]
+        assert e.outcome(lost) == [{"player": 0, "win": False, "text": "The dragon wins, 9 to 5"}]
+
+    def test_no_outcome_applies_with_two_players(self, tmp_path):
+        e = game(tmp_path, self.RULES)
+        state, _ = e.start(2, 1)
+        state, _ = e.apply(state, 0)
+        assert e.outcome(state) is None
+
+    def test_the_last_entry_has_no_condition_and_entries_are_wins_or_losses(self, tmp_path):
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, self.RULES.replace('    loss: "The', '    loss if true: "The'))
+        assert "the last entry of an outcome needs no `if`" in info.value.format()
+        with pytest.raises(MeepleError) as info:
+            game(tmp_path, self.RULES.replace("    loss:", "    draw:"))
+        assert "an outcome is a `win` or a `loss`, not `draw`" in info.value.format()
+
+    def test_meeple_run_prints_the_outcome_not_a_place(self, capsys):
+        assert main(["run", "apothebakery", "--players", "1", "--seed", "3"]) == 0
+        out = capsys.readouterr().out
+        table = out.splitlines()[1:3]
+        assert table[0].split()[-1] == "outcome" and table[1].split()[-1] in ("win", "loss")
+        assert out.splitlines()[3].startswith(("Corruption is cleansed", "Corruption wins"))
+
+    def test_simulate_counts_solo_wins_from_the_outcome(self, tmp_path, capsys):
+        rows_file = tmp_path / "rows.jsonl"
+        assert main(["simulate", "apothebakery", "--players", "1", "-n", "20", "--out", str(rows_file)]) == 0
+        out = capsys.readouterr().out
+        rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+        wins = sum(1 for r in rows if r["win"] == [True])
+        assert all(r["win"] is not None for r in rows) and all(r["winners"] == [0] for r in rows)
+        assert "a win is the game's own outcome" in out
+        assert f"{100 * wins / 20:.1f}%" in out.split("Seats", 1)[1].splitlines()[3]
+
+
+def test_cells_read_as_row_and_column(tmp_path):
+    (tmp_path / "t.rules").write_text('''game "Marks"
+players 2
+enum mark = x | o
+grid board: 3 x 3 of mark
+setup:
+    choose c from cells(board) where c.empty by first_player "Mark which square?":
+        c.mark = x
+''')
+    e = Engine(compile_ruleset(parse_text((tmp_path / "t.rules").read_text(), "t.rules"), {}, []))
+    state, _ = e.start(2, 1)
+    d = e.decision(state)
+    assert d.options[5].label == "board row 2, column 3" and d.options[5].id == "board@5"
+    state, events = e.apply(state, 5)
+    assert event_text(e.game, events[0]) == "mark board row 2, column 3 = x"
