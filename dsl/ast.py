@@ -570,6 +570,18 @@ class ScoreDecl:
 
 
 @dataclass
+class HintDecl:
+    """A bot's hint: per player, progress the score does not count yet, worth `num/den` points a unit."""
+    label: str
+    num: int
+    den: int
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
 class TiebreakDecl:
     keys: list  # [("most"|"fewest", expr)]
     span: Span = _span()
@@ -604,7 +616,7 @@ class OutcomeDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ActionDecl, ScoreDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
 
 
 @dataclass

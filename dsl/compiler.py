@@ -22,8 +22,8 @@ from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
 from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
-from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
-                              ZoneSpec)
+from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
+                              ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -75,6 +75,8 @@ def item_key(item):
     """What a variant's definition replaces: the definition of the same kind and name."""
     if isinstance(item, ast.ScoreDecl):
         return ("score", item.label)
+    if isinstance(item, ast.HintDecl):
+        return ("hint", item.label)
     name = getattr(item, "name", None)
     return (type(item).__name__, name) if name is not None else (type(item).__name__,)
 
@@ -366,5 +368,16 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
         else:
             fn = compile_expr(s.expr, player_scope)
         game.scores.append(ScoreRule(s.label, fn, s.span))
+    for h in [i for i in items if isinstance(i, ast.HintDecl)]:
+        if h.guard is not None and not constant(h.guard, scope):
+            continue
+        if h.den == 0 or h.num == 0:
+            raise fail(f'hint "{h.label}" is worth nothing', h.span,
+                       "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
+        if h.body is not None:
+            fn = compile_pure(h.body, player_scope.with_locals(bound_names(h.body)))
+        else:
+            fn = compile_expr(h.expr, player_scope)
+        game.hints.append(HintRule(h.label, fn, h.num / h.den, h.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

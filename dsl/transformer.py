@@ -225,6 +225,18 @@ class ToAst(Transformer):
             return ast.ScoreDecl(label, guard, None, body, span=span_of(meta))
         return ast.ScoreDecl(label, guard, body, span=span_of(meta))
 
+    def hint_worth(self, meta, c):
+        return (int(c[0]), int(c[1]) if len(c) > 1 else 1, span_of(meta))
+
+    def hint_decl(self, meta, c):
+        rest = list(c[1:])
+        num, den, _ = rest.pop(0) if rest and isinstance(rest[0], tuple) else (1, 1, None)
+        guard = rest[0] if len(rest) == 2 else None
+        body = rest[-1]
+        if isinstance(body, list):
+            return ast.HintDecl(_unquote(c[0]), num, den, guard, None, body, span=span_of(meta))
+        return ast.HintDecl(_unquote(c[0]), num, den, guard, body, span=span_of(meta))
+
     def tb_dir(self, meta, c):
         return str(c[0])
 

@@ -192,6 +192,29 @@ class Engine:
     def total(self, state: dict, player: int) -> int:
         return sum(self.breakdown(state, player).values())
 
+    def hints(self, state: dict, player: int) -> dict[str, float]:
+        """The ruleset's declared hints for one player, each in points (units times its worth).
+
+        For bots only: progress the score does not count yet. Never part of a score."""
+        m = Machine(self.game, state)
+        m.env = {"player": player}
+        out: dict[str, float] = {}
+        for rule in self.game.hints:
+            try:
+                units = rule.fn(m)
+            except MeepleError as exc:
+                raise exc.located(self.game.path, self.game.source) from None
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+                raise MeepleError(f'in hint "{rule.label}": {exc}', rule.span).located(
+                    self.game.path, self.game.source) from None
+            out[rule.label] = out.get(rule.label, 0) + units * rule.weight
+        return out
+
+    def outlook(self, state: dict, player: int) -> float:
+        """What a bot values: the score as the rules count it now plus the declared hints."""
+        total = self.total(state, player)
+        return total + sum(self.hints(state, player).values()) if self.game.hints else total
+
     def tiebreak_keys(self, state: dict, player: int) -> list:
         m = Machine(self.game, state)
         m.env = {"player": player}

@@ -117,6 +117,15 @@ class ScoreRule:
 
 
 @dataclass
+class HintRule:
+    """A bot's hint: fn(machine) -> units of progress for env {"player": p}, each worth `weight` points."""
+    label: str
+    fn: Callable
+    weight: float
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class Game:
     title: str
     path: str
@@ -148,6 +157,7 @@ class Game:
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
     actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
+    hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
