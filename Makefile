@@ -26,16 +26,17 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
 
-# How strong the mcts agent is: 200 seeded games per shipped game (about 35 minutes on 2 cores).
+# How well the bots play (issue 14's figures: planner self-play, duels against greedy and the
+# previous mcts, cost per agent); 10 games per figure, an hour or more on 2 free cores.
 strength: $(STAMP)
-	$(BIN)/python benchmarks/agent_strength.py --games 100 --jobs 2
+	$(BIN)/python benchmarks/agent_strength.py --games 10 --jobs 2
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web]'
 	touch $(STAMP)
 
 clean:

@@ -14,6 +14,7 @@
     meeple summarize ROWS...        summarize and merge result files
     meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
     meeple lsp                      the language server for editors
+    meeple serve [GAME...]          the play table: people play in a browser (the `web` extra)
 
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
@@ -306,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seed", type=int, default=1)
         q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         q.add_argument("--variant", action="append", default=[], metavar="NAME")
-        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class")
+        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, planner, planner@N, module:Class")
 
     r = sub.add_parser("run", help="bots play one game")
     game_args(r)
@@ -342,7 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Commands that live with their subject: pictures, the lab, the formatter.
     from dsl import formatter
     from interpreter import see
+    from interpreter.agents import learned
     from interpreter.lab import commands as lab
+    from interpreter.table import command as table
     for name, configure, fn, text in [
             ("graph", see.configure_graph, see.cmd_graph,
              "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
@@ -351,7 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
             ("summarize", lab.configure_summarize, lab.cmd_summarize, "summarize (and merge) result files"),
-            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout")]:
+            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
+            ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser"),
+            ("train", learned.configure_train, learned.cmd_train,
+             "fit a state evaluation for the planner bot from self-play; writes NAME.model.json")]:
         command = sub.add_parser(name, help=text)
         configure(command)
         command.set_defaults(fn=fn)

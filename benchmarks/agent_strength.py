@@ -1,76 +1,145 @@
-"""Is mcts stronger than random and greedy? Seeded two-player games on every shipped game.
+"""How well do the bots play? The figures of issue 14 on the shipped games, from seeded games.
 
-For each game and each opponent, plays N games of mcts (fixed iteration budget,
-so every game replays exactly) against the opponent, mcts in seat 1 for even
-seeds and seat 2 for odd ones, and prints mcts's win rate (a shared first place
-counts half) with its 95% Wilson interval and the two-sided p-value of a sign
-test against 50%.
+Three parts (each can be run alone with --part):
 
-    .venv/bin/python benchmarks/agent_strength.py [--games 100] [--budget mcts@N] [--jobs 2]
+- figures: the best agent playing itself: Wild Gardens 2p guests served and VP
+  per player per game; Apothebakery 2p adventurers healed per game (both
+  players together); Apothebakery solo win rate; seconds per decision.
+- duels: the best agent against an opponent (greedy in The Queen's Wishes, the
+  previous mcts in every game), seats alternating by seed; its win rate (a
+  shared first place counts half) with a 95% Wilson interval and the sign test.
+- cost: decisions per second of each agent, from Wild Gardens 2p self-play.
+
+Games are seeded and budgets are iterations, so every figure replays exactly
+(time per decision does not; it is CPU time, the cost on one core).
+
+    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner@30] [--jobs 2] [--part figures]
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.lab.simulate import Side, run_rows  # noqa: E402
 from interpreter.lab.stats import mcnemar, wilson  # noqa: E402
 
-# The budget per game: Queen's Wishes offers a hundred placements at a time and plays fast,
-# so it gets more iterations; the other two decide among few options in long games.
-BUDGETS = {"queens_wishes": "mcts@150", "wild_gardens": "mcts@30", "apothebakery": "mcts@30"}
+BEST = "planner@30"
+PREVIOUS = "mcts@30"
+# The Queen's Wishes offers about a hundred placements and plays fast: both searches get
+# five times the iterations there (as the previous mcts benchmark did).
+QW_BUDGETS = {"planner@30": "planner@150", "mcts@30": "mcts@150"}
+_ENGINES: dict = {}
 
 
-def tasks(game: str, budget: str, opponent: str, n: int, seed: int) -> list:
-    first = Side(game, 2, (budget, opponent), label="mcts first")
-    second = Side(game, 2, (opponent, budget), label="mcts second")
-    return [(first if i % 2 == 0 else second, seed + i) for i in range(n)]
+def engine_for(game: str):
+    if game not in _ENGINES:
+        from dsl.compiler import find_ruleset, load_game
+        from interpreter.engine import Engine
+        _ENGINES[game] = Engine(load_game(find_ruleset(game)))
+    return _ENGINES[game]
 
 
-def score(rows: list[dict]) -> tuple[float, int, int, int]:
-    """mcts's fractional wins, decided games won and lost (for the sign test), errors."""
-    wins = won = lost = errors = 0
-    for r in rows:
-        if r["error"]:
-            errors += 1
-            continue
-        seat = 0 if r["side"] == "mcts first" else 1
-        if seat in r["winners"]:
-            wins += 1 / len(r["winners"])
-            won += len(r["winners"]) == 1
-        else:
-            lost += 1
-    return wins, won, lost, errors
+def play(task: tuple) -> dict:
+    """One seeded game: per seat its score, place, guests served, cures won, time and decisions."""
+    from interpreter.agents import make_agents
+    game, agents, seed = task
+    engine = engine_for(game)
+    players = len(agents)
+    bots = make_agents(engine, list(agents), players, seed)
+    state, _ = engine.start(players, seed)
+    seconds, decisions = [0.0] * players, [0] * players
+    while (d := engine.decision(state)) is not None:
+        start = time.process_time()  # CPU time: the cost on one core, however busy the machine
+        index = bots[d.actor].choose(engine.view(state, d.actor), d)
+        seconds[d.actor] += time.process_time() - start
+        decisions[d.actor] += 1
+        state, _ = engine.apply(state, index, inplace=True)
+    zones, ranking = state["zones"], engine.ranking(state)
+    firsts = [r["player"] for r in ranking if r["place"] == 1]
+    return {"game": game, "agents": agents, "seed": seed, "seconds": seconds, "decisions": decisions,
+            "scores": [engine.total(state, p) for p in range(players)],
+            "wins": [1 / len(firsts) if p in firsts else 0 for p in range(players)],
+            "served": [len(zones.get(f"served/{p}", [])) for p in range(players)],
+            "cured": [len(zones.get(f"cures_won/{p}", [])) for p in range(players)],
+            "won": bool(state["vars"].get("won"))}
+
+
+def run(tasks: list, jobs: int) -> list[dict]:
+    if jobs <= 1:
+        return [play(t) for t in tasks]
+    with Pool(jobs) as pool:
+        return pool.map(play, tasks, chunksize=1)
+
+
+def per_decision(rows: list[dict]) -> float:
+    return sum(sum(r["seconds"]) for r in rows) / max(1, sum(sum(r["decisions"]) for r in rows))
+
+
+def figures(agent: str, n: int, seed: int, jobs: int) -> None:
+    seeds = range(seed, seed + n)
+    wg = run([("wild_gardens", (agent, agent), s) for s in seeds], jobs)
+    ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
+    solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
+    print(f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1})")
+    print(f"  Wild Gardens 2p: {sum(sum(r['served']) for r in wg) / (2 * n):.2f} guests served and "
+          f"{sum(sum(r['scores']) for r in wg) / (2 * n):.1f} VP per player per game, "
+          f"{per_decision(wg):.2f} s per decision")
+    print(f"  Apothebakery 2p: {sum(sum(r['cured']) for r in ab) / n:.2f} adventurers healed per game, "
+          f"{per_decision(ab):.2f} s per decision")
+    won = sum(r["won"] for r in solo)
+    p, low, high = wilson(won, n)
+    print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
+          f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
+
+
+def duels(agent: str, n: int, seed: int, jobs: int) -> None:
+    print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
+    print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} {'s/game':>7s}")
+    for game, opponent in (("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS),
+                           ("wild_gardens", PREVIOUS), ("apothebakery", PREVIOUS)):
+        a, o = (QW_BUDGETS.get(agent, agent), QW_BUDGETS.get(opponent, opponent)) if game == "queens_wishes" \
+            else (agent, opponent)
+        tasks = [(game, (a, o) if i % 2 == 0 else (o, a), seed + i) for i in range(n)]
+        rows = run(tasks, jobs)
+        wins = won = lost = 0
+        for i, r in enumerate(rows):
+            w = r["wins"][i % 2]
+            wins += w
+            won += w == 1
+            lost += w == 0
+        p, low, high = wilson(wins, n)
+        print(f"{game:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
+              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f}", flush=True)
+
+
+def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
+    print(f"cost per agent, Wild Gardens 2p self-play, {n} games each")
+    for agent in agents:
+        rows = run([("wild_gardens", (agent, agent), seed + i) for i in range(n)], jobs)
+        spd = per_decision(rows)
+        print(f"  {agent:12s} {1 / spd if spd else float('inf'):10.1f} decisions/s  {spd * 1000:8.1f} ms/decision",
+              flush=True)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="games per game and opponent")
-    ap.add_argument("--budget", help="one budget for every game (default: BUDGETS)")
-    ap.add_argument("--opponents", default="random,greedy")
-    ap.add_argument("--only", help="one shipped game")
+    ap.add_argument("--games", type=int, default=10, help="games per figure")
+    ap.add_argument("--agent", default=BEST)
+    ap.add_argument("--part", choices=["figures", "duels", "cost"], action="append")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    print(f"mcts against each opponent, 2 players, {args.games} games each "
-          f"(seeds {args.seed}..{args.seed + args.games - 1}, seats alternate)")
-    print(f"{'game':15s} {'budget':9s} {'opponent':9s} {'mcts win rate':>14s} {'95% CI':>16s} {'p (sign test)':>14s} "
-          f"{'errors':>6s} {'s/game':>7s}")
-    for game in [args.only] if args.only else BUDGETS:
-        budget = args.budget or BUDGETS[game]
-        for opponent in args.opponents.split(","):
-            start = time.perf_counter()
-            rows = run_rows(tasks(game, budget, opponent, args.games, args.seed), jobs=args.jobs)
-            seconds = (time.perf_counter() - start) * args.jobs / len(rows)
-            wins, won, lost, errors = score(rows)
-            n = len(rows) - errors
-            p, low, high = wilson(wins, n)
-            print(f"{game:15s} {budget:9s} {opponent:9s} {p:14.1%} {f'[{low:.1%}, {high:.1%}]':>16s} "
-                  f"{mcnemar(won, lost):14.2g} {errors:6d} {seconds:7.1f}", flush=True)
+    parts = args.part or ["figures", "duels", "cost"]
+    if "figures" in parts:
+        figures(args.agent, args.games, args.seed, args.jobs)
+    if "duels" in parts:
+        duels(args.agent, args.games, args.seed, args.jobs)
+    if "cost" in parts:
+        cost(["random", "greedy", PREVIOUS, args.agent], max(2, args.games // 5), args.seed, args.jobs)
     return 0
 
 

@@ -362,8 +362,43 @@ class Menu:
     span: Span = _span()
 
 
+@dataclass
+class Simultaneous:
+    """`simultaneously for each p in LIST:` a choice each listed player makes unseen; the block
+    (which starts with the choice) runs for each of them once all have chosen."""
+
+    var: str
+    source: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class PassOn:
+    """`pass ZONE to next`: each player's zone goes, whole, to the next player."""
+
+    zone: str
+    span: Span = _span()
+
+
+@dataclass
+class ChooseSome:
+    """`choose between LO and HI NAME from LIST:` a set of items picked one at a time."""
+
+    lo: Expr
+    hi: Expr
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    by: Optional[Expr]
+    body: list
+    otherwise: Optional[list] = None
+    prompt: str = ""
+    span: Span = _span()
+
+
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, If, For, Repeat, While, Choose, Menu]
+             Pass, Window, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
 
 
 # ----------------------------------------------------------------- declarations
@@ -513,8 +548,33 @@ class ReactionDecl:
 
 
 @dataclass
+class ActionDecl:
+    """Something a player may do at any decision point while its test holds (docs/language.md)."""
+
+    name: str
+    param: str
+    title: str
+    guard: Optional[Expr]
+    interrupting: bool
+    body: list
+    span: Span = _span()
+
+
+@dataclass
 class ScoreDecl:
     label: str
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class HintDecl:
+    """A bot's hint: per player, progress the score does not count yet, worth `num/den` points a unit."""
+    label: str
+    num: int
+    den: int
     guard: Optional[Expr]
     expr: Optional[Expr]
     body: Optional[list] = None
@@ -556,7 +616,7 @@ class OutcomeDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ScoreDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
 
 
 @dataclass

@@ -20,7 +20,7 @@ KINDS = {
     ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
     ast.ZoneDecl: "zone", ast.GridDecl: "grid", ast.CounterDecl: "counter", ast.TableDecl: "table",
     ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
-    ast.ReactionDecl: "reaction",
+    ast.ReactionDecl: "reaction", ast.ActionDecl: "action",
 }
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}
@@ -83,11 +83,17 @@ def check(rs: ast.Ruleset, items: list) -> None:
                 error(f'score "{item.label}" is defined twice', item.span,
                       "give the rules different names, or different `if` conditions")
             labels[key] = item.span
+        if isinstance(item, ast.HintDecl):
+            key = ("hint", item.label, _guard_text(rs.source, item))
+            if key in labels:
+                error(f'hint "{item.label}" is defined twice', item.span,
+                      "give the hints different names, or different `if` conditions")
+            labels[key] = item.span
     if errors:
         raise MeepleError(errors)
 
 
-def _guard_text(source: str, item: ast.ScoreDecl) -> str:
+def _guard_text(source: str, item) -> str:
     if item.guard is None:
         return ""
     lines = source.splitlines()

@@ -7,16 +7,18 @@ closure (they may not change the game).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from dsl import ast
 from dsl.errors import did_you_mean
 from dsl.compile_calls import binder, restore
-from dsl.compile_expr import Scope, compile_expr, fail, instance_key
+from dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from dsl.compile_text import compile_text
 from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from dsl.compile_fused import compile_run, fusable, worth_fusing
-from interpreter.effects import choices, zones
+from interpreter.effects import choices, choose_some, simultaneous, zones
+from interpreter.state import SOME_PREFIX
 from interpreter.game import Block
 from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
@@ -31,7 +33,10 @@ def bound_names(stmts) -> set:
         elif isinstance(s, ast.For):
             out.update(s.pattern.names)
             out |= bound_names(s.body)
-        elif isinstance(s, ast.Choose):
+        elif isinstance(s, ast.Simultaneous):
+            out.add(s.var)
+            out |= bound_names(s.body)
+        elif isinstance(s, (ast.Choose, ast.ChooseSome)):
             out.add(s.var)
             out |= bound_names(s.body) | bound_names(s.otherwise or [])
         elif isinstance(s, ast.Place) and s.bind:
@@ -111,11 +116,22 @@ class FlowCompiler:
     def assignment(self, s: ast.Assign, scope: Scope):
         value, op, target, g = compile_expr(s.value, scope), s.op, s.target, self.game
 
+        if op != "=":  # `xs += [x]` adds to a list; numbers and lists do not mix
+            kinds = {static_kind(s.target, scope) if not isinstance(s.target, ast.Attr) else None,
+                     static_kind(s.value, scope)}
+            if kinds == {"list", "number"}:
+                raise fail(f"`{op}` cannot mix a list and a number", s.span,
+                           "to add one item to a list, put it in brackets: `xs += [x]`")
+            if op == "-=" and "list" in kinds:
+                raise fail("`-=` needs numbers, not a list", s.span)
+
         def combine(old, new):
             if op == "=":
                 return new
+            if op == "+=" and type(old) is list and type(new) is list:
+                return old + new
             if not isinstance(old, int) or not isinstance(new, int):
-                raise ValueError(f"`{op}` needs numbers, not {old!r} and {new!r}")
+                raise ValueError(f"`{op}` needs numbers (or lists for `+=`), not {old!r} and {new!r}")
             return old + new if op == "+=" else old - new
 
         if isinstance(target, ast.Attr):
@@ -269,7 +285,7 @@ class FlowCompiler:
         for jump in exits:
             jump.target = len(ops)
 
-    def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span):
+    def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span, inner=()):
         slot = f"${next(self.slots)}"
         bind = binder(pattern)
         ops.append(IterStart(source, slot, span, bind, pattern.names,
@@ -277,12 +293,47 @@ class FlowCompiler:
         head = len(ops)
         step = IterNext(slot, bind, span=span)
         ops.append(step)
+        ops.extend(inner)
         self.body(ops, body, scope)
         ops.append(Jump(head, span))
         step.end = len(ops)
 
     def s_For(self, ops, s, scope):
         self.loop(ops, compile_expr(s.source, scope), s.pattern, s.where, s.body, scope, s.span)
+
+    def s_Simultaneous(self, ops, s, scope):
+        """Two loops over the same players: ask each (secretly), then run each one's block."""
+        first = s.body[0]
+        if isinstance(first, ast.ChooseSome):
+            raise fail("a `choose between` cannot be made simultaneously", first.span,
+                       "it asks one item at a time, so the number of decisions would show how many were "
+                       "picked; write `choose team from subsets(hand, 1, 3)` (one decision) instead")
+        if not isinstance(first, (ast.Choose, ast.Menu)):
+            raise fail("a `simultaneously` block starts with the choice everyone makes", s.span,
+                       "put `choose ...` (or `choose one`) first; what follows it runs after all have chosen")
+        kept = f"{simultaneous.SIM_PREFIX}{next(self.slots)}"
+        players = f"#players{next(self.slots)}"
+        source = compile_expr(s.source, scope)
+
+        def list_players(m):
+            m.env[players] = list(source(m))
+        ops.append(Exec(list_players, s.span))
+        listed = lambda m: m.env[players]  # noqa: E731 - both loops run over the same list
+        pattern = ast.Pattern([s.var])
+        # 1. Collect: the choice alone, with its body left out.
+        asked = []
+        self.stmt(asked, dataclasses.replace(first, body=[ast.Pass(span=first.span)], otherwise=None)
+                  if isinstance(first, ast.Choose) else
+                  dataclasses.replace(first, entries=[dataclasses.replace(e, body=[ast.Pass(span=e.span)])
+                                                      for e in first.entries]), scope)
+        gather = simultaneous.Gather(asked[0], kept, first.span,
+                                     required=isinstance(first, ast.Choose) and first.otherwise is None)
+        self.loop(ops, listed, pattern, None, [], scope, s.span, inner=[gather])
+        # 2. Reveal: the whole block for each player, the choice taken from what was kept.
+        head = len(ops)
+        self.loop(ops, listed, pattern, None, s.body, scope, s.span)
+        at = head + 2  # IterStart, IterNext, then the choice
+        ops[at] = simultaneous.Recall(ops[at], kept, first.span, players)
 
     def s_Repeat(self, ops, s, scope):
         count = compile_expr(s.count, scope)
@@ -330,6 +381,33 @@ class FlowCompiler:
         self.body(ops, s.body, scope)
         if s.otherwise is None:
             op.end = len(ops)  # the body falls through to what follows
+            return
+        jump = Jump(span=s.span)
+        ops.append(jump)
+        op.otherwise = len(ops)
+        self.body(ops, s.otherwise, scope)
+        op.end = jump.target = len(ops)
+
+    def s_PassOn(self, ops, s, scope):
+        spec = self.game.zones.get(s.zone)
+        if spec is None:
+            raise fail(f"unknown zone `{s.zone}`", s.span, did_you_mean(s.zone, self.game.zones, "zone"))
+        if spec.per != ("player",):
+            raise fail(f"`pass {s.zone} to next` needs a zone kept per player only", s.span,
+                       f"declare it `zone {s.zone} per player: ...`")
+        name = s.zone
+        ops.append(Exec(lambda m: zones.pass_on(m, name), s.span))
+
+    def s_ChooseSome(self, ops, s, scope):
+        where = compile_expr(s.where, scope) if s.where is not None else None
+        op = choose_some.ChooseSome(compile_expr(s.lo, scope), compile_expr(s.hi, scope),
+                                    f"{SOME_PREFIX}{next(self.slots)}", s.var, compile_expr(s.source, scope),
+                                    where, self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span),
+                                    s.span, unique=self.unique_source(s.source, scope))
+        ops.append(op)
+        self.body(ops, s.body, scope)
+        if s.otherwise is None:
+            op.end = len(ops)
             return
         jump = Jump(span=s.span)
         ops.append(jump)

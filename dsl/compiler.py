@@ -22,8 +22,8 @@ from dsl.errors import MeepleError, did_you_mean
 from dsl.parser import parse_file
 from dsl.player_values import player_values
 from interpreter.boards.grid import Geometry
-from interpreter.game import (VISIBILITY_DEFAULTS, Block, CounterSpec, Game, GridSpec, Reaction, ScoreRule,
-                              ZoneSpec)
+from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
+                              ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -75,6 +75,8 @@ def item_key(item):
     """What a variant's definition replaces: the definition of the same kind and name."""
     if isinstance(item, ast.ScoreDecl):
         return ("score", item.label)
+    if isinstance(item, ast.HintDecl):
+        return ("hint", item.label)
     name = getattr(item, "name", None)
     return (type(item).__name__, name) if name is not None else (type(item).__name__,)
 
@@ -178,7 +180,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     backs = {}
     for decl in of(ast.ComponentDecl):
         shown = [f.name for f in decl.fields if f.back]
-        for cid in kinds[decl.name]:
+        for cid in kinds[decl.name] if shown else ():  # only cards whose back shows something
             backs[cid] = "/".join(str(components[cid][f]) for f in shown)
 
     game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
@@ -254,6 +256,14 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
         guard = compile_expr(r.guard, scope.with_locals(r.params)) if r.guard is not None else None
         game.reactions.append(Reaction(r.name, r.title, list(r.params), guard, len(game.blocks), r.span))
         game.blocks.append(Block(f"reaction {r.name}"))
+    actions = [i for i in items if isinstance(i, ast.ActionDecl)]
+    for a in actions:
+        guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
+        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span))
+        game.blocks.append(Block(f"action {a.name}"))
+    for i, a in enumerate(actions):
+        if any(b.title == a.title for b in actions[:i]):  # the second one is the mistake
+            raise fail(f'two actions are called "{a.title}"', a.span, "give each action its own title")
     titles = [r.title for r in game.reactions]
     for r in reactions:
         if titles.count(r.title) > 1:
@@ -271,6 +281,9 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     for r, compiled in zip(reactions, game.reactions):
         names = set(r.params) | bound_names(r.body)
         flow.compile_block(game.blocks[compiled.block], r.body, scope.with_locals(names))
+    for a, compiled in zip(actions, game.actions):
+        names = {a.param} | bound_names(a.body)
+        flow.compile_block(game.blocks[compiled.block], a.body, scope.with_locals(names))
     game.flow = flow_graph(setups, phases, effects)
 
 
@@ -336,9 +349,9 @@ def transitions(body, calls: dict, seen: set, top: bool = True) -> tuple[list, b
 def sub_bodies(s) -> list:
     if isinstance(s, ast.If):
         return [b for _, b in s.branches] + ([s.else_body] if s.else_body else [])
-    if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+    if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous)):
         return [s.body]
-    if isinstance(s, ast.Choose):
+    if isinstance(s, (ast.Choose, ast.ChooseSome)):
         return [s.body] + ([s.otherwise] if s.otherwise else [])
     if isinstance(s, ast.Menu):
         return [e.body for e in s.entries]
@@ -355,5 +368,16 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
         else:
             fn = compile_expr(s.expr, player_scope)
         game.scores.append(ScoreRule(s.label, fn, s.span))
+    for h in [i for i in items if isinstance(i, ast.HintDecl)]:
+        if h.guard is not None and not constant(h.guard, scope):
+            continue
+        if h.den == 0 or h.num == 0:
+            raise fail(f'hint "{h.label}" is worth nothing', h.span,
+                       "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
+        if h.body is not None:
+            fn = compile_pure(h.body, player_scope.with_locals(bound_names(h.body)))
+        else:
+            fn = compile_expr(h.expr, player_scope)
+        game.hints.append(HintRule(h.label, fn, h.num / h.den, h.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

@@ -51,7 +51,7 @@ OPENERS, CLOSERS = ("(", "[", "{"), (")", "]", "}")
 NO_SPACE_BEFORE = {",", ":", ")", "]", "}", ".", ".."}
 NO_SPACE_AFTER = {"(", "[", "{", ".", ".."}
 # grammar rules whose `(` or `[` sticks to the name or value before it
-GLUED = {"call", "field_call", "function_decl", "effect_decl", "reaction_decl",
+GLUED = {"call", "field_call", "function_decl", "effect_decl", "reaction_decl", "action_decl",
          "index", "multi_index", "zone_ref"}
 
 

@@ -49,6 +49,7 @@ ITEM_KINDS = {
     "option": lsp.CompletionItemKind.Enum, "option value": lsp.CompletionItemKind.EnumMember,
     "phase": lsp.CompletionItemKind.Event, "effect": lsp.CompletionItemKind.Method,
     "function": lsp.CompletionItemKind.Function, "reaction": lsp.CompletionItemKind.Event,
+    "action": lsp.CompletionItemKind.Event,
     "table": lsp.CompletionItemKind.Constant, "field": lsp.CompletionItemKind.Field,
     "cell attribute": lsp.CompletionItemKind.Field,
 }

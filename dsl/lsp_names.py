@@ -96,7 +96,10 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
                 for name in s.pattern.names:
                     add(name, "loop name", s.span, owner, after="each")
                 body(s.body, owner)
-            elif isinstance(s, ast.Choose):
+            elif isinstance(s, ast.Simultaneous):
+                add(s.var, "loop name", s.span, owner, after="each")
+                body(s.body, owner)
+            elif isinstance(s, (ast.Choose, ast.ChooseSome)):
                 add(s.var, "chosen name", s.span, owner, after="choose")
                 body(s.body, owner)
                 body(s.otherwise or [], owner)
@@ -127,6 +130,9 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
             elif isinstance(item, ast.ReactionDecl):
                 params(item, item.params, "reaction")
                 body(item.body, f"reaction `{item.name}`")
+            elif isinstance(item, ast.ActionDecl):
+                params(item, [item.param], "action")
+                body(item.body, f"action `{item.name}`")
             elif isinstance(item, ast.VariantDecl):
                 blocks(item.items)
 

@@ -21,6 +21,7 @@ class Refill:
 
 
 SECRET = object()  # `secret` before `choose`, while the statement is being read
+INTERRUPTING = object()  # `, interrupting` after an action's test
 
 
 def span_of(meta) -> Span:
@@ -186,6 +187,18 @@ class ToAst(Transformer):
         guard = rest.pop(0) if len(rest) == 2 else None
         return ast.ReactionDecl(name, [p1, p2], title, guard, rest[0], span=span_of(meta))
 
+    def action_decl(self, meta, c):
+        name, param = str(c[0]), str(c[1])
+        rest = list(c[2:])
+        interrupting = INTERRUPTING in rest
+        rest = [x for x in rest if x is not INTERRUPTING]
+        title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
+        guard = rest.pop(0) if len(rest) == 2 else None
+        return ast.ActionDecl(name, param, title, guard, interrupting, rest[0], span=span_of(meta))
+
+    def interrupting(self, meta, c):
+        return INTERRUPTING
+
     def window_stmt(self, meta, c):
         return ast.Window(c[0], span=span_of(meta), prompt=c[1][1] if len(c) > 1 else "")
 
@@ -211,6 +224,18 @@ class ToAst(Transformer):
         if isinstance(body, list):
             return ast.ScoreDecl(label, guard, None, body, span=span_of(meta))
         return ast.ScoreDecl(label, guard, body, span=span_of(meta))
+
+    def hint_worth(self, meta, c):
+        return (int(c[0]), int(c[1]) if len(c) > 1 else 1, span_of(meta))
+
+    def hint_decl(self, meta, c):
+        rest = list(c[1:])
+        num, den, _ = rest.pop(0) if rest and isinstance(rest[0], tuple) else (1, 1, None)
+        guard = rest[0] if len(rest) == 2 else None
+        body = rest[-1]
+        if isinstance(body, list):
+            return ast.HintDecl(_unquote(c[0]), num, den, guard, None, body, span=span_of(meta))
+        return ast.HintDecl(_unquote(c[0]), num, den, guard, body, span=span_of(meta))
 
     def tb_dir(self, meta, c):
         return str(c[0])
@@ -338,6 +363,18 @@ class ToAst(Transformer):
         pattern, source = c[0], c[1]
         where = c[2] if len(c) == 4 else None
         return ast.For(pattern, source, where, c[-1], span=span_of(meta))
+
+    def pass_on_stmt(self, meta, c):
+        return ast.PassOn(str(c[0]), span=span_of(meta))
+
+    def choose_some_stmt(self, meta, c):
+        clauses = self._clauses(c[4:])
+        body = next(x for x in c[4:] if isinstance(x, list))
+        return ast.ChooseSome(c[0], c[1], str(c[2]), c[3], clauses.get("where"), clauses.get("by"), body,
+                              clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
+
+    def simultaneous_stmt(self, meta, c):
+        return ast.Simultaneous(str(c[0]), c[1], c[2], span=span_of(meta))
 
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], span=span_of(meta))

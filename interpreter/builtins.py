@@ -234,6 +234,41 @@ def _subsets(m, xs, lo, hi):
     return [list(c) for k in sizes for c in combinations(xs, k)]
 
 
+def _unique(m, xs):
+    from interpreter.effects.choices import distinct
+    return distinct(list(xs))
+
+
+def _majority(m, values, points):
+    """Per seat: the players with the most (more than 0) split the points, rounded down."""
+    best = max(values) if values else 0
+    if best <= 0:
+        return [0] * len(values)
+    tied = sum(1 for v in values if v == best)
+    return [points // tied if v == best else 0 for v in values]
+
+
+PAIRINGS_LIMIT = 10_395  # the pairings of 12 items
+
+
+def _pairings(m, xs):
+    """Every way to split a list of even length into pairs (the first item pairs with each other)."""
+    from math import prod
+    xs = list(xs)
+    if len(xs) % 2:
+        raise ValueError(f"{len(xs)} items cannot all be paired")
+    if prod(range(len(xs) - 1, 0, -2)) > PAIRINGS_LIMIT:
+        raise ValueError(f"pairings of {len(xs)} items would give more than {PAIRINGS_LIMIT:,} choices")
+
+    def split(rest):
+        if not rest:
+            return [[]]
+        first, others = rest[0], rest[1:]
+        return [[[first, partner]] + tail for i, partner in enumerate(others)
+                for tail in split(others[:i] + others[i + 1:])]
+    return split(xs)
+
+
 def _last(m, xs):
     return xs[-1] if xs else None
 
@@ -299,6 +334,11 @@ FUNCTIONS: dict[str, Builtin] = {
                     "roll([1, 2, 3, 4, 5, 6])"),
     "subsets": Builtin(_subsets, 3, 3, "Every choice of between lo and hi items of a list, each as a list.",
                        "subsets([1, 2, 3], 1, 2)"),
+    "unique": Builtin(_unique, 1, 1, "Each value of a list once, in first-seen order.", "unique([2, 1, 2])"),
+    "majority": Builtin(_majority, 2, 2, "Per seat, from a list of values by seat: the players with the most "
+                        "(above 0) split the points, rounded down; the others get 0.", "majority([3, 5, 5], 6)"),
+    "pairings": Builtin(_pairings, 1, 1, "Every way to split a list of even length into pairs.",
+                        "pairings([1, 2, 3, 4])"),
     "last": Builtin(_last, 1, 1, "The last item of a list or zone (the bottom of a deck), or none.",
                     "last(supply)"),
 }

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from dsl.errors import MeepleError
 from interpreter import state as st
 from interpreter.boards import polyomino
+from interpreter.effects import actions
 from interpreter.effects.choices import PASS_ID, option_id
 from interpreter.game import KIND, Game
 from interpreter.machine import Machine
@@ -98,7 +99,7 @@ class Engine:
             options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
-                        getattr(op, "secret", False))
+                        pending.get("secret", getattr(op, "secret", False)))
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]
@@ -131,7 +132,10 @@ class Engine:
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:
-            op.take(m, frame, value)
+            if pending.get("interrupt") or type(value) is dict and actions.ACT in value:  # an action at any time
+                actions.take(m, pending, value)
+            else:
+                op.take(m, frame, value)
         except MeepleError as exc:
             raise m.locate(exc, op, frame) from None
         except (ValueError, TypeError, KeyError, IndexError) as exc:
@@ -187,6 +191,29 @@ class Engine:
 
     def total(self, state: dict, player: int) -> int:
         return sum(self.breakdown(state, player).values())
+
+    def hints(self, state: dict, player: int) -> dict[str, float]:
+        """The ruleset's declared hints for one player, each in points (units times its worth).
+
+        For bots only: progress the score does not count yet. Never part of a score."""
+        m = Machine(self.game, state)
+        m.env = {"player": player}
+        out: dict[str, float] = {}
+        for rule in self.game.hints:
+            try:
+                units = rule.fn(m)
+            except MeepleError as exc:
+                raise exc.located(self.game.path, self.game.source) from None
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+                raise MeepleError(f'in hint "{rule.label}": {exc}', rule.span).located(
+                    self.game.path, self.game.source) from None
+            out[rule.label] = out.get(rule.label, 0) + units * rule.weight
+        return out
+
+    def outlook(self, state: dict, player: int) -> float:
+        """What a bot values: the score as the rules count it now plus the declared hints."""
+        total = self.total(state, player)
+        return total + sum(self.hints(state, player).values()) if self.game.hints else total
 
     def tiebreak_keys(self, state: dict, player: int) -> list:
         m = Machine(self.game, state)
@@ -244,8 +271,8 @@ class Engine:
         m.env = dict(state["stack"][-1][2])
         out = []
         for v in values:
-            if v is None:
-                out.append(PASS_ID)
+            if v is None or type(v) is dict:  # pass, an action at any time, "done": not the choice's items
+                out.append(self.label(v))
                 continue
             m.env[op.var] = v
             try:
@@ -258,6 +285,8 @@ class Engine:
     def label(self, value, pending=None) -> str:
         if value is None:
             return PASS_ID
+        if type(value) is dict:
+            return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
             piece = self.game.labels.get(pending["piece"], pending["piece"])

@@ -78,6 +78,19 @@ class Reaction:
 
 
 @dataclass
+class Action:
+    """A compiled `action`: offered at any decision point while its test holds for the player."""
+
+    name: str
+    title: str
+    param: str  # the player
+    guard: Callable | None  # fn(machine) with the param bound in env
+    block: int
+    interrupting: bool  # also offered on other players' decisions
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class OutcomeEntry:
     """One way a game can end for a player: a win or not, when, and the words for it."""
 
@@ -100,6 +113,15 @@ class Outcome:
 class ScoreRule:
     label: str
     fn: Callable  # fn(machine) -> int, with env {"player": p}
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
+class HintRule:
+    """A bot's hint: fn(machine) -> units of progress for env {"player": p}, each worth `weight` points."""
+    label: str
+    fn: Callable
+    weight: float
     span: Span = field(default_factory=Span)
 
 
@@ -134,6 +156,8 @@ class Game:
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
+    actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
+    hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)

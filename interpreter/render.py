@@ -107,6 +107,11 @@ def event_text(game, e: dict, viewer=None) -> str:
         return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
+    if kind == "act":
+        title = next((a.title for a in game.actions if a.name == e["action"]), e["action"])
+        return f"{player_name(e['player'])} acts: {title}"
+    if kind == "reveal":
+        return f"{player_name(e['player'])} shows their simultaneous choice"
     if kind == "roll":
         return f"roll: {value_text(e['value'])}"
     if kind == "log":
@@ -121,6 +126,8 @@ def var_text(game, key: str, value) -> str:
     spec = game.counters.get(key.split("/", 1)[0])
     if spec is not None and spec.player and isinstance(value, int) and not isinstance(value, bool):
         return player_name(value)
+    if isinstance(value, str) and value in game.labels:  # a value holding a component
+        return game.labels[value]
     return value_text(value)
 
 

@@ -26,6 +26,9 @@ from interpreter.game import BOX, Game
 
 SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who may see it], ...]
 
+SIM_PREFIX = "$sim"  # the kept choices of a simultaneous decision (interpreter/effects/simultaneous.py)
+SOME_PREFIX = "$some"  # the items picked so far in a `choose between` (interpreter/effects/choose_some.py)
+
 HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
 
@@ -123,17 +126,22 @@ def view(game: Game, state: dict, player) -> dict:
     """What `player` can see: hidden zone contents become "?", the RNG is gone."""
     v = copy_state(state)
     v["rng"] = None
-    backs = game.backs
     for key, items in v["zones"].items():
         if not can_see(game, key, player):
-            v["zones"][key] = [HIDDEN + backs.get(i, "") for i in items]
+            v["zones"][key] = hidden_items(game, key, items)
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
+    pending = state["pending"]
     for frame in v["stack"]:
         env = frame[2] = {k: _redact(x, game, seen) for k, x in frame[2].items()}
         for name, owner in env.get(SECRET_LOCALS, []):
             if owner != player and name in env:
                 env[name] = HIDDEN
+        for name, kept in env.items():
+            if name.startswith(SIM_PREFIX):  # others see that a simultaneous choice was made, not which
+                env[name] = [k if k[0] == player else [k[0], HIDDEN, HIDDEN] for k in kept]
+            elif name.startswith(SOME_PREFIX) and (pending is None or pending["actor"] != player):
+                env[name] = [HIDDEN] * len(kept)  # what someone else has picked so far in a `choose between`
     if any(spec.secret for spec in game.counters.values()):  # most games have none
         for key in v["vars"]:
             if not may_see_var(game, key, player):
@@ -142,6 +150,24 @@ def view(game: Game, state: dict, player) -> dict:
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
     return v
+
+
+def hidden_items(game: Game, key: str, items: list) -> list:
+    """A hidden zone as a player sees it: "?" per item, with the back where it shows.
+
+    A face-down deck shows only its top card's back (the others lie under it); a
+    bag shows nothing of what is inside; a hidden hand or pile is spread out, so
+    every back shows."""
+    backs = game.backs
+    if not backs or not items:
+        return [HIDDEN] * len(items)
+    name = key.split("/", 1)[0]
+    kind = game.zones[name].kind if name in game.zones else "bag"
+    if kind == "bag":
+        return [HIDDEN] * len(items)
+    if kind == "deck":
+        return [HIDDEN + backs.get(items[0], "")] + [HIDDEN] * (len(items) - 1)
+    return [HIDDEN + backs.get(i, "") for i in items]
 
 
 def _redact(value, game: Game, seen: set):

@@ -137,8 +137,8 @@ def owner(game, key: str):
 
 def counters_text(game, view: dict, seat: int) -> list[str]:
     """The seat's counters and the shared running ones, one line; a counter kept per
-    something more reads as one group (`coins[P1]: gold 2, silver 3`; a flag lists
-    where it is true: `done[P1]: a, c`). Zeros and false are left out."""
+    something more reads as one group (`stock[P1]: red 1, blue 3`; a flag lists
+    where it is true: `used[P1]: A, C`). Zeros and false are left out."""
     single, groups = [], {}
     for key, value in view["vars"].items():
         name, *indices = key.split("/")

@@ -76,3 +76,46 @@ def test_the_agent_written_in_docs_agents_md_plays(tmp_path, monkeypatch, capsys
     assert main(["run", "tic_tac_toe", "--agents", "my_bots:FirstOption,mcts@20", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^P1\s+first\s", out, re.M) and re.search(r"^P2\s+mcts\s", out, re.M)
+
+
+def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
+    """Cookbook's simultaneous reveal: the first picker sees no score change until all have picked,
+    so greedy plays the others out; the highest card wins most often and is picked (was random)."""
+    from tests.test_cookbook import build
+    engine = build(tmp_path, "simultaneous-reveal")
+    picks = []
+    for seed in range(1, 11):
+        state, _ = engine.start(4, seed)
+        agent = make_agents(engine, ["greedy"], 4, seed)[0]
+        d = engine.decision(state)
+        picks.append(d.options[agent.choose(engine.view(state, 0), d)].id)
+    assert picks.count("four-1") >= 8, picks
+
+
+def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path):
+    from dsl.compiler import compile_ruleset
+    from dsl.parser import parse_text
+    from interpreter.engine import Engine
+    text = '''game "Idle"
+players 1
+counter rounds = 0
+counter coins = 0
+setup:
+    next play
+phase play:
+    rounds += 1
+    let done = false
+    while not done:
+        choose one by first_player:
+            "Turn the coins over":
+                coins = coins
+            "Done":
+                done = true
+    if rounds < 3:
+        next play
+score "Coins": coins
+'''
+    engine = Engine(compile_ruleset(parse_text(text, "idle.rules"), {}, []))
+    for seed in range(1, 6):
+        result = runner.play(engine, 1, seed, ["greedy"], "idle")
+        assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"

@@ -339,6 +339,18 @@ class TestHealing:
         assert rolls(events) == ["skull"] and z["inventory/0"] == [] and z["cakes/0"] == ["dx-03"]
         assert len(z["corruption_vials"]) == 1  # "Corruption acquires 1 Spectral Vial token for each death"
 
+    @pytest.mark.parametrize("players,vials", [(1, ["spectral"]), (2, [])])
+    def test_free_sample_death_ghost_vengeance_only_with_players(self, players, vials):
+        # "the player who cast the spell must resolve the Ghost Vengeance effect"; in solo GV is "only resolved if
+        # an adventurer dies naturally from health loss per round".
+        eng, state = fresh(players, zones={"oven/0": ["sp-free-sample-1"]})
+        adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))  # adv-02: GV gv_vial
+        cast(eng, state, 0, "start of healing")
+        state = take(eng, state, "a1", "-1")  # 1 -> 0 hearts
+        z = state["zones"]
+        assert "adv-02" in z["adventurer_gone"] and kinds(z["inventory/0"]) == ([] if players == 1 else ["spectral"])
+        assert kinds(z["corruption_vials"]) == vials  # Corruption's vial "for each death" (solo only here)
+
     def test_solo_natural_death_still_resolves_ghost_vengeance(self):
         eng, state = fresh(1, zones={**wild(WATER)})
         adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))

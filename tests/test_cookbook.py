@@ -84,7 +84,7 @@ def play(engine: Engine, players: int, seed: int, limit: int = 3000) -> tuple[di
 
 # ----------------------------------------------------------------- every example
 def test_every_recipe_in_the_contents_has_an_example():
-    assert len(TOC) == 16
+    assert len(TOC) == 18
     assert sorted(TOC) == sorted(SECTIONS), "the contents and the sections differ"
     for anchor in TOC:
         assert SECTIONS[anchor]["examples"], f"recipe '{anchor}' has no ```rules example"
@@ -298,15 +298,14 @@ class TestSimultaneousReveal:
             view = e.view(after, 1)
             seen.add((repr(view), tuple(o.id for o in d.options), repr(e.view(after, 2))))
             assert option.id not in repr(view) and option.id in repr(e.view(after, 0))
-            shown = st.visible_events(e.game, events, 1, after)
-            assert [x["items"] for x in shown if x["e"] == "move"] == [["?"]]
+            assert events == [], "nothing of a choice runs before everyone has chosen"
         assert len(seen) == 1
 
     def test_all_cards_are_revealed_together_and_the_highest_wins(self, recipe):
         e = recipe("simultaneous-reveal")
         s, _ = e.start(3, 1)
         s = take(e, s, "four-1", "two-2")
-        assert s["zones"]["shown/0"] == [] and s["zones"]["played/0"] == ["four-1"]
+        assert s["zones"]["shown/0"] == [] and s["zones"]["played/0"] == [], "kept secret, not played yet"
         s = take(e, s, "three-3")
         assert sorted(s["zones"]["spent"]) == ["four-1", "three-3", "two-2"]
         assert [s["vars"][f"vp/{p}"] for p in range(3)] == [1, 0, 0]
@@ -345,6 +344,56 @@ class TestOncePerTurn:
         assert option_ids(e, s) == ["Take a coin", trade, "End the turn"]
 
 
+class TestActionsAtAnyTime:
+    def test_selling_is_offered_on_each_own_decision_and_the_decision_is_asked_again(self, recipe):
+        e = recipe("actions-at-any-time")
+        s, _ = e.start(2, 1)
+        assert option_ids(e, s) == ["1", "2", "act:sell"]
+        s = take(e, s, "act:sell")
+        assert s["vars"]["coins/0"] == 3 and s["vars"]["cakes/0"] == 1
+        assert option_ids(e, s) == ["1", "2", "act:sell"] and e.decision(s).actor == 0
+        s = take(e, s, "act:sell", "1")
+        assert s["vars"]["cakes/0"] == 1 and s["vars"]["coins/0"] == 6
+
+    def test_a_rival_with_no_coins_interrupts_once_when_pinching_becomes_possible(self, recipe):
+        e = recipe("actions-at-any-time")
+        s, _ = e.start(2, 1)
+        s = take(e, s, "act:sell", "1", "1")  # round 1: P1 has 3 coins, P2 none
+        d = e.decision(s)
+        assert d.actor == 1 and [o.id for o in d.options] == ["act:pinch", "pass"]
+        s = take(e, s, "act:pinch")
+        assert [s["vars"]["coins/0"], s["vars"]["coins/1"]] == [2, 1]
+        assert e.decision(s).actor == 0, "then P1 decides, and is not interrupted again"
+        s = take(e, s, "1")
+        assert e.decision(s).actor == 1 and "act:pinch" not in option_ids(e, s)
+
+
+class TestDrafting:
+    def test_keep_one_or_two_card_by_card_then_the_hands_go_left(self, recipe):
+        e = recipe("drafting")
+        s, _ = e.start(3, 1)
+        hands = [list(s["zones"][f"hand/{p}"]) for p in range(3)]
+        assert option_ids(e, s) == list(dict.fromkeys(hands[0])), "one card at a time, each once"
+        s = take(e, s, hands[0][0])
+        assert "done" in option_ids(e, s) and e.decision(s).actor == 0
+        s = take(e, s, "done")
+        assert s["zones"]["kept/0"] == [hands[0][0]]
+        s = take(e, s, hands[1][0], hands[1][1])  # two: the set closes by itself
+        s = take(e, s, e.decision(s).options[0].id)
+        s, events = e.apply(s, "done")
+        # Everyone kept theirs, then each hand moved whole to the next player.
+        assert s["zones"]["hand/1"] == hands[0][1:]
+        assert s["zones"]["hand/2"] == hands[1][2:]
+        moves = [x for x in st.visible_events(e.game, events, 2, s) if x["e"] == "move" and x["src"] == "hand/0"]
+        assert moves and set(moves[0]["items"]) == {"?"}, "P3 sees only how many P1 passed"
+
+    def test_the_draft_ends_when_the_hands_are_empty(self, recipe):
+        e = recipe("drafting")
+        result = runner.play(e, 4, 3, ["random"], "drafting")
+        kept = [len(result.state["zones"][f"kept/{p}"]) for p in range(4)]
+        assert sum(kept) == 16 and all(2 <= k <= 8 for k in kept)
+
+
 class TestHiddenHands:
     def test_a_hand_is_seen_by_its_owner_and_by_its_backs_for_the_others(self, recipe):
         e = recipe("hidden-hands")
@@ -352,8 +401,9 @@ class TestHiddenHands:
         mine, theirs = e.view(s, 0)["zones"]["hand/0"], e.view(s, 0)["zones"]["hand/1"]
         assert mine == s["zones"]["hand/0"]
         assert sorted(theirs) == ["?I", "?I", "?II"]
-        assert set(e.view(s, 0)["zones"]["deck/I"]) == {"?I"}
-        assert set(e.view(s, 1)["zones"]["deck/II"]) == {"?II"}
+        # A face-down deck shows only its top card's back; the rest lie under it.
+        assert e.view(s, 0)["zones"]["deck/I"] == ["?I"] + ["?"] * (len(s["zones"]["deck/I"]) - 1)
+        assert e.view(s, 1)["zones"]["deck/II"] == ["?II"] + ["?"] * (len(s["zones"]["deck/II"]) - 1)
         assert e.view(s, 1)["pending"]["options"] == ["?"] * 3, "P2 does not see P1's options"
         card = mine[0]
         s = take(e, s, card)
@@ -425,8 +475,10 @@ class TestMajorities:
                        "2/east": 2, "3/east": 1, "3/west": 1, "1/west": 1}.items():
             s["vars"][f"cubes/{key}"] = n
         # north: P1 and P2 tie for most (5 each), P3 is third (0); south: P1 alone;
-        # east: P3 most, P4 second; west: P2 and P4 tie for most
-        assert [x["total"] for x in e.scores(s)] == [10, 10, 5, 7]
+        # east: P3 most, P4 second; west: P2 and P4 tie for most;
+        # most cubes in all: P1 and P2 have 4 each and split the 6
+        assert [x["total"] for x in e.scores(s)] == [13, 13, 5, 7]
+        assert [x["breakdown"]["Most cubes"] for x in e.scores(s)] == [3, 3, 0, 0]
 
 
 class TestTieBreaks:

@@ -1,5 +1,5 @@
 """The interpreter is generic: no word that only a shipped game uses appears in dsl/, interpreter/
-or cli.py (code, comments or docstrings). The games' own names (their components, zones, phases,
+(including the play table's pages) or cli.py (code, comments or docstrings). The games' own names (their components, zones, phases,
 effects, counters, enums and enum values) are collected from the compiled rulesets; the words that
 are ordinary board-game or programming vocabulary are listed here, and anything else fails."""
 from __future__ import annotations
@@ -33,10 +33,15 @@ def game_words(name: str) -> set[str]:
     return {w.lower() for w in words}
 
 
+def engine_files() -> list:
+    return sorted((ROOT / "dsl").glob("*.py")) + sorted((ROOT / "dsl").glob("*.lark")) \
+        + sorted((ROOT / "interpreter").rglob("*.py")) + [ROOT / "cli.py"] \
+        + sorted(p for ext in ("js", "html", "css") for p in (ROOT / "interpreter").rglob(f"*.{ext}"))
+
+
 def engine_words() -> dict[str, str]:
     """Each word of the engine's source, with the first file it appears in."""
-    files = sorted((ROOT / "dsl").glob("*.py")) + sorted((ROOT / "dsl").glob("*.lark")) \
-        + sorted((ROOT / "interpreter").rglob("*.py")) + [ROOT / "cli.py"]
+    files = engine_files()
     where: dict[str, str] = {}
     for path in files:
         for word in re.findall(r"[a-z_][a-z0-9_]*", path.read_text().lower()):
@@ -52,6 +57,12 @@ def test_no_game_words_in_the_engine():
             if w in words:
                 found[w] = f"{name}, in {words[w]}"
     assert not found, f"game words in the engine: {found}"
+
+
+def test_the_check_reads_the_play_tables_pages():
+    scanned = {str(p.relative_to(ROOT)) for p in engine_files()}
+    assert {"interpreter/table/static/table.js", "interpreter/table/static/lobby.html",
+            "interpreter/table/static/table.css"} <= scanned
 
 
 def test_the_check_would_catch_a_game_word():

@@ -60,7 +60,15 @@ def test_random_playout_invariants(name, options, variants, players, seed):
         view = engine.view(state, d.actor)
         for key, items in state["zones"].items():
             if not can_see(engine.game, key, d.actor):
-                assert view["zones"][key] == [HIDDEN + engine.game.backs[i] for i in items]
+                # Only backs that can be seen show: the top of a face-down deck, none in a bag.
+                spec = engine.game.zones.get(key.split("/", 1)[0])
+                kind = spec.kind if spec is not None else "bag"
+                backs = [engine.game.backs.get(i, "") for i in items]
+                if kind == "bag":
+                    backs = [""] * len(items)
+                elif kind == "deck":
+                    backs = backs[:1] + [""] * (len(items) - 1)
+                assert view["zones"][key] == [HIDDEN + b for b in backs]
         before = json.dumps(state, sort_keys=True)
         new, _ = engine.apply(state, rng.below(len(d.options)))
         assert json.dumps(state, sort_keys=True) == before, f"seed {seed}: apply changed the old state"

@@ -152,6 +152,26 @@ class TestMcts:
         assert agent_class("mcts@0.5s")(shipped("tic_tac_toe"), 0, 1).seconds == 0.5
         with pytest.raises(AgentError):
             agent_class("mcts@-3")
+        assert agent_class("planner@40")(shipped("tic_tac_toe"), 0, 1).iterations == 40
+        assert agent_class("planner@1s")(shipped("tic_tac_toe"), 0, 1).seconds == 1
+        with pytest.raises(AgentError, match="planner@100"):
+            agent_class("planner@x")
+
+    def test_planner_widens_the_root_with_its_visits(self):
+        """Queen's Wishes offers many placements: a small budget searches only the best few by outlook."""
+        from interpreter.agents.planner import PlannerAgent
+        engine = shipped("queens_wishes")
+        state, _ = engine.start(2, 1)
+        d = engine.decision(state)
+        while len(d.options) < 30:
+            state, _ = engine.apply(state, 0)
+            d = engine.decision(state)
+        agent = PlannerAgent(engine, d.actor, 1, iterations=16)
+        seen = []
+        real = agent.iterate
+        agent.iterate = lambda root, view: (real(root, view), seen.append(len(root.children)))[0]
+        agent.choose(engine.view(state, d.actor), d)
+        assert seen[-1] == 1 + int(2.0 * 15 ** 0.5) < len(d.options)
 
     def test_it_takes_a_win_and_blocks_a_loss(self):
         engine = shipped("tic_tac_toe")
@@ -166,20 +186,27 @@ class TestMcts:
         agent = MctsAgent(engine, 0, 7, iterations=300)
         assert d.options[agent.choose(engine.view(state, 0), d)].id == "board@2"
 
-    def test_same_seed_and_budget_same_choices(self):
-        rows = [play_row(Side("queens_wishes", 2, ("mcts@20", "random")), 3) for _ in range(2)]
+    @pytest.mark.parametrize("agent", ["mcts@20", "planner@20"])
+    def test_same_seed_and_budget_same_choices(self, agent):
+        rows = [play_row(Side("queens_wishes", 2, (agent, "random")), 3) for _ in range(2)]
         assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"]}
 
-    def test_it_never_reads_the_true_state(self, monkeypatch):
-        """The agent gets the view: hidden cards are `?`; it must not find them elsewhere."""
-        engine = shipped("apothebakery")
+    @pytest.mark.parametrize("agent", ["mcts@10", "planner@10", "greedy"])
+    @pytest.mark.parametrize("game", ["apothebakery", "wild_gardens"])
+    def test_it_never_reads_the_true_state(self, monkeypatch, agent, game):
+        """The agent gets the view: hidden cards are `?`; it must not find them elsewhere,
+        neither to play on nor to value (score, hints) a position."""
+        engine = shipped(game)
         state, _ = engine.start(2, 4)
+        for _ in range(6):  # a few decisions in, so hands and bags hold something
+            state, _ = engine.apply(state, 0)
         d = engine.decision(state)
         view = engine.view(state, d.actor)
         seen = []
-        real_apply = engine.apply
-        monkeypatch.setattr(engine, "apply", lambda s, *a, **k: (seen.append(s), real_apply(s, *a, **k))[1])
-        MctsAgent(engine, d.actor, 1, iterations=10, depth=3).choose(view, d)
+        for name in ("apply", "outlook", "total", "hints", "decision"):
+            real = getattr(engine, name)
+            monkeypatch.setattr(engine, name, lambda s, *a, _real=real, **k: (seen.append(s), _real(s, *a, **k))[1])
+        agent_class(agent)(engine, d.actor, 1).choose(view, d)
         assert seen and all(s is not state and s["rng"] != state["rng"] for s in seen)
 
     HIDDEN_LOCAL = '''
@@ -204,7 +231,8 @@ setup:
 score "Won": won
 '''
 
-    @pytest.mark.parametrize("agents", [["random", "mcts@50"], ["random", "mcts@2"], ["random", "greedy"]])
+    @pytest.mark.parametrize("agents", [["random", "mcts@50"], ["random", "mcts@2"], ["random", "greedy"],
+                                        ["random", "planner@20"]])
     def test_a_rule_that_needs_what_the_bot_cannot_see_does_not_stop_it(self, tmp_path, agents):
         """P2 decides while P1's chosen card (hidden) sits in a local: every guess fails on it."""
         from tests.conftest import rules

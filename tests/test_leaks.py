@@ -69,3 +69,35 @@ def _ever_visible(engine, lines, viewer) -> set:
         if "step" in line and (line["actor"] == viewer or viewer in line.get("seen_by", [viewer])):
             seen |= {w.strip("[],") for w in line["label"].split()}
     return seen
+
+
+@pytest.mark.parametrize("name, seed", CASES)
+def test_decks_show_only_their_top_back_and_sealed_choices_show_nothing(name, seed):
+    """Below the top of a face-down deck no back shows, and while a simultaneous choice is
+    being gathered nobody else can tell which option (or how many cards) a player took."""
+    from interpreter.effects.simultaneous import Gather
+    engine = shipped(name)
+    game = engine.game
+    players = game.max_players
+    rng = Random(seed)
+    state, _ = engine.start(players, seed)
+    sealed = 0
+    while engine.option_count(state):
+        d = engine.decision(state)
+        for viewer in range(players):
+            view = engine.view(state, viewer)
+            for key, items in state["zones"].items():
+                spec = game.zones.get(key.split("/", 1)[0])
+                if spec is not None and spec.kind == "deck" and not can_see(game, key, viewer):
+                    assert set(view["zones"][key][1:]) <= {HIDDEN}, f"seed {seed}: backs below the top of {key}"
+        if isinstance(engine.pending_op(state), Gather) and not state["pending"].get("interrupt") \
+                and len(d.options) > 1:
+            sealed += 1
+            (a, ea), (b, eb) = engine.apply(state, 0), engine.apply(state, len(d.options) - 1)
+            if engine.option_count(a) and engine.option_count(b) and ea == eb == []:
+                for viewer in set(range(players)) - {d.actor}:
+                    assert engine.view(a, viewer) == engine.view(b, viewer), \
+                        f"seed {seed}: P{viewer + 1} can tell P{d.actor + 1}'s sealed choices apart"
+        state, _ = engine.apply(state, rng.below(engine.option_count(state)))
+    if name == "apothebakery":
+        assert sealed > 0, "the Forrie choice is sealed"

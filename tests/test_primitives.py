@@ -822,22 +822,36 @@ setup:
         pass
 '''
 
-    def test_a_view_shows_the_backs_of_hidden_cards(self, tmp_path):
+    def test_a_face_down_deck_shows_only_its_top_back(self, tmp_path):
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, events = e.start(2, 5)
         view = e.view(s, 0)
-        assert view["zones"]["deck"] == ["?" + e.game.components[c]["suit"] for c in s["zones"]["deck"]]
-        assert events[-1] == {"e": "log", "text": e.game.components[s["zones"]["deck"][0]]["suit"]}
+        top = e.game.components[s["zones"]["deck"][0]]["suit"]
+        assert view["zones"]["deck"] == ["?" + top, "?", "?"]
+        assert events[-1] == {"e": "log", "text": top}
 
-    def test_determinizing_keeps_the_backs(self, tmp_path):
+    def test_a_hidden_hand_shows_every_back_and_a_bag_none(self, tmp_path):
+        text = self.TEXT.replace("zone table: pile of card", "zone hand per player: hand of card\nzone bag: bag of card")
+        text = text.replace("    log top(deck).suit\n", "    draw 2 from deck into hand[1]\n    move top(deck) to bag\n")
+        e = rules(text, tmp_path, self.FILES)
+        s, _ = e.start(2, 5)
+        view = e.view(s, 0)
+        assert view["zones"]["hand/1"] == ["?" + e.game.components[c]["suit"] for c in s["zones"]["hand/1"]]
+        assert view["zones"]["bag"] == ["?"]
+
+    def test_determinizing_keeps_the_top_back_and_guesses_the_rest(self, tmp_path):
         from interpreter.agents.determinize import determinize
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, _ = e.start(2, 5)
-        for seed in range(10):
+        top = e.game.components[s["zones"]["deck"][0]]["suit"]
+        orders = set()
+        for seed in range(20):
             guess = determinize(e.game, e.view(s, 0), seed)
-            assert [e.game.components[c]["suit"] for c in guess["zones"]["deck"]] == \
-                [e.game.components[c]["suit"] for c in s["zones"]["deck"]]
+            assert e.game.components[guess["zones"]["deck"][0]]["suit"] == top
             assert sorted(guess["zones"]["deck"]) == ["a", "b", "c"]
+            orders.add(tuple(guess["zones"]["deck"]))
+        # Below the top the backs are unseen, so some guesses put them in another order.
+        assert len(orders) > 1
 
 
 class TestReactionWindows:
@@ -981,3 +995,71 @@ setup:
         assert not e.game.counters["pick"].player
         _, events = e.start(2, 1)
         assert [event_text(e.game, x) for x in events if x["e"] == "set"] == ["pick = 0", "pick = 1"]
+
+
+class TestListHelpers:
+    def test_unique_keeps_the_first_of_each_value(self):
+        e = rules('game "U"\nplayers 1\ncounter n = 0\nsetup:\n    for each x in unique([3, 1, 3, 2, 1]):\n'
+                  '        n = n * 10 + x\n')
+        s, _ = e.start(1, 1)
+        assert s["vars"]["n"] == 312
+
+    @pytest.mark.parametrize("values, points, shares", [
+        ([3, 5, 5], 6, [0, 3, 3]), ([1, 0, 4], 5, [0, 0, 5]), ([0, 0], 4, [0, 0]), ([2, 2, 2], 5, [1, 1, 1])])
+    def test_majority_splits_the_points_among_the_tied_leaders(self, values, points, shares):
+        from interpreter.builtins import FUNCTIONS
+        assert FUNCTIONS["majority"].fn(None, values, points) == shares
+
+    def test_pairings_are_every_split_into_pairs(self):
+        from interpreter.builtins import FUNCTIONS
+        pairings = FUNCTIONS["pairings"].fn
+        assert pairings(None, [1, 2, 3, 4]) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]], [[1, 4], [2, 3]]]
+        assert len(pairings(None, list(range(8)))) == 105
+        with pytest.raises(ValueError, match="cannot all be paired"):
+            pairings(None, [1, 2, 3])
+
+    def test_plus_and_plus_equals_join_lists(self):
+        e = rules('game "L"\nplayers 2\ncounter n = 0\nsetup:\n    let xs = [1] + turn_order\n'
+                  '    xs += [7]\n    xs += list(each p in turn_order where p > 0)\n    n = count(xs) * 100 + sum(xs)\n')
+        s, _ = e.start(2, 1)
+        assert s["vars"]["n"] == 5 * 100 + (1 + 0 + 1 + 7 + 1)
+
+    @pytest.mark.parametrize("line, message", [
+        ("n = count([1] + 2)", "5:15: error: cannot add a list and a number"),
+        ("n = players + turn_order", "5:9: error: cannot add a number and a list"),
+        ("n = count(turn_order - [0])", "5:15: error: `-` needs numbers, not a list"),
+        ("n += [1]", "5:5: error: `+=` cannot mix a list and a number"),
+    ])
+    def test_lists_and_numbers_do_not_mix_checked_before_play(self, line, message):
+        with pytest.raises(MeepleError) as err:
+            rules(f'game "L"\nplayers 2\ncounter n = 0\nsetup:\n    {line}\n')
+        assert f"<test>:{message}" in str(err.value)
+
+    def test_pairings_in_a_rule_error_names_the_line(self):
+        e = rules('game "P"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(pairings([1, 2, 3]))\n')
+        with pytest.raises(MeepleError, match=r"<test>:5:.*cannot all be paired"):
+            e.start(1, 1)
+
+
+class TestPassOn:
+    TEXT = HEAD + '''
+zone hand per player: hand of card
+zone pile: pile of card
+setup:
+    move [a, b] to hand[0]
+    move c to hand[1]
+    move [d, e] to hand[2]
+    pass hand to next
+'''.replace("[a, b]", '["a", "b"]').replace("move c", 'move "c"').replace("[d, e]", '["d", "e"]')
+
+    def test_every_hand_goes_whole_to_the_next_player(self, tmp_path):
+        e = rules(self.TEXT, tmp_path, CARDS)
+        s, events = e.start(3, 1)
+        assert [s["zones"][f"hand/{p}"] for p in range(3)] == [["d", "e"], ["a", "b"], ["c"]]
+        moves = [(x["src"], x["dst"], x["items"]) for x in events if x["e"] == "move" and x["src"].startswith("hand")]
+        assert moves == [("hand/0", "hand/1", ["a", "b"]), ("hand/1", "hand/2", ["c"]), ("hand/2", "hand/0", ["d", "e"])]
+
+    def test_only_a_zone_kept_per_player_can_be_passed(self, tmp_path):
+        with pytest.raises(MeepleError) as err:
+            rules(self.TEXT.replace("pass hand to next", "pass pile to next"), tmp_path, CARDS)
+        assert "needs a zone kept per player only" in str(err.value) and "game.rules:12:5: error" in str(err.value)

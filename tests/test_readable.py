@@ -55,6 +55,12 @@ class TestComponentLabels:
         assert event_text(e.game, events[0]) == "move Mud Pie: 1 -> 1 VP from market to hand[P1]"
         assert "  hand[P1]: Mud Pie: 1 -> 1 VP" in state_text(e.game, state)
 
+    def test_a_value_holding_a_component_reads_by_its_label(self, tmp_path):
+        e = game(tmp_path, HEAD + "value pick = none\nsetup:\n    pick = top(each c in card where c.cost == 3)\n")
+        state, events = e.start(1, 1)
+        assert "pick = Rose Tart: 3 -> 5 VP" in [event_text(e.game, ev) for ev in events]
+        assert "pick=Rose Tart: 3 -> 5 VP" in state_text(e.game, state)[1]
+
     def test_a_label_naming_an_unknown_field_says_which_fields_there_are(self, tmp_path):
         with pytest.raises(MeepleError) as info:
             game(tmp_path, HEAD.replace("{vp} VP", "{vps} VP") + "setup:\n    pass\n")

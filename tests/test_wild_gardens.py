@@ -69,8 +69,13 @@ def resting(eng, state, location):
     return push(eng, state, "rest", p=0)
 
 
+def own_ids(d) -> set:
+    """The decision's options without the actions offered at any time (free skills)."""
+    return {o.id for o in d.options if not o.id.startswith("act:")}
+
+
 def is_token(d):
-    return d is not None and all(o.id in TOKENS for o in d.options)
+    return d is not None and own_ids(d) <= set(TOKENS)
 
 
 def is_rest(state, d):
@@ -339,7 +344,10 @@ class TestReserveTrade:  # WG-E10, Trade
 
     def test_trade_three_roots_for_an_aquatic(self):
         eng, state = fresh(values={"stock/0/root": 4})
-        push(eng, state, "trade", p=0)  # root is the only ingredient with 3: chosen at once
+        push(eng, state, "trade", p=0)
+        # root is the only ingredient with 3; it is P1's turn, so free skills are offered too
+        assert ids(eng, state) == ["root", "act:use_free_skills"]
+        state = take(eng, state, "root")
         assert set(ids(eng, state)) >= set(INGREDIENTS) - {"root"}  # "gain any 1 Ingredient"
         v = take(eng, state, "aquatic")["vars"]
         assert (v["stock/0/root"], v["stock/0/aquatic"]) == (1, 1)
@@ -352,7 +360,7 @@ class TestDaysAndTurns:
         eng, turns, firsts = shipped("wild_gardens"), {}, {}
 
         def watch(state, d):  # every turn has a section choice or a rest token choice (3+ options)
-            if is_token(d) or {o.id for o in d.options} == {"A", "B", "C"}:
+            if is_token(d) or own_ids(d) == {"A", "B", "C"}:
                 key = (state["vars"]["trip"], state["vars"]["day_number"])
                 turns.setdefault(key + (d.actor,), set()).add(state["vars"]["turn_number"])
                 firsts.setdefault(key, (d.actor, state["first"]))
@@ -435,7 +443,8 @@ class TestKeepItFresh:
     MIXED_GUESTS = ["g01", "g03", "g05", "g07", "g10", "g16"]  # 3 Chef's Choice, lunch only twice
 
     def menu(self, variants, recipes, guests):
-        eng, state = fresh(variants=variants, values={"stock/0/fungus": 3})  # Trade keeps the menu open
+        # Trade keeps the menu open; the menu runs as at the end of a turn (no free skills inside it)
+        eng, state = fresh(variants=variants, values={"stock/0/fungus": 3, "turn_player": None})
         put(state, "recipe_supply", recipes)
         put(state, "guest_supply", guests)
         return eng, push(eng, state, "free_skills", p=0)
@@ -499,3 +508,28 @@ class TestDifferentPath:
         assert state["vars"]["path"] == side
         if side == "front":
             assert (state["vars"]["at/0"], state["vars"]["at/1"]) == ("p01", "p10")  # foragers stay
+
+
+
+class TestFreeSkillsAnyTime:
+    """ "Free skills can be used at any time on your turn": also between the steps of a
+    combined effect. Today's main offered them only at fixed points of the turn."""
+
+    def test_offered_in_the_middle_of_foraging_and_the_forage_is_asked_again(self):
+        eng, state = fresh(values={"stock/0/fungus": 3, "turn_player": 0})
+        push(eng, state, "forage_twice", p=0)
+        before = own_ids(eng.decision(state))
+        assert eng.decision(state).actor == 0 and "act:use_free_skills" in ids(eng, state)
+        state = take(eng, state, "act:use_free_skills")
+        # Inside the free skills menu no action is offered again.
+        assert "act:use_free_skills" not in ids(eng, state)
+        # After the trade only "Done" is left in the menu: it closes by itself.
+        state = take(eng, state, "Trade 3 matching ingredients for 1", "root")
+        assert state["vars"]["stock/0/fungus"] == 0 and state["vars"]["stock/0/root"] == 1
+        assert own_ids(eng.decision(state)) == before, "the interrupted forage is asked again"
+        assert "act:use_free_skills" not in ids(eng, state), "nothing left to trade"
+
+    def test_not_offered_on_another_players_turn(self):
+        eng, state = fresh(values={"stock/0/fungus": 3, "turn_player": 1})
+        push(eng, state, "forage_twice", p=0)
+        assert "act:use_free_skills" not in ids(eng, state)

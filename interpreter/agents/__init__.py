@@ -14,9 +14,10 @@ import threading
 
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.agents.mcts import MctsAgent, budget_agent
+from interpreter.agents.planner import PlannerAgent, planner_budget
 from interpreter.agents.random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent}
 
 
 class AgentError(ValueError):
@@ -75,6 +76,11 @@ def agent_class(name: str):
             return budget_agent(name[len("mcts@"):])
         except ValueError:
             raise AgentError(f"`{name}`: give mcts a budget like mcts@500 (iterations) or mcts@2s") from None
+    if name.startswith("planner@"):
+        try:
+            return planner_budget(name[len("planner@"):])
+        except ValueError:
+            raise AgentError(f"`{name}`: give planner a budget like planner@100 (iterations) or planner@1s") from None
     if ":" in name:
         module, _, cls = name.partition(":")
         try:
@@ -84,7 +90,7 @@ def agent_class(name: str):
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
         return found
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N, planner@N or give module:Class")
 
 
 def make_agents(engine, names: list[str], players: int, seed: int) -> list:

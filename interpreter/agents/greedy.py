@@ -1,14 +1,34 @@
-"""The greedy agent: the option with the best immediate change in its own score.
+"""The greedy agent: the option with the best immediate change in its own outlook.
 
 It guesses the hidden parts of its view (determinize), tries every option on
-the guess, and scores the result with the ruleset's score rules. Ties go to a
-seeded random pick.
+the guess, and values the result as the score rules count it plus the
+ruleset's declared hints (engine.outlook). Two blind spots of a one-step look
+are covered:
+
+- A simultaneous pick (the same choice put to every seat in turn, often
+  secret) only resolves after the last seat picks, so the others' picks are
+  played out at random (a few samples) before the pick is valued, as if all
+  were shown.
+- A choice that leads straight to the same seat's next choice (an action in a
+  menu, then which card) is valued by the best that next choice reaches, when
+  both offer at most 12 options.
+- Among options worth the same, one that moves the game on beats one that
+  comes back to the same choice having changed nothing but the order of a
+  zone, so the bot does not shuffle its things while it could act.
+  Trades that lose value already lose outlook through the hints.
+
+Remaining ties go to a seeded random pick.
 """
 from __future__ import annotations
 
 from interpreter.agents.determinize import determinize
 from interpreter.agents.mcts import GUESS_ERRORS
 from interpreter.rng import Random
+from interpreter.state import copy_state
+
+REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a simultaneous pick
+FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks one further, up to this many options
+GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
 class GreedyAgent:
@@ -20,21 +40,72 @@ class GreedyAgent:
     def choose(self, view: dict, decision) -> int:
         if len(decision.options) == 1:
             return 0
-        engine = self.engine
-        guess = determinize(engine.game, view, self.rng.below(1 << 62))
-        before = self.total(guess)
-        best, best_gain = [], None
-        for i in range(len(decision.options)):
-            try:
-                after, _ = engine.apply(guess, i)
-                gain = self.total(after) - before
-            except GUESS_ERRORS:
-                gain = 0  # the guess lacks something this option needs (another player's secret)
-            if best_gain is None or gain > best_gain:
-                best, best_gain = [i], gain
-            elif gain == best_gain:
-                best.append(i)
-        return self.rng.choice(best)
+        gains = None
+        for _ in range(GUESSES):
+            guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
+            sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng)
+            gains = sample if gains is None else [(a[0] + b[0], a[1]) for a, b in zip(gains, sample)]
+        best = max(gains)
+        return self.rng.choice([k for k, g in enumerate(gains) if g == best])
 
-    def total(self, state: dict) -> int:
-        return self.engine.total(state, self.seat)
+
+def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]:
+    """Per option: (change in the seat's outlook, whether it moves the game on), on one guess.
+
+    When one step shows no difference at all and the same choice goes to another
+    seat next (a simultaneous pick), the others' picks are played out first."""
+    before = engine.outlook(guess, seat)
+    out, afters = [], []
+    for k in range(len(decision.options)):
+        try:
+            after, _ = engine.apply(guess, k, events=False)
+            nxt = engine.decision(after)
+            moves_on = nxt is None or (nxt.actor, nxt.line) != (decision.actor, decision.line) or changed(guess, after)
+            simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
+            value = engine.outlook(after, seat)
+            if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, len(nxt.options), seat))
+            out.append([value - before, moves_on])
+            afters.append(after if simultaneous else None)
+        except GUESS_ERRORS:
+            out.append([0, True])  # the guess lacks something this option needs (another player's secret)
+            afters.append(None)
+    if len({round(g, 9) for g, _ in out}) == 1:
+        for row, after in zip(out, afters):
+            if after is not None:
+                try:
+                    row[0] = sum(engine.outlook(played_out(engine, after, decision.line, seat, rng), seat)
+                                 for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES - before
+                except GUESS_ERRORS:
+                    pass
+    return [(round(g, 9), m) for g, m in out]
+
+
+def best_follow_up(engine, state: dict, n: int, seat: int) -> float:
+    """The best outlook one more of the seat's own decisions can reach (an action, then which card)."""
+    best = -float("inf")
+    for j in range(n):
+        try:
+            best = max(best, engine.outlook(engine.apply(state, j, events=False)[0], seat))
+        except GUESS_ERRORS:
+            continue
+    return best
+
+
+def changed(before: dict, after: dict) -> bool:
+    """Whether an option changed anything but the order of things in a zone."""
+    if before["vars"] != after["vars"] or before["grids"] != after["grids"]:
+        return True
+    a, b = before["zones"], after["zones"]
+    return any(a[k] != b[k] and sorted(a[k]) != sorted(b[k]) for k in a)
+
+
+def played_out(engine, state: dict, line: int, seat: int, rng) -> dict:
+    """The others' picks of the same simultaneous choice played at random, until it resolves."""
+    state = copy_state(state)
+    for _ in range(state["players"]):
+        d = engine.decision(state)
+        if d is None or d.actor == seat or d.line != line:
+            break
+        engine.apply(state, rng.below(len(d.options)), inplace=True, events=False)
+    return state

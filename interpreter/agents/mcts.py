@@ -82,12 +82,12 @@ class MctsAgent:
         """Each root option's rank by the immediate change in the chooser's score, on one guess."""
         engine = self.engine
         guess = determinize(engine.game, view, self.rng.below(1 << 62))
-        before = engine.total(guess, self.seat)
+        before = engine.outlook(guess, self.seat)
         gains = []
         for k in range(len(decision.options)):
             try:
                 after, _ = engine.apply(guess, k, events=False)
-                gains.append((-(engine.total(after, self.seat) - before), self.rng.below(1 << 30), k))
+                gains.append((-(engine.outlook(after, self.seat) - before), self.rng.below(1 << 30), k))
             except GUESS_ERRORS:
                 gains.append((0, self.rng.below(1 << 30), k))
         order = [0] * len(gains)
@@ -111,6 +111,8 @@ class MctsAgent:
                     child = node.children.get(i)
                     if child is not None:
                         child.avail += 1
+                if node is root and len(untried) < len(ids):
+                    untried = self.untried_at_root(untried)
                 if untried:
                     # At the root, the options with the best immediate gain first; below, at random.
                     k = (min(untried, key=self.order.__getitem__) if node is root
@@ -137,11 +139,17 @@ class MctsAgent:
             n.reward += rewards[seat]
         root.visits += 1
 
+    def untried_at_root(self, untried: list[int]) -> list[int]:
+        """The root's untried options that may be expanded now (all of them: no widening)."""
+        return untried
+
     def select(self, node: Node, ids: list[str]) -> int:
         c = self.exploration
         best_k, best = 0, -math.inf
         for k, i in enumerate(ids):
-            child = node.children[i]
+            child = node.children.get(i)
+            if child is None:  # held back by widening
+                continue
             value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best:
                 best_k, best = k, value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from interpreter.boards import polyomino
 from interpreter.builtins import placements_for
-from interpreter.effects import zones
+from interpreter.effects import actions, zones
 from interpreter.state import SECRET_LOCALS
 
 PASS_ID = "pass"
@@ -44,7 +44,20 @@ def _hashable(value):
 
 
 def suspend(m, frame, op, actor, options, **extra) -> bool:
-    """Take a lone option at once; otherwise record the pending decision and stop."""
+    """Take a lone option at once; otherwise record the pending decision and stop.
+
+    In a game with actions at any time, another player may be asked first
+    (interpreter/effects/actions.py), and the actor's actions join the options."""
+    if m.game.actions:
+        line = op.span.line if op.span else 0
+        if actions.interrupt(m, actor, line):
+            return True
+        mine = actions.own(m, actor)
+        if mine:
+            pending = {"actor": actor, "options": options + mine, "line": line}
+            pending.update(extra)
+            m.state["pending"] = pending
+            return True
     if len(options) == 1 and (not op.may or options[0] is None):
         if options[0] is not None:  # a pass with nothing else to choose is not news
             if getattr(op, "secret", False):
@@ -74,6 +87,16 @@ class ChooseFrom:
         self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
 
     def run(self, m, frame):
+        options = self.options(m, frame)
+        if not options:
+            if self.otherwise is None:
+                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
+            frame[1] = self.otherwise
+            return False
+        return suspend(m, frame, self, self.by(m), options)
+
+    def options(self, m, frame) -> list:
+        """The values offered now (each once), with None for "pass" after `may`."""
         env = frame[2]
         items = self.source(m)
         if isinstance(items, int):
@@ -98,12 +121,7 @@ class ChooseFrom:
             options = distinct(options)
         if self.may:
             options.append(None)
-        if not options:
-            if self.otherwise is None:
-                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
-            frame[1] = self.otherwise
-            return False
-        return suspend(m, frame, self, self.by(m), options)
+        return options
 
     def take(self, m, frame, value):
         if value is None:
@@ -125,14 +143,20 @@ class Menu:
         # entries: [label, guard or None, target]
         self.may, self.by, self.entries, self.end, self.span, self.prompt = may, by, entries, 0, span, prompt
 
+    otherwise = None
+
     def run(self, m, frame):
-        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
-        if self.may:
-            options.append(None)
+        options = self.options(m, frame)
         if not options:
             frame[1] = self.end
             return False
         return suspend(m, frame, self, self.by(m), options)
+
+    def options(self, m, frame) -> list:
+        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
+        if self.may:
+            options.append(None)
+        return options
 
     def take(self, m, frame, value):
         if value is None:
@@ -199,6 +223,8 @@ def option_id(game, value) -> str:
     """A stable id for an option value: the same value always gets the same id."""
     if value is None:
         return PASS_ID
+    if type(value) is dict:  # an action at any time, or "done" closing a set
+        return f"{actions.ACT}:{value[actions.ACT]}" if actions.ACT in value else "done"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):

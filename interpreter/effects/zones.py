@@ -113,3 +113,14 @@ def check_kind(m, items, to: str) -> None:
         comp = components.get(item)
         if comp is None or comp[KIND] != spec.of:
             raise ValueError(f"`{item}` cannot go to `{to}`: that zone holds {spec.of} components")
+
+
+def pass_on(m, name: str) -> None:
+    """`pass hand to next`: every player's zone goes, whole, to the next player (clockwise)."""
+    zones, players = m.state["zones"], m.state["players"]
+    held = [zones[f"{name}/{p}"] for p in range(players)]
+    for p in range(players):
+        to = (p + 1) % players
+        zones[f"{name}/{to}"] = held[p]
+        if held[p]:
+            m.emit("move", items=list(held[p]), src=f"{name}/{p}", dst=f"{name}/{to}")

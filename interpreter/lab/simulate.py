@@ -73,8 +73,11 @@ def play_row(side: Side, seed: int) -> dict:
                 raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
             offered += len(d.options)
             index = choose(agents[d.actor], engine.view(state, d.actor), d)
-            if isinstance(engine.pending_op(state), Menu) and d.options[index].value is not None:
-                actions[d.options[index].value] += 1
+            chosen = d.options[index]
+            if type(chosen.value) is dict:  # an action at any time: counted by its title
+                actions[chosen.label] += 1
+            elif isinstance(engine.pending_op(state), Menu) and chosen.value is not None:
+                actions[chosen.value] += 1
             state, events = engine.apply(state, index, inplace=True)
             steps += len(events)
         scores = engine.scores(state)

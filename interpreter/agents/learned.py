@@ -1,0 +1,159 @@
+"""A learned state evaluation: where a ruleset's hints are missing, fit one from self-play.
+
+`meeple train GAME` plays seeded games between bots, records generic features
+of positions along the way and fits, with ridge regression (numpy), each
+seat's final score from them. The model is a small JSON file next to the
+ruleset (`NAME.model.json`); the planner agent loads it when it is there and
+was trained on the same rules (the game's digest), and values the leaves of its
+search by the predicted final scores instead of the score plus hints.
+
+The features are the same for every game, read off a position for one seat:
+each score rule's points, each hint's points, the lead over the best other
+seat, and the sum of every counter and the size of every zone kept per player.
+Training is reproducible: the same game, players, games, agents and seed give
+the same file.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from interpreter.rng import Random
+
+SAMPLE_EVERY = 4   # on average one position in this many decisions is recorded
+RIDGE = 1.0        # the penalty on weights, on standardized features
+
+
+def feature_names(game) -> list[str]:
+    if "feature_names" in game.cache:
+        return game.cache["feature_names"]
+    names = [f"score:{r.label}" for r in game.scores] + [f"hint:{h.label}" for h in game.hints] + ["lead"]
+    names += [f"counter:{n}" for n, c in game.counters.items() if c.per[:1] == ("player",)]
+    names += [f"zone:{n}" for n, z in game.zones.items() if z.per[:1] == ("player",)]
+    game.cache["feature_names"] = list(dict.fromkeys(names))
+    return game.cache["feature_names"]
+
+
+def features(engine, state: dict, player: int) -> list[float]:
+    game, players = engine.game, state["players"]
+    totals = [engine.total(state, p) for p in range(players)]
+    own = engine.breakdown(state, player)
+    hints = engine.hints(state, player) if game.hints else {}
+    lead = totals[player] - max((totals[q] for q in range(players) if q != player), default=0)
+    values = {f"score:{k}": v for k, v in own.items()} | {f"hint:{k}": v for k, v in hints.items()}
+    values["lead"] = lead
+    wanted = game.cache.get("feature_set") or game.cache.setdefault("feature_set", set(feature_names(game)))
+    for kind, table in (("counter", state["vars"]), ("zone", state["zones"])):
+        for key, value in table.items():
+            name, _, rest = key.partition("/")
+            if not (rest == str(player) or rest.startswith(f"{player}/")) or f"{kind}:{name}" not in wanted:
+                continue
+            amount = len(value) if kind == "zone" else value
+            if isinstance(amount, (int, float)):
+                values[f"{kind}:{name}"] = values.get(f"{kind}:{name}", 0) + amount
+    return [float(values.get(n, 0)) for n in feature_names(game)]
+
+
+def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dict:
+    """Self-play games; a model fitting each seat's final score from the positions on the way."""
+    from interpreter.agents import make_agents  # the registry imports the planner, which imports this
+    rows, targets = [], []
+    pick = Random(seed)
+    for g in range(games):
+        game_seed = seed * 1000 + g
+        bots = make_agents(engine, agents, players, game_seed)
+        state, _ = engine.start(players, game_seed)
+        seen = []
+        while (d := engine.decision(state)) is not None:
+            if pick.below(SAMPLE_EVERY) == 0:
+                seen.append([features(engine, state, p) for p in range(players)])
+            state, _ = engine.apply(state, bots[d.actor].choose(engine.view(state, d.actor), d), inplace=True)
+        final = [engine.total(state, p) for p in range(players)]
+        for position in seen:
+            for p in range(players):
+                rows.append(position[p])
+                targets.append(final[p])
+    x, y = np.array(rows, dtype=float), np.array(targets, dtype=float)
+    mean = x.mean(axis=0) if len(x) else np.zeros(len(feature_names(engine.game)))
+    scale = x.std(axis=0) if len(x) else np.ones_like(mean)
+    scale[scale == 0] = 1.0
+    z = (x - mean) / scale
+    bias = float(y.mean()) if len(y) else 0.0
+    weights = np.linalg.solve(z.T @ z + RIDGE * np.eye(z.shape[1]), z.T @ (y - bias)) if len(y) else mean * 0
+    fitted = z @ weights + bias if len(y) else y
+    return {"game": engine.game.title, "digest": engine.game.digest, "players": players, "games": games,
+            "seed": seed, "agents": agents, "positions": len(y),
+            "r2": float(1 - ((y - fitted) ** 2).sum() / max(1e-9, ((y - y.mean()) ** 2).sum())) if len(y) else 0.0,
+            "features": feature_names(engine.game), "mean": mean.tolist(), "scale": scale.tolist(),
+            "weights": weights.tolist(), "bias": bias}
+
+
+class Model:
+    """A trained evaluation: predicted final score of a seat from a position."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.mean, self.scale = np.array(data["mean"]), np.array(data["scale"])
+        self.weights, self.bias = np.array(data["weights"]), data["bias"]
+
+    def predict(self, engine, state: dict, player: int) -> float:
+        z = (np.array(features(engine, state, player)) - self.mean) / self.scale
+        return float(z @ self.weights + self.bias)
+
+
+def model_path(game) -> Path:
+    return Path(game.path).with_suffix(".model.json")
+
+
+def save(data: dict, path: Path) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def load_model(game) -> Model | None:
+    """The model next to the ruleset, if there is one trained on these very rules (read once)."""
+    if "model" not in game.cache:
+        game.cache["model"] = _read_model(game)
+    return game.cache["model"]
+
+
+def _read_model(game) -> Model | None:
+    if not game.path:
+        return None
+    path = model_path(game)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("digest") != game.digest or data.get("features") != feature_names(game):
+        return None
+    return Model(data)
+
+
+# ----------------------------------------------------------------- meeple train
+def configure_train(p) -> None:
+    p.add_argument("game", help="a shipped ruleset's name or a path to a .rules file")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=40, help="self-play games (default 40)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--agents", default="greedy", help="who plays the self-play games (default greedy)")
+    p.add_argument("--out", help="where to write the model (default: NAME.model.json next to the ruleset)")
+
+
+def cmd_train(args) -> int:
+    from dsl.compiler import UsageError, find_ruleset, load_game
+    from interpreter.engine import Engine
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    engine = Engine(load_game(find_ruleset(args.game)))
+    g = engine.game
+    if not g.min_players <= args.players <= g.max_players:
+        raise UsageError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {args.players}")
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    data = train(engine, args.players, args.games, args.seed, agents)
+    path = Path(args.out) if args.out else model_path(g)
+    save(data, path)
+    print(f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
+          f"R^2 {data['r2']:.2f} on them; wrote {path}")
+    return 0

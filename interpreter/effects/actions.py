@@ -1,0 +1,99 @@
+"""Actions at any time: `action NAME(p) "Title" when TEST[, interrupting]:`.
+
+A declared action is offered at every decision point while its test holds, not
+only at fixed windows:
+
+- on the player's own decisions, as extra options after the normal ones (so a
+  decision that would be taken at once because it has one option is asked);
+- with `, interrupting`, also on other players' decisions: just before someone
+  decides, each other player (in turn order) whose test *newly* holds - it did
+  not hold at the previous decision point - is asked once "act now?" with their
+  actions and "pass". That keeps prompts, traces and bots sane: a test that
+  holds all game long interrupts once, not at every step.
+
+While an action's frame is on the stack no action is offered (its own
+decisions are not interrupted and do not nest another action).
+
+Choosing an action pushes a frame for its block on top of the interrupted
+decision. The decision's op has not moved, so when the action's frame is done
+the machine runs the op again and the options are recomputed. Nothing else is
+kept: the interrupt is a frame, the "held last time" marks are plain vars
+(`#held/ACTION/P`). A game that declares no action pays one list test per decision.
+"""
+from __future__ import annotations
+
+ACT = "act"  # an option value {"act": name}: take the action `name`
+HELD = "#held/"
+
+
+def running(m) -> bool:
+    """Is an action being run? Its own decisions offer no actions (no action inside an action)."""
+    blocks = m.game.cache.get("action blocks")
+    if blocks is None:
+        blocks = m.game.cache["action blocks"] = frozenset(a.block for a in m.game.actions)
+    return any(f[0] in blocks for f in m.state["stack"])
+
+
+def actions_for(m, player, interrupting_only: bool = False) -> list:
+    """The actions whose test holds for `player` now, in file order."""
+    out = []
+    saved = m.env
+    try:
+        for a in m.game.actions:
+            if interrupting_only and not a.interrupting:
+                continue
+            m.env = {a.param: player}
+            if a.guard is None or a.guard(m):
+                out.append(a)
+    finally:
+        m.env = saved
+    return out
+
+
+def interrupt(m, actor, line: int) -> bool:
+    """Before `actor` decides: ask the first other player whose interrupting test newly holds."""
+    game, state = m.game, m.state
+    if not any(a.interrupting for a in game.actions) or running(m):
+        return False
+    vars_ = state["vars"]
+    players = state["players"]
+    for i in range(players):
+        q = (state["first"] + i) % players
+        held = actions_for(m, q, interrupting_only=True)
+        fresh = []
+        for a in game.actions:
+            if not a.interrupting:
+                continue
+            key = f"{HELD}{a.name}/{q}"
+            now = a in held
+            if now and not vars_.get(key, False):
+                fresh.append(a)
+            vars_[key] = now
+        if fresh and q != actor:  # the actor has them among their own options
+            state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
+                                "interrupt": True, "secret": False, "line": line,
+                                "prompt": f"Act now, before P{actor + 1} decides?"}
+            return True
+    return False
+
+
+def own(m, actor) -> list:
+    """The actor's own actions that hold now, as extra option values."""
+    if running(m):
+        return []
+    return [{ACT: a.name} for a in actions_for(m, actor)]
+
+
+def take(m, pending: dict, value) -> None:
+    """An action chosen (or an interrupt passed): run its block above the interrupted decision."""
+    if value is None:
+        return  # passed: the interrupted decision is asked again
+    name = value[ACT]
+    a = next(a for a in m.game.actions if a.name == name)
+    actor = pending["actor"]
+    m.emit("act", player=actor, action=name)
+    m.state["stack"].append([a.block, 0, {a.param: actor}])
+
+
+def title(game, value: dict) -> str:
+    return next((a.title for a in game.actions if a.name == value[ACT]), value[ACT])

@@ -1,0 +1,175 @@
+"""The web app: Starlette routes for the pages and the JSON they read, one WebSocket per page.
+
+    GET  /                         the lobby (static/lobby.html)
+    GET  /table/{id}?token=T       a seat's (or the spectator's) page
+    GET  /replay                   the replay viewer
+    GET  /api/games                the games on offer
+    POST /api/tables               create a table: one private link per person's seat, a spectator link
+    GET  /api/tables/{id}?token=T  what that seat sees now
+    WS   /ws/{id}?token=T          live: the seat's picture after every change; send
+                                   {"type": "choose", "option": ID, "step": N} or {"type": "undo"}
+    POST /api/replays              upload a trace (JSON lines); GET /api/replays/{id}?step=K&seat=S
+
+Every bad request gets a JSON {"error": message} (HTTP 400/403/404) or, on a
+socket, {"type": "error", "message": ...}, and changes nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dsl.errors import MeepleError
+from interpreter.table.bots import BOT_CHOICES
+from interpreter.table.hall import Hall
+from interpreter.table.live import TableError, WrongToken
+from interpreter.table.model import seat_page
+from interpreter.table.replays import Replay
+from interpreter.table.store import Store
+from interpreter import trace
+from interpreter.trace import TraceError
+
+STATIC = Path(__file__).parent / "static"
+MAX_TRACE_BYTES = 20_000_000
+
+
+def error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(games: list[str], db: str = ":memory:", traces: list | None = None) -> Starlette:
+    """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
+    with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ..."""
+    hall = Hall(games, Store(db))
+    replays: dict[str, Replay] = {}
+
+    def load(head: dict):  # a trace may be of any shipped game, offered in the lobby or not
+        game = head.get("ruleset") or head.get("game", "")
+        return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True)
+
+    for n, lines in enumerate(traces or [], 1):
+        replays[str(n)] = Replay(lines, load)
+
+    def page(name: str):
+        async def handler(request: Request):
+            return FileResponse(STATIC / name)
+        return handler
+
+    async def games_route(request: Request):
+        return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
+
+    async def create_route(request: Request):
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return error("send the table as a JSON object")
+        if not isinstance(body, dict):
+            return error("send the table as a JSON object")
+        try:
+            row = hall.create(body.get("game"), body.get("players"), body.get("options", {}),
+                              body.get("variants", []), body.get("seats", []), body.get("seed"))
+        except TableError as exc:
+            return error(str(exc))
+        asyncio.get_running_loop().create_task(hall.wake(row["id"]))
+        return JSONResponse(Hall.links(row))
+
+    def opened(table_id: str, token):
+        """(table, seat) for a token, or a TableError."""
+        live = hall.table(table_id)
+        return live, live.seat_of(token or "")
+
+    async def table_route(request: Request):
+        try:
+            live, seat = opened(request.path_params["id"], request.query_params.get("token"))
+        except TableError as exc:
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 404)
+        return JSONResponse(seat_page(live, seat))
+
+    async def socket_route(socket: WebSocket):
+        await socket.accept()
+        table_id = socket.path_params["id"]
+        try:
+            live, seat = opened(table_id, socket.query_params.get("token"))
+        except TableError as exc:
+            await socket.send_json({"type": "error", "message": str(exc)})
+            await socket.close(code=4403)
+            return
+        hall.join(table_id, socket, seat)
+        try:
+            await socket.send_json({"type": "table", "table": seat_page(live, seat)})
+            asyncio.get_running_loop().create_task(hall.wake(table_id))
+            while True:
+                text = await socket.receive_text()
+                try:
+                    try:
+                        message = json.loads(text)
+                    except ValueError:
+                        message = None
+                    if not isinstance(message, dict):
+                        raise TableError("a message is a JSON object with a type")
+                    await hall.act(table_id, seat, message)
+                except (TableError, MeepleError) as exc:
+                    problem = exc.format() if isinstance(exc, MeepleError) else str(exc)
+                    await socket.send_json({"type": "error", "message": problem})
+                    await socket.send_json({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hall.leave(table_id, socket, seat)
+
+    async def upload_route(request: Request):
+        body = await request.body()
+        if len(body) > MAX_TRACE_BYTES:
+            return error("that trace is too large")
+        try:
+            lines = trace.parse(body.decode("utf-8"), "upload")
+            rid = secrets.token_hex(4)
+            replays[rid] = Replay(lines, load)
+        except (UnicodeDecodeError, TraceError, TableError) as exc:
+            return error(f"cannot open this trace: {exc}")
+        return JSONResponse({"id": rid, "steps": replays[rid].steps, "players": replays[rid].head["players"]})
+
+    async def replay_route(request: Request):
+        replay = replays.get(request.path_params["id"])
+        if replay is None:
+            return error("no such replay", 404)
+        try:
+            step = int(request.query_params.get("step", "0"))
+            seat = request.query_params.get("seat", "")
+            seat = int(seat) - 1 if seat not in ("", "public") else None
+            return JSONResponse(replay.page(step, seat))
+        except TraceError as exc:
+            return error(str(exc))
+        except ValueError:
+            return error("step and seat are numbers")
+
+    async def replays_route(request: Request):
+        return JSONResponse({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
+                                          "players": r.head["players"]}
+                                         for k, r in replays.items()]})
+
+    routes = [
+        Route("/", page("lobby.html")),
+        Route("/table/{id}", page("table.html")),
+        Route("/replay", page("replay.html")),
+        Route("/api/games", games_route),
+        Route("/api/tables", create_route, methods=["POST"]),
+        Route("/api/tables/{id}", table_route),
+        Route("/api/replays", replays_route),
+        Route("/api/replays", upload_route, methods=["POST"]),
+        Route("/api/replays/{id}", replay_route),
+        WebSocketRoute("/ws/{id}", socket_route),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.hall, app.state.replays = hall, replays
+    return app
+

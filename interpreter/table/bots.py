@@ -1,0 +1,34 @@
+"""Who plays the bot seats: the usual agents (random, greedy, mcts@N), seeded per table.
+
+A seat is either a person (`PERSON`) or a bot named like on the command line.
+Bots get the seat's view and the options, as in every other game Meeple plays.
+"""
+from __future__ import annotations
+
+from interpreter.agents import AgentError, agent_class, make_agents
+
+PERSON = "person"
+BOT_CHOICES = ("random", "greedy", "mcts@200")  # offered in the lobby; any agent name works
+
+
+def check_seats(agents: list[str], players: int) -> None:
+    """A clear error for a bad seat list: one entry per seat, each a person or a known agent."""
+    if len(agents) != players:
+        raise AgentError(f"give one entry per seat: {players} seats, {len(agents)} given")
+    for name in agents:
+        if name != PERSON and ":" in name:
+            raise AgentError(f"`{name}`: the table offers the built-in agents only")
+        if name != PERSON:
+            agent_class(name)  # AgentError for an unknown name
+
+
+def seat_bots(engine, agents: list[str], seed: int) -> dict:
+    """Seat -> agent for every bot seat."""
+    names = [a if a != PERSON else "random" for a in agents]
+    made = make_agents(engine, names, len(agents), seed)
+    return {seat: made[seat] for seat, a in enumerate(agents) if a != PERSON}
+
+
+def bot_choice(engine, bot, state: dict, decision) -> int:
+    """The option index the bot picks, from the bot seat's view."""
+    return bot.choose(engine.view(state, decision.actor), decision)

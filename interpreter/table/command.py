@@ -1,0 +1,65 @@
+"""`meeple serve [GAME...]`: the play table on a local web server (uvicorn).
+
+Kept apart from app.py so that `meeple --help` and the other commands do not
+import the web libraries; a missing `web` extra is one clear line.
+"""
+from __future__ import annotations
+
+import socket
+
+from dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+
+
+def configure_serve(p) -> None:
+    p.add_argument("games", nargs="*", metavar="GAME",
+                   help="shipped ruleset names or .rules paths to offer (default: every shipped game)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default="tables.sqlite", help="the SQLite file that keeps the tables")
+    p.add_argument("--trace", action="append", default=[], metavar="FILE",
+                   help="open a trace (JSON lines) in the replay viewer")
+
+
+def check_port(host: str, port: int) -> None:
+    """One clear line (UsageError) for a port that cannot be listened on."""
+    if not 1 <= port <= 65535:
+        raise UsageError(f"--port must be between 1 and 65535, not {port}")
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def cmd_serve(args) -> int:
+    from interpreter import trace
+
+    games = args.games or list(shipped_rulesets())
+    for g in games:
+        find_ruleset(g)  # an unknown game: one line, exit 2
+    traces = []
+    for path in args.trace:
+        try:
+            traces.append(trace.read(path))
+        except trace.TraceError as exc:
+            raise UsageError(str(exc)) from None
+    check_port(args.host, args.port)
+    try:
+        import uvicorn
+
+        from interpreter.table.app import create_app
+    except ImportError as exc:
+        raise UsageError(f"meeple serve needs the web extra ({exc.name} is missing): "
+                         "pip install -e '.[web]'") from None
+    try:
+        app = create_app(games, args.db, traces)
+    except trace.TraceError as exc:
+        raise UsageError(f"cannot open the trace: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot open the database {args.db}: {exc}") from None
+    print(f"Meeple play table: open http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl+C stops)")
+    if traces:
+        print(f"replays: http://{args.host}:{args.port}/replay")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

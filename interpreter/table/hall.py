@@ -1,0 +1,156 @@
+"""The hall: the games on offer, the tables being played, and who is watching each.
+
+It owns the store and the compiled games (one Engine per ruleset, options and
+variants), opens a table from its rows when a page first asks for it (so a
+restarted server resumes every table exactly where it was), runs the bot seats
+off the event loop, and sends each connected page its own seat's picture after
+every change.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+
+from dsl.compiler import UsageError, compile_ruleset, find_ruleset
+from dsl.errors import MeepleError
+from dsl.parser import parse_file
+from interpreter.agents import AgentError
+from interpreter.engine import Engine
+from interpreter.table.bots import PERSON, check_seats
+from interpreter.table.live import LiveTable, TableError
+from interpreter.table.model import seat_page, space_positions
+from interpreter.table.store import Store
+
+
+class Hall:
+    def __init__(self, games: list[str], store: Store):
+        self.store = store
+        self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
+        self.engines: dict = {}
+        self.tables: dict[str, LiveTable] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.pages: dict[str, set] = {}  # table id -> {(socket, seat)}
+        self.compiling = threading.Lock()
+
+    # ------------------------------------------------------------- games
+    def engine(self, game, options: dict, variants: list, any_game: bool = False) -> Engine:
+        """The compiled game; `any_game` also finds rulesets the lobby does not offer (for replays)."""
+        if game not in self.games and not any_game:
+            raise TableError(f"`{game}` is not offered here; choose one of: {', '.join(self.games)}")
+        key = (game, tuple(sorted(options.items())), tuple(variants))
+        with self.compiling:  # the parser is not thread-safe; tests drive the hall from their own thread
+            return self._engine(key, game, options, variants)
+
+    def _engine(self, key, game, options: dict, variants: list) -> Engine:
+        if key not in self.engines:
+            try:
+                path = self.games[game] if game in self.games else find_ruleset(str(game))
+                self.engines[key] = Engine(compile_ruleset(parse_file(path), options, variants))
+                # laying out a path board takes seconds: start now, not when the first page asks
+                for name in self.engines[key].game.boards:
+                    threading.Thread(target=space_positions, args=(self.engines[key].game, name), daemon=True).start()
+            except UsageError as exc:
+                raise TableError(str(exc)) from None
+            except MeepleError as exc:
+                raise TableError(exc.diagnostics[0].message if exc.diagnostics else str(exc)) from None
+        return self.engines[key]
+
+    def catalogue(self) -> list[dict]:
+        """What the lobby offers: each game with its player counts, options and variants."""
+        out = []
+        for name in self.games:
+            try:
+                g = self.engine(name, {}, []).game
+            except TableError as exc:
+                out.append({"name": name, "error": str(exc)})
+                continue
+            out.append({"name": name, "title": g.title, "min_players": g.min_players,
+                        "max_players": g.max_players,
+                        "options": [{"name": k, "values": list(v), "doc": doc}
+                                    for k, (v, doc) in g.option_choices.items()],
+                        "variants": [{"name": k, "title": t} for k, t in g.variant_titles.items()]})
+        return out
+
+    # ------------------------------------------------------------- tables
+    def create(self, game: str, players, options: dict, variants: list, seats: list, seed=None) -> dict:
+        if not isinstance(options, dict) or not isinstance(variants, list) or not isinstance(seats, list):
+            raise TableError("options must be an object, variants and seats lists")
+        engine = self.engine(game, {str(k): str(v) for k, v in options.items()}, [str(v) for v in variants])
+        g = engine.game
+        if not isinstance(players, int) or not g.min_players <= players <= g.max_players:
+            raise TableError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {players}")
+        try:
+            check_seats([str(s) for s in seats], players)
+        except AgentError as exc:
+            raise TableError(str(exc)) from None
+        seed = seed if isinstance(seed, int) else secrets.randbelow(2 ** 31)
+        row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
+                                [str(s) for s in seats])
+        self.tables[row["id"]] = LiveTable(row, engine, self.store)
+        return row
+
+    def table(self, table_id: str) -> LiveTable:
+        if table_id not in self.tables:
+            row = next((r for r in self.store.tables() if r["id"] == table_id), None)
+            if row is None:
+                raise TableError(f"there is no table `{table_id}` here")
+            engine = self.engine(row["ruleset"], row["options"], row["variants"])
+            if engine.game.digest != row["digest"]:
+                raise TableError(f"table {table_id} was started with another version of the rules; "
+                                 "it cannot be resumed")
+            self.tables[table_id] = LiveTable(row, engine, self.store)
+        return self.tables[table_id]
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    # ------------------------------------------------------------- play
+    async def act(self, table_id: str, seat, message: dict) -> None:
+        """A page's message (choose or undo); then the bots; every page hears of each step."""
+        live = self.table(table_id)
+        async with self.lock(table_id):
+            kind = message.get("type")
+            if kind == "choose":
+                live.choose(seat, message.get("option"), message.get("step"))
+            elif kind == "undo":
+                live.undo(seat)
+            else:
+                raise TableError(f"unknown message type `{kind}`; send choose or undo")
+            await self.broadcast(live)
+            await self.run_bots(live)
+
+    async def wake(self, table_id: str) -> None:
+        """Let the bots play if it is their turn (a new table, a table resumed after a restart)."""
+        live = self.table(table_id)
+        if live.bot_to_move() is not None:
+            async with self.lock(table_id):
+                await self.run_bots(live)
+
+    async def run_bots(self, live: LiveTable) -> None:
+        while live.bot_to_move() is not None:
+            await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+            await self.broadcast(live)
+
+    async def broadcast(self, live: LiveTable) -> None:
+        for socket, seat in list(self.pages.get(live.id, ())):
+            try:
+                await socket.send_json({"type": "table", "table": seat_page(live, seat)})
+            except Exception:  # a page that went away; its socket handler cleans up
+                self.pages[live.id].discard((socket, seat))
+
+    def join(self, table_id: str, socket, seat) -> None:
+        self.pages.setdefault(table_id, set()).add((socket, seat))
+
+    def leave(self, table_id: str, socket, seat) -> None:
+        self.pages.get(table_id, set()).discard((socket, seat))
+
+    @staticmethod
+    def links(row: dict, base: str = "") -> dict:
+        """The private link of each person's seat, and the spectator's."""
+        seats = [{"name": f"P{i + 1}", "agent": s["agent"],
+                  "link": f"{base}/table/{row['id']}?token={s['token']}" if s["agent"] == PERSON else None}
+                 for i, s in enumerate(row["seats"])]
+        return {"id": row["id"], "seats": seats,
+                "spectator": f"{base}/table/{row['id']}?token={row['spectator']}"}
+

@@ -1,0 +1,136 @@
+"""A table in play: the engine, the state, what happened, and who may do what now.
+
+A `LiveTable` is rebuilt from its SQLite rows by replaying the decisions, so
+what it holds in memory is only a cache of the database. Every decision goes
+through `commit`: the new state is computed first (a rule error changes
+nothing), the choice is written to the store, then the table moves on; the
+caller broadcasts afterwards. Undo follows the terminal's rule
+(interpreter/play.py `undo_point`): a seat takes back its latest `undoable`
+decision while the phase it was made in is still running.
+"""
+from __future__ import annotations
+
+from interpreter.play import undo_point
+from interpreter.render import event_text, player_name, shown_event
+from interpreter.runner import choice_seen_by
+from interpreter.state import visible_events
+from interpreter.table.bots import PERSON, bot_choice, seat_bots
+
+SPECTATOR = "spectator"
+NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
+
+
+class TableError(ValueError):
+    """Something a page asked for that cannot be done; the message is shown on that page."""
+
+
+class WrongToken(TableError):
+    """A link whose token opens no seat at this table."""
+
+
+def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
+    """Events in words as `viewer` (a seat, or None for the public) may read them."""
+    seat = NOBODY if viewer is None else viewer
+    return [event_text(game, e, seat) for e in visible_events(game, events, seat, after) if shown_event(game, e)]
+
+
+class LiveTable:
+    def __init__(self, row: dict, engine, store=None):
+        self.row, self.engine, self.store = row, engine, store
+        self.id, self.players = row["id"], row["players"]
+        self.agents = [s["agent"] for s in row["seats"]]
+        self.bots = seat_bots(engine, self.agents, row["seed"])
+        self.state, events = engine.start(self.players, row["seed"])
+        self.setup = self._texts(events, self.state)
+        self.history = []  # (state before, actor, undoable, choices before) per decision
+        self.choices = []  # option ids, in order
+        self.entries = []  # per decision: {"actor", "label" per viewer, "lines" per viewer}
+        self.version = 0  # bumped on every change; pages ignore older updates
+        for n, choice in enumerate(store.choices(self.id) if store else [], 1):
+            try:
+                self.commit(choice, record=False)
+            except TableError:
+                raise TableError(f"table {self.id}: stored decision {n} (`{choice}`) is not possible; "
+                                 "the rules changed or the database is damaged") from None
+
+    # ------------------------------------------------------------- who is who
+    def seat_of(self, token: str):
+        """The seat a token opens (0-based), SPECTATOR, or a TableError."""
+        for seat, s in enumerate(self.row["seats"]):
+            if token == s["token"] and s["agent"] == PERSON:
+                return seat
+        if token == self.row["spectator"]:
+            return SPECTATOR
+        raise WrongToken("this link does not open a seat at this table (wrong or old token)")
+
+    def decision(self):
+        return self.engine.decision(self.state)
+
+    # ------------------------------------------------------------- moves
+    def choose(self, seat, option_id, step) -> None:
+        """A person's choice, checked: their turn, the step they saw, one of their options."""
+        d = self.decision()
+        if d is None:
+            raise TableError("the game is over")
+        if seat == SPECTATOR:
+            raise TableError("spectators cannot choose")
+        if d.actor != seat:
+            raise TableError(f"it is not your turn: waiting for {player_name(d.actor)}")
+        if step != self.state["step"]:
+            raise TableError("that option is from an earlier moment of the game; the page now shows the current one")
+        if not isinstance(option_id, str) or option_id not in {o.id for o in d.options}:
+            raise TableError("that is not one of your options")
+        self.commit(option_id)
+
+    def commit(self, option_id: str, record: bool = True) -> None:
+        d = self.decision()
+        if d is None:
+            raise TableError("the game is over")
+        try:
+            index = d.index_of(option_id)
+        except KeyError:
+            raise TableError(f"`{option_id}` is not one of the options") from None
+        who = choice_seen_by(self.engine.game, self.state, d, index, self.players)
+        state, events = self.engine.apply(self.state, index)
+        if record and self.store is not None:
+            self.store.add_choice(self.id, len(self.choices) + 1, option_id)  # stored before anyone hears of it
+        self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
+        self.choices.append(option_id)
+        label = d.options[index].label
+        self.entries.append({"actor": d.actor, "step": state["step"],
+                             "label": {v: label if who is None or v in who else "something hidden"
+                                       for v in self.viewers()},
+                             "lines": self._texts(events, state)})
+        self.state = state
+        self.version += 1
+
+    def bot_to_move(self):
+        """The bot seat that decides now, or None (a person's turn, or the end)."""
+        d = self.decision()
+        return d.actor if d is not None and d.actor in self.bots else None
+
+    def bot_move(self) -> None:
+        d = self.decision()
+        index = bot_choice(self.engine, self.bots[d.actor], self.state, d)
+        self.commit(d.options[index].id)
+
+    def can_undo(self, seat) -> bool:
+        return seat != SPECTATOR and undo_point(self.history, seat, self.state) is not None
+
+    def undo(self, seat) -> None:
+        at = undo_point(self.history, seat, self.state) if seat != SPECTATOR else None
+        if at is None:
+            raise TableError("nothing to undo: the rules allow undoing your own placement while its phase runs")
+        keep = self.history[at][3]
+        if self.store is not None:
+            self.store.keep_choices(self.id, keep)
+        self.state = self.history[at][0]
+        del self.history[at:], self.choices[keep:], self.entries[keep:]
+        self.version += 1
+
+    # ------------------------------------------------------------- words
+    def viewers(self) -> list:
+        return list(range(self.players)) + [None]
+
+    def _texts(self, events: list, after: dict) -> dict:
+        return {v: viewer_lines(self.engine.game, events, v, after) for v in self.viewers()}

@@ -1,0 +1,202 @@
+"""The JSON a table page draws from: one seat's view of the game, nothing more.
+
+Everything here starts from `engine.view(state, seat)` (a spectator gets the
+public view), so another seat's hidden components never reach the page: zones
+the seat cannot see arrive as counts with what their backs show, the pending
+decision's options only go to the seat that decides, and the log holds the
+events as `event_text` words them for that seat. Drawing is generic: grids with
+their layout attributes and contents, path boards placed by the networkx
+layouts of interpreter/pictures.py, counters, and zones as rows of cards
+showing their fields.
+"""
+from __future__ import annotations
+
+from interpreter.boards import polyomino
+from interpreter.engine import field_text
+from interpreter.game import BOX, KIND
+from interpreter.pictures import board_positions
+from interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text
+from interpreter.state import HIDDEN
+
+LOG_LINES = 300  # the latest log lines a page gets
+
+
+def owner_of(spec, key: str):
+    """The seat a per-player zone, counter or grid belongs to, else None."""
+    if spec is None or "player" not in spec.per:
+        return None
+    return int(key.split("/")[1:][spec.per.index("player")])
+
+
+def card(engine, cid: str) -> dict:
+    """A component's face: its name (or id) and its fields in words."""
+    comp = engine.game.components[cid]
+    shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
+    title = engine.game.labels.get(cid) or comp.get("name") or cid  # how the rules say it reads
+    out = {"id": cid, "title": str(title), "kind": comp[KIND],
+           "fields": [field_text(k, v) for k, v in shown.items() if not isinstance(v, tuple)],
+           "text": engine.describe(cid)}
+    shapes = [{"name": k, "cells": [list(c) for c in v]} for k, v in shown.items() if isinstance(v, tuple)]
+    if shapes:  # drawn as small grids, the way the piece looks
+        out["shapes"] = shapes
+    return out
+
+
+def zones(engine, view: dict) -> list:
+    g = engine.game
+    out = []
+    for key, items in view["zones"].items():
+        name = key.split("/", 1)[0]
+        if name == BOX or not items:
+            continue
+        spec = g.zones[name]
+        row = {"key": key, "label": key_label(g, key), "name": name, "owner": owner_of(spec, key),
+               "kind": spec.kind, "visibility": spec.visibility, "count": len(items)}
+        if any(i.startswith(HIDDEN) for i in items):
+            row["backs"] = [i[len(HIDDEN):] for i in items]  # what the backs show ("" if nothing)
+        else:
+            row["cards"] = [card(engine, i) for i in items]
+        out.append(row)
+    return out
+
+
+def counters(engine, view: dict) -> list:
+    g = engine.game
+    out = []
+    for key, value in view["vars"].items():
+        spec = g.counters.get(key.split("/", 1)[0])
+        if spec is not None and spec.quiet:  # bookkeeping: the rules leave it out of displays
+            continue
+        out.append({"key": key, "label": key_label(g, key), "name": key.split("/", 1)[0],
+                    "owner": owner_of(spec, key), "value": value_text(value)})
+    return out
+
+
+def grids(engine, view: dict) -> list:
+    g = engine.game
+    out = []
+    for key, grid in view["grids"].items():
+        spec = g.grids[key.split("/", 1)[0]]
+        geo = spec.geometry
+        out.append({"key": key, "label": key_label(g, key), "owner": owner_of(spec, key),
+                    "rows": geo.rows, "cols": geo.cols, "cells": grid["cells"],
+                    "layouts": {k: list(v) for k, v in spec.layouts.items()},
+                    "contents": list(g.enums.get(spec.content, [])),
+                    "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]]})
+    return out
+
+
+def space_positions(game, name: str) -> dict:
+    """Where each space of a path board is drawn, in 0..1 (y down); a layout is slow, so once per game."""
+    key = ("table space positions", name)
+    if key not in game.cache:
+        pos = board_positions(game.boards[name])
+        xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
+        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        game.cache[key] = {s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4)) for s, (x, y) in pos.items()}
+    return game.cache[key]
+
+
+def boards(engine, view: dict) -> list:
+    g = engine.game
+    if not g.boards:
+        return []
+    out = []
+    for name in boards_in_use(g, view):
+        board = g.boards[name]
+        pos = space_positions(g, name)
+        here = board_occupants(g, view, name)
+        spaces = [{"name": s, "x": pos[s][0], "y": pos[s][1],
+                   "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
+                   "who": here.get(s, [])} for s in board.order]
+        out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})
+    return out
+
+
+def table_picture(engine, view: dict) -> dict:
+    """Everything on the table as this view shows it."""
+    return {"phase": view["phase"], "first": player_name(view["first"]), "step": view["step"],
+            "over": view["over"], "zones": zones(engine, view), "counters": counters(engine, view),
+            "grids": grids(engine, view), "boards": boards(engine, view),
+            "symbols": sorted({v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])},
+                              key=str)}
+
+
+def option_json(engine, state: dict, option, visible: set) -> dict:
+    """An option with what the page may click for it: a card, a cell or a board space."""
+    g, v = engine.game, option.value
+
+    def is_cell(x) -> bool:
+        return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and type(x[1]) is int \
+            and x[0] in state["grids"]
+    out = {"id": option.id, "label": option.label}
+    if isinstance(v, str) and v in visible:
+        out["card"] = v
+    elif is_cell(v):
+        out["cell"] = v
+    elif isinstance(v, list) and v and all(is_cell(x) for x in v):
+        out["cells"] = v  # a line or a group of cells: clicking any of them picks it
+    elif isinstance(v, str) and any(v in b.successors for b in g.boards.values()):
+        out["space"] = v
+    return out
+
+
+def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
+    """The pending decision: the full options for the seat that decides, who is awaited for the rest."""
+    d = engine.decision(state)
+    if d is None:
+        return None
+    if d.actor != seat:
+        return {"actor": d.actor, "actor_name": player_name(d.actor), "mine": False}
+    visible = {i for items in view["zones"].values() for i in items}
+    out = {"actor": d.actor, "actor_name": player_name(d.actor), "mine": True, "prompt": d.prompt,
+           "undoable": d.undoable, "step": state["step"],
+           "options": [option_json(engine, state, o, visible) for o in d.options]}
+    pending = state["pending"]
+    if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
+        shape = engine.game.shapes[pending["piece"]]
+        found = sorted({o.value[0] for o in d.options})
+        out["placement"] = {
+            "piece": pending["piece"], "grid": pending["grid"],
+            "orientations": [{"o": k, "name": polyomino.describe_orientation(k),
+                              "cells": [list(c) for c in polyomino.orient(shape, k)]} for k in found],
+            "places": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options]}
+    return out
+
+
+def scores_json(engine, state: dict) -> dict | None:
+    if not state["over"]:
+        return None
+    scores = engine.scores(state)
+    ranking = engine.ranking(state, scores)
+    places = {r["player"]: r["place"] for r in ranking}
+    return {"rules": list(scores[0]["breakdown"]) if scores else [],
+            "players": [{"name": player_name(s["player"]), "total": s["total"], "breakdown": s["breakdown"],
+                         "place": places[s["player"]]} for s in scores]}
+
+
+def log_lines(setup: dict, entries: list, viewer) -> list[str]:
+    """The log in words for `viewer` (a seat, None for the public): each decision and its events."""
+    lines = list(setup[viewer])
+    for e in entries:
+        lines.append(f"{player_name(e['actor'])} chooses {e['label'][viewer]}")
+        lines += ["  " + t for t in e["lines"][viewer]]
+    return lines[-LOG_LINES:]
+
+
+def seat_page(live, seat) -> dict:
+    """What one seat's page (or, with seat SPECTATOR, a spectator's) receives."""
+    from interpreter.table.live import SPECTATOR  # live imports nothing from here; keep it that way
+    engine, state = live.engine, live.state
+    viewer = None if seat == SPECTATOR else seat
+    view = engine.view(state, viewer)
+    g = engine.game
+    return {"table": live.id, "title": g.title, "version": live.version,
+            "seat": viewer, "seat_name": player_name(viewer) if viewer is not None else "spectator",
+            "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
+            "options": dict(g.options), "variants": [g.variant_titles.get(v, v) for v in g.variants],
+            **table_picture(engine, view),
+            "decision": decision_json(engine, state, view, viewer),
+            "can_undo": live.can_undo(seat),
+            "log": log_lines(live.setup, live.entries, viewer),
+            "scores": scores_json(engine, state)}

@@ -1,0 +1,50 @@
+"""The replay viewer: a recorded trace, stepped through, as one seat or the public saw it.
+
+A trace is replayed once when it is opened (checking every line, as
+`meeple replay` does); the state before each decision is kept, so stepping
+back and forth is instant. A step's page has the same table picture as a live
+table, drawn from `engine.view` for the chosen seat (the public view for
+none), with the decision taken at that step in the words that seat may read.
+"""
+from __future__ import annotations
+
+from interpreter.render import player_name
+from interpreter.table.live import viewer_lines
+from interpreter.table.model import scores_json, table_picture
+from interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
+
+
+class Replay:
+    def __init__(self, lines: list[dict], load):
+        self.head = lines[0]
+        self.engine, state, events = start_replay(lines, load)
+        self.states, self.events, self.lines = [state], [events], [None]
+        for line in (ln for ln in lines[1:] if "step" in ln):
+            state, events = replay_decision(self.engine, state, line)
+            self.states.append(state)
+            self.events.append(events)
+            self.lines.append(line)
+
+    @property
+    def steps(self) -> int:
+        return len(self.states) - 1
+
+    def page(self, step: int, seat) -> dict:
+        """Step `step` (0: after setup) as `seat` (0-based, or None: the public) saw it."""
+        if not 0 <= step <= self.steps:
+            raise TraceError(f"step {step} is not in this trace: it has steps 0 to {self.steps}")
+        if seat is not None and not 0 <= seat < self.head["players"]:
+            raise TraceError(f"seat {seat + 1} is not in this game of {self.head['players']} players")
+        engine, state = self.engine, self.states[step]
+        view = engine.view(state, seat)
+        line = self.lines[step]
+        taken = None
+        if line is not None:
+            label = "something hidden" if hidden_from(line, seat if seat is not None else -1) else line["label"]
+            taken = f"{player_name(line['actor'])} chooses {label}"
+        return {"title": engine.game.title, "step": step, "steps": self.steps, "players": self.head["players"],
+                "seat": seat, "seat_name": player_name(seat) if seat is not None else "public",
+                "seed": self.head["seed"], "agents": self.head.get("agents", []),
+                **table_picture(engine, view),
+                "taken": taken, "log": viewer_lines(engine.game, self.events[step], seat, state),
+                "scores": scores_json(engine, state)}

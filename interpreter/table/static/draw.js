@@ -1,0 +1,242 @@
+// The table picture, drawn from the JSON of interpreter/table/model.py: shared things first,
+// then each player's area (their counters, grids and zones). Nothing here knows any game:
+// names come from the ruleset, cards show their fields, grids their layout and contents.
+"use strict";
+
+const PALETTE = ["#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5",
+  "#ffffb3", "#bc80bd", "#ccebc5", "#ffed6f", "#d9d9d9"];
+const LAYOUT_COLOURS = ["#e9dcc0", "#d6ead0", "#d8e4f0", "#f0d8e0", "#e4e4e4", "#f3ecd0"];
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function svgEl(tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function colourOf(values, v) {
+  const i = values.indexOf(v);
+  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+}
+
+function playerName(p) { return "P" + (p + 1); }
+
+let SYMBOLS = []; // every value a grid cell may hold, so a value has one colour on grids and cards
+
+function drawShape(cells, size) {
+  const rows = Math.max(...cells.map((x) => x[0])) + 1, cols = Math.max(...cells.map((x) => x[1])) + 1;
+  const box = el("div", {class: "shape", style: `grid-template-columns: repeat(${cols}, ${size}px)`});
+  const at = {};
+  for (const [r, c, v] of cells) at[`${r},${c}`] = v;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const v = at[`${r},${c}`];
+    box.append(el("div", {class: "shape-cell" + (v === undefined ? " empty" : ""), title: v || "",
+      style: `width:${size}px;height:${size}px` + (v === undefined ? "" : `;background:${colourOf(SYMBOLS, v)}`)},
+    v === undefined ? "" : v));
+  }
+  return box;
+}
+
+// ------------------------------------------------------------------ cards and zones
+function drawCard(card, hooks, same) {
+  // `same`: further cards with this one's face (identical nameless pieces), drawn once with a count
+  const ids = [card.id, ...(same || []).map((c) => c.id)];
+  const pickId = ids.find((id) => hooks.cards && hooks.cards[id]);
+  const pick = pickId && hooks.cards[pickId];
+  return el("div", {
+    class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
+    onclick: pick ? () => hooks.choose(pick) : null,
+  },
+  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title),
+  card.title !== card.id && ids.length === 1 ? el("div", {class: "card-id"}, card.id) : null,
+  (card.shapes || []).map((s) => drawShape(s.cells, 34)),
+  el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
+}
+
+function drawCards(cards, hooks) {
+  // cards with the same face (same title unless it is just the id, same fields) stack with a count
+  const face = (c) => JSON.stringify([c.kind, c.title === c.id ? "" : c.title, c.fields, c.shapes || null]);
+  const out = [];
+  for (let i = 0; i < cards.length;) {
+    let j = i + 1;
+    while (j < cards.length && face(cards[j]) === face(cards[i])) j++;
+    out.push(drawCard(cards[i], hooks, cards.slice(i + 1, j)));
+    i = j;
+  }
+  return out;
+}
+
+function drawZone(zone, hooks) {
+  const head = el("div", {class: "zone-head"},
+    el("span", {class: "zone-name"}, zone.label),
+    el("span", {class: "zone-count"}, `${zone.count} · ${zone.kind}, ${zone.visibility}`));
+  let body;
+  if (zone.backs) {
+    const shown = {};
+    for (const b of zone.backs) if (b) shown[b] = (shown[b] || 0) + 1;
+    const parts = Object.entries(shown).map(([b, n]) => `${n} × ${b}`);
+    return el("div", {class: "zone hidden-zone", "data-zone": zone.key, title: `${zone.kind}, ${zone.visibility}`},
+      el("span", {class: "zone-name"}, zone.label), " ",
+      el("span", {class: "back-count"}, `${zone.count} face down`),
+      parts.length ? el("span", {class: "backs"}, " · backs: " + parts.join(", ")) : null);
+  } else {
+    body = el("div", {class: "zone-cards"}, drawCards(zone.cards, hooks));
+  }
+  return el("div", {class: "zone", "data-zone": zone.key}, head, body);
+}
+
+function drawZones(zones, hooks) {
+  const hidden = zones.filter((z) => z.backs), open = zones.filter((z) => !z.backs);
+  return el("div", {class: "zones"},
+    hidden.length ? el("div", {class: "hidden-zones"}, hidden.map((z) => drawZone(z, hooks))) : null,
+    open.map((z) => drawZone(z, hooks)));
+}
+
+// ------------------------------------------------------------------ counters
+const MANY = 6; // a counter kept for more things than this folds away under its name
+
+function drawCounters(list) {
+  if (!list.length) return null;
+  const byName = new Map();
+  for (const c of list) {
+    if (!byName.has(c.name)) byName.set(c.name, []);
+    byName.get(c.name).push(c);
+  }
+  const chip = (c) => el("span", {class: "counter", "data-counter": c.key}, el("span", {class: "counter-name"}, c.label),
+    el("span", {class: "counter-value"}, c.value));
+  const out = [], folded = [];
+  for (const [name, cs] of byName) {
+    if (cs.length <= MANY) out.push(...cs.map(chip));
+    else folded.push(el("details", {class: "counter-group"}, el("summary", {}, `${name} (${cs.length})`), cs.map(chip)));
+  }
+  return el("div", {class: "counters"}, out, folded);
+}
+
+// ------------------------------------------------------------------ grids
+function drawGrid(grid, hooks) {
+  const layoutNames = Object.keys(grid.layouts);
+  const layoutValues = layoutNames.length ? [...new Set(grid.layouts[layoutNames[0]])] : [];
+  const pieceAt = {};
+  for (const p of grid.pieces) for (const i of p[4]) pieceAt[i] = p[0];
+  const table = el("div", {class: "grid", "data-grid": grid.key,
+    style: `grid-template-columns: repeat(${grid.cols}, var(--cell))`});
+  const cells = [];
+  for (let i = 0; i < grid.rows * grid.cols; i++) {
+    const r = Math.floor(i / grid.cols), c = i % grid.cols;
+    const v = grid.cells[i];
+    const layout = layoutNames.map((n) => grid.layouts[n][i]);
+    const ground = layoutValues.length ? LAYOUT_COLOURS[layoutValues.indexOf(layout[0]) % LAYOUT_COLOURS.length] : "#f7f7f7";
+    const cellPick = hooks.cells && hooks.cells[grid.key + "@" + i];
+    const cell = el("div", {
+      class: "cell" + (v !== null ? " full" : "") + (cellPick ? " choosable" : ""),
+      "data-row": r, "data-col": c, "data-index": i,
+      title: `row ${r + 1}, column ${c + 1}` + layoutNames.map((n, k) => `, ${n} ${layout[k]}`).join("")
+        + (v !== null ? `: ${v}` : "") + (pieceAt[i] ? ` (${pieceAt[i]})` : ""),
+      style: `background:${ground}`,
+      onclick: cellPick ? () => hooks.choose(cellPick) : null,
+    },
+    layoutNames.length ? el("span", {class: "cell-layout"}, layout.join(" ")) : null,
+    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(grid.contents, v)}`}, v) : null);
+    // a thicker edge between different pieces, so each placed piece reads as one
+    const right = (c + 1 < grid.cols) ? pieceAt[i + 1] : undefined, below = pieceAt[i + grid.cols];
+    if (pieceAt[i] && right !== pieceAt[i]) cell.classList.add("edge-right");
+    if (pieceAt[i] && below !== pieceAt[i]) cell.classList.add("edge-bottom");
+    cells.push(cell);
+    table.append(cell);
+  }
+  const legend = layoutValues.length ? el("div", {class: "legend"},
+    layoutValues.map((v, k) => el("span", {class: "swatch", style: `background:${LAYOUT_COLOURS[k % LAYOUT_COLOURS.length]}`},
+      `${layoutNames[0]} ${v}`))) : null;
+  const box = el("div", {class: "grid-box"}, el("div", {class: "grid-name"}, grid.label), table, legend);
+  if (hooks.placement && hooks.placement.grid === grid.key) hooks.placement.attach(grid, cells, box);
+  return box;
+}
+
+// ------------------------------------------------------------------ path boards
+function drawBoard(board, hooks) {
+  const W = 760, H = Math.max(260, Math.min(560, 60 * Math.sqrt(board.spaces.length) * 2)), pad = 34;
+  const at = {};
+  for (const s of board.spaces) at[s.name] = [pad + s.x * (W - 2 * pad), pad + s.y * (H - 2 * pad)];
+  const areas = [...new Set(board.spaces.flatMap((s) => s.areas))];
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, class: "board", "data-board": board.name});
+  svg.append(svgEl("defs", {}, svgEl("marker", {id: "arrow-" + board.name, viewBox: "0 0 10 10", refX: "22", refY: "5",
+    markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"}, svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}))));
+  for (const [a, b] of board.arrows) {
+    svg.append(svgEl("line", {x1: at[a][0], y1: at[a][1], x2: at[b][0], y2: at[b][1], stroke: "#777",
+      "stroke-width": 1.5, "marker-end": `url(#arrow-${board.name})`}));
+  }
+  for (const s of board.spaces) {
+    const [x, y] = at[s.name];
+    const pick = hooks.spaces && hooks.spaces[s.name];
+    const g = svgEl("g", {class: "space" + (pick ? " choosable" : "") + (s.who.length ? " occupied" : ""),
+      "data-space": s.name});
+    if (pick) g.addEventListener("click", () => hooks.choose(pick));
+    const title = svgEl("title", {}, [s.name, ...s.tags, ...s.areas].join(" · "));
+    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}),
+      svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.name));
+    if (s.tags.length) g.append(svgEl("text", {x: x, y: y + 29, "text-anchor": "middle", class: "space-tags"}, s.tags.join(" ")));
+    if (s.who.length) g.append(svgEl("text", {x: x, y: y - 21, "text-anchor": "middle", class: "space-who"}, s.who.join(", ")));
+    svg.append(g);
+  }
+  const legend = areas.length ? el("div", {class: "legend"},
+    areas.map((a) => el("span", {class: "swatch", style: `background:${colourOf(areas, a)}`}, "area " + a))) : null;
+  return el("div", {class: "board-box"}, el("div", {class: "grid-name"}, "board " + board.name), svg, legend);
+}
+
+// ------------------------------------------------------------------ the whole table
+function drawTable(root, pic, hooks) {
+  hooks = hooks || {};
+  root.replaceChildren();
+  SYMBOLS = pic.symbols || [];
+  // your own area first (what you act on), then the shared table, then the other players
+  const seats = [];
+  for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) seats.push(p);
+  const owners = pic.seat === null || pic.seat === undefined ? [null, ...seats]
+    : [pic.seat, null, ...seats.filter((p) => p !== pic.seat)];
+  for (const owner of owners) {
+    const mine = (list) => list.filter((x) => x.owner === owner);
+    const zones = mine(pic.zones), counters = mine(pic.counters), grids = mine(pic.grids);
+    const boards = owner === null ? pic.boards : [];
+    if (!zones.length && !counters.length && !grids.length && !boards.length) continue;
+    const you = owner !== null && owner === pic.seat;
+    const title = owner === null ? "On the table" : playerName(owner) + (you ? " (you)" : "");
+    root.append(el("section", {class: "area" + (you ? " yours" : ""), "data-owner": owner === null ? "table" : playerName(owner)},
+      el("h2", {}, title),
+      drawCounters(counters),
+      el("div", {class: "boards"}, boards.map((b) => drawBoard(b, hooks)), grids.map((g) => drawGrid(g, hooks))),
+      drawZones(zones, hooks)));
+  }
+}
+
+function drawScores(scores) {
+  if (!scores) return null;
+  const head = el("tr", {}, el("th", {}, "rule"), scores.players.map((p) => el("th", {}, p.name)));
+  const rows = scores.rules.map((r) => el("tr", {}, el("td", {}, r), scores.players.map((p) => el("td", {class: "num"}, p.breakdown[r]))));
+  const total = el("tr", {class: "total"}, el("td", {}, "total"), scores.players.map((p) => el("td", {class: "num"}, p.total)));
+  const place = el("tr", {class: "place"}, el("td", {}, "place"), scores.players.map((p) => el("td", {class: "num"}, p.place)));
+  return el("div", {class: "scores"}, el("h2", {}, "Final scores"), el("table", {}, head, rows, total, place));
+}
+
+function drawLog(box, lines) {
+  box.replaceChildren(...lines.map((l) => el("div", {class: l.startsWith("  ") ? "log-event" : "log-choice"}, l.trim())));
+  box.scrollTop = box.scrollHeight;
+}

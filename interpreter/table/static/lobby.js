@@ -1,0 +1,89 @@
+// The lobby: pick a game, players, options, variants, who sits where; create the table and get
+// one private link per person's seat plus a spectator link.
+"use strict";
+
+let games = [], bots = [];
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function selected() { return games.find((g) => g.name === document.getElementById("game").value); }
+
+function drawSeats() {
+  const n = +document.getElementById("players").value;
+  const box = document.getElementById("seat-choices");
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(el("legend", {}, "Seats"));
+  for (let p = 0; p < n; p++) {
+    const choice = before[p] || (p === 0 ? "person" : "random");
+    box.append(el("label", {}, playerName(p) + " ",
+      el("select", {name: "seat", id: "seat-" + (p + 1)}, ["person", ...bots].map((b) =>
+        el("option", {value: b, selected: b === choice}, b === "person" ? "a person" : "bot: " + b)))));
+  }
+}
+
+function drawGame() {
+  const g = selected();
+  const players = document.getElementById("players");
+  players.min = g.min_players; players.max = g.max_players;
+  players.value = Math.min(g.max_players, Math.max(g.min_players, +players.value || 2));
+  const opts = document.getElementById("options");
+  opts.replaceChildren(el("legend", {}, "Options"), ...g.options.map((o) =>
+    el("label", {title: o.doc}, o.name + " ", el("select", {"data-option": o.name}, o.values.map((v) => el("option", {value: v}, v))),
+      el("span", {class: "hint"}, " " + o.doc))));
+  if (!g.options.length) opts.append(el("span", {class: "hint"}, "none"));
+  const vars = document.getElementById("variants");
+  vars.replaceChildren(el("legend", {}, "Variants"), ...g.variants.map((v) =>
+    el("label", {}, el("input", {type: "checkbox", "data-variant": v.name}), " " + v.title)));
+  if (!g.variants.length) vars.append(el("span", {class: "hint"}, "none"));
+  drawSeats();
+}
+
+async function start() {
+  const reply = await fetch("/api/games").then((r) => r.json());
+  games = reply.games.filter((g) => !g.error);
+  bots = reply.bots;
+  const pick = document.getElementById("game");
+  pick.replaceChildren(...games.map((g) => el("option", {value: g.name}, `${g.title} (${g.min_players}-${g.max_players} players)`)));
+  pick.addEventListener("change", drawGame);
+  document.getElementById("players").addEventListener("change", drawSeats);
+  drawGame();
+}
+
+document.getElementById("new-table").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const options = {};
+  document.querySelectorAll("[data-option]").forEach((s) => { options[s.dataset.option] = s.value; });
+  const body = {
+    game: document.getElementById("game").value,
+    players: +document.getElementById("players").value,
+    options,
+    variants: [...document.querySelectorAll("[data-variant]")].filter((c) => c.checked).map((c) => c.dataset.variant),
+    seats: [...document.querySelectorAll("#seat-choices select")].map((s) => s.value),
+  };
+  const seed = document.getElementById("seed").value;
+  if (seed !== "") body.seed = +seed;
+  const reply = await fetch("/api/tables", {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+  const data = await reply.json();
+  if (!reply.ok) return showError(data.error);
+  showError("");
+  const list = document.getElementById("link-list");
+  list.replaceChildren(...data.seats.map((s) => el("li", {}, s.link
+    ? el("a", {href: s.link, target: "_blank", class: "seat-link"}, `${s.name}'s seat`) : `${s.name}: bot ${s.agent}`)),
+  el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)")));
+  const people = data.seats.filter((s) => s.link);
+  const hot = document.getElementById("hot-seat");
+  hot.hidden = people.length === 0;
+  hot.onclick = () => {
+    const held = {};
+    for (const s of people) held[s.name] = new URL(s.link, location.href).searchParams.get("token");
+    localStorage.setItem("meeple-seats-" + data.id, JSON.stringify(held));
+    location.href = people[0].link;
+  };
+  document.getElementById("links").hidden = false;
+});
+
+start();

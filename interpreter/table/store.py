@@ -1,0 +1,90 @@
+"""Tables in SQLite: one row per table, one row per applied decision.
+
+A table row holds what is needed to start the game again (ruleset, options,
+variants, players, seed, the rules' digest) and its seats (agent names and
+secret tokens). Each decision is written, and committed, before anyone is told
+about it; undo deletes the decisions it takes back. Replaying the decisions
+rebuilds the state exactly (see live.py), so killing the server loses nothing.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+
+SCHEMA = """
+create table if not exists tables (
+    id text primary key,
+    ruleset text not null,
+    options text not null,
+    variants text not null,
+    players integer not null,
+    seed integer not null,
+    digest text not null,
+    seats text not null,          -- [{"agent": "person" | bot name, "token": secret}]
+    spectator text not null       -- the spectator link's token
+);
+create table if not exists decisions (
+    table_id text not null references tables(id),
+    n integer not null,           -- 1, 2, ... in the order they were taken
+    choice text not null,         -- the option id
+    primary key (table_id, n)
+);
+"""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Store:
+    """The database behind the tables; safe to use from the server's threads."""
+
+    def __init__(self, path: str = ":memory:"):
+        self.path = path
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.lock = threading.Lock()
+        with self.lock:
+            self.db.execute("pragma journal_mode=wal" if path != ":memory:" else "pragma journal_mode=memory")
+            self.db.executescript(SCHEMA)
+
+    def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
+               agents: list[str]) -> dict:
+        row = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
+               "players": players, "seed": seed, "digest": digest,
+               "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token()}
+        with self.lock:
+            self.db.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
+                            "spectator) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
+                             json.dumps(row["seats"]), row["spectator"]))
+        return row
+
+    def tables(self) -> list[dict]:
+        with self.lock:
+            rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator "
+                                   "from tables order by rowid").fetchall()
+        return [{"id": r[0], "ruleset": r[1], "options": json.loads(r[2]), "variants": json.loads(r[3]),
+                 "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8]}
+                for r in rows]
+
+    def choices(self, table_id: str) -> list[str]:
+        with self.lock:
+            rows = self.db.execute("select choice from decisions where table_id = ? order by n",
+                                   (table_id,)).fetchall()
+        return [r[0] for r in rows]
+
+    def add_choice(self, table_id: str, n: int, choice: str) -> None:
+        """Decision n (1-based) of the table; committed when this returns."""
+        with self.lock:
+            self.db.execute("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice))
+
+    def keep_choices(self, table_id: str, count: int) -> None:
+        """Take back every decision after the first `count` (undo)."""
+        with self.lock:
+            self.db.execute("delete from decisions where table_id = ? and n > ?", (table_id, count))
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()

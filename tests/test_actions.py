@@ -1,0 +1,126 @@
+"""`action NAME(p) "Title" when TEST[, interrupting]:` on its own: offered at every
+decision point while the test holds, asked again after it runs, and interrupting
+other players only when the test newly holds."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dsl.errors import MeepleError
+from interpreter import runner
+from tests.conftest import rules
+
+GAME = '''
+game "Coins"
+players 2
+counter coins per player = 3
+counter vp per player = 0
+counter round_number = 0
+flag alarm = false
+action buy(p) "Buy a point" when coins[p] >= 2:
+    coins[p] -= 2
+    vp[p] += 1
+action ring(p) "Ring the bell" when alarm and coins[p] > 0, interrupting:
+    coins[p] -= 1
+    vp[p] += 2
+
+effect collect(p):
+    choose n from [1, 2] by p "How many coins?":
+        coins[p] += n
+
+setup:
+    next round
+
+phase round:
+    round_number += 1
+    alarm = round_number == 2
+    for each player in turn_order:
+        do collect(player)
+    if round_number == 3:
+        end game
+    next round
+
+score "VP": vp
+'''
+
+
+def ids(e, s):
+    return [o.id for o in e.decision(s).options]
+
+
+def test_own_actions_come_after_the_normal_options_and_the_decision_is_asked_again():
+    e = rules(GAME)
+    s, _ = e.start(2, 1)
+    assert ids(e, s) == ["1", "2", "act:buy"]
+    assert e.decision(s).options[-1].label == "Buy a point"
+    s, events = e.apply(s, "act:buy")
+    assert {"e": "act", "player": 0, "action": "buy"} in events
+    assert s["vars"]["vp/0"] == 1 and s["vars"]["coins/0"] == 1
+    # The same decision again, its options recomputed: buying no longer holds.
+    d = e.decision(s)
+    assert d.actor == 0 and [o.id for o in d.options] == ["1", "2"]
+    assert json.loads(json.dumps(s)) == s
+
+
+def test_a_lone_option_is_asked_when_an_action_holds():
+    e = rules(GAME.replace("choose n from [1, 2]", "choose n from [1]"))
+    s, _ = e.start(2, 1)
+    assert ids(e, s) == ["1", "act:buy"]
+    s, _ = e.apply(s, "1")
+    assert ids(e, s) == ["1", "act:buy"] and e.decision(s).actor == 1
+
+
+def test_an_interrupting_action_is_offered_once_when_its_test_newly_holds():
+    e = rules(GAME)
+    s, _ = e.start(2, 1)
+    s, _ = e.apply(s, "1")
+    s, _ = e.apply(s, "1")   # round 1 over; round 2 sets the alarm
+    d = e.decision(s)
+    assert d.actor == 1 and d.prompt == "Act now, before P1 decides?"
+    assert [o.id for o in d.options] == ["act:ring", "pass"]
+    s, _ = e.apply(s, "pass")
+    d = e.decision(s)
+    assert d.actor == 0 and [o.id for o in d.options] == ["1", "2", "act:buy", "act:ring"]
+    s, _ = e.apply(s, "1")
+    # P2's own decision: the bell is among their options, no separate interrupt.
+    assert e.decision(s).actor == 1 and "act:ring" in ids(e, s)
+    s, _ = e.apply(s, "2")
+    # Round 3: the alarm is off, nobody is interrupted.
+    assert e.decision(s).actor == 0 and "act:ring" not in ids(e, s)
+
+
+def test_an_interrupt_runs_before_the_interrupted_decision():
+    e = rules(GAME)
+    s, _ = e.start(2, 1)
+    s, _ = e.apply(s, "1")
+    s, _ = e.apply(s, "1")
+    s, events = e.apply(s, "act:ring")
+    assert s["vars"]["vp/1"] == 2 and {"e": "act", "player": 1, "action": "ring"} in events
+    assert e.decision(s).actor == 0, "then the interrupted player decides"
+
+
+def test_a_game_without_actions_has_no_marks_and_no_extra_options():
+    e = rules(GAME.split("action buy")[0] + "effect collect" + GAME.split("effect collect")[1])
+    s, _ = e.start(2, 1)
+    assert ids(e, s) == ["1", "2"]
+    assert not any(k.startswith("#") for k in s["vars"])
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "mcts"])
+def test_bots_play_with_actions(agent):
+    e = rules(GAME)
+    result = runner.play(e, 2, 3, [agent], "coins")
+    assert e.is_terminal(result.state)
+
+
+def test_two_actions_may_not_share_a_title():
+    with pytest.raises(MeepleError) as err:
+        rules(GAME.replace('"Ring the bell"', '"Buy a point"'))
+    assert '<test>:10:1: error: two actions are called "Buy a point"' in str(err.value)
+
+
+def test_an_unknown_name_in_the_test_is_located():
+    with pytest.raises(MeepleError) as err:
+        rules(GAME.replace("when coins[p] >= 2", "when coin[p] >= 2"))
+    assert "<test>:7:" in str(err.value) and "coin" in str(err.value)

@@ -1,0 +1,218 @@
+"""The play table in a real headless Chromium (Debian's chromium + chromedriver, driven by Selenium):
+the lobby, a two-person game of The Queen's Wishes played to the end with placements clicked on
+the grid (rotate, place, undo, place again), a Wild Gardens turn by clicking, the replay viewer.
+Screenshots go to tests/artifacts/. Without Chromium these tests skip and say why."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tests.browser import Server, browser, need_chromium, screenshot
+
+pytest.importorskip("selenium")
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+WAIT = 20
+
+
+@pytest.fixture(scope="module")
+def site():
+    driver_path = need_chromium()
+    from cli import load
+    from interpreter import runner, trace
+    from interpreter.table.app import create_app
+    traced = runner.play(load("wild_gardens"), 2, 3, ["random"], "wild_gardens").trace.jsonl()
+    app = create_app(["queens_wishes", "wild_gardens", "apothebakery"], traces=[trace.parse(traced)])
+    with Server(app) as server:
+        driver = browser(driver_path)
+        try:
+            yield server, driver
+        finally:
+            driver.quit()
+
+
+def wait_for(driver, css: str):
+    return WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, css))
+
+
+def page_step(driver) -> int:
+    return driver.execute_script("return current ? current.step : -1")
+
+
+def wait_step(driver, step: int) -> None:
+    WebDriverWait(driver, WAIT).until(lambda d: page_step(d) == step)
+
+
+def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> None:
+    """A choice sent the way a page sends it, over the table's WebSocket; returns once applied."""
+    from websockets.sync.client import connect
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}?token={tok}") as ws:
+        json.loads(ws.recv())
+        ws.send(json.dumps({"type": "choose", "option": option, "step": step}))
+        while True:
+            m = json.loads(ws.recv(timeout=WAIT))
+            assert m["type"] == "table", m
+            if m["table"]["step"] > step:
+                return
+
+
+def test_the_lobby_creates_a_table_with_private_links(site):
+    server, driver = site
+    driver.get(server.url + "/")
+    wait_for(driver, "#game option")
+    Select(driver.find_element(By.ID, "game")).select_by_value("wild_gardens")
+    players = driver.find_element(By.ID, "players")
+    players.clear()
+    players.send_keys("3")
+    driver.find_element(By.ID, "seed").click()  # leave the field: seats redraw
+    wait_for(driver, "#seat-3")
+    Select(driver.find_element(By.ID, "seat-2")).select_by_value("greedy")
+    Select(driver.find_element(By.ID, "seat-3")).select_by_value("person")
+    driver.find_element(By.CSS_SELECTOR, "[data-variant=keep_it_fresh]").click()
+    driver.find_element(By.ID, "create").click()
+    links = wait_for(driver, "a.seat-link")
+    assert len(links) == 2 and "P2: bot greedy" in driver.find_element(By.ID, "link-list").text, \
+        driver.find_element(By.ID, "link-list").text
+    assert driver.find_element(By.ID, "spectator-link").get_attribute("href")
+    screenshot(driver, "lobby")
+    row = server.app.state.hall.store.tables()[-1]
+    assert row["ruleset"] == "wild_gardens" and row["variants"] == ["keep_it_fresh"]
+    assert [s["agent"] for s in row["seats"]] == ["person", "greedy", "person"]
+    driver.find_element(By.ID, "hot-seat").click()  # both people's seats in this browser
+    tabs = wait_for(driver, ".seat-tab")
+    assert [t.text for t in tabs] == ["P1", "P3"]
+
+
+def placement_cell(driver, legal: bool = True):
+    """A grid cell to click for the current orientation: the first legal place, or an illegal one."""
+    where = driver.execute_script("""
+        const p = current.decision.placement, o = p.orientations[orientation];
+        const legal = new Set(p.places.filter((s) => s[0] === o.o).map((s) => s[1] + ',' + s[2]));
+        const first = o.cells[0];
+        if (arguments[0]) { const s = p.places.find((s) => s[0] === o.o); return [s[1] + first[0], s[2] + first[1], s[3]]; }
+        const g = current.grids.find((g) => g.key === p.grid);
+        for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++)
+          if (!legal.has((r - first[0]) + ',' + (c - first[1]))) return [r, c, null];
+        return null;""", legal)
+    grid = driver.execute_script("return current.decision.placement.grid")
+    cell = driver.find_element(By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{where[0]}"][data-col="{where[1]}"]')
+    return cell, where[2]
+
+
+def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 5)
+    live = hall.table(row["id"])
+    tokens = [s["token"] for s in row["seats"]]
+    driver.get(f"{server.url}/table/{row['id']}?token={tokens[0]}")
+    wait_for(driver, "#table section")
+    rnd = random.Random(5)
+    clicked = 0
+    while (d := live.decision()) is not None:
+        step = live.state["step"]
+        wait_step(driver, step)
+        if d.actor == 0 and d.undoable and clicked < 2:
+            clicked += 1
+            wait_for(driver, ".placing")
+            if clicked == 1:
+                before = driver.execute_script("return orientation")
+                ActionChains(driver).send_keys("r").perform()
+                assert driver.execute_script("return orientation") != before
+                screenshot(driver, "queens_wishes-rotated")
+                bad, _ = placement_cell(driver, legal=False)
+                ActionChains(driver).move_to_element(bad).click().perform()
+                assert "cannot go there" in driver.find_element(By.ID, "error").text
+                assert live.state["step"] == step  # refused: nothing changed
+            cell, option = placement_cell(driver)
+            ActionChains(driver).move_to_element(cell).perform()
+            assert "ok" in cell.get_attribute("class")  # the hover preview says it fits
+            if clicked == 1:
+                screenshot(driver, "queens_wishes-preview")
+            cell.click()
+            wait_step(driver, step + 1)
+            assert live.choices[-1] == option
+            if clicked == 1:  # take it back, then place it again
+                driver.find_element(By.ID, "undo").click()
+                wait_step(driver, step)
+                assert len(live.choices) == step
+                cell, option = placement_cell(driver)
+                ActionChains(driver).move_to_element(cell).click().perform()
+                wait_step(driver, step + 1)
+                assert live.choices[-1] == option
+            continue
+        socket_choose(server, row["id"], tokens[d.actor], rnd.choice(d.options).id, step)
+    wait_for(driver, ".scores")
+    screenshot(driver, "queens_wishes-end")
+    totals = [int(td.text) for td in driver.find_elements(By.CSS_SELECTOR, ".scores .total td.num")]
+    assert totals == [s["total"] for s in live.engine.scores(live.state)]
+    assert clicked == 2
+
+
+def test_a_wild_gardens_turn_by_clicking(site):
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("wild_gardens", 2, {}, [], ["person", "random"], 9)
+    live = hall.table(row["id"])
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
+    wait_for(driver, "#table section")
+    kinds = []
+    for _ in range(8):
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)"))
+        step = page_step(driver)
+        # click what the decision offers on the table itself when it can: a space, a card; else a button
+        for css, kind in [(".space.choosable", "space"), (".card.choosable", "card"), ("button.option", "button")]:
+            found = driver.find_elements(By.CSS_SELECTOR, css)
+            if found:
+                kinds.append(kind)
+                ActionChains(driver).move_to_element(found[0]).click().perform()
+                break
+        WebDriverWait(driver, WAIT).until(lambda d: page_step(d) > step)
+    assert "button" in kinds
+    assert driver.find_elements(By.CSS_SELECTOR, ".space.occupied")  # the path board shows who stands where
+    assert sum(1 for e in live.entries if e["actor"] == 0) == 8
+    screenshot(driver, "wild_gardens-turn")
+    log = driver.find_element(By.ID, "log").text
+    assert log.count("P1 chooses") == 8
+
+
+def test_the_replay_viewer_steps_through_a_trace_per_seat(site):
+    server, driver = site
+    driver.get(server.url + "/replay?id=1")
+    wait_for(driver, "#table section")
+    for _ in range(3):
+        driver.find_element(By.ID, "next").click()
+    WebDriverWait(driver, WAIT).until(lambda d: "step 3 of" in d.find_element(By.ID, "status").text)
+    Select(driver.find_element(By.ID, "seat")).select_by_value("1")
+    WebDriverWait(driver, WAIT).until(lambda d: "as P1 sees it" in d.find_element(By.ID, "status").text)
+    assert driver.find_element(By.ID, "taken").text.startswith("P")
+    driver.find_element(By.ID, "last").click()
+    wait_for(driver, ".scores")
+    screenshot(driver, "replay")
+
+
+def test_a_person_casts_a_spell_when_a_window_opens_on_another_seats_turn(site):
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("apothebakery", 2, {}, [], ["person", "person"], 1)
+    live = hall.table(row["id"])
+    rnd = random.Random(1)
+    for _ in range(83):  # seeded play up to P2's foraging turn, where a window opens for P1
+        d = live.decision()
+        live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
+    d = live.decision()
+    assert d.actor == 0 and live.entries[-1]["actor"] == 1 and "Cast your spell" in [o.label for o in d.options]
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
+    prompt = wait_for(driver, ".prompt")[0]
+    assert prompt.text == d.prompt
+    cast = next(b for b in driver.find_elements(By.CSS_SELECTOR, "button.option") if b.text == "Cast your spell")
+    screenshot(driver, "apothebakery-window")
+    cast.click()
+    wait_step(driver, 84)
+    assert live.choices[-1] == next(o.id for o in d.options if o.label == "Cast your spell")
+    assert "P1 chooses Cast your spell" in driver.find_element(By.ID, "log").text
