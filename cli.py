@@ -212,14 +212,17 @@ def cmd_bench(args) -> int:
 
     if args.agents and args.agents != "random":
         raise CommandError("bench plays uniformly random games: --agents random is the only choice")
-    if args.seconds <= 0 or args.repeats < 1:
-        raise CommandError("--seconds must be positive and --repeats at least 1")
+    if not 0 < args.seconds <= 3600 or not 1 <= args.repeats <= 1000:  # also refuses nan and inf
+        raise CommandError("--seconds must be more than 0 and at most 3600, and --repeats 1 to 1000")
     path = find_ruleset(args.game)
     options, variants = parse_options(args.option), args.variant
     compile_times = bench.time_compile(lambda: compile_ruleset(parse_file(path), options, variants))
     engine = load(args.game, options, variants)
     players = player_count(engine, args.players)
-    r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    try:
+        r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    except bench.BenchError as exc:
+        raise CommandError(str(exc)) from None
     print(f"{engine.game.title}: {players} players, uniform random games, "
           f"{args.repeats} x {args.seconds:g} s (median, min-max)")
     print(f"  parse+check+compile  {bench.spread([t * 1000 for t in compile_times])} ms")
