@@ -3,7 +3,7 @@
     meeple check FILE...            errors and warnings; exit 0 clean, 1 on errors
     meeple list                     shipped rulesets: players, options, variants
     meeple run GAME [...]           bots play one game; the final score table
-    meeple play GAME [...]          a person plays at the terminal against bots
+    meeple play GAME [...]          people play at the terminal (--agents human,human), bots the rest
     meeple replay TRACE             verify that a trace replays exactly
     meeple bench GAME [...]         how fast uniformly random games play
     meeple new NAME                 a small complete ruleset to start from
@@ -28,7 +28,8 @@ from dsl.checker import warnings as rule_warnings
 from dsl.compiler import UsageError, apply_variants, compile_ruleset, find_ruleset, shipped_rulesets
 from dsl.errors import MeepleError
 from dsl.parser import parse_file
-from interpreter.agents import AgentError
+from interpreter import outputs
+from interpreter.agents import AgentError, builtin_agent
 from interpreter.engine import Engine
 
 
@@ -51,6 +52,13 @@ def load(game: str, options: dict | None = None, variants: list | None = None) -
     path = find_ruleset(game)
     rs = parse_file(path)
     return Engine(compile_ruleset(rs, options or {}, variants or []))
+
+
+def ruleset_ref(game: str) -> str:
+    """How saves and traces name a ruleset: a shipped game by its name, a file by its
+    absolute path, so they can be resumed and replayed from any folder."""
+    path = find_ruleset(game)
+    return game if shipped_rulesets().get(game) == path else str(path.resolve())
 
 
 def engine_from(args) -> Engine:
@@ -84,6 +92,14 @@ def final_state_json(engine: Engine, state: dict) -> dict:
                       "pieces": [p[:4] for p in grid["pieces"]]}
     return {"zones": state["zones"], "counters": state["vars"], "grids": grids,
             "first_player": state["first"]}
+
+
+def guard_output(path: str) -> None:
+    """Refuse an output file Meeple must not write (a ruleset, a data file): one line, exit 2."""
+    try:
+        outputs.guard(path)
+    except outputs.OutputError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def plural(n: int, word: str) -> str:
@@ -130,12 +146,19 @@ def cmd_run(args) -> int:
     from interpreter import runner
     from interpreter.render import outcome_text, score_table
 
+    if "human" in agent_list(args.agents):
+        raise CommandError("`human` seats are for `meeple play`; `meeple run` plays bots only")
+    if args.trace:
+        guard_output(args.trace)
     engine = engine_from(args)
     players = player_count(engine, args.players)
-    result = runner.play(engine, players, args.seed, agent_list(args.agents), args.game, strict=args.strict)
+    result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
+                         strict=args.strict)
     if args.trace:
         try:
             result.trace.save(args.trace)
+        except outputs.OutputError as exc:
+            raise CommandError(str(exc)) from None
         except OSError as exc:
             raise CommandError(f"cannot write trace {args.trace}: {exc.strerror}") from None
     agents = result.trace.lines[0]["agents"]
@@ -189,14 +212,17 @@ def cmd_bench(args) -> int:
 
     if args.agents and args.agents != "random":
         raise CommandError("bench plays uniformly random games: --agents random is the only choice")
-    if args.seconds <= 0 or args.repeats < 1:
-        raise CommandError("--seconds must be positive and --repeats at least 1")
+    if not 0 < args.seconds <= 3600 or not 1 <= args.repeats <= 1000:  # also refuses nan and inf
+        raise CommandError("--seconds must be more than 0 and at most 3600, and --repeats 1 to 1000")
     path = find_ruleset(args.game)
     options, variants = parse_options(args.option), args.variant
     compile_times = bench.time_compile(lambda: compile_ruleset(parse_file(path), options, variants))
     engine = load(args.game, options, variants)
     players = player_count(engine, args.players)
-    r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    try:
+        r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    except bench.BenchError as exc:
+        raise CommandError(str(exc)) from None
     print(f"{engine.game.title}: {players} players, uniform random games, "
           f"{args.repeats} x {args.seconds:g} s (median, min-max)")
     print(f"  parse+check+compile  {bench.spread([t * 1000 for t in compile_times])} ms")
@@ -210,6 +236,7 @@ def cmd_bench(args) -> int:
 
 def cmd_play(args) -> int:
     from interpreter import saves
+    from interpreter.fingerprint import fingerprint
     from interpreter.play import play_at_terminal
 
     resumed = None
@@ -222,14 +249,25 @@ def cmd_play(args) -> int:
         args.option = [f"{k}={v}" for k, v in resumed.get("options", {}).items()]
         args.variant = resumed.get("variants", [])
         args.players, args.seed = resumed["players"], resumed["seed"]
-        args.seat, args.agents = resumed["seat"] + 1, ",".join(resumed.get("agents", ["random"]))
+        args.seat = resumed["seat"] + 1
+        if not args.agents:  # a save is untrusted: it may name only built-in agents, never code to import
+            saved = [str(a) for a in resumed.get("agents", ["random"])]
+            foreign = [a for a in saved if not builtin_agent(a)]
+            if foreign:
+                raise CommandError(f"the save names agent `{foreign[0]}`, which is not built in; to run code "
+                                   f"from a module, name it yourself: --agents {','.join(saved)}")
+            args.agents = ",".join(saved)
     if not args.game:
         raise CommandError("say which game to play (or --resume a save)")
+    if args.save or args.resume:  # refused before anyone makes a move, not at the first save
+        guard_output(args.save or args.resume)
     engine = engine_from(args)
     players = player_count(engine, args.players)
     if not 1 <= args.seat <= players:
         raise CommandError(f"--seat must be between 1 and {players}")
-    header = {"ruleset": args.game, "options": engine.game.options, "variants": engine.game.variants}
+    g = engine.game
+    header = {"ruleset": ruleset_ref(args.game), "options": g.options, "variants": g.variants,
+              "rules": fingerprint(find_ruleset(args.game), g.options)}
     try:
         return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents),
                                 save=args.save or args.resume, resumed=resumed, header=header)
@@ -278,9 +316,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check at every step that every component is in exactly one place")
     r.set_defaults(fn=cmd_run)
 
-    pl = sub.add_parser("play", help="play at the terminal against bots")
+    pl = sub.add_parser("play", help="play at the terminal: against bots, or hot-seat with --agents human,human")
     game_args(pl, optional=True)  # --resume knows the game
-    pl.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
+    pl.add_argument("--seat", type=int, default=1,
+                    help="your seat, 1-based, when --agents names no `human` (the others are bots)")
     pl.add_argument("--save", help="save every choice to this file as you play")
     pl.add_argument("--resume", help="continue a saved game (and keep saving to it)")
     pl.set_defaults(fn=cmd_play)

@@ -1,25 +1,27 @@
-"""A person at the terminal plays one seat; bots play the others.
+"""People at the terminal play some seats; bots play the others.
 
-The person sees their view (hidden zones as counts), the numbered options, and
-may undo a decision the rules mark `undoable` while its phase is still running:
-right after making it ("green checkmark": Enter confirms, u undoes) or at a later
-prompt in the same phase. Undo rewinds to the state before that decision.
+Each person sees what happened since their last decision (as their seat may
+see it), the question and the options (interpreter/terminal.py), and the whole
+table only when they ask (`s`). Several people can share the terminal
+(hot-seat): before a person's turn the screen is cleared, or a separator is
+printed, and the game waits for them to press Enter, so nobody reads another
+seat's hidden things. A person may undo a decision the rules mark `undoable`
+while its phase is still running: right after making it ("green checkmark":
+Enter confirms, u undoes) or at a later prompt in the same phase. Undo rewinds
+to the state before that decision, and the save follows at once.
 """
 from __future__ import annotations
 
 import sys
 
 from interpreter import saves
-from interpreter.agents import make_agents
+from interpreter.agents import choose as bot_choice, make_agents
+from interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table
 from interpreter.runner import choice_seen_by
-from interpreter.render import event_text, player_name, score_table, state_text
+from interpreter.terminal import ask, choose
 
-
-def ask(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
+HUMAN = "human"
+CLEAR = "\033[2J\033[H"
 
 
 def undo_point(history: list, seat: int, state: dict):
@@ -33,83 +35,148 @@ def undo_point(history: list, seat: int, state: dict):
     return None
 
 
-def play_at_terminal(engine, players: int, seed: int, seat: int, agent_names: list[str],
+def seats_of(agent_names: list[str], players: int, seat: int | None) -> tuple[list, list[int]]:
+    """Agent names for every seat and the seats people play: those named `human`,
+    else the one `seat` (the agents list then names the bots by seat, as in `meeple run`)."""
+    names = list(agent_names or ["random"])
+    names = (names + [names[-1]] * players)[:players]
+    humans = [i for i, n in enumerate(names) if n == HUMAN]
+    if not humans:
+        humans = [seat or 0]
+        names[humans[0]] = HUMAN
+    return names, humans
+
+
+def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_names: list[str],
                      out=None, save: str | None = None, resumed: dict | None = None,
                      header: dict | None = None, start: dict | None = None) -> int:
-    """Play one game; with `save`, every choice is saved atomically as it is made.
+    """Play one game; with `save`, every choice (and every undo) is saved atomically.
 
     `start` begins from a given state instead of the setup (tests, puzzles)."""
     out = out or sys.stdout
     g = engine.game
-    bots = make_agents(engine, agent_names, players, seed)
+    names, humans = seats_of(agent_names, players, seat)
+    bots = make_agents(engine, [n if n != HUMAN else "random" for n in names], players, seed)
     choices = list(resumed["choices"]) if resumed else []
     if resumed:
-        state, events = saves.resume(engine, resumed), []
-        print(f"resumed after {len(choices)} choices", file=out)
+        state, events = saves.resume(engine, resumed, (header or {}).get("rules")), []
     elif start is not None:
         state, events = start, []
     else:
         state, events = engine.start(players, seed)
-    history = []  # (state before, actor, undoable, choices so far)
+    history = []  # (state before, actor, undoable, choices so far, unseen news so far)
+    news = {p: [] for p in humans}  # what each person has not seen yet, as they may see it
+    hot_seat = len(humans) > 1
+    on_screen = None  # the seat whose view the screen shows
 
-    def record(choice_id: str) -> None:
-        choices.append(choice_id)
+    def write_save() -> None:
         if save:
             saves.write(save, dict(header or {}, meeple_save=1, digest=g.digest, players=players, seed=seed,
-                                   seat=seat, agents=agent_names, choices=choices))
-    print(f"{g.title}: you are {player_name(seat)} of {players}. Type a number, u to undo, q to quit.",
-          file=out)
-    for e in events:
-        print("  " + event_text(g, e, seat), file=out)
+                                   seat=humans[0], agents=names, choices=choices))
+
+    def tell(lines_for) -> None:
+        for p in humans:
+            news[p] += lines_for(p)
+
+    def happened(evs, except_seat=None) -> None:
+        for p in humans:
+            if p != except_seat:
+                news[p] += ["  " + event_text(g, e, p) for e in evs]
+
+    def marks() -> dict:
+        return {p: len(lines) for p, lines in news.items()}
+
+    def forget(since: dict) -> None:  # an undo: nobody saw the undone decisions happen
+        for p in humans:
+            del news[p][since[p]:]
+
+    def show_news(p) -> None:
+        if news[p]:
+            if hot_seat:
+                print(f"{player_name(p)}, since your last decision:", file=out)
+            print("\n".join(news[p]), file=out)
+            news[p].clear()
+
+    who = ", ".join(player_name(p) for p in humans)
+    print(f"{g.title}: {'you are' if not hot_seat else 'people play'} {who} of {players}. "
+          "Type a number, h for help, s for the table, u to undo, q to quit.", file=out)
+    if resumed:
+        print(f"resumed after {len(choices)} choices", file=out)
+    happened(events)
     while (d := engine.decision(state)) is not None:
-        if d.actor != seat:
-            index = bots[d.actor].choose(engine.view(state, d.actor), d)
-            who = choice_seen_by(g, state, d, index, players)
-            shown = d.options[index].label if who is None or seat in who else "something hidden"
-            history.append((state, d.actor, d.undoable, len(choices)))
+        if d.actor not in humans:
+            index = bot_choice(bots[d.actor], engine.view(state, d.actor), d)
+            seen = choice_seen_by(g, state, d, index, players)
+            history.append((state, d.actor, d.undoable, len(choices), marks()))
             state, events = engine.apply(state, index)
-            record(d.options[index].id)
-            print(f"{player_name(d.actor)} chooses {shown}", file=out)
-            for e in events:
-                print("  " + event_text(g, e, seat), file=out)
+            choices.append(d.options[index].id)
+            write_save()
+            label = d.options[index].label
+            tell(lambda p: [f"{player_name(d.actor)} chooses "
+                            + (label if seen is None or p in seen else "something hidden")])
+            happened(events)
             continue
+        p = d.actor
+        if hot_seat and on_screen != p:
+            pass_to(p, out, clear=on_screen is not None)
+        on_screen = p
+        show_news(p)
         print("", file=out)
-        print("\n".join(state_text(g, engine.view(state, seat), seat)), file=out)
-        print(f"{d.prompt}", file=out)
-        for i, o in enumerate(d.options, 1):
-            print(f"  {i:>3}. {o.label}", file=out)
-        undo_at = undo_point(history, seat, state)
-        answer = ask("> " if undo_at is None else "> (u = undo) ")
-        if answer is None or answer.strip().lower() in ("q", "quit"):
-            print("game abandoned", file=out)
+        undo_at = undo_point(history, p, state)
+        answer = choose(engine, state, d, p, out, undo_at is not None)
+        if answer == "quit":
+            write_save()  # even with no choice made yet: "saved in" must be true
+            print("game abandoned" + (f"; saved in {save}" if save else ""), file=out)
             return 0
-        answer = answer.strip().lower()
-        if answer == "u":
-            if undo_at is None:
-                print("nothing to undo here", file=out)
-                continue
+        if answer == "undo":
             state, kept = history[undo_at][0], history[undo_at][3]
+            forget(history[undo_at][4])
             del history[undo_at:]
             del choices[kept:]
+            write_save()
             print("undone", file=out)
             continue
-        if not answer.isdigit() or not 1 <= int(answer) <= len(d.options):
-            print(f"type a number from 1 to {len(d.options)}", file=out)
-            continue
-        index = int(answer) - 1
-        before = state
-        state, events = engine.apply(state, index)
-        history.append((before, seat, d.undoable, len(choices)))
-        record(d.options[index].id)
-        for e in events:
-            print("  " + event_text(g, e, seat), file=out)
-        if d.undoable:
+        before, seen = state, choice_seen_by(g, state, d, answer, players)
+        history.append((before, p, d.undoable, len(choices), marks()))
+        state, events = engine.apply(state, answer)
+        choices.append(d.options[answer].id)
+        write_save()
+        label = d.options[answer].label
+        tell(lambda q: [] if q == p else [f"{player_name(p)} chooses "
+                                          + (label if seen is None or q in seen else "something hidden")])
+        for e in events:  # what the choice did, at once, as this person sees it
+            print("  " + event_text(g, e, p), file=out)
+        happened(events, except_seat=p)
+        if d.undoable and state["seq"] == before["seq"]:  # its phase still runs: it may be taken back
             confirm = ask("Enter to confirm, u to undo: ")
-            if confirm is not None and confirm.strip().lower() == "u":
+            confirm = "q" if confirm is None else confirm.strip().lower()
+            if confirm in ("q", "quit"):  # the choice stands (it is saved); the game stops here
+                print("game abandoned" + (f"; saved in {save}" if save else ""), file=out)
+                return 0
+            if confirm == "u":
                 state = before
-                history.pop()
+                forget(history.pop()[4])
                 choices.pop()
+                write_save()
                 print("undone", file=out)
+    if not hot_seat:  # the last moves of the bots; in hot-seat the final table says it all
+        show_news(humans[0])
+    print("", file=out)
+    print("\n".join(all_boards_text(g, state)), file=out)
     scores = engine.scores(state)
-    print("\n".join(score_table(scores, engine.ranking(state, scores))), file=out)
+    outcome = engine.outcome(state, scores)
+    print("\n".join(score_table(scores, engine.ranking(state, scores), outcome=outcome)), file=out)
+    for o in outcome or []:
+        print(outcome_text(o, state["players"]), file=out)
     return 0
+
+
+def pass_to(seat: int, out, clear: bool = True) -> None:
+    """Hide the previous person's screen and wait for the next one to sit down."""
+    tty = getattr(out, "isatty", lambda: False)()
+    screen = getattr(out, "raw", out)  # past the filter that neutralises escape codes (printable.py)
+    if clear:
+        print(CLEAR if tty else "\n" + "=" * 60, end="" if tty else "\n", file=screen, flush=True)
+    ask(f"Pass to {player_name(seat)}, then press Enter. ")
+    if tty:
+        print(CLEAR, end="", file=screen, flush=True)

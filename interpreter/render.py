@@ -8,7 +8,6 @@ bookkeeping and stay out of what people read (`shown_event`, `state_text`).
 """
 from __future__ import annotations
 
-from interpreter.boards import grid as gridlib
 from interpreter.boards import polyomino
 from interpreter.game import KIND
 from interpreter.state import can_see, may_see_var
@@ -135,15 +134,81 @@ def value_text(value) -> str:
 
 
 def boards_text(game, state: dict) -> list[str]:
-    """Every grid drawn with two-letter codes, for traces and the terminal."""
+    """Every grid drawn with row and column numbers, for traces and the terminal."""
     lines = []
     for key, grid in state["grids"].items():
-        spec = game.grids[key.split("/", 1)[0]]
-        codes = grid_codes(game, spec)
-        legend = ", ".join(f"{c}={v}" for v, c in codes.items())
-        lines.append(f"{key_label(game, key)} ({legend}):")
-        lines += ["  " + row for row in gridlib.render(grid, spec.geometry, codes)]
+        lines += grid_text(game, key, grid)
     return lines
+
+
+def grid_text(game, key: str, grid: dict, preview: dict | None = None) -> list[str]:
+    """One grid drawn: a legend line, column numbers on top, row numbers on the left.
+
+    An empty cell shows its terrain (the first layout's symbol, `#` path, `.` grass)
+    or `.` without a layout; `preview` (cell index -> content) draws a piece that is
+    not placed yet in CAPITALS, over whatever is there."""
+    spec = game.grids[key.split("/", 1)[0]]
+    codes = grid_codes(game, spec)
+    attr, symbols = terrain(game, spec)
+    geometry = spec.geometry
+    preview = preview or {}
+    legend = ", ".join(f"{c}={v}" for v, c in codes.items())
+    if attr:
+        legend = f"{attr}: " + ", ".join(f"{s} {v}" for v, s in symbols.items()) + f"; {legend}"
+    width = max([len(c) for c in codes.values()] + [len(str(geometry.cols)), 1])
+    margin = len(str(geometry.rows))
+    lines = [f"{key_label(game, key)} ({legend}):",
+             " " * (margin + 1) + " ".join(str(c + 1).ljust(width) for c in range(geometry.cols)).rstrip()]
+    layout = spec.layouts.get(attr, ()) if attr else ()
+    for r in range(geometry.rows):
+        row = []
+        for c in range(geometry.cols):
+            i = r * geometry.cols + c
+            v = grid["cells"][i]
+            if i in preview:
+                text = codes.get(preview[i], preview[i]).upper()
+            elif v is not None:
+                text = codes.get(v, v)
+            else:
+                text = symbols[layout[i]] if layout else "."
+            row.append(text.ljust(width))
+        lines.append(f"{r + 1:>{margin}} " + " ".join(row).rstrip())
+    return lines
+
+
+def terrain(game, spec) -> tuple[str, dict]:
+    """The grid's first layout attribute and one symbol per value, as the rules file's
+    legend writes them (`"#" = path`); ("", {}) for a grid without a layout."""
+    if not spec.layouts:
+        return "", {}
+    attr = next(iter(spec.layouts))
+    key = ("terrain symbols", spec.name)
+    if key not in game.cache:
+        game.cache[key] = _legend(game, spec.name, attr) or _own_symbols(spec.layouts[attr])
+    return attr, game.cache[key]
+
+
+def _legend(game, grid: str, attr: str) -> dict:
+    """value -> symbol from the grid's layout declaration in the rules source."""
+    from dsl import ast
+    from dsl.errors import MeepleError
+    from dsl.parser import parse_text
+    try:
+        rs = parse_text(game.source, game.path or "<rules>")
+    except MeepleError:
+        return {}
+    for decl in rs.of(ast.GridDecl):
+        for lay in decl.layouts if decl.name == grid else ():
+            if lay.attr == attr:
+                return {v: ch for ch, v in lay.legend.items() if len(ch) == 1}
+    return {}
+
+
+def _own_symbols(values) -> dict:
+    out = {}
+    for v in values:
+        out.setdefault(v, v[:1])
+    return out
 
 
 def grid_codes(game, spec) -> dict:

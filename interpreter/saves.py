@@ -1,7 +1,11 @@
 """Saved games: the choices made so far, written atomically, refused if the rules changed.
 
-A save is JSON: the ruleset, its digest, options, variants, players, seed, the
-person's seat, and every choice (option id) from the start. Resuming replays
+A save is JSON: the ruleset (a shipped name or an absolute path, so it resumes
+from any folder), the digest of each of its definitions and data files
+(interpreter/fingerprint.py), options, variants, players, seed, who plays each
+seat, and every choice (option id) from the start. An edit that changes no
+definition (comments, layout) keeps the save usable; a real change is refused,
+naming the definitions that differ. Resuming replays
 the choices, so a save is small and can never hold an inconsistent state. It
 is written to a temporary file and renamed over the old one, so a crash while
 writing leaves the previous save intact.
@@ -9,28 +13,38 @@ writing leaves the previous save intact.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from interpreter import outputs
 
 
 class SaveError(Exception):
     """A save that cannot be used: the message says why."""
 
 
+class Save(BaseModel):
+    """What a save may hold (strict: a save is untrusted input)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    meeple_save: Literal[1]
+    ruleset: str = ""
+    digest: str = ""
+    rules: dict[str, str] | None = None
+    options: dict[str, str] = {}
+    variants: list[str] = []
+    players: int = Field(ge=1, le=64)
+    seed: int
+    seat: int = Field(ge=0, le=63)
+    agents: list[str] = ["random"]
+    choices: list[str]
+
+
 def write(path: str | Path, data: dict) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the save atomically; refuses to write over rules or data (OutputError)."""
+    outputs.write_text(path, json.dumps(data, indent=1))
 
 
 def read(path: str | Path) -> dict:
@@ -40,14 +54,29 @@ def read(path: str | Path) -> dict:
         raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise SaveError(f"{path} is not a Meeple save (damaged?)") from None
-    if not isinstance(data, dict) or data.get("meeple_save") != 1 or not isinstance(data.get("choices"), list):
+    if not isinstance(data, dict) or data.get("meeple_save") != 1:
         raise SaveError(f"{path} is not a Meeple save")
+    try:
+        Save.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise SaveError(f"{path}: field `{where}`: {err['msg'].lower()}; the save is damaged") from None
     return data
 
 
-def resume(engine, data: dict) -> dict:
-    """The state after replaying a save's choices; refuses a save from other rules."""
-    if data.get("digest") != engine.game.digest:
+def resume(engine, data: dict, rules: dict | None = None) -> dict:
+    """The state after replaying a save's choices; refuses a save from other rules.
+
+    `rules` is the ruleset's fingerprint now; without one on both sides, the
+    digests of the compiled game must match."""
+    from interpreter.fingerprint import differences
+    if rules is not None and isinstance(data.get("rules"), dict):
+        changed = differences(data["rules"], rules)
+        if changed:
+            shown = "; ".join(changed[:5]) + (f"; and {len(changed) - 5} more" if len(changed) > 5 else "")
+            raise SaveError(f"the rules changed since this save ({shown}); it cannot be resumed")
+    elif data.get("digest") != engine.game.digest:
         raise SaveError("this save was made with another version of the rules "
                         f"(digest {data.get('digest')}, now {engine.game.digest}); it cannot be resumed")
     state, _ = engine.start(data["players"], data["seed"])

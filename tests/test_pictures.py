@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from cli import main
+from dsl.compiler import shipped_rulesets
 from interpreter.boards.graph import Board
 from interpreter.pictures import board_positions
 from interpreter.render import path_board_text, state_text
@@ -99,7 +100,9 @@ class TestGraphPictures:
         code, printed, _ = run(capsys, "graph", "queens_wishes", "--flow", "--svg")
         assert code == 0 and printed == "wrote queens_wishes_flow.svg\n"
         texts = svg_texts(tmp_path / "queens_wishes_flow.svg")
-        assert {"setup", "round", "solo_turn", "finale", "end", "line 85"} <= set(texts)
+        source = shipped_rulesets()["queens_wishes"].read_text().splitlines()
+        first_end = next(i for i, line in enumerate(source, 1) if line.strip().startswith("next finale"))
+        assert {"setup", "round", "solo_turn", "finale", "end", f"line {first_end}"} <= set(texts)
 
     def test_the_flow_shows_which_effects_each_phase_does(self, capsys, tmp_path):
         code, out, _ = run(capsys, "graph", "mudcake_fair", "--flow")
@@ -165,7 +168,10 @@ def marks_after(lines: list[dict], k: int) -> list[str]:
 def board_rows(out: str) -> list[str]:
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("board (x=x, o=o):"))
-    return [line.strip() for line in lines[at + 1:at + 4]]
+    assert lines[at + 1].split() == ["1", "2", "3"]  # column numbers on top
+    rows = [line.split(None, 1) for line in lines[at + 2:at + 5]]
+    assert [r[0] for r in rows] == ["1", "2", "3"]  # row numbers on the left
+    return [r[1] for r in rows]
 
 
 class TestShow:
@@ -241,4 +247,4 @@ class TestShow:
         text[3] = json.dumps(step)
         open(path, "w").write("\n".join(text) + "\n")
         code, _, err = run(capsys, "show", path, "--step", 5)
-        assert code == 1 and "line 4:" in err and err.count("\n") == 1
+        assert code == 1 and ":4: this line was edited" in err and err.count("\n") == 1

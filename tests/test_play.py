@@ -94,7 +94,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
     engine = shipped("queens_wishes")
     state = saves.resume(engine, data)
     assert state["step"] == len(data["choices"])
-    data["digest"] = "0000"
+    data["rules"]["phase round"] = "0000"  # as if the round had been rewritten since
     save.write_text(json.dumps(data))
     scripted(monkeypatch, lambda prompt, n: "q")
     assert main(["play", "queens_wishes", "--resume", str(save)]) == 2
@@ -175,7 +175,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
     text = out.getvalue()
-    assert 'React at "heal declared"?' in text and 'P1 reacts at "heal declared": cast_spell' in text
+    assert "Cast a spell now that a heal is declared?" in text and 'P1 reacts at "heal declared": cast_spell' in text
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text
@@ -227,3 +227,90 @@ def test_a_trace_names_a_card_taken_from_a_public_market(tmp_path):
     result = runner.play(engine, 2, 5, ["random"])
     picks = [ln for ln in trace.render(engine.game, result.trace.lines, 1).splitlines() if "P1 chooses" in ln]
     assert "something hidden" in picks[0] and "something hidden" not in picks[1]
+
+
+def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypatch, capsys):
+    """Resumed from another folder by the ruleset's absolute path; comments and layout are not
+    the rules, a changed definition is, and the refusal names it."""
+    import json
+    import shutil
+    from cli import main
+    from tests.conftest import ROOT
+    game = tmp_path / "fair"
+    shutil.copytree(ROOT / "rulesets" / "tutorial", game)
+    save = tmp_path / "fair.json"
+    monkeypatch.chdir(tmp_path)
+    scripted(monkeypatch, lambda p, n: "1" if n == 1 else (_ for _ in ()).throw(EOFError))
+    assert main(["play", "fair/mudcake_fair.rules", "--seed", "38", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    assert data["ruleset"] == str((game / "mudcake_fair.rules").resolve()) and len(data["choices"]) == 3
+
+    rules = game / "mudcake_fair.rules"
+    text = rules.read_text()
+    rules.write_text("# house copy\n\n" + text.replace("phase round:\n", "phase round:   # six rounds\n\n"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    scripted(monkeypatch, lambda p, n: "q")
+    assert main(["play", "--resume", str(save)]) == 0
+    assert "resumed after 3 choices" in capsys.readouterr().out
+
+    rules.write_text(text.replace("if round_number < 6:", "if round_number < 5:"))
+    assert main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "the rules changed since this save (phase round changed)" in err and err.count("\n") == 1
+
+
+def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
+    import json
+    import shutil
+    from cli import main
+    from tests.conftest import ROOT
+    shutil.copytree(ROOT / "rulesets" / "tutorial", tmp_path / "fair")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "fair/mudcake_fair.rules", "--trace", "t.jsonl"]) == 0
+    head = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
+    assert head["ruleset"] == str(tmp_path.resolve() / "fair" / "mudcake_fair.rules")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert main(["replay", "../t.jsonl"]) == 0
+    assert main(["run", "queens_wishes", "--trace", "q.jsonl"]) == 0  # a shipped game keeps its name
+    assert json.loads(open("q.jsonl").readline())["ruleset"] == "queens_wishes"
+
+
+CHOICES = '''
+game "Choices"
+players 2
+enum symbol = rose | tree
+component tile from "tiles.csv":
+    cells: shape of symbol
+zone supply: pile of tile
+grid garden per player: 4 x 4 of symbol
+counter bonus per player = 0
+setup:
+    move tile to supply
+    for each player in turn_order:
+        choose t from supply where fits(t, garden):
+            place t on garden as covered, undoable "Where does the tile go?"
+            bonus += count(each c in covered where c.symbol == rose)
+        otherwise:
+            bonus -= 1
+        may choose n from [1, 2, 3] by player "How many extra points?":
+            bonus += n
+'''
+
+
+def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, tmp_path):
+    """u at the next prompt of the same phase takes the placement back; the save follows at once."""
+    import json
+    from tests.conftest import rules
+    engine = rules(CHOICES, tmp_path, {"tiles.csv": "id,cells\nt1,rose tree\nt2,tree tree / rose .\n"})
+    typed = iter(["1", "2 2", "", "", "u", "q"])  # tile, ROW COL, Enter places, Enter confirms, undo
+    prompts = scripted(monkeypatch, lambda prompt, n: next(typed))
+    out, save = io.StringIO(), tmp_path / "s.json"
+    assert play_at_terminal(engine, 2, 1, 0, ["random"], out, save=str(save)) == 0
+    text = out.getvalue()
+    assert "How many extra points?" in text and prompts[4] == "> (u = undo) "
+    assert "undone" in text and text.rindex("Where does the tile go?") > text.index("How many extra points?")
+    assert len(json.loads(save.read_text())["choices"]) == 1  # the tile only: the placement is gone

@@ -181,6 +181,25 @@ setup:
         state, _ = e.apply(state, 0)
         assert e.outcome(state) is None
 
+    def test_place_and_player_are_known_in_an_outcome(self, tmp_path):
+        e = game(tmp_path, HEAD + '''score "Coins": coins
+outcome if players == 2:
+    win if place == 1: "First with {score}"
+    loss: "Seat {player} came {place}"
+setup:
+    coins[1] += 3
+''')
+        state, _ = e.start(2, 1)
+        assert [(o["win"], o["text"]) for o in e.outcome(state)] == [(False, "Seat 0 came 2"), (True, "First with 8")]
+
+    def test_rows_count_wins_from_the_outcome(self):
+        from interpreter.lab import stats
+        rows = [{"scores": [3], "winners": [0], "win": [w], "breakdown": [{}], "ranking": []}
+                for w in (True, False, False, False)]
+        summary = stats.summarize(rows)
+        assert summary["seats"][0]["wins"] == 1 and summary["wins_from"] == "outcome"
+        assert stats.summarize([dict(r, win=None) for r in rows])["seats"][0]["wins"] == 4
+
     def test_the_last_entry_has_no_condition_and_entries_are_wins_or_losses(self, tmp_path):
         with pytest.raises(MeepleError) as info:
             game(tmp_path, self.RULES.replace('    loss: "The', '    loss if true: "The'))
