@@ -378,6 +378,10 @@ class FlowCompiler:
                 raise fail("an option's label shows the option: put an expression in braces", s.span,
                            f'for example `label "{{{s.var}.name}}"`')
         ops.append(op)
+        self.body_otherwise(ops, op, s, scope)
+
+    def body_otherwise(self, ops, op, s, scope) -> None:
+        """A choice's body, then its `otherwise` block if it has one; the op learns where each ends."""
         self.body(ops, s.body, scope)
         if s.otherwise is None:
             op.end = len(ops)  # the body falls through to what follows
@@ -405,15 +409,7 @@ class FlowCompiler:
                                     where, self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span),
                                     s.span, unique=self.unique_source(s.source, scope))
         ops.append(op)
-        self.body(ops, s.body, scope)
-        if s.otherwise is None:
-            op.end = len(ops)
-            return
-        jump = Jump(span=s.span)
-        ops.append(jump)
-        op.otherwise = len(ops)
-        self.body(ops, s.otherwise, scope)
-        op.end = jump.target = len(ops)
+        self.body_otherwise(ops, op, s, scope)
 
     def s_Menu(self, ops, s, scope):
         entries = []
