@@ -29,7 +29,8 @@ from dsl.checker import warnings as rule_warnings
 from dsl.compiler import UsageError, apply_variants, compile_ruleset, find_ruleset, shipped_rulesets
 from dsl.errors import MeepleError
 from dsl.parser import parse_file
-from interpreter.agents import AgentError
+from interpreter import outputs
+from interpreter.agents import AgentError, builtin_agent
 from interpreter.engine import Engine
 
 
@@ -94,6 +95,14 @@ def final_state_json(engine: Engine, state: dict) -> dict:
             "first_player": state["first"]}
 
 
+def guard_output(path: str) -> None:
+    """Refuse an output file Meeple must not write (a ruleset, a data file): one line, exit 2."""
+    try:
+        outputs.guard(path)
+    except outputs.OutputError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -140,6 +149,8 @@ def cmd_run(args) -> int:
 
     if "human" in agent_list(args.agents):
         raise CommandError("`human` seats are for `meeple play`; `meeple run` plays bots only")
+    if args.trace:
+        guard_output(args.trace)
     engine = engine_from(args)
     players = player_count(engine, args.players)
     result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
@@ -147,6 +158,8 @@ def cmd_run(args) -> int:
     if args.trace:
         try:
             result.trace.save(args.trace)
+        except outputs.OutputError as exc:
+            raise CommandError(str(exc)) from None
         except OSError as exc:
             raise CommandError(f"cannot write trace {args.trace}: {exc.strerror}") from None
     agents = result.trace.lines[0]["agents"]
@@ -200,14 +213,17 @@ def cmd_bench(args) -> int:
 
     if args.agents and args.agents != "random":
         raise CommandError("bench plays uniformly random games: --agents random is the only choice")
-    if args.seconds <= 0 or args.repeats < 1:
-        raise CommandError("--seconds must be positive and --repeats at least 1")
+    if not 0 < args.seconds <= 3600 or not 1 <= args.repeats <= 1000:  # also refuses nan and inf
+        raise CommandError("--seconds must be more than 0 and at most 3600, and --repeats 1 to 1000")
     path = find_ruleset(args.game)
     options, variants = parse_options(args.option), args.variant
     compile_times = bench.time_compile(lambda: compile_ruleset(parse_file(path), options, variants))
     engine = load(args.game, options, variants)
     players = player_count(engine, args.players)
-    r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    try:
+        r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
+    except bench.BenchError as exc:
+        raise CommandError(str(exc)) from None
     print(f"{engine.game.title}: {players} players, uniform random games, "
           f"{args.repeats} x {args.seconds:g} s (median, min-max)")
     print(f"  parse+check+compile  {bench.spread([t * 1000 for t in compile_times])} ms")
@@ -234,9 +250,18 @@ def cmd_play(args) -> int:
         args.option = [f"{k}={v}" for k, v in resumed.get("options", {}).items()]
         args.variant = resumed.get("variants", [])
         args.players, args.seed = resumed["players"], resumed["seed"]
-        args.seat, args.agents = resumed["seat"] + 1, ",".join(resumed.get("agents", ["random"]))
+        args.seat = resumed["seat"] + 1
+        if not args.agents:  # a save is untrusted: it may name only built-in agents, never code to import
+            saved = [str(a) for a in resumed.get("agents", ["random"])]
+            foreign = [a for a in saved if not builtin_agent(a)]
+            if foreign:
+                raise CommandError(f"the save names agent `{foreign[0]}`, which is not built in; to run code "
+                                   f"from a module, name it yourself: --agents {','.join(saved)}")
+            args.agents = ",".join(saved)
     if not args.game:
         raise CommandError("say which game to play (or --resume a save)")
+    if args.save or args.resume:  # refused before anyone makes a move, not at the first save
+        guard_output(args.save or args.resume)
     engine = engine_from(args)
     players = player_count(engine, args.players)
     if not 1 <= args.seat <= players:

@@ -23,6 +23,13 @@ def time_compile(load, repeats: int = 3) -> list[float]:
     return out
 
 
+MAX_DECISIONS = 100_000  # as `meeple run`: a game longer than this never ends
+
+
+class BenchError(Exception):
+    """A game that cannot be timed (it never ends)."""
+
+
 def play_random(engine, players: int, seed: int, picker: dict) -> int:
     """One uniformly random game; returns the number of decisions."""
     state, _ = engine.start(players, seed)
@@ -35,6 +42,8 @@ def play_random(engine, players: int, seed: int, picker: dict) -> int:
             return decisions
         apply(state, rng.below(picker, n), inplace=True, events=False)
         decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise BenchError(f"seed {seed}: the game does not end after {MAX_DECISIONS:,} random decisions")
 
 
 def run_for(engine, players: int, seconds: float, seed: int) -> dict:

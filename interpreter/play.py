@@ -125,6 +125,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         undo_at = undo_point(history, p, state)
         answer = choose(engine, state, d, p, out, undo_at is not None)
         if answer == "quit":
+            write_save()  # even with no choice made yet: "saved in" must be true
             print("game abandoned" + (f"; saved in {save}" if save else ""), file=out)
             return 0
         if answer == "undo":

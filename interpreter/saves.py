@@ -13,28 +13,38 @@ writing leaves the previous save intact.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from interpreter import outputs
 
 
 class SaveError(Exception):
     """A save that cannot be used: the message says why."""
 
 
+class Save(BaseModel):
+    """What a save may hold (strict: a save is untrusted input)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    meeple_save: Literal[1]
+    ruleset: str = ""
+    digest: str = ""
+    rules: dict[str, str] | None = None
+    options: dict[str, str] = {}
+    variants: list[str] = []
+    players: int = Field(ge=1, le=64)
+    seed: int
+    seat: int = Field(ge=0, le=63)
+    agents: list[str] = ["random"]
+    choices: list[str]
+
+
 def write(path: str | Path, data: dict) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the save atomically; refuses to write over rules or data (OutputError)."""
+    outputs.write_text(path, json.dumps(data, indent=1))
 
 
 def read(path: str | Path) -> dict:
@@ -44,8 +54,14 @@ def read(path: str | Path) -> dict:
         raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise SaveError(f"{path} is not a Meeple save (damaged?)") from None
-    if not isinstance(data, dict) or data.get("meeple_save") != 1 or not isinstance(data.get("choices"), list):
+    if not isinstance(data, dict) or data.get("meeple_save") != 1:
         raise SaveError(f"{path} is not a Meeple save")
+    try:
+        Save.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise SaveError(f"{path}: field `{where}`: {err['msg'].lower()}; the save is damaged") from None
     return data
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from interpreter import graphs, show, trace
+from interpreter import graphs, outputs, show, trace
 
 
 def _cli():
@@ -56,7 +56,9 @@ def cmd_graph(args) -> int:
         except ValueError as exc:
             raise cli.CommandError(str(exc)) from None
         try:
-            pictures.save(fig, out, fmt)
+            outputs.write_with(out, lambda tmp: pictures.save(fig, tmp, fmt))
+        except outputs.OutputError as exc:
+            raise cli.CommandError(str(exc)) from None
         except OSError as exc:
             raise cli.CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
         print(f"wrote {out}" + (f" (board {board}, what `{args.board}` starts as)"
@@ -68,7 +70,9 @@ def cmd_graph(args) -> int:
         raise cli.CommandError(str(exc)) from None
     if args.out:
         try:
-            open(args.out, "w", encoding="utf-8").write(text)
+            outputs.write_text(args.out, text)
+        except outputs.OutputError as exc:
+            raise cli.CommandError(str(exc)) from None
         except OSError as exc:
             raise cli.CommandError(f"cannot write {args.out}: {exc.strerror}") from None
     else:
@@ -109,7 +113,9 @@ def cmd_show(args) -> int:
         except ValueError as exc:
             raise cli.CommandError(str(exc)) from None
         try:
-            pictures.save(fig, args.svg, "svg")
+            outputs.write_with(args.svg, lambda tmp: pictures.save(fig, tmp, "svg"))
+        except outputs.OutputError as exc:
+            raise cli.CommandError(str(exc)) from None
         except OSError as exc:
             raise cli.CommandError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from interpreter import outputs
+from interpreter import trace_schema as schema
 from interpreter.render import event_text, outcome_text, player_name, shown_event
 
 
@@ -20,7 +22,7 @@ class TraceError(Exception):
 
 class TraceWriter:
     def __init__(self, header: dict):
-        self.lines = [dict(header, meeple=1)]
+        self.lines = [dict(header, meeple=schema.FORMAT)]
 
     def setup(self, events: list) -> None:
         self.lines.append({"setup": events})
@@ -41,10 +43,15 @@ class TraceWriter:
         self.lines.append({"end": end})
 
     def jsonl(self) -> str:
-        return "".join(json.dumps(line, sort_keys=True) + "\n" for line in self.lines)
+        """The lines as JSON, each with the chain digest that ties it to the lines before."""
+        out, chain = [], ""
+        for line in self.lines:
+            chain = schema.link(chain, line)
+            out.append(json.dumps(dict(line, chain=chain), sort_keys=True) + "\n")
+        return "".join(out)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.jsonl(), encoding="utf-8")
+        outputs.write_text(path, self.jsonl())
 
 
 def read(path: str | Path) -> list[dict]:
@@ -67,9 +74,23 @@ def parse(text: str, name: str = "trace") -> list[dict]:
             raise TraceError(f"{name}:{number}: not a JSON line ({exc.msg}); the trace is damaged") from None
         if not isinstance(line, dict):
             raise TraceError(f"{name}:{number}: expected a JSON object")
+        if not lines and line.get("meeple") not in (1, schema.FORMAT):
+            raise TraceError(f"{name}:{number}: not a Meeple trace (no header)")
+        if not lines and line["meeple"] != schema.FORMAT:
+            raise TraceError(f"{name}:{number}: a trace from an older Meeple (format {line['meeple']}); "
+                             "run the game again to record it")
+        if lines and "end" in lines[-1]:
+            raise TraceError(f"{name}:{number}: a line after the end of the game")
+        wrong = schema.problem(line, not lines)
+        if wrong:
+            raise TraceError(f"{name}:{number}: {wrong}")
+        chain = schema.link(lines[-1]["chain"] if lines else "", line)
+        if line["chain"] != chain:
+            raise TraceError(f"{name}:{number}: this line was edited, or a line before it was removed or added "
+                             "(its digest does not follow from the lines before)")
         line["_line"] = number
         lines.append(line)
-    if not lines or lines[0].get("meeple") != 1:
+    if not lines:
         raise TraceError(f"{name}:1: not a Meeple trace (no header)")
     return lines
 
@@ -119,8 +140,10 @@ def start_replay(lines: list[dict], load) -> tuple:
         raise TraceError(f"line 1: the trace was made with another version of the ruleset "
                          f"(digest {head['digest']}, now {engine.game.digest})")
     state, events = engine.start(head["players"], head["seed"])
-    setup = next((ln for ln in lines[1:] if "setup" in ln), None)
-    if setup is not None and _clean(events) != setup["setup"]:
+    setup = lines[1] if len(lines) > 1 else None
+    if setup is None or "setup" not in setup:
+        raise TraceError(f"line {setup['_line'] if setup else 2}: expected the setup line after the header")
+    if _clean(events) != setup["setup"]:
         raise TraceError(f"line {setup['_line']}: setup events differ from the trace")
     return engine, state, events
 
@@ -140,6 +163,10 @@ def replay_decision(engine, state: dict, line: dict) -> tuple:
         index = d.index_of(line["choice"])
     except KeyError:
         raise TraceError(f"line {n}: option `{line['choice']}` is not available") from None
+    if d.options[index].label != line["label"]:
+        raise TraceError(f"line {n}: the option reads `{d.options[index].label}`, the trace says `{line['label']}`")
+    if (d.prompt or "") != line.get("title", ""):
+        raise TraceError(f"line {n}: the question is `{d.prompt}`, the trace says `{line.get('title', '')}`")
     state, events = engine.apply(state, index)
     if _clean(events) != line["events"]:
         raise TraceError(f"line {n}: the events of step {line['step']} differ from the trace")
@@ -149,20 +176,30 @@ def replay_decision(engine, state: dict, line: dict) -> tuple:
 def replay(lines: list[dict], load) -> dict:
     """Re-run a trace; `load(header)` returns an Engine. Returns the final state."""
     engine, state, _ = start_replay(lines, load)
-    for line in (ln for ln in lines[1:] if "setup" not in ln):
+    step = 0
+    for line in lines[2:]:
         if "end" in line:
             break
         if "step" not in line:
             raise TraceError(f"line {line['_line']}: expected a decision line")
+        step += 1
+        if line["step"] != step:
+            raise TraceError(f"line {line['_line']}: step {line['step']} where step {step} comes")
         state, _ = replay_decision(engine, state, line)
     else:
         if engine.decision(state) is not None:
             raise TraceError(f"line {lines[-1]['_line']}: the trace ends before the game does (truncated?)")
-        return state
+        raise TraceError(f"line {lines[-1]['_line']}: the game is over but the trace has no end line "
+                         "(scores and ranking)")
     if engine.decision(state) is not None:
         raise TraceError(f"line {line['_line']}: the trace ends but the game goes on")
     end = line["end"]
     scores = engine.scores(state)
     if _clean(scores) != end["scores"]:
         raise TraceError(f"line {line['_line']}: final scores differ from the trace")
+    if _clean(engine.ranking(state, scores)) != end["ranking"]:
+        raise TraceError(f"line {line['_line']}: the ranking differs from the trace")
+    outcome = engine.outcome(state, scores)
+    if (_clean(outcome) if outcome is not None else None) != end.get("outcome"):
+        raise TraceError(f"line {line['_line']}: the outcome differs from the trace")
     return state

@@ -95,7 +95,7 @@ class TestRun:
         lines[5] = json.dumps(step)
         path.write_text("\n".join(lines) + "\n")
         code, _, err = run(capsys, "replay", str(path))
-        assert code == 1 and "line 6:" in err
+        assert code == 1 and "t.jsonl:6: this line was edited" in err
         path.write_text("\n".join(original[:10]) + "\n")
         code, _, err = run(capsys, "replay", str(path))
         assert code == 1 and "truncated" in err

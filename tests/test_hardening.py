@@ -223,3 +223,172 @@ def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
     with pytest.raises(ConnectionError, match=message):
         check_scheduler(f"tcp://127.0.0.1:{server.getsockname()[1]}", seconds=0.5)
     server.close()
+
+
+# ----------------------------------------------------------------- saves and outputs
+def test_a_save_may_not_name_code_to_import(tmp_path, capsys, monkeypatch):
+    import json
+    import sys
+    import cli
+    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    save = tmp_path / "game.json"
+    assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    data["agents"] = ["tests.planted_module_never_imported:Agent"]
+    save.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "names agent `tests.planted_module_never_imported:Agent`, which is not built in" in err
+    assert "tests.planted_module_never_imported" not in sys.modules
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "{rules}", "--save", "{rules}"],
+    ["run", "{rules}", "--trace", "{rules}"],
+    ["run", "{rules}", "--trace", "{data}"],
+    ["graph", "{rules}", "--flow", "--out", "{rules}"],
+    ["simulate", "{rules}", "-n", "1", "--out", "{data}"],
+])
+def test_output_flags_never_write_over_rules_or_data(tmp_path, capsys, argv):
+    import cli
+    rules = tmp_path / "g.rules"
+    rules.write_text('game "G"\nplayers 2\ncomponent c from "cards.csv":\n    v: int\ncounter a = 0\n'
+                     'setup:\n    end game\nscore "S": a\n', encoding="utf-8")
+    data = tmp_path / "cards.csv"
+    data.write_text("id,v\na,1\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    code = cli.main([a.format(rules=rules, data=data) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and "Meeple will not write over" in err and "Traceback" not in err, err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # untouched, no *.tmp left
+
+
+def test_a_trace_and_a_save_may_be_written_again(tmp_path, capsys):
+    import cli
+    rules = tmp_path / "g.rules"
+    rules.write_text('game "G"\nplayers 2\ncounter a = 0\nsetup:\n    end game\nscore "S": a\n', encoding="utf-8")
+    trace = tmp_path / "g.json"  # a trace beside the rules, even with a data file's suffix, is Meeple's own
+    assert cli.main(["run", str(rules), "--trace", str(trace)]) == 0
+    assert cli.main(["run", str(rules), "--trace", str(trace), "--seed", "2"]) == 0
+    assert '"seed": 2' in trace.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "g.rules"]
+
+
+# ----------------------------------------------------------------- tampered traces
+def _trace(tmp_path, game="tic_tac_toe"):
+    import json
+    from interpreter import runner
+    from tests.conftest import shipped
+    result = runner.play(shipped(game), 2, 3, ["random"], game)
+    path = tmp_path / "t.jsonl"
+    result.trace.save(path)
+    return path, [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def _rewrite(path, lines, rechain: bool):
+    """Write edited lines back; with `rechain`, recompute the chain as a careful forger would."""
+    import json
+    from interpreter import trace_schema
+    chain = ""
+    out = []
+    for line in lines:
+        if rechain:
+            chain = trace_schema.link(chain, line)
+            line = dict(line, chain=chain)
+        out.append(json.dumps(line, sort_keys=True))
+    path.write_text("\n".join(out) + "\n")
+
+
+def _edit(lines, what):
+    decisions = [i for i, ln in enumerate(lines) if "step" in ln]
+    if what == "label":
+        lines[decisions[0]]["label"] = "board row 9, column 9"
+    elif what == "ranking":
+        lines[-1]["end"]["ranking"][0]["place"] = 7
+    elif what == "step":
+        lines[decisions[1]]["step"] = 5
+    elif what == "no setup":
+        del lines[1]
+    elif what == "no end":
+        del lines[-1]
+    elif what == "after end":
+        lines.append(dict(lines[decisions[0]]))
+    elif what == "missing field":
+        del lines[decisions[0]]["actor"]
+    elif what == "mistyped field":
+        lines[decisions[0]]["options"] = "9"
+    return lines
+
+
+@pytest.mark.parametrize("what, line, message", [
+    ("label", 3, "the option reads `board row"),
+    ("ranking", 10, "the ranking differs"),
+    ("step", 4, "step 5 where step 2 comes"),
+    ("no setup", 2, "expected the setup line"),
+    ("no end", 9, "no end line"),
+    ("after end", 11, "a line after the end"),
+    ("missing field", 3, "field `actor`: field required"),
+    ("mistyped field", 3, "field `options`: input should be a valid integer"),
+])
+def test_a_tampered_trace_is_one_error_at_its_line(tmp_path, capsys, what, line, message):
+    import cli
+    path, lines = _trace(tmp_path)
+    # edited in place, the chain names the edited line at once
+    _rewrite(path, _edit([dict(x) for x in lines], what), rechain=False)
+    assert cli.main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ":" in err, err
+    # edited and re-chained (a forger's work): replay still names the line and what is wrong
+    _rewrite(path, _edit([dict(x) for x in lines], what), rechain=True)
+    assert cli.main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{line}:" in err and message in err and "Traceback" not in err, err
+
+
+def test_an_edited_line_is_named_by_the_chain(tmp_path, capsys):
+    import cli
+    path, lines = _trace(tmp_path)
+    text = path.read_text().splitlines()
+    text[4] = text[4].replace('"label": "', '"label": "X')
+    path.write_text("\n".join(text) + "\n")
+    assert cli.main(["replay", str(path)]) == 1
+    assert "t.jsonl:5: this line was edited" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("seed", "7", "field `seed`: input should be a valid integer"),
+    ("choices", ["board@4", 3], "field `choices.1`: input should be a valid string"),
+    ("players", 10 ** 6, "field `players`: input should be less than or equal to 64"),
+    ("surprise", 1, "field `surprise`: extra inputs are not permitted"),
+])
+def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypatch, field, value, message):
+    import json
+    import cli
+    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    save = tmp_path / "game.json"
+    assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    data[field] = value
+    save.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1"])
+def test_bench_refuses_silly_durations(capsys, seconds):
+    import cli
+    assert cli.main(["bench", "tic_tac_toe", "--seconds", seconds]) == 2
+    assert "--seconds must be more than 0" in capsys.readouterr().err
+
+
+def test_bench_of_a_game_that_never_ends_stops(tmp_path, capsys, monkeypatch):
+    import cli
+    from interpreter import bench
+    monkeypatch.setattr(bench, "MAX_DECISIONS", 2000)
+    rules = tmp_path / "loop.rules"
+    rules.write_text('game "L"\nplayers 2\ncounter a = 0\nsetup:\n    next loop\nphase loop:\n'
+                     '    choose x from [1, 2] by 0:\n        a += x\n    next loop\nscore "S": a\n')
+    assert cli.main(["bench", str(rules), "--seconds", "0.5"]) == 2
+    assert "does not end after 2,000 random decisions" in capsys.readouterr().err

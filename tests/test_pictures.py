@@ -247,4 +247,4 @@ class TestShow:
         text[3] = json.dumps(step)
         open(path, "w").write("\n".join(text) + "\n")
         code, _, err = run(capsys, "show", path, "--step", 5)
-        assert code == 1 and "line 4:" in err and err.count("\n") == 1
+        assert code == 1 and ":4: this line was edited" in err and err.count("\n") == 1

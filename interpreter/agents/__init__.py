@@ -62,6 +62,11 @@ def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> in
     return index
 
 
+def builtin_agent(name: str) -> bool:
+    """True for an agent Meeple ships (resolved without importing anything): not `module:Class`."""
+    return ":" not in name
+
+
 def agent_class(name: str):
     if name in AGENTS:
         return AGENTS[name]

@@ -90,8 +90,12 @@ def _play(args, sides: list[Side]) -> list[dict]:
 
 
 def _write(path: str, write) -> None:
+    from interpreter import outputs
     try:
+        outputs.guard(path)
         write()
+    except outputs.OutputError as exc:
+        raise _cli().CommandError(str(exc)) from None
     except OSError as exc:
         raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
 

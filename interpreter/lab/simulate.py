@@ -196,9 +196,8 @@ class Progress:
 
 
 def write_rows(path: str, rows: list[dict]) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        for row in rows:
-            out.write(json.dumps(row, sort_keys=True) + "\n")
+    from interpreter import outputs
+    outputs.write_text(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
 
 
 def read_rows(paths: list[str]) -> list[dict]:
