@@ -394,7 +394,7 @@ def test_a_trace_can_be_uploaded_and_a_bad_one_is_refused():
     bad = c.post("/api/replays", content=b"{}\n")
     assert bad.status_code == 400 and "not a Meeple trace" in bad.json()["error"]
     changed = text.replace('"choice": "', '"choice": "x', 1)
-    assert "is not available" in c.post("/api/replays", content=changed.encode()).json()["error"]
+    assert "this line was edited" in c.post("/api/replays", content=changed.encode()).json()["error"]
 
 
 # ----------------------------------------------------------------- the command line
