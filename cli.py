@@ -153,8 +153,13 @@ def cmd_run(args) -> int:
         guard_output(args.trace)
     engine = engine_from(args)
     players = player_count(engine, args.players)
-    result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
-                         strict=args.strict)
+    if args.seconds is not None and not 0 < args.seconds <= 86_400:  # also refuses nan and inf
+        raise CommandError("--seconds must be more than 0 and at most 86400")
+    try:
+        result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
+                             strict=args.strict, seconds=args.seconds)
+    except runner.Stopped as exc:
+        raise CommandError(f"the game was stopped: {exc}") from None
     if args.trace:
         try:
             result.trace.save(args.trace)
@@ -315,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--strict", action="store_true",
                    help="check at every step that every component is in exactly one place")
+    r.add_argument("--seconds", type=float, help="stop the game (one line, exit 2) if it runs longer than this")
     r.set_defaults(fn=cmd_run)
 
     pl = sub.add_parser("play", help="play at the terminal: against bots, or hot-seat with --agents human,human")

@@ -4,6 +4,7 @@ This is what `meeple run`, the snapshot tests and the invariant tests call.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from interpreter.agents import choose, make_agents
@@ -61,8 +62,18 @@ def choice_seen_by(game, state: dict, decision, index: int, players: int) -> lis
     return seen_by(game, state, decision.options[index].value, players)
 
 
+class Stopped(Exception):
+    """A game stopped by `play`: past its bound of decisions or seconds, or (strict) a component lost."""
+
+
+class TooLong(Stopped):
+    """Past the bound of decisions or seconds: the rules (or the bots) never end it."""
+
+
 def play(engine: Engine, players: int, seed: int, agent_names: list[str], ruleset: str = "",
-         max_decisions: int = 100_000, strict: bool = False) -> Result:
+         max_decisions: int = 100_000, strict: bool = False, seconds: float | None = None) -> Result:
+    """Play one game; `seconds` bounds the whole game's time (checked between decisions)."""
+    deadline = time.monotonic() + seconds if seconds else None
     agents = make_agents(engine, agent_names, players, seed)
     names = [type(a).name if hasattr(type(a), "name") else type(a).__name__ for a in agents]
     trace = TraceWriter(header(engine, players, seed, names, ruleset))
@@ -72,7 +83,9 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
     while (d := engine.decision(state)) is not None:
         step += 1
         if step > max_decisions:
-            raise RuntimeError(f"seed {seed}: no end after {max_decisions} decisions")
+            raise TooLong(f"seed {seed}: no end after {max_decisions:,} decisions")
+        if deadline is not None and time.monotonic() > deadline:
+            raise TooLong(f"seed {seed}: no end after {seconds:g} s ({step - 1} decisions)")
         index = choose(agents[d.actor], engine.view(state, d.actor), d)
         # Who saw the chosen thing where it was when it was chosen (a card taken from
         # a face-up market is public, one played from a hand is not).
@@ -82,7 +95,7 @@ def play(engine: Engine, players: int, seed: int, agent_names: list[str], rulese
         if strict:
             problems = conservation_errors(engine.game, state)
             if problems:
-                raise RuntimeError(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
+                raise Stopped(f"seed {seed}, step {step}: " + "; ".join(problems[:3]))
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
     outcome = engine.outcome(state, scores)

@@ -392,3 +392,15 @@ def test_bench_of_a_game_that_never_ends_stops(tmp_path, capsys, monkeypatch):
                      '    choose x from [1, 2] by 0:\n        a += x\n    next loop\nscore "S": a\n')
     assert cli.main(["bench", str(rules), "--seconds", "0.5"]) == 2
     assert "does not end after 2,000 random decisions" in capsys.readouterr().err
+
+
+def test_run_stops_a_game_past_its_time_or_decision_bound(tmp_path, capsys):
+    import cli
+    rules = tmp_path / "loop.rules"
+    rules.write_text('game "L"\nplayers 2\ncounter a = 0\nsetup:\n    next loop\nphase loop:\n'
+                     '    choose x from [1, 2] by 0:\n        a += x\n    next loop\nscore "S": a\n')
+    assert cli.main(["run", str(rules), "--seconds", "0.3"]) == 2
+    err = capsys.readouterr().err
+    assert "the game was stopped: seed 1: no end after 0.3 s" in err and "Traceback" not in err
+    assert cli.main(["run", str(rules), "--seconds", "nan"]) == 2
+    assert "--seconds must be more than 0" in capsys.readouterr().err
