@@ -165,10 +165,10 @@ class Engine:
             out[rule.label] = out.get(rule.label, 0) + points
         return out
 
-    def _number(self, m: Machine, fn, span, what: str) -> int:
-        """A score or tie-break value: a whole number of a sane size, or a located error."""
+    def _evaluate(self, m: Machine, fn, span, what: str):
+        """A score, tie-break or hint expression's value, or a located error naming `what`."""
         try:
-            value = fn(m)
+            return fn(m)
         except MeepleError as exc:
             raise exc.located(self.game.path, self.game.source) from None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
@@ -177,6 +177,10 @@ class Engine:
                                   "give the function a case that does not call itself").located(
                                       self.game.path, self.game.source) from None
             raise MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source) from None
+
+    def _number(self, m: Machine, fn, span, what: str) -> int:
+        """A score or tie-break value: a whole number of a sane size, or a located error."""
+        value = self._evaluate(m, fn, span, what)
         if type(value) is bool:
             return int(value)
         if type(value) is not int:
@@ -200,13 +204,7 @@ class Engine:
         m.env = {"player": player}
         out: dict[str, float] = {}
         for rule in self.game.hints:
-            try:
-                units = rule.fn(m)
-            except MeepleError as exc:
-                raise exc.located(self.game.path, self.game.source) from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-                raise MeepleError(f'in hint "{rule.label}": {exc}', rule.span).located(
-                    self.game.path, self.game.source) from None
+            units = self._evaluate(m, rule.fn, rule.span, f'hint "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + units * rule.weight
         return out
 
