@@ -36,7 +36,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp]'
 	touch $(STAMP)
 
 clean:

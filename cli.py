@@ -25,13 +25,13 @@ import argparse
 import json
 import sys
 
-from dsl.checker import warnings as rule_warnings
-from dsl.compiler import UsageError, apply_variants, compile_ruleset, find_ruleset, shipped_rulesets
-from dsl.errors import MeepleError
-from dsl.parser import parse_file
-from interpreter import outputs
-from interpreter.agents import AgentError, builtin_agent
-from interpreter.engine import Engine
+from meeple.dsl.checker import warnings as rule_warnings
+from meeple.dsl.compiler import UsageError, apply_variants, compile_ruleset, find_ruleset, shipped_rulesets
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_file
+from meeple.interpreter import outputs
+from meeple.interpreter.agents import AgentError, builtin_agent
+from meeple.interpreter.engine import Engine
 
 
 class CommandError(Exception):
@@ -144,8 +144,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from interpreter import runner
-    from interpreter.render import outcome_text, score_table
+    from meeple.interpreter import runner
+    from meeple.interpreter.render import outcome_text, score_table
 
     if "human" in agent_list(args.agents):
         raise CommandError("`human` seats are for `meeple play`; `meeple run` plays bots only")
@@ -187,7 +187,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from interpreter import trace
+    from meeple.interpreter import trace
 
     try:
         lines = trace.read(args.trace)
@@ -202,7 +202,7 @@ def cmd_replay(args) -> int:
 def cmd_new(args) -> int:
     from pathlib import Path
 
-    from interpreter import skeleton
+    from meeple.interpreter import skeleton
     try:
         path = skeleton.create(args.name, Path(args.dir))
     except ValueError as exc:
@@ -214,7 +214,7 @@ def cmd_new(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from interpreter import bench
+    from meeple.interpreter import bench
 
     if args.agents and args.agents != "random":
         raise CommandError("bench plays uniformly random games: --agents random is the only choice")
@@ -241,9 +241,9 @@ def cmd_bench(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from interpreter import saves
-    from interpreter.fingerprint import fingerprint
-    from interpreter.play import play_at_terminal
+    from meeple.interpreter import saves
+    from meeple.interpreter.fingerprint import fingerprint
+    from meeple.interpreter.play import play_at_terminal
 
     resumed = None
     if args.resume:
@@ -284,7 +284,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_lsp(args) -> int:
-    from dsl import lsp  # pygls loads only for the editor, not for every command
+    from meeple.dsl import lsp  # pygls loads only for the editor, not for every command
     return lsp.serve()
 
 
@@ -347,11 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(fn=cmd_replay)
 
     # Commands that live with their subject: pictures, the lab, the formatter.
-    from dsl import formatter
-    from interpreter import see
-    from interpreter.agents import learned
-    from interpreter.lab import commands as lab
-    from interpreter.table import command as table
+    from meeple.dsl import formatter
+    from meeple.interpreter import see
+    from meeple.interpreter.agents import learned
+    from meeple.interpreter.lab import commands as lab
+    from meeple.interpreter.table import command as table
     for name, configure, fn, text in [
             ("graph", see.configure_graph, see.cmd_graph,
              "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
@@ -374,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from interpreter.printable import Printable
+    from meeple.interpreter.printable import Printable
 
     streams = sys.stdout, sys.stderr
     try:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.lab.stats import mcnemar, wilson  # noqa: E402
+from meeple.interpreter.lab.stats import mcnemar, wilson  # noqa: E402
 
 BEST = "planner@30"
 PREVIOUS = "mcts@30"
@@ -37,15 +37,15 @@ _ENGINES: dict = {}
 
 def engine_for(game: str):
     if game not in _ENGINES:
-        from dsl.compiler import find_ruleset, load_game
-        from interpreter.engine import Engine
+        from meeple.dsl.compiler import find_ruleset, load_game
+        from meeple.interpreter.engine import Engine
         _ENGINES[game] = Engine(load_game(find_ruleset(game)))
     return _ENGINES[game]
 
 
 def play(task: tuple) -> dict:
     """One seeded game: per seat its score, place, guests served, cures won, time and decisions."""
-    from interpreter.agents import make_agents
+    from meeple.interpreter.agents import make_agents
     game, agents, seed = task
     engine = engine_for(game)
     players = len(agents)

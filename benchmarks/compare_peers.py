@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dsl.compiler import compile_ruleset, find_ruleset  # noqa: E402
-from dsl.parser import parse_file  # noqa: E402
-from interpreter.engine import Engine  # noqa: E402
-from interpreter.state import copy_state  # noqa: E402
+from meeple.dsl.compiler import compile_ruleset, find_ruleset  # noqa: E402
+from meeple.dsl.parser import parse_file  # noqa: E402
+from meeple.interpreter.engine import Engine  # noqa: E402
+from meeple.interpreter.state import copy_state  # noqa: E402
 
 
 def timed(play_one, seconds: float) -> float:

@@ -19,11 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def soak_one(job) -> tuple:
-    from dsl.compiler import compile_ruleset, find_ruleset
-    from dsl.parser import parse_file
-    from interpreter import rng
-    from interpreter.engine import Engine
-    from interpreter.runner import conservation_errors
+    from meeple.dsl.compiler import compile_ruleset, find_ruleset
+    from meeple.dsl.parser import parse_file
+    from meeple.interpreter import rng
+    from meeple.interpreter.engine import Engine
+    from meeple.interpreter.runner import conservation_errors
 
     name, players, first, count = job
     engine = Engine(compile_ruleset(parse_file(find_ruleset(name)), {}, []))
@@ -49,8 +49,8 @@ def soak_one(job) -> tuple:
 
 
 def main() -> int:
-    from dsl.compiler import compile_ruleset, shipped_rulesets
-    from dsl.parser import parse_file
+    from meeple.dsl.compiler import compile_ruleset, shipped_rulesets
+    from meeple.dsl.parser import parse_file
 
     ap = argparse.ArgumentParser(description="seeded random games of every shipped ruleset")
     ap.add_argument("--games", type=int, default=10_000, help="games per ruleset and player count")

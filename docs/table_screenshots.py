@@ -11,8 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dsl.compiler import shipped_rulesets  # noqa: E402
-from interpreter.table.app import create_app  # noqa: E402
+from meeple.dsl.compiler import shipped_rulesets  # noqa: E402
+from meeple.interpreter.table.app import create_app  # noqa: E402
 from tests.browser import Server, browser, need_chromium  # noqa: E402
 
 STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from dsl.errors import Span
+from meeple.dsl.errors import Span
 
 NOSPAN = Span()
 

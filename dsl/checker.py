@@ -12,9 +12,9 @@ import re
 
 import networkx as nx
 
-from dsl import ast
-from dsl.errors import Diagnostic, MeepleError, Span
-from interpreter.builtins import FUNCTIONS
+from meeple.dsl import ast
+from meeple.dsl.errors import Diagnostic, MeepleError, Span
+from meeple.interpreter.builtins import FUNCTIONS
 
 KINDS = {
     ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.ComponentDecl: "component",

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from dsl import ast
-from dsl.compile_cells import cell_test, fixed_grid_any, fixed_grid_filter, is_cell_source, selection_test
-from dsl.compile_expr import Scope, compile_expr, fail
-from dsl.errors import did_you_mean
-from interpreter.builtins import FUNCTIONS
+from meeple.dsl import ast
+from meeple.dsl.compile_cells import cell_test, fixed_grid_any, fixed_grid_filter, is_cell_source, selection_test
+from meeple.dsl.compile_expr import Scope, compile_expr, fail
+from meeple.dsl.errors import did_you_mean
+from meeple.interpreter.builtins import FUNCTIONS
 
 GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 

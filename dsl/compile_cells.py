@@ -10,8 +10,8 @@ returns None and the general path is used; both give the same answer.
 """
 from __future__ import annotations
 
-from dsl import ast
-from dsl.compile_expr import _COMPARE, constant, is_constant, shared_content
+from meeple.dsl import ast
+from meeple.dsl.compile_expr import _COMPARE, constant, is_constant, shared_content
 
 CELL_SOURCES = {"cells", "neighbours"}
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dsl import ast
-from dsl.errors import MeepleError, Span, did_you_mean
-from interpreter.game import KIND, Game
+from meeple.dsl import ast
+from meeple.dsl.errors import MeepleError, Span, did_you_mean
+from meeple.interpreter.game import KIND, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 RANGE_LIMIT = 100_000  # a longer range is a mistake, and building it could exhaust memory
@@ -393,7 +393,7 @@ def compile_index(node: ast.Index, scope: Scope):
 
 def _calls():
     """Selections and calls (dsl/compile_calls.py) build on this module and call back into it."""
-    from dsl import compile_calls
+    from meeple.dsl import compile_calls
     return compile_calls
 
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from dsl import ast
-from dsl.errors import did_you_mean
-from dsl.compile_calls import binder, restore
-from dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
-from dsl.compile_text import compile_text
-from dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
-from dsl.compile_fused import compile_run, fusable, worth_fusing
-from interpreter.effects import choices, choose_some, simultaneous, zones
-from interpreter.state import SOME_PREFIX
-from interpreter.game import Block
-from interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
+from meeple.dsl import ast
+from meeple.dsl.errors import did_you_mean
+from meeple.dsl.compile_calls import binder, restore
+from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
+from meeple.dsl.compile_text import compile_text
+from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
+from meeple.dsl.compile_fused import compile_run, fusable, worth_fusing
+from meeple.interpreter.effects import choices, choose_some, simultaneous, zones
+from meeple.interpreter.state import SOME_PREFIX
+from meeple.interpreter.game import Block
+from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
 
 

@@ -23,10 +23,10 @@ function tells which).
 """
 from __future__ import annotations
 
-from dsl import ast
-from dsl.compile_expr import compile_expr
-from dsl.errors import MeepleError
-from interpreter.machine import EndGame, Exec, Goto
+from meeple.dsl import ast
+from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.machine import EndGame, Exec, Goto
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)

@@ -15,18 +15,18 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from dsl import ast
-from dsl.compile_expr import Scope, compile_expr, fail
-from dsl.errors import Span, did_you_mean
-from interpreter.boards import polyomino
-from interpreter.game import Outcome, OutcomeEntry
+from meeple.dsl import ast
+from meeple.dsl.compile_expr import Scope, compile_expr, fail
+from meeple.dsl.errors import Span, did_you_mean
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.game import Outcome, OutcomeEntry
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
 
 def split_template(text: str, span: Span, where: str) -> list:
     """A text as a list of plain strings and parsed expressions, or a MeepleError at `span`."""
-    from dsl.parser import parse_expr  # the parser imports the AST; keep this module light
+    from meeple.dsl.parser import parse_expr  # the parser imports the AST; keep this module light
     parts: list = []
     pos = 0
     for m in _PART.finditer(text):

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import networkx as nx
 
-from dsl import ast
-from dsl.checker import check
-from dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
-from dsl.compile_flow import FlowCompiler, bound_names, compile_pure
-from dsl.compile_text import compile_outcomes, component_labels
-from dsl.data import load_board, load_components, load_layout
-from dsl.errors import MeepleError, did_you_mean
-from dsl.parser import parse_file
-from dsl.player_values import player_values
-from interpreter.boards.grid import Geometry
-from interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
+from meeple.dsl import ast
+from meeple.dsl.checker import check
+from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
+from meeple.dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from meeple.dsl.compile_text import compile_outcomes, component_labels
+from meeple.dsl.data import load_board, load_components, load_layout
+from meeple.dsl.errors import MeepleError, did_you_mean
+from meeple.dsl.parser import parse_file
+from meeple.dsl.player_values import player_values
+from meeple.interpreter.boards.grid import Geometry
+from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
                               ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -107,7 +107,7 @@ def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
     except MeepleError as exc:
         raise exc.located(rs.path, rs.source) from None
     except RecursionError:
-        from dsl.parser import too_deep
+        from meeple.dsl.parser import too_deep
         raise too_deep(rs.path, rs.source) from None
 
 

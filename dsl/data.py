@@ -18,11 +18,11 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from dsl import ast
-from dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
-from interpreter.boards import polyomino
-from interpreter.boards.graph import Board, BoardError
-from interpreter.game import KIND
+from meeple.dsl import ast
+from meeple.dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.boards.graph import Board, BoardError
+from meeple.interpreter.game import KIND
 
 
 # Data values: whole numbers within what a table counts, read exactly (no 1.7 -> 1, no true -> 1).

@@ -42,8 +42,8 @@ from pathlib import Path
 
 from lark import Lark, Tree
 
-from dsl.errors import MeepleError, read_text
-from dsl.parser import GRAMMAR, RulesIndenter, parse_text
+from meeple.dsl.errors import MeepleError, read_text
+from meeple.dsl.parser import GRAMMAR, RulesIndenter, parse_text
 
 INDENT = 4
 BLANKS_TOP, BLANKS_BLOCK = 2, 1

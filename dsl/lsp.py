@@ -23,13 +23,13 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from dsl import ast
-from dsl.checker import warnings as rule_warnings
-from dsl.compiler import apply_variants, compile_ruleset
-from dsl.errors import Diagnostic, MeepleError, Span
-from dsl.parser import keywords, parse_text
-from dsl.lsp_names import FIELD_KINDS, LOCAL_KINDS, Definition, index, same_block
-from interpreter.builtins import FUNCTIONS
+from meeple.dsl import ast
+from meeple.dsl.checker import warnings as rule_warnings
+from meeple.dsl.compiler import apply_variants, compile_ruleset
+from meeple.dsl.errors import Diagnostic, MeepleError, Span
+from meeple.dsl.parser import keywords, parse_text
+from meeple.dsl.lsp_names import FIELD_KINDS, LOCAL_KINDS, Definition, index, same_block
+from meeple.interpreter.builtins import FUNCTIONS
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DATA_FILE = re.compile(r'\bfrom\s+"([^"]*)"')

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dsl import ast
-from dsl.checker import KINDS
-from dsl.errors import Span
+from meeple.dsl import ast
+from meeple.dsl.checker import KINDS
+from meeple.dsl.errors import Span
 
 FIELD_KINDS = ("field", "cell attribute")
 

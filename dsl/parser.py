@@ -12,9 +12,9 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
-from dsl import ast
-from dsl.errors import Diagnostic, MeepleError, Span, read_text
-from dsl.transformer import ToAst
+from meeple.dsl import ast
+from meeple.dsl.errors import Diagnostic, MeepleError, Span, read_text
+from meeple.dsl.transformer import ToAst
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from dsl import ast
+from meeple.dsl import ast
 
 
 def _nodes(node):

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
 
-from dsl import ast
-from dsl.errors import MeepleError, Span
+from meeple.dsl import ast
+from meeple.dsl.errors import MeepleError, Span
 
 
 @dataclass

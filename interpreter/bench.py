@@ -10,8 +10,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from interpreter import rng
-from interpreter.state import copy_state, to_json
+from meeple.interpreter import rng
+from meeple.interpreter.state import copy_state, to_json
 
 
 def time_compile(load, repeats: int = 3) -> list[float]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from interpreter.boards import grid as gridlib
-from interpreter.boards import polyomino
+from meeple.interpreter.boards import grid as gridlib
+from meeple.interpreter.boards import polyomino
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ def _in_a_row(m, key, n, value):
 
 def _roll(m, faces):
     """A random item: a die with these faces, a card from a list. Recorded as an event."""
-    from interpreter import rng
+    from meeple.interpreter import rng
     if not faces:
         raise ValueError("roll needs at least one face")
     value = faces[rng.below(m.state, len(faces))]
@@ -235,7 +235,7 @@ def _subsets(m, xs, lo, hi):
 
 
 def _unique(m, xs):
-    from interpreter.effects.choices import distinct
+    from meeple.interpreter.effects.choices import distinct
     return distinct(list(xs))
 
 

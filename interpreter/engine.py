@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.errors import MeepleError
-from interpreter import state as st
-from interpreter.boards import polyomino
-from interpreter.effects import actions
-from interpreter.effects.choices import PASS_ID, option_id
-from interpreter.game import KIND, Game
-from interpreter.machine import Machine
-from interpreter.render import key_label
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import state as st
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.effects import actions
+from meeple.interpreter.effects.choices import PASS_ID, option_id
+from meeple.interpreter.game import KIND, Game
+from meeple.interpreter.machine import Machine
+from meeple.interpreter.render import key_label
 
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).

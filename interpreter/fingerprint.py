@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from dsl.parser import parse_file
+from meeple.dsl.parser import parse_file
 
 
 def _digest(data: bytes) -> str:

@@ -12,8 +12,8 @@ from typing import Callable
 
 import networkx as nx
 
-from dsl.errors import Span
-from interpreter.boards.grid import Geometry
+from meeple.dsl.errors import Span
+from meeple.interpreter.boards.grid import Geometry
 
 VISIBILITY_DEFAULTS = {"deck": "hidden", "bag": "hidden", "pile": "public", "hand": "private"}
 ZONE_KINDS = tuple(VISIBILITY_DEFAULTS)

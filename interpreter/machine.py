@@ -13,8 +13,8 @@ the machine stops. Falling off the end of a phase ends the game.
 """
 from __future__ import annotations
 
-from dsl.errors import Diagnostic, MeepleError, Span
-from interpreter.game import KIND
+from meeple.dsl.errors import Diagnostic, MeepleError, Span
+from meeple.interpreter.game import KIND
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 NEW_FRAME = 2  # what an op's run() returns when it pushed, replaced or cleared frames

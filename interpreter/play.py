@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import sys
 
-from interpreter import saves
-from interpreter.agents import choose as bot_choice, make_agents
-from interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table, shown_event
-from interpreter.runner import choice_seen_by
-from interpreter.terminal import ask, choose
+from meeple.interpreter import saves
+from meeple.interpreter.agents import choose as bot_choice, make_agents
+from meeple.interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table, shown_event
+from meeple.interpreter.runner import choice_seen_by
+from meeple.interpreter.terminal import ask, choose
 
 HUMAN = "human"
 CLEAR = "\033[2J\033[H"

@@ -8,9 +8,9 @@ bookkeeping and stay out of what people read (`shown_event`, `state_text`).
 """
 from __future__ import annotations
 
-from interpreter.boards import polyomino
-from interpreter.game import KIND
-from interpreter.state import can_see, may_see_var
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.game import KIND
+from meeple.interpreter.state import can_see, may_see_var
 
 
 def player_name(p) -> str:
@@ -197,9 +197,9 @@ def terrain(game, spec) -> tuple[str, dict]:
 
 def _legend(game, grid: str, attr: str) -> dict:
     """value -> symbol from the grid's layout declaration in the rules source."""
-    from dsl import ast
-    from dsl.errors import MeepleError
-    from dsl.parser import parse_text
+    from meeple.dsl import ast
+    from meeple.dsl.errors import MeepleError
+    from meeple.dsl.parser import parse_text
     try:
         rs = parse_text(game.source, game.path or "<rules>")
     except MeepleError:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from interpreter.agents import choose, make_agents
-from interpreter.engine import Engine
-from interpreter.render import all_boards_text
-from interpreter.state import component_ids, visible_to
-from interpreter.trace import TraceWriter
+from meeple.interpreter.agents import choose, make_agents
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.render import all_boards_text
+from meeple.interpreter.state import component_ids, visible_to
+from meeple.interpreter.trace import TraceWriter
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from interpreter import outputs
+from meeple.interpreter import outputs
 
 
 class SaveError(Exception):
@@ -70,7 +70,7 @@ def resume(engine, data: dict, rules: dict | None = None) -> dict:
 
     `rules` is the ruleset's fingerprint now; without one on both sides, the
     digests of the compiled game must match."""
-    from interpreter.fingerprint import differences
+    from meeple.interpreter.fingerprint import differences
     if rules is not None and isinstance(data.get("rules"), dict):
         changed = differences(data["rules"], rules)
         if changed:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from interpreter import graphs, outputs, show, trace
+from meeple.interpreter import graphs, outputs, show, trace
 
 
 def _cli():
-    import cli  # the command line's helpers: loading games, one-line errors
+    from meeple import cli  # the command line's helpers: loading games, one-line errors
     return cli
 
 
@@ -48,7 +48,7 @@ def cmd_graph(args) -> int:
     elif fmt is not None and suffix in ("svg", "png", "dot") and suffix != fmt:
         raise cli.CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
     if fmt is not None:
-        from interpreter import pictures
+        from meeple.interpreter import pictures
 
         out = args.out or f"{Path(args.game).stem}_{'flow' if args.flow else args.board}.{fmt}"
         try:
@@ -104,7 +104,7 @@ def cmd_show(args) -> int:
     seat = args.seat - 1 if args.seat is not None else None
     print("\n".join(show.show_text(snap, seat)))
     if args.svg:
-        from interpreter import pictures
+        from meeple.interpreter import pictures
 
         game = snap.engine.game
         state = snap.engine.view(snap.state, seat) if seat is not None else snap.state

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.render import event_text, player_name, shown_event, state_text
-from interpreter.trace import hidden_from, replay_decision, start_replay
+from meeple.interpreter.render import event_text, player_name, shown_event, state_text
+from meeple.interpreter.trace import hidden_from, replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 
-from interpreter import rng
-from interpreter.boards.grid import new_grid
-from interpreter.game import BOX, Game
+from meeple.interpreter import rng
+from meeple.interpreter.boards.grid import new_grid
+from meeple.interpreter.game import BOX, Game
 
 SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who may see it], ...]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from interpreter.boards import polyomino
-from interpreter.state import HIDDEN
-from interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.state import HIDDEN
+from meeple.interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
                                 value_text)
 
 WIDTH = 100  # the summary's lines wrap here

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from interpreter import outputs
-from interpreter import trace_schema as schema
-from interpreter.render import event_text, outcome_text, player_name, shown_event
+from meeple.interpreter import outputs
+from meeple.interpreter import trace_schema as schema
+from meeple.interpreter.render import event_text, outcome_text, player_name, shown_event
 
 
 class TraceError(Exception):

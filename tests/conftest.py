@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from dsl.compiler import compile_ruleset, find_ruleset, shipped_rulesets
-from dsl.parser import parse_file, parse_text
-from interpreter.engine import Engine
+from meeple.dsl.compiler import compile_ruleset, find_ruleset, shipped_rulesets
+from meeple.dsl.parser import parse_file, parse_text
+from meeple.interpreter.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """Helpers the game tests share: run one effect alone, steer decisions, arrange zones."""
 from __future__ import annotations
 
-from interpreter.machine import Machine
+from meeple.interpreter.machine import Machine
 
 
 def effect_frame(engine, effect: str, **env) -> list:

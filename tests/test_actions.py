@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from dsl.errors import MeepleError
-from interpreter import runner
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import runner
 from tests.conftest import rules
 
 GAME = '''

@@ -1,9 +1,9 @@
 """Agents see only views and options; the greedy agent plays better than random."""
 from __future__ import annotations
 
-from interpreter import runner
-from interpreter.agents import AGENTS, agent_class, make_agents
-from interpreter.state import HIDDEN, can_see
+from meeple.interpreter import runner
+from meeple.interpreter.agents import AGENTS, agent_class, make_agents
+from meeple.interpreter.state import HIDDEN, can_see
 from tests.conftest import shipped
 
 
@@ -49,8 +49,8 @@ def test_greedy_beats_random():
 
 
 def test_determinized_zones_only_hold_their_kind():
-    from interpreter.agents.determinize import determinize
-    from interpreter.game import KIND
+    from meeple.interpreter.agents.determinize import determinize
+    from meeple.interpreter.game import KIND
     engine = shipped("wild_gardens")
     state, _ = engine.start(2, 2)
     for seed in range(5):
@@ -67,7 +67,7 @@ def test_the_agent_written_in_docs_agents_md_plays(tmp_path, monkeypatch, capsys
     import re
     import sys
 
-    from cli import main
+    from meeple.cli import main
     from tests.conftest import ROOT
     code = re.search(r"```python\n(.*?)```", (ROOT / "docs/agents.md").read_text(), re.S).group(1)
     (tmp_path / "my_bots.py").write_text(code)
@@ -93,9 +93,9 @@ def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
 
 
 def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path):
-    from dsl.compiler import compile_ruleset
-    from dsl.parser import parse_text
-    from interpreter.engine import Engine
+    from meeple.dsl.compiler import compile_ruleset
+    from meeple.dsl.parser import parse_text
+    from meeple.interpreter.engine import Engine
     text = '''game "Idle"
 players 1
 counter rounds = 0

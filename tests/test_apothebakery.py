@@ -12,8 +12,8 @@ import pytest
 
 from conftest import shipped
 from tests.helpers import effect_frame, fill_zone as put, option_ids as ids, run_alone, take
-from interpreter import rng
-from interpreter.rng import Random
+from meeple.interpreter import rng
+from meeple.interpreter.rng import Random
 
 SPECIES = ["plant", "water", "berry", "rock", "insect"]  # seats 0..3 hatch the first four
 FACES = ["skull", "blank", "plus1", "minus1", "minus2", "minus3"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.rng import Random
+from meeple.interpreter.rng import Random
 from tests.conftest import rules
 
 GAME = '''

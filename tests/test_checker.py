@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.checker import warnings
-from dsl.compiler import apply_variants, compile_ruleset
-from dsl.errors import MeepleError
-from dsl.parser import parse_text
+from meeple.dsl.checker import warnings
+from meeple.dsl.compiler import apply_variants, compile_ruleset
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_text
 
 BASE = 'game "C"\nplayers 2\n'
 
@@ -41,7 +41,7 @@ class TestNames:
         path = tmp_path / "c.rules"
         path.write_text(BASE + 'component card from "cards.csv":\n    points: int\nzone hand: hand of card\n'
                         'setup:\n    move card to hand\nscore "P": sum(c.point for each c in hand)\n')
-        from dsl.parser import parse_file
+        from meeple.dsl.parser import parse_file
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(path), {}, [])
         out = info.value.format()
@@ -97,7 +97,7 @@ class TestDefinitions:
 
     def test_data_file_outside_the_folder(self, tmp_path):
         (tmp_path / "g.rules").write_text(BASE + 'component c from "../x.csv":\n    v: int\n')
-        from dsl.parser import parse_file
+        from meeple.dsl.parser import parse_file
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(tmp_path / "g.rules"), {}, [])
         assert "outside the ruleset's folder" in info.value.format()
@@ -105,7 +105,7 @@ class TestDefinitions:
     def test_bad_data_row_points_at_the_data_file(self, tmp_path):
         (tmp_path / "c.csv").write_text("id,v\na,1\nb,two\n")
         (tmp_path / "g.rules").write_text(BASE + 'component c from "c.csv":\n    v: int\n')
-        from dsl.parser import parse_file
+        from meeple.dsl.parser import parse_file
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(tmp_path / "g.rules"), {}, [])
         assert info.value.format().startswith(f"{tmp_path / 'c.csv'}:3:1: error: field `v` must be a whole number")

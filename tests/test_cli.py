@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cli import main
+from meeple.cli import main
 from tests.conftest import ROOT
 
 QW = "queens_wishes"
@@ -144,7 +144,7 @@ def test_every_command_in_the_readme_is_a_real_command_line():
     """The README's commands parse with today's arguments (a renamed flag would fail here)."""
     import shlex
 
-    from cli import build_parser
+    from meeple.cli import build_parser
     lines = [ln.split("#")[0] for ln in (ROOT / "README.md").read_text().splitlines()
              if ln.startswith(".venv/bin/meeple ")]
     assert len(lines) > 20

@@ -13,13 +13,13 @@ from collections import Counter
 
 import pytest
 
-from dsl.checker import warnings
-from dsl.compiler import apply_variants, compile_ruleset
-from dsl.parser import parse_file
-from interpreter import runner, trace
-from interpreter import state as st
-from interpreter.engine import Engine
-from interpreter.rng import Random
+from meeple.dsl.checker import warnings
+from meeple.dsl.compiler import apply_variants, compile_ruleset
+from meeple.dsl.parser import parse_file
+from meeple.interpreter import runner, trace
+from meeple.interpreter import state as st
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.rng import Random
 from tests.conftest import ROOT
 from tests.helpers import effect_frame, fill_zone, option_ids, run_alone, take
 

@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from dsl import ast
-from dsl.compiler import compile_ruleset
-from dsl.parser import parse_text
-from interpreter.builtins import FUNCTIONS
-from interpreter.engine import Engine
-from interpreter.rng import Random
+from meeple.dsl import ast
+from meeple.dsl.compiler import compile_ruleset
+from meeple.dsl.parser import parse_text
+from meeple.interpreter.builtins import FUNCTIONS
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.rng import Random
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "language.md"
@@ -81,6 +81,6 @@ def test_tic_tac_toe_example_finds_a_winner():
 def test_examples_use_every_keyword_of_the_grammar():
     """Flags of a construct (`may`, `undoable`, `as`, `on back`...) have no AST class of their
     own: every keyword of the grammar must appear in some parsed example."""
-    from dsl.parser import keywords
+    from meeple.dsl.parser import keywords
     words = set(re.findall(r"[a-z_]+", "\n".join(re.sub(r"#.*", "", e) for e in EXAMPLES)))
     assert sorted(set(keywords()) - words) == []

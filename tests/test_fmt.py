@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from dsl import formatter
-from dsl.compiler import shipped_rulesets
-from dsl.errors import MeepleError
-from dsl.formatter import FormatError, cmd_fmt, configure_fmt, format_text
-from dsl.parser import parse_text
+from meeple.dsl import formatter
+from meeple.dsl.compiler import shipped_rulesets
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.formatter import FormatError, cmd_fmt, configure_fmt, format_text
+from meeple.dsl.parser import parse_text
 from tests.conftest import ROOT
 
 SHIPPED = sorted(shipped_rulesets().items())
@@ -374,7 +374,7 @@ def test_diff_shows_the_change_without_writing(capsys, messy_file):
 
 def test_every_shipped_ruleset_is_in_the_canonical_layout(capsys):
     """`meeple fmt --check rulesets/` is what CI would run: nothing to reformat."""
-    from cli import main
+    from meeple.cli import main
     from tests.conftest import ROOT
     code = main(["fmt", "--check", str(ROOT / "rulesets")])
     out, err = capsys.readouterr()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import compile_flow
-from dsl.errors import MeepleError
-from interpreter import runner
+from meeple.dsl import compile_flow
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import runner
 from tests.conftest import rules, shipped
 
 

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.compiler import compile_ruleset, shipped_rulesets
-from dsl.errors import MeepleError
-from dsl.parser import parse_text
-from interpreter.engine import Engine
+from meeple.dsl.compiler import compile_ruleset, shipped_rulesets
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_text
+from meeple.interpreter.engine import Engine
 
 TIME_LIMIT = 10.0  # CPU seconds per input: an endless loop stops at the step limit well before
 MUTANTS = 400  # per shipped ruleset: with the generated texts, a few thousand inputs
@@ -120,7 +120,7 @@ def test_mutations_of_shipped_rulesets(name):
 
 
 def test_non_utf8_rules_file(tmp_path):
-    from cli import main
+    from meeple.cli import main
     bad = tmp_path / "bad.rules"
     bad.write_bytes(b'game "G"\nplayers 2\n\xff\xfe\x00\n')
     assert main(["check", str(bad)]) == 1

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from dsl.compiler import compile_ruleset, find_ruleset
-from dsl.parser import parse_file
+from meeple.dsl.compiler import compile_ruleset, find_ruleset
+from meeple.dsl.parser import parse_file
 from tests.conftest import ROOT
 
 GAMES = ["queens_wishes", "wild_gardens", "apothebakery", "mudcake_fair"]

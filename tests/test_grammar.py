@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import ast
-from dsl.errors import MeepleError
-from dsl.parser import GRAMMAR, ToAst, _lark, parse_file, parse_text
+from meeple.dsl import ast
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import GRAMMAR, ToAst, _lark, parse_file, parse_text
 from tests.conftest import SHIPPED
-from dsl.compiler import shipped_rulesets
+from meeple.dsl.compiler import shipped_rulesets
 
 
 def test_every_alias_has_a_handler():

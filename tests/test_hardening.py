@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.compiler import compile_ruleset
-from dsl.errors import MeepleError
-from dsl.parser import parse_file
-from interpreter.engine import Engine
+from meeple.dsl.compiler import compile_ruleset
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_file
+from meeple.interpreter.engine import Engine
 
 HEAD = 'game "T"\nplayers 2\ncounter a = 0\n'
 
@@ -144,15 +144,15 @@ class NoChoose:
     ("NoChoose", "agent `NoChoose` in seat P1 has no `choose(view, decision)` method"),
 ])
 def test_a_broken_agent_is_one_clear_line(capsys, agent, message):
-    import cli
+    from meeple import cli
     code = cli.main(["run", "tic_tac_toe", "--agents", f"tests.test_hardening:{agent},random"])
     err = capsys.readouterr().err
     assert code != 0 and message in err and "Traceback" not in err, err
 
 
 def test_a_hanging_agent_is_stopped(monkeypatch):
-    from interpreter import agents
-    from interpreter.runner import play
+    from meeple.interpreter import agents
+    from meeple.interpreter.runner import play
     from tests.conftest import shipped
     monkeypatch.setattr(agents.choose, "__defaults__", (0.2,))
     with pytest.raises(agents.AgentError, match="took more than 0.2 s"):
@@ -161,13 +161,13 @@ def test_a_hanging_agent_is_stopped(monkeypatch):
 
 @pytest.mark.parametrize("name", ["mcts@infs", "mcts@nans", "mcts@0s", "mcts@-3", "mcts@99999999999"])
 def test_silly_mcts_budgets_are_refused(name):
-    from interpreter.agents import AgentError, agent_class
+    from meeple.interpreter.agents import AgentError, agent_class
     with pytest.raises(AgentError, match="give mcts a budget"):
         agent_class(name)
 
 
 def test_escape_codes_in_rules_text_never_reach_the_terminal(capsys, tmp_path):
-    import cli
+    from meeple import cli
     path = tmp_path / "esc.rules"
     path.write_text('game "T\x1b[31mred"\nplayers 2\ncounter a = 0\nsetup:\n    log "x\x1b]0;title\x07y"\n'
                     '    end game\nscore "S\x9b": a\n', encoding="utf-8")
@@ -207,7 +207,7 @@ def test_a_huge_file_is_refused_before_parsing(tmp_path):
 def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
     import socket
     import threading
-    from interpreter.lab.simulate import check_scheduler
+    from meeple.interpreter.lab.simulate import check_scheduler
     server = socket.create_server(("127.0.0.1", 0))
 
     def serve():
@@ -229,7 +229,7 @@ def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
 def test_a_save_may_not_name_code_to_import(tmp_path, capsys, monkeypatch):
     import json
     import sys
-    import cli
+    from meeple import cli
     monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
     save = tmp_path / "game.json"
     assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
@@ -251,7 +251,7 @@ def test_a_save_may_not_name_code_to_import(tmp_path, capsys, monkeypatch):
     ["simulate", "{rules}", "-n", "1", "--out", "{data}"],
 ])
 def test_output_flags_never_write_over_rules_or_data(tmp_path, capsys, argv):
-    import cli
+    from meeple import cli
     rules = tmp_path / "g.rules"
     rules.write_text('game "G"\nplayers 2\ncomponent c from "cards.csv":\n    v: int\ncounter a = 0\n'
                      'setup:\n    end game\nscore "S": a\n', encoding="utf-8")
@@ -265,7 +265,7 @@ def test_output_flags_never_write_over_rules_or_data(tmp_path, capsys, argv):
 
 
 def test_a_trace_and_a_save_may_be_written_again(tmp_path, capsys):
-    import cli
+    from meeple import cli
     rules = tmp_path / "g.rules"
     rules.write_text('game "G"\nplayers 2\ncounter a = 0\nsetup:\n    end game\nscore "S": a\n', encoding="utf-8")
     trace = tmp_path / "g.json"  # a trace beside the rules, even with a data file's suffix, is Meeple's own
@@ -277,7 +277,7 @@ def test_a_trace_and_a_save_may_be_written_again(tmp_path, capsys):
 # ----------------------------------------------------------------- tampered traces
 def _trace(tmp_path, game="tic_tac_toe"):
     import json
-    from interpreter import runner
+    from meeple.interpreter import runner
     from tests.conftest import shipped
     result = runner.play(shipped(game), 2, 3, ["random"], game)
     path = tmp_path / "t.jsonl"
@@ -288,7 +288,7 @@ def _trace(tmp_path, game="tic_tac_toe"):
 def _rewrite(path, lines, rechain: bool):
     """Write edited lines back; with `rechain`, recompute the chain as a careful forger would."""
     import json
-    from interpreter import trace_schema
+    from meeple.interpreter import trace_schema
     chain = ""
     out = []
     for line in lines:
@@ -331,7 +331,7 @@ def _edit(lines, what):
     ("mistyped field", 3, "field `options`: input should be a valid integer"),
 ])
 def test_a_tampered_trace_is_one_error_at_its_line(tmp_path, capsys, what, line, message):
-    import cli
+    from meeple import cli
     path, lines = _trace(tmp_path)
     # edited in place, the chain names the edited line at once
     _rewrite(path, _edit([dict(x) for x in lines], what), rechain=False)
@@ -346,7 +346,7 @@ def test_a_tampered_trace_is_one_error_at_its_line(tmp_path, capsys, what, line,
 
 
 def test_an_edited_line_is_named_by_the_chain(tmp_path, capsys):
-    import cli
+    from meeple import cli
     path, lines = _trace(tmp_path)
     text = path.read_text().splitlines()
     text[4] = text[4].replace('"label": "', '"label": "X')
@@ -363,7 +363,7 @@ def test_an_edited_line_is_named_by_the_chain(tmp_path, capsys):
 ])
 def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypatch, field, value, message):
     import json
-    import cli
+    from meeple import cli
     monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
     save = tmp_path / "game.json"
     assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
@@ -378,14 +378,14 @@ def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypat
 
 @pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1"])
 def test_bench_refuses_silly_durations(capsys, seconds):
-    import cli
+    from meeple import cli
     assert cli.main(["bench", "tic_tac_toe", "--seconds", seconds]) == 2
     assert "--seconds must be more than 0" in capsys.readouterr().err
 
 
 def test_bench_of_a_game_that_never_ends_stops(tmp_path, capsys, monkeypatch):
-    import cli
-    from interpreter import bench
+    from meeple import cli
+    from meeple.interpreter import bench
     monkeypatch.setattr(bench, "MAX_DECISIONS", 2000)
     rules = tmp_path / "loop.rules"
     rules.write_text('game "L"\nplayers 2\ncounter a = 0\nsetup:\n    next loop\nphase loop:\n'
@@ -395,7 +395,7 @@ def test_bench_of_a_game_that_never_ends_stops(tmp_path, capsys, monkeypatch):
 
 
 def test_run_stops_a_game_past_its_time_or_decision_bound(tmp_path, capsys):
-    import cli
+    from meeple import cli
     rules = tmp_path / "loop.rules"
     rules.write_text('game "L"\nplayers 2\ncounter a = 0\nsetup:\n    next loop\nphase loop:\n'
                      '    choose x from [1, 2] by 0:\n        a += x\n    next loop\nscore "S": a\n')

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import ast
-from dsl.compiler import compile_ruleset
-from dsl.errors import MeepleError
-from dsl.parser import parse_text
-from interpreter.engine import Engine
+from meeple.dsl import ast
+from meeple.dsl.compiler import compile_ruleset
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_text
+from meeple.interpreter.engine import Engine
 
 GAME = '''game "H"
 players 2

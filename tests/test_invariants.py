@@ -12,9 +12,9 @@ from collections import Counter
 
 import pytest
 
-from interpreter import runner
-from interpreter.rng import Random
-from interpreter.state import HIDDEN, can_see, copy_state
+from meeple.interpreter import runner
+from meeple.interpreter.rng import Random
+from meeple.interpreter.state import HIDDEN, can_see, copy_state
 from tests.conftest import SHIPPED, shipped
 
 SEEDS = (11, 12)

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from cli import main
-from interpreter import runner
-from interpreter.agents import AgentError, agent_class
-from interpreter.agents.mcts import MctsAgent, rank_utility
-from interpreter.lab.simulate import Side, play_row, read_rows, run_rows, tasks_for, write_rows
+from meeple.cli import main
+from meeple.interpreter import runner
+from meeple.interpreter.agents import AgentError, agent_class
+from meeple.interpreter.agents.mcts import MctsAgent, rank_utility
+from meeple.interpreter.lab.simulate import Side, play_row, read_rows, run_rows, tasks_for, write_rows
 from tests.conftest import shipped
 
 TTT = Side("tic_tac_toe", 2, ("random",))
@@ -159,7 +159,7 @@ class TestMcts:
 
     def test_planner_widens_the_root_with_its_visits(self):
         """Queen's Wishes offers many placements: a small budget searches only the best few by outlook."""
-        from interpreter.agents.planner import PlannerAgent
+        from meeple.interpreter.agents.planner import PlannerAgent
         engine = shipped("queens_wishes")
         state, _ = engine.start(2, 1)
         d = engine.decision(state)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from interpreter.lab import report, stats
+from meeple.interpreter.lab import report, stats
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from interpreter import runner, trace
-from interpreter.rng import Random
-from interpreter.state import HIDDEN, can_see, visible_events
+from meeple.interpreter import runner, trace
+from meeple.interpreter.rng import Random
+from meeple.interpreter.state import HIDDEN, can_see, visible_events
 from tests.conftest import SHIPPED, shipped
 
 CASES = [(name, seed) for name in SHIPPED for seed in (21, 22)]
@@ -75,7 +75,7 @@ def _ever_visible(engine, lines, viewer) -> set:
 def test_decks_show_only_their_top_back_and_sealed_choices_show_nothing(name, seed):
     """Below the top of a face-down deck no back shows, and while a simultaneous choice is
     being gathered nobody else can tell which option (or how many cards) a player took."""
-    from interpreter.effects.simultaneous import Gather
+    from meeple.interpreter.effects.simultaneous import Gather
     engine = shipped(name)
     game = engine.game
     players = game.max_players

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 
-from cli import main
-from interpreter.agents import agent_class
-from interpreter.agents.learned import Model, feature_names, features, load_model, model_path, save, train
+from meeple.cli import main
+from meeple.interpreter.agents import agent_class
+from meeple.interpreter.agents.learned import Model, feature_names, features, load_model, model_path, save, train
 from tests.conftest import rules
 
 RACE = '''

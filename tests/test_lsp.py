@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.parser import keywords
-from interpreter.builtins import FUNCTIONS
+from meeple.dsl.parser import keywords
+from meeple.interpreter.builtins import FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,7 +51,7 @@ class Client:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         self.log = log
         self.stderr = open(log, "wb")
-        self.proc = subprocess.Popen(command or [sys.executable, "-m", "dsl.lsp"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(command or [sys.executable, "-m", "meeple.dsl.lsp"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr)
         self.inbox: queue.Queue = queue.Queue()
         self.pending: list[dict] = []  # notifications read while waiting for something else
@@ -312,7 +312,7 @@ def test_meeple_lsp_serves_and_shuts_down(tmp_path):
 
 
 def test_meeple_lsp_command_line():
-    from cli import build_parser, cmd_lsp
+    from meeple.cli import build_parser, cmd_lsp
     parser = build_parser()
     assert parser.parse_args(["lsp"]).fn is cmd_lsp and parser.parse_args(["lsp", "--stdio"]).stdio
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 
-from interpreter.play import play_at_terminal, undo_point
+from meeple.interpreter.play import play_at_terminal, undo_point
 from tests.conftest import shipped
 
 
@@ -75,7 +75,7 @@ def test_undo_locks_when_the_round_ends():
 def test_save_and_resume(tmp_path, monkeypatch):
     """A save holds every choice; resuming replays them; other rules are refused."""
     import json
-    from cli import main
+    from meeple.cli import main
     save = tmp_path / "game.json"
     answers = iter(["1", "", "1", "", "1", ""])
 
@@ -90,7 +90,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
     assert data["meeple_save"] == 1 and len(data["choices"]) >= 3 and data["seat"] == 0
     assert not list(tmp_path.glob("*.tmp")), "the temporary file must be renamed away"
 
-    from interpreter import saves
+    from meeple.interpreter import saves
     engine = shipped("queens_wishes")
     state = saves.resume(engine, data)
     assert state["step"] == len(data["choices"])
@@ -102,7 +102,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
 
 def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
     import json
-    from cli import main
+    from meeple.cli import main
     save = tmp_path / "g.json"
     first = iter(["1", ""])
     scripted(monkeypatch, lambda p, n: next(first) if n <= 2 else (_ for _ in ()).throw(EOFError))
@@ -116,7 +116,7 @@ def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
 
 
 def test_damaged_save_is_refused(tmp_path, capsys):
-    from cli import main
+    from meeple.cli import main
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert main(["play", "queens_wishes", "--resume", str(bad)]) == 2
@@ -124,7 +124,7 @@ def test_damaged_save_is_refused(tmp_path, capsys):
 
 
 def test_strict_run(capsys):
-    from cli import main
+    from meeple.cli import main
     assert main(["run", "wild_gardens", "--players", "2", "--seed", "2", "--strict"]) == 0
 
 
@@ -142,7 +142,7 @@ class FirstOption:
 
 def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     """Apothebakery: P2 declares a heal; the reaction window asks P1, who casts Free Sample."""
-    from interpreter.machine import Machine
+    from meeple.interpreter.machine import Machine
     engine = shipped("apothebakery")
     state, _ = engine.start(2, 7)
     while state["phase"] != "round":  # species and objectives chosen: the table is set
@@ -223,7 +223,7 @@ def test_a_bots_secret_choice_is_not_shown_but_a_public_one_is(monkeypatch, tmp_
 
 
 def test_a_trace_names_a_card_taken_from_a_public_market(tmp_path):
-    from interpreter import runner, trace
+    from meeple.interpreter import runner, trace
     from tests.conftest import rules
     engine = rules(SECRET_PICK, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\n"})
     result = runner.play(engine, 2, 5, ["random"])
@@ -236,7 +236,7 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
     the rules, a changed definition is, and the refusal names it."""
     import json
     import shutil
-    from cli import main
+    from meeple.cli import main
     from tests.conftest import ROOT
     game = tmp_path / "fair"
     shutil.copytree(ROOT / "rulesets" / "tutorial", game)
@@ -273,7 +273,7 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
 def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
     import json
     import shutil
-    from cli import main
+    from meeple.cli import main
     from tests.conftest import ROOT
     shutil.copytree(ROOT / "rulesets" / "tutorial", tmp_path / "fair")
     monkeypatch.chdir(tmp_path)
@@ -325,8 +325,8 @@ def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, 
 
 
 def test_a_long_list_shows_its_first_options_and_how_to_see_the_rest():
-    from interpreter.engine import Option
-    from interpreter.terminal import SHOWN, listing
+    from meeple.interpreter.engine import Option
+    from meeple.interpreter.terminal import SHOWN, listing
     options = [Option(str(i), f"card {i}", i) for i in range(40)]
     lines = listing(options)
     assert len(lines) == SHOWN + 1 and lines[0] == "    1. card 0" and "and 15 more" in lines[-1]
@@ -366,7 +366,7 @@ setup:
 
 
 def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others():
-    from interpreter.terminal import counters_text
+    from meeple.interpreter.terminal import counters_text
     from tests.conftest import rules
     engine = rules(GROUPS)
     state, _ = engine.start(2, 1)

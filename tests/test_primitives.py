@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import MeepleError
-from interpreter.boards import polyomino
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.boards import polyomino
 from tests.conftest import rules
 from tests.helpers import take
 
@@ -211,7 +211,7 @@ score "Paid": paid
 '''
 
     def play(self, seed=1):
-        from interpreter import runner
+        from meeple.interpreter import runner
         engine = rules(self.RULES)
         return engine, runner.play(engine, 2, seed, ["random"])
 
@@ -249,10 +249,10 @@ setup:
     def test_events_traces_and_the_terminal_hide_it(self, monkeypatch):
         import io
 
-        from interpreter import trace
-        from interpreter.play import play_at_terminal
-        from interpreter.render import event_text
-        from interpreter.state import visible_events
+        from meeple.interpreter import trace
+        from meeple.interpreter.play import play_at_terminal
+        from meeple.interpreter.render import event_text
+        from meeple.interpreter.state import visible_events
         e, result = self.play()
         for_p2 = trace.render(e.game, result.trace.lines, 1)
         assert "P1 chooses something hidden" in for_p2 and "bid[P1] = ?" in for_p2
@@ -269,14 +269,14 @@ setup:
 
     def test_an_unchanged_secret_is_announced_too(self):
         """No event when a bid of 0 leaves the counter at 0 would tell the others it was 0."""
-        from interpreter.state import visible_events
+        from meeple.interpreter.state import visible_events
         e = rules(self.RULES.replace("[1, 2, 3]", "[0, 1, 2]"))
         s, _ = e.start(2, 1)
         s, events = e.apply(s, "0")
         assert [x["value"] for x in visible_events(e.game, events, 1, s) if x["e"] == "set"] == ["?"]
 
     def test_bots_play_with_secrets_they_cannot_see(self):
-        from interpreter import runner
+        from meeple.interpreter import runner
         e = rules(self.RULES)
         for agents in (["greedy"], ["mcts@10"]):
             result = runner.play(e, 2, 3, agents)
@@ -636,7 +636,7 @@ setup:
         s, _ = e.start(2, 1)
         assert s["vars"]["stock/0/red"] == 2 and s["vars"]["stock/1/blue"] == 11
         assert s["zones"]["slots/1/blue"] == ["a"] and s["zones"]["slots/0/red"] == []
-        from interpreter.render import key_label
+        from meeple.interpreter.render import key_label
         assert key_label(e.game, "slots/1/blue") == "slots[P2, blue]"
 
     def test_per_component_kind(self, tmp_path):
@@ -735,8 +735,8 @@ class TestBoards:
 
     def test_reach_chooses_at_forks_and_skips_occupied_spaces(self, tmp_path):
         e = self.engine(tmp_path, "")
-        from interpreter.machine import Machine
-        from interpreter.builtins import FUNCTIONS
+        from meeple.interpreter.machine import Machine
+        from meeple.interpreter.builtins import FUNCTIONS
         m = Machine(e.game, e.start(1, 1)[0])
         reach = FUNCTIONS["reach"].fn
         assert reach(m, "path", "s1", 2, []) == ["s3", "s5"]        # two branches
@@ -840,7 +840,7 @@ setup:
         assert view["zones"]["bag"] == ["?"]
 
     def test_determinizing_keeps_the_top_back_and_guesses_the_rest(self, tmp_path):
-        from interpreter.agents.determinize import determinize
+        from meeple.interpreter.agents.determinize import determinize
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, _ = e.start(2, 5)
         top = e.game.components[s["zones"]["deck"][0]]["suit"]
@@ -960,7 +960,7 @@ class TestValuesHoldingPlayers:
     """A `value` that holds a player prints as P1, P2... in traces, views and at the terminal."""
 
     def test_player_values_print_as_players(self):
-        from interpreter.render import event_text, state_text
+        from meeple.interpreter.render import event_text, state_text
         e = rules('''
 game "Leader"
 players 3
@@ -983,7 +983,7 @@ setup:
         assert "leader=P2" in state_text(e.game, s)[1]
 
     def test_a_value_also_given_numbers_stays_a_number(self):
-        from interpreter.render import event_text
+        from meeple.interpreter.render import event_text
         e = rules('''
 game "Mixed"
 players 2
@@ -1007,11 +1007,11 @@ class TestListHelpers:
     @pytest.mark.parametrize("values, points, shares", [
         ([3, 5, 5], 6, [0, 3, 3]), ([1, 0, 4], 5, [0, 0, 5]), ([0, 0], 4, [0, 0]), ([2, 2, 2], 5, [1, 1, 1])])
     def test_majority_splits_the_points_among_the_tied_leaders(self, values, points, shares):
-        from interpreter.builtins import FUNCTIONS
+        from meeple.interpreter.builtins import FUNCTIONS
         assert FUNCTIONS["majority"].fn(None, values, points) == shares
 
     def test_pairings_are_every_split_into_pairs(self):
-        from interpreter.builtins import FUNCTIONS
+        from meeple.interpreter.builtins import FUNCTIONS
         pairings = FUNCTIONS["pairings"].fn
         assert pairings(None, [1, 2, 3, 4]) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]], [[1, 4], [2, 3]]]
         assert len(pairings(None, list(range(8)))) == 105

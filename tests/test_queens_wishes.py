@@ -12,7 +12,7 @@ import itertools
 import pytest
 
 from conftest import ROOT, shipped
-from interpreter.rng import Random
+from meeple.interpreter.rng import Random
 
 ROWS, COLS = 6, 8
 LETTERS = ["O", "I", "T", "L", "Z"]

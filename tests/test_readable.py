@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from cli import main
-from dsl import ast
-from dsl.compiler import compile_ruleset, load_game, shipped_rulesets
-from dsl.errors import MeepleError
-from dsl.parser import parse_file, parse_text
-from interpreter.engine import Engine
-from interpreter.render import event_text, shown_event, state_text
+from meeple.cli import main
+from meeple.dsl import ast
+from meeple.dsl.compiler import compile_ruleset, load_game, shipped_rulesets
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_file, parse_text
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.render import event_text, shown_event, state_text
 
 CARDS = "id,name,cost,vp\nc1,Honey Cake,2,3\nc2,Mud Pie,1,1\nc3,Rose Tart,3,5\n"
 
@@ -199,7 +199,7 @@ setup:
         assert [(o["win"], o["text"]) for o in e.outcome(state)] == [(False, "Seat 0 came 2"), (True, "First with 8")]
 
     def test_rows_count_wins_from_the_outcome(self):
-        from interpreter.lab import stats
+        from meeple.interpreter.lab import stats
         rows = [{"scores": [3], "winners": [0], "win": [w], "breakdown": [{}], "ranking": []}
                 for w in (True, False, False, False)]
         summary = stats.summarize(rows)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import MeepleError
-from interpreter import runner
-from interpreter.rng import Random
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import runner
+from meeple.interpreter.rng import Random
 from tests.conftest import rules, shipped
 
 CARDS = {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\ng,7\nh,8\ni,9\n"}

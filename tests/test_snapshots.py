@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.compiler import shipped_rulesets
-from interpreter import runner, trace
+from meeple.dsl.compiler import shipped_rulesets
+from meeple.interpreter import runner, trace
 from tests.conftest import shipped
 
 # ruleset -> [(players, seed, options, variants, agents)]

@@ -10,11 +10,11 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from cli import load, main
-from interpreter import runner
-from interpreter.state import can_see
-from interpreter.table.app import create_app
-from interpreter.table.live import SPECTATOR
+from meeple.cli import load, main
+from meeple.interpreter import runner
+from meeple.interpreter.state import can_see
+from meeple.interpreter.table.app import create_app
+from meeple.interpreter.table.live import SPECTATOR
 
 GAMES = ["queens_wishes", "wild_gardens", "apothebakery"]
 
@@ -275,7 +275,7 @@ def test_no_seat_ever_receives_a_component_it_could_not_see(game, players):
     t = new_table(c, game=game, seats=["person"] * players, seed=5)
     live = live_of(c, t)
     rnd = random.Random(5)
-    from interpreter.table.model import seat_page
+    from meeple.interpreter.table.model import seat_page
     for step in range(160):
         d = live.decision()
         if d is None:
@@ -365,7 +365,7 @@ def traced(game="apothebakery", players=2, seed=4):
 
 
 def test_a_trace_given_at_start_steps_through_per_seat_and_public():
-    from interpreter import trace
+    from meeple.interpreter import trace
     text, result = traced()
     c = client(traces=[trace.parse(text)])
     listed = c.get("/api/replays").json()["replays"]

@@ -22,9 +22,9 @@ WAIT = 20
 @pytest.fixture(scope="module")
 def site():
     driver_path = need_chromium()
-    from cli import load
-    from interpreter import runner, trace
-    from interpreter.table.app import create_app
+    from meeple.cli import load
+    from meeple.interpreter import runner, trace
+    from meeple.interpreter.table.app import create_app
     traced = runner.play(load("wild_gardens"), 2, 3, ["random"], "wild_gardens").trace.jsonl()
     app = create_app(["queens_wishes", "wild_gardens", "apothebakery"], traces=[trace.parse(traced)])
     with Server(app) as server:

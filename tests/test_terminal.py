@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from dsl.compiler import shipped_rulesets
+from meeple.dsl.compiler import shipped_rulesets
 
 MEEPLE = Path(sys.executable).parent / "meeple"
 PROMPT = "\n> "  # a person's prompt, maybe followed by "(u = undo) "

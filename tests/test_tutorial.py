@@ -24,7 +24,7 @@ import shlex
 
 import pytest
 
-import cli
+from meeple import cli
 # `conftest` and `helpers` as pytest puts them on the path: this works under both
 # `.venv/bin/pytest` and `python -m pytest` (`tests.conftest` needs the latter).
 from conftest import ROOT, shipped

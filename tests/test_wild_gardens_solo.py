@@ -98,7 +98,7 @@ def test_solo_reserve_reveals_until_the_chosen_type():
 def test_solo_player_is_always_first():
     engine, state = solo()
     firsts = set()
-    from interpreter.rng import Random
+    from meeple.interpreter.rng import Random
     rng = Random(1)
     while (d := engine.decision(state)) is not None:
         firsts.add(state["first"])
@@ -132,7 +132,7 @@ def test_seven_scenarios_each_rated_casual_or_advanced():
 def test_every_scenario_plays_to_a_shown_result(scenario):
     engine = shipped("wild_gardens", {"scenario": scenario})
     state, events = engine.start(1, 5)
-    from interpreter.rng import Random
+    from meeple.interpreter.rng import Random
     rng = Random(5)
     while (d := engine.decision(state)) is not None:
         state, ev = engine.apply(state, rng.below(len(d.options)))

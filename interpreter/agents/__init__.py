@@ -12,10 +12,10 @@ import math
 import signal
 import threading
 
-from interpreter.agents.greedy import GreedyAgent
-from interpreter.agents.mcts import MctsAgent, budget_agent
-from interpreter.agents.planner import PlannerAgent, planner_budget
-from interpreter.agents.random_agent import RandomAgent
+from meeple.interpreter.agents.greedy import GreedyAgent
+from meeple.interpreter.agents.mcts import MctsAgent, budget_agent
+from meeple.interpreter.agents.planner import PlannerAgent, planner_budget
+from meeple.interpreter.agents.random_agent import RandomAgent
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent}
 

@@ -11,9 +11,9 @@ the true state.
 """
 from __future__ import annotations
 
-from interpreter import rng
-from interpreter.game import BOX, KIND
-from interpreter.state import HIDDEN, copy_state
+from meeple.interpreter import rng
+from meeple.interpreter.game import BOX, KIND
+from meeple.interpreter.state import HIDDEN, copy_state
 
 
 def determinize(game, view: dict, seed: int) -> dict:

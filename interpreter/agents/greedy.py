@@ -21,10 +21,10 @@ Remaining ties go to a seeded random pick.
 """
 from __future__ import annotations
 
-from interpreter.agents.determinize import determinize
-from interpreter.agents.mcts import GUESS_ERRORS
-from interpreter.rng import Random
-from interpreter.state import copy_state
+from meeple.interpreter.agents.determinize import determinize
+from meeple.interpreter.agents.mcts import GUESS_ERRORS
+from meeple.interpreter.rng import Random
+from meeple.interpreter.state import copy_state
 
 REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a simultaneous pick
 FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks one further, up to this many options

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from interpreter.rng import Random
+from meeple.interpreter.rng import Random
 
 SAMPLE_EVERY = 4   # on average one position in this many decisions is recorded
 RIDGE = 1.0        # the penalty on weights, on standardized features
@@ -58,7 +58,7 @@ def features(engine, state: dict, player: int) -> list[float]:
 
 def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dict:
     """Self-play games; a model fitting each seat's final score from the positions on the way."""
-    from interpreter.agents import make_agents  # the registry imports the planner, which imports this
+    from meeple.interpreter.agents import make_agents  # the registry imports the planner, which imports this
     rows, targets = [], []
     pick = Random(seed)
     for g in range(games):
@@ -142,8 +142,8 @@ def configure_train(p) -> None:
 
 
 def cmd_train(args) -> int:
-    from dsl.compiler import UsageError, find_ruleset, load_game
-    from interpreter.engine import Engine
+    from meeple.dsl.compiler import UsageError, find_ruleset, load_game
+    from meeple.interpreter.engine import Engine
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     engine = Engine(load_game(find_ruleset(args.game)))

@@ -26,10 +26,10 @@ from __future__ import annotations
 import math
 import time
 
-from dsl.errors import MeepleError
-from interpreter.agents.determinize import determinize
-from interpreter.effects.choices import option_id
-from interpreter.rng import Random
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.agents.determinize import determinize
+from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.rng import Random
 
 
 GUESS_ERRORS = (MeepleError, ValueError, KeyError, IndexError, TypeError, AttributeError)

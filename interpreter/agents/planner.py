@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import math
 
-from interpreter.agents.determinize import determinize
-from interpreter.agents.greedy import one_step_gains
-from interpreter.agents.learned import load_model
-from interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
+from meeple.interpreter.agents.determinize import determinize
+from meeple.interpreter.agents.greedy import one_step_gains
+from meeple.interpreter.agents.learned import load_model
+from meeple.interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
 SAMPLED = 3        # options a playout step compares by one-step outlook
 RANDOM_STEP = 0.25  # the chance a playout step takes a random option instead

@@ -1,7 +1,7 @@
 """The random agent: a uniformly random legal option, from its own seeded generator."""
 from __future__ import annotations
 
-from interpreter.rng import Random
+from meeple.interpreter.rng import Random
 
 
 class RandomAgent:

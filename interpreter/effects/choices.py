@@ -8,10 +8,10 @@ chosen option's value. `may` adds a "pass" option (value None).
 """
 from __future__ import annotations
 
-from interpreter.boards import polyomino
-from interpreter.builtins import placements_for
-from interpreter.effects import actions, zones
-from interpreter.state import SECRET_LOCALS
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.builtins import placements_for
+from meeple.interpreter.effects import actions, zones
+from meeple.interpreter.state import SECRET_LOCALS
 
 PASS_ID = "pass"
 

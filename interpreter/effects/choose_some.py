@@ -12,7 +12,7 @@ of picked items, in the order of LIST, and the block runs.
 """
 from __future__ import annotations
 
-from interpreter.effects.choices import ChooseFrom, suspend
+from meeple.interpreter.effects.choices import ChooseFrom, suspend
 
 DONE = {"done": True}  # the option that closes the set (id "done")
 

@@ -17,10 +17,10 @@ option at random when the reveal reaches it.
 """
 from __future__ import annotations
 
-from interpreter import rng
-from interpreter.effects import actions
-from interpreter.effects.choices import option_id
-from interpreter.state import HIDDEN, SIM_PREFIX  # noqa: F401 - the compiler names kept choices with it
+from meeple.interpreter import rng
+from meeple.interpreter.effects import actions
+from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.state import HIDDEN, SIM_PREFIX  # noqa: F401 - the compiler names kept choices with it
 
 
 class Gather:

@@ -7,8 +7,8 @@ so moving one finds it wherever it is.
 """
 from __future__ import annotations
 
-from interpreter import rng
-from interpreter.game import BOX, KIND
+from meeple.interpreter import rng
+from meeple.interpreter.game import BOX, KIND
 
 
 def zone_spec(game, key: str):

@@ -15,12 +15,12 @@ import json
 import os
 import sys
 
-from interpreter.lab import stats
-from interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
+from meeple.interpreter.lab import stats
+from meeple.interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
 
 
 def _cli():
-    import cli  # the command line's helpers: one place for parsing options and player counts
+    from meeple import cli  # the command line's helpers: one place for parsing options and player counts
     return cli
 
 
@@ -72,7 +72,7 @@ def _side(args, game: str, options: dict, variants: list, label: str):
     engine = cli.load(game, options, variants)  # errors in the rules or options surface here, once
     players = cli.player_count(engine, args.players)
     agents = cli.agent_list(args.agents)
-    from interpreter.agents import make_agents
+    from meeple.interpreter.agents import make_agents
     make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label)
 
@@ -90,7 +90,7 @@ def _play(args, sides: list[Side]) -> list[dict]:
 
 
 def _write(path: str, write) -> None:
-    from interpreter import outputs
+    from meeple.interpreter import outputs
     try:
         outputs.guard(path)
         write()
@@ -149,7 +149,7 @@ def cmd_compare(args) -> int:
 
 
 def _report(path: str, result: dict, rows_a, rows_b, title: str) -> None:
-    from interpreter.lab.report import write_report
+    from meeple.interpreter.lab.report import write_report
     files = write_report(path, result, rows_a, rows_b, title=title)
     print(f"report: {', '.join(files)}", file=sys.stderr)
 

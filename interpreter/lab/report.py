@@ -16,7 +16,7 @@ import html
 import io
 from pathlib import Path
 
-from interpreter.lab import stats
+from meeple.interpreter.lab import stats
 
 COLOURS = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb"]
 CSS = """

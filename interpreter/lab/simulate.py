@@ -19,9 +19,9 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from dsl.errors import MeepleError
-from interpreter.agents import AgentError, choose, make_agents
-from interpreter.effects.choices import Menu
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.agents import AgentError, choose, make_agents
+from meeple.interpreter.effects.choices import Menu
 
 MAX_DECISIONS = 100_000
 
@@ -46,9 +46,9 @@ def engine_for(side: Side):
     key = (side.ruleset, side.options, side.variants)
     engine = _ENGINES.get(key)
     if engine is None:
-        from dsl.compiler import compile_ruleset, find_ruleset
-        from dsl.parser import parse_file
-        from interpreter.engine import Engine
+        from meeple.dsl.compiler import compile_ruleset, find_ruleset
+        from meeple.dsl.parser import parse_file
+        from meeple.interpreter.engine import Engine
         rs = parse_file(find_ruleset(side.ruleset))
         engine = _ENGINES[key] = Engine(compile_ruleset(rs, side.options_dict(), list(side.variants)))
     return engine
@@ -199,7 +199,7 @@ class Progress:
 
 
 def write_rows(path: str, rows: list[dict]) -> None:
-    from interpreter import outputs
+    from meeple.interpreter import outputs
     outputs.write_text(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
 
 

@@ -27,15 +27,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from dsl.errors import MeepleError
-from interpreter.table.bots import BOT_CHOICES
-from interpreter.table.hall import Hall
-from interpreter.table.live import TableError, WrongToken
-from interpreter.table.model import seat_page
-from interpreter.table.replays import Replay
-from interpreter.table.store import Store
-from interpreter import trace
-from interpreter.trace import TraceError
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.table.bots import BOT_CHOICES
+from meeple.interpreter.table.hall import Hall
+from meeple.interpreter.table.live import TableError, WrongToken
+from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.replays import Replay
+from meeple.interpreter.table.store import Store
+from meeple.interpreter import trace
+from meeple.interpreter.trace import TraceError
 
 STATIC = Path(__file__).parent / "static"
 MAX_TRACE_BYTES = 20_000_000

@@ -5,7 +5,7 @@ Bots get the seat's view and the options, as in every other game Meeple plays.
 """
 from __future__ import annotations
 
-from interpreter.agents import AgentError, agent_class, make_agents
+from meeple.interpreter.agents import AgentError, agent_class, make_agents
 
 PERSON = "person"
 BOT_CHOICES = ("random", "greedy", "mcts@200")  # offered in the lobby; any agent name works

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import socket
 
-from dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
 
 
 def configure_serve(p) -> None:
@@ -33,7 +33,7 @@ def check_port(host: str, port: int) -> None:
 
 
 def cmd_serve(args) -> int:
-    from interpreter import trace
+    from meeple.interpreter import trace
 
     games = args.games or list(shipped_rulesets())
     for g in games:
@@ -48,7 +48,7 @@ def cmd_serve(args) -> int:
     try:
         import uvicorn
 
-        from interpreter.table.app import create_app
+        from meeple.interpreter.table.app import create_app
     except ImportError as exc:
         raise UsageError(f"meeple serve needs the web extra ({exc.name} is missing): "
                          "pip install -e '.[web]'") from None

@@ -12,15 +12,15 @@ import asyncio
 import secrets
 import threading
 
-from dsl.compiler import UsageError, compile_ruleset, find_ruleset
-from dsl.errors import MeepleError
-from dsl.parser import parse_file
-from interpreter.agents import AgentError
-from interpreter.engine import Engine
-from interpreter.table.bots import PERSON, check_seats
-from interpreter.table.live import LiveTable, TableError
-from interpreter.table.model import seat_page, space_positions
-from interpreter.table.store import Store
+from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.parser import parse_file
+from meeple.interpreter.agents import AgentError
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.table.bots import PERSON, check_seats
+from meeple.interpreter.table.live import LiveTable, TableError
+from meeple.interpreter.table.model import seat_page, space_positions
+from meeple.interpreter.table.store import Store
 
 
 class Hall:

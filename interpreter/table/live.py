@@ -10,11 +10,11 @@ decision while the phase it was made in is still running.
 """
 from __future__ import annotations
 
-from interpreter.play import undo_point
-from interpreter.render import event_text, player_name, shown_event
-from interpreter.runner import choice_seen_by
-from interpreter.state import visible_events
-from interpreter.table.bots import PERSON, bot_choice, seat_bots
+from meeple.interpreter.play import undo_point
+from meeple.interpreter.render import event_text, player_name, shown_event
+from meeple.interpreter.runner import choice_seen_by
+from meeple.interpreter.state import visible_events
+from meeple.interpreter.table.bots import PERSON, bot_choice, seat_bots
 
 SPECTATOR = "spectator"
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)

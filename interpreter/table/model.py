@@ -11,12 +11,12 @@ showing their fields.
 """
 from __future__ import annotations
 
-from interpreter.boards import polyomino
-from interpreter.engine import field_text
-from interpreter.game import BOX, KIND
-from interpreter.pictures import board_positions
-from interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text
-from interpreter.state import HIDDEN
+from meeple.interpreter.boards import polyomino
+from meeple.interpreter.engine import field_text
+from meeple.interpreter.game import BOX, KIND
+from meeple.interpreter.pictures import board_positions
+from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text
+from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
 
@@ -186,7 +186,7 @@ def log_lines(setup: dict, entries: list, viewer) -> list[str]:
 
 def seat_page(live, seat) -> dict:
     """What one seat's page (or, with seat SPECTATOR, a spectator's) receives."""
-    from interpreter.table.live import SPECTATOR  # live imports nothing from here; keep it that way
+    from meeple.interpreter.table.live import SPECTATOR  # live imports nothing from here; keep it that way
     engine, state = live.engine, live.state
     viewer = None if seat == SPECTATOR else seat
     view = engine.view(state, viewer)

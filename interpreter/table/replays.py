@@ -8,10 +8,10 @@ none), with the decision taken at that step in the words that seat may read.
 """
 from __future__ import annotations
 
-from interpreter.render import player_name
-from interpreter.table.live import viewer_lines
-from interpreter.table.model import scores_json, table_picture
-from interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
+from meeple.interpreter.render import player_name
+from meeple.interpreter.table.live import viewer_lines
+from meeple.interpreter.table.model import scores_json, table_picture
+from meeple.interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
 
 
 class Replay:
