@@ -32,6 +32,7 @@ from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
 from meeple.interpreter.agents import AgentError, builtin_agent
 from meeple.interpreter.engine import Engine
+from meeple.interpreter.extras import MissingExtra, need
 from meeple.interpreter.loader import load, player_count, ruleset_ref, trace_loader  # noqa: F401 (used by commands)
 
 
@@ -259,6 +260,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_lsp(args) -> int:
+    need("lsp", "meeple lsp", "pygls", "lsprotocol")
     from meeple.dsl import lsp  # pygls loads only for the editor, not for every command
     return lsp.serve()
 
@@ -357,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.fn is not cmd_lsp:  # the language server speaks its protocol on stdout
             sys.stdout, sys.stderr = Printable(sys.stdout), Printable(sys.stderr)
         return args.fn(args)
+    except MissingExtra as exc:  # already a sentence naming the command: no `meeple:` before it
+        print(exc, file=sys.stderr)
+        return 2
     except (CommandError, UsageError, AgentError) as exc:
         print(f"meeple: {exc}", file=sys.stderr)
         return 2

@@ -13,8 +13,22 @@ import importlib
 from meeple.dsl.compiler import UsageError
 
 
+# What pictures are drawn with: matplotlib, and scipy for networkx's layout of boards with loops.
+PICTURE_MODULES = ("matplotlib", "scipy")
+
+
 class MissingExtra(UsageError):
     """Something that needs an extra that is not installed: one line, exit code 2."""
+
+
+def installed(*modules: str) -> bool:
+    """Whether every one of `modules` imports (for code that can do without them)."""
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
 
 
 def need(extra: str, what: str, *modules: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import io
 
-from meeple.interpreter.extras import need
+from meeple.interpreter.extras import PICTURE_MODULES, installed, need
 from meeple.interpreter.render import player_name
 
 
@@ -24,17 +24,13 @@ def _figure_to(fig, fmt: str):
 
 
 def _can_draw() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return installed(*PICTURE_MODULES)
 
 
 def state_picture(state, fmt: str = "svg", player: int | None = None):
     """The grids and path boards of a state as SVG text or PNG bytes; ValueError for a game
     without any, MissingExtra without matplotlib."""
-    need("lab", "a state's picture", "matplotlib")
+    need("lab", "a state's picture", *PICTURE_MODULES)
     from meeple.interpreter import pictures
     game = state.game
     data = state.view(player) if player is not None else state.data
@@ -44,7 +40,7 @@ def state_picture(state, fmt: str = "svg", player: int | None = None):
 
 def flow_picture(game, fmt: str = "svg"):
     """The phases and their `next` transitions as SVG text or PNG bytes (the `lab` extra)."""
-    need("lab", "a game's picture", "matplotlib")
+    need("lab", "a game's picture", *PICTURE_MODULES)
     from meeple.interpreter import pictures
     return _figure_to(pictures.flow_figure(game.rules), fmt)
 
