@@ -155,7 +155,7 @@ function drawGrid(grid, hooks) {
       onclick: cellPick ? () => hooks.choose(cellPick) : null,
     },
     layoutNames.length ? el("span", {class: "cell-layout"}, layout.join(" ")) : null,
-    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(grid.contents, v)}`}, v) : null);
+    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null);
     // a thicker edge between different pieces, so each placed piece reads as one
     const right = (c + 1 < grid.cols) ? pieceAt[i + 1] : undefined, below = pieceAt[i + grid.cols];
     if (pieceAt[i] && right !== pieceAt[i]) cell.classList.add("edge-right");
