@@ -183,7 +183,7 @@ def zone_lines(game, view: dict, keep) -> list[str]:
 
 
 def runs_text(game, items: list) -> str:
-    """Cards in order, a run of alike ones as a count (`8 × pure vial`), as a pile reads on the table."""
+    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
     runs: list = []
     for label in (item_text(game, i) for i in items):
         if runs and runs[-1][0] == label:

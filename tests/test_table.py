@@ -436,3 +436,18 @@ def test_serve_refuses_an_unknown_game_a_bad_port_and_a_bad_trace(capsys, tmp_pa
         port = taken.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 2
         assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
+    from meeple.interpreter.table.model import card, said_in
+    assert said_in("berry Forrie (stamina 3, strength 1)", "stamina", 3)
+    assert not said_in("berry Forrie (stamina 3, strength 1)", "iridescent", 3)  # a number only with its name
+    assert said_in("berry Forrie (stamina 3, strength 1)", "species", "berry")
+    assert not said_in("Strawberry Tart", "species", "berry")  # whole words only
+    assert not said_in("Tart", "vegan", True)
+    engine = load("apothebakery")
+    forrie = next(c for c, comp in engine.game.components.items() if "stamina" in comp and "iridescent" in comp)
+    face = card(engine, forrie)
+    assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
+    objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
+    assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
