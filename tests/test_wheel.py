@@ -36,8 +36,12 @@ def wheel(tmp_path_factory) -> Path:
 
 
 def tracked(*paths: str) -> list[str]:
-    """The repository's files under `paths`, as git knows them (the product, not scratch files)."""
-    return run("git", "ls-files", *paths, cwd=ROOT).split()
+    """The repository's files under `paths`: as git knows them (the product, not scratch files),
+    or, outside a git checkout (an unpacked source archive), every file but compiled Python."""
+    if (ROOT / ".git").exists():
+        return run("git", "ls-files", *paths, cwd=ROOT).split()
+    files = [p for path in paths for p in ([ROOT / path] if (ROOT / path).is_file() else (ROOT / path).rglob("*"))]
+    return [str(p.relative_to(ROOT)) for p in files if p.is_file() and "__pycache__" not in p.parts]
 
 
 def test_the_wheel_holds_meeple_and_nothing_else(wheel):
