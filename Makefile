@@ -36,7 +36,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research]'
 	touch $(STAMP)
 
 clean:
