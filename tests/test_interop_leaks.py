@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from meeple.interpreter.state import can_see, copy_state, may_see_var
+from meeple import openspiel
 from meeple.pettingzoo import env
 
 HIDDEN_INFO = [("queens_wishes", 4), ("wild_gardens", 2), ("apothebakery", 3)]
@@ -57,3 +58,26 @@ def test_pettingzoo_observations_hold_nothing_hidden(name, players):
         mask = e.observe(e.agent_selection)["action_mask"]
         e.step(pick.choice(np.flatnonzero(mask).tolist()))
     assert changed, "the hidden worlds differed from the real one"
+
+
+@pytest.mark.parametrize("name, players", HIDDEN_INFO)
+def test_openspiel_observations_and_information_states_hold_nothing_hidden(name, players):
+    state = openspiel.load(name, players=players, seed=8).new_initial_state()
+    game = state.meeple.engine.game
+    pick = random.Random(8)
+    for _ in range(STEPS):
+        if state.is_terminal():
+            break
+        real = state.data
+        hidden = [{i for k, items in real["zones"].items() if not can_see(game, k, p) for i in items}
+                  for p in range(players)]
+        for p in range(players):
+            seen = (state.observation_string(p), state.observation_tensor(p), state.information_state_string(p))
+            state.data = hidden_world(game, real, p, pick)
+            other = (state.observation_string(p), state.observation_tensor(p), state.information_state_string(p))
+            state.data = real
+            assert seen == other, f"P{p + 1} tells the worlds apart"
+        state.apply_action(pick.choice(state.legal_actions()))
+        for p in range(players):  # what the seat was told of the decision just taken
+            told = set(state.seen[p][-1].split(": ", 1)[1].replace("+", " ").split())
+            assert not told & hidden[p], f"P{p + 1} was told {told & hidden[p]}"
