@@ -29,11 +29,14 @@ PROBE_GAMES = 8
 PROBE_DECISIONS = 5_000  # per probe game: a ruleset that never ends still gives an answer
 
 
-def engine_for(game: str, options: dict | None = None, variants: list | None = None) -> tuple[Engine, str]:
-    """The engine of a shipped ruleset (by name) or a .rules file, and how to name it again."""
-    from meeple.cli import load, ruleset_ref
+def table(game, players: int | None = None, options: dict | None = None, variants: list | None = None):
+    """A meeple.Game for the adapters: `game` is one already (its options and variants stand), or
+    a shipped ruleset's name or a .rules path loaded with these. Bad input is a UsageError."""
+    import meeple
 
-    return load(game, dict(options or {}), list(variants or [])), ruleset_ref(game)
+    if isinstance(game, meeple.Game):
+        return game.with_players(players) if players is not None else game
+    return meeple.load(game, options, variants, players)
 
 
 def probe_action_count(engine: Engine, players: int, games: int = PROBE_GAMES) -> int:

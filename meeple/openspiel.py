@@ -27,15 +27,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-try:
-    import numpy as np
-    import pyspiel
-except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError("meeple.openspiel needs the `research` extra: pip install 'meeple[research]'") from exc
+from meeple.interpreter.extras import need
 
-from meeple import encoding
-from meeple.interpreter.runner import choice_seen_by
-from meeple.interpreter.state import copy_state
+need("research", "meeple.openspiel", "numpy", "pyspiel")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from meeple import encoding  # noqa: E402
+from meeple.interpreter.runner import choice_seen_by  # noqa: E402
+from meeple.interpreter.state import copy_state  # noqa: E402
 
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
@@ -44,10 +45,16 @@ PARAMETERS = {"ruleset": "tic_tac_toe", "players": 0, "options": "", "variants":
 _T = pyspiel.GameType
 
 
-def load(game: str, players: int = 0, options: dict | None = None, variants: list | None = None,
+def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
          action_count: int = 0, seed: int = 0, seeds: int = 1) -> "MeepleGame":
-    """The OpenSpiel game of a ruleset (players 0: the ruleset's smallest count, at least 2)."""
-    params = {"ruleset": game, "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
+    """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
+    the default count, 2 or the nearest the ruleset allows)."""
+    import meeple
+
+    if isinstance(game, meeple.Game):
+        options, variants = game.options, game.variants
+        players, game = players or game.players, game.ruleset
+    params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
               "options": ",".join(f"{k}={v}" for k, v in (options or {}).items()),
               "variants": ",".join(variants or [])}
     return pyspiel.load_game(NAME, params)
@@ -73,11 +80,9 @@ class MeepleGame(pyspiel.Game):
         p = dict(PARAMETERS, **(params or {}))
         options = {k.strip(): v.strip() for k, v in _pairs(p["options"]).items()}
         variants = [v.strip() for v in p["variants"].split(",") if v.strip()]
-        self.engine, self.ruleset = encoding.engine_for(p["ruleset"], options, variants)
+        self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
+        self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
-        n = p["players"] or max(g.min_players, min(2, g.max_players))
-        if not g.min_players <= n <= g.max_players:
-            raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {n}")
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
         self.action_count = p["action_count"] or encoding.probe_action_count(self.engine, n)
         self.encoder = encoding.ViewEncoder(self.engine, n)

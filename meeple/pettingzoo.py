@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment for any ruleset (the `research` extra).
 
     from meeple.pettingzoo import env
-    e = env("tic_tac_toe", players=2)          # a shipped name or a .rules path; options=, variants=
+    e = env("tic_tac_toe", players=2)   # a meeple.Game, a shipped name or a .rules path; options=, variants=
     e.reset(seed=3)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -19,37 +19,36 @@ vector ("observation") and "action_mask"; rewards at the end from the outcome or
 """
 from __future__ import annotations
 
-try:
-    import numpy as np
-    from gymnasium import spaces
-    from pettingzoo import AECEnv
-except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError("meeple.pettingzoo needs the `research` extra: pip install 'meeple[research]'") from exc
+from meeple.interpreter.extras import need
 
-from meeple.interpreter.render import all_boards_text
-from meeple import encoding
+need("research", "meeple.pettingzoo", "numpy", "gymnasium", "pettingzoo")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+
+from meeple import encoding  # noqa: E402
+from meeple.interpreter.render import all_boards_text  # noqa: E402
 
 DEFAULT_SEED = 0
 
 
-def env(game: str, players: int | None = None, options: dict | None = None, variants: list | None = None,
+def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
         action_count: int | None = None, render_mode: str | None = None) -> "MeepleEnv":
-    """The environment for a shipped ruleset's name or a .rules file's path."""
+    """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path."""
     return MeepleEnv(game, players, options, variants, action_count, render_mode)
 
 
 class MeepleEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str, players: int | None = None, options: dict | None = None,
+    def __init__(self, game, players: int | None = None, options: dict | None = None,
                  variants: list | None = None, action_count: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
-        self.engine, self.ruleset = encoding.engine_for(game, options, variants)
+        self.game = encoding.table(game, players, options, variants)
+        self.engine, n = self.game.engine, self.game.players
         g = self.engine.game
-        n = players if players is not None else max(g.min_players, min(2, g.max_players))
-        if not g.min_players <= n <= g.max_players:
-            raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {n}")
         self.players = n
         self.metadata = dict(self.metadata, name=f"meeple_{g.title}")
         self.render_mode = render_mode

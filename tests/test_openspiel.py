@@ -2,6 +2,9 @@
 tic-tac-toe) and its MCTS bot playing through the adapter."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -9,6 +12,7 @@ from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.get_all_states import get_all_states
 
 from meeple import openspiel
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize("name, players, seeds, sims, serialize", [
@@ -80,3 +84,28 @@ def test_mcts_plays_a_whole_seeded_game_of_the_queens_wishes():
     ranking = game.engine.ranking(first.data)
     best = [r["player"] for r in ranking if r["place"] == 1]
     assert all(first.returns()[p] == max(first.returns()) for p in best) and sum(first.returns()) == 0.0
+
+
+BLOCKED = '''
+import importlib.abc, sys
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in ("pettingzoo", "gymnasium", "pyspiel", "open_spiel"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, NotInstalled())
+import meeple
+for module in ("meeple.pettingzoo", "meeple.openspiel"):
+    try:
+        __import__(module)
+    except meeple.MissingExtra as exc:
+        print(exc)
+'''
+
+
+def test_without_the_research_extra_an_import_says_which_extra():
+    done = subprocess.run([sys.executable, "-c", BLOCKED], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "meeple.pettingzoo needs the research extra: pip install 'meeple[research]' (gymnasium is not installed)",
+        "meeple.openspiel needs the research extra: pip install 'meeple[research]' (pyspiel is not installed)"]
