@@ -113,6 +113,8 @@ class ViewEncoder:
         self.vocab = {}
         for w in words:
             self.vocab.setdefault(w, len(self.vocab) + 1)
+        self.codes = {w: float(i) for w, i in self.vocab.items()}  # what grid cells mostly hold
+        self.codes[None] = 0.0
         self.size = (2 * players + 1 + len(self.zones) + len(self.components) + len(self.vars)
                      + sum(self.secret) + sum(self.cells))
 
@@ -133,41 +135,33 @@ class ViewEncoder:
 
     def encode(self, view: dict, seat: int) -> list[float]:
         """The numbers of `view` (the state as `seat` sees it) in the layout."""
-        out = [0.0] * self.size
+        out = [0.0] * (2 * self.players + 1)
         out[seat] = 1.0
         pending = view["pending"]
         if pending is not None and not view["over"]:
             out[self.players + pending["actor"]] = 1.0
-        at = 2 * self.players
-        out[at] = self.number(view["phase"])
-        at += 1
-        zones, grids = view["zones"], view["grids"]
-        for k in self.zones:
-            out[at] = float(len(zones.get(k, ())))
-            at += 1
+        out[-1] = self.number(view["phase"])
+        zones, grids, where = view["zones"], view["grids"], self.where
+        out += [float(len(zones.get(k, ()))) for k in self.zones]
         place = {}
         for k in self.zones:
+            code = where[k]
             for item in zones.get(k, ()):
-                place[item] = self.where[k]
+                place[item] = code
         for k in self.grids:
             for piece in grids[k]["pieces"] if k in grids else ():
-                place[piece[0]] = self.where[k]
-        for c in self.components:
-            out[at] = float(place.get(c, 0))
-            at += 1
-        values = view["vars"]
+                place[piece[0]] = where[k]
+        out += [float(place.get(c, 0)) for c in self.components]
+        values, number = view["vars"], self.number
         for k, secret in zip(self.vars, self.secret):
             v = values.get(k)
             if secret:
-                out[at + 1] = float(v == HIDDEN)
-                out[at] = 0.0 if v == HIDDEN else self.number(v)
-                at += 2
+                out += [0.0, 1.0] if v == HIDDEN else [number(v), 0.0]
             else:
-                out[at] = self.number(v)
-                at += 1
+                out.append(number(v))
+        codes = self.codes
         for k, n in zip(self.grids, self.cells):
-            cells = grids[k]["cells"] if k in grids else [None] * n
-            for i in range(n):
-                out[at + i] = self.number(cells[i]) if i < len(cells) else 0.0
-            at += n
+            cells = grids[k]["cells"] if k in grids else ()
+            row = [codes[c] if c in codes else number(c) for c in cells[:n]]
+            out += row + [0.0] * (n - len(row))
         return out

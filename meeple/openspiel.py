@@ -35,7 +35,8 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from meeple import encoding  # noqa: E402
-from meeple.interpreter.runner import choice_seen_by  # noqa: E402
+from meeple.interpreter.effects.choices import option_id  # noqa: E402
+from meeple.interpreter.runner import seen_by  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
 
 NAME = "meeple"
@@ -159,11 +160,16 @@ class MeepleState(pyspiel.State):
         if self.data is None:
             self.data, _ = g.engine.start(g.players, g.seed + action)
             return
-        d = self.decision()
-        who = choice_seen_by(g.engine.game, self.data, d, action, g.players)
+        # What each seat is told of this choice (as the runner judges it for per-player traces):
+        # read off the pending options, without making every option's label.
+        engine, data = g.engine, self.data
+        pending = data["pending"]
+        value = pending["options"][action]
+        secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
+        who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
+        told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
         for seat, record in enumerate(self.seen):
-            sees = who is None or seat in who
-            record.append(f"P{d.actor + 1}: {d.options[action].id if sees else '?'}")
+            record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
         self.data = g.engine.apply(self.data, action, inplace=True, events=False)[0]
 
     def _action_to_string(self, player, action):

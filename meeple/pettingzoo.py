@@ -14,7 +14,8 @@ engine asks each seat in turn and keeps the answers secret until the reveal) nee
 Actions, observations and rewards are meeple.encoding's: a Discrete of the ruleset's action count,
 an index into the current decision's options; the observation a dict of the seat's view as a
 vector ("observation") and "action_mask"; rewards at the end from the outcome or the ranking.
-`infos[agent]["options"]` names the acting seat's options (labels), so a person can read a game.
+`option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
+steps of a learner never read them); `view(agent)` is the seat's view as plain data.
 `reset(seed=...)` is the engine's seed: the same seed and actions give the same game.
 """
 from __future__ import annotations
@@ -100,7 +101,6 @@ class MeepleEnv(AECEnv):
         if self.engine.option_count(state):
             actor = self.possible_agents[state["pending"]["actor"]]
             self.agent_selection = actor
-            self.infos[actor] = {"options": encoding.option_labels(self.engine, state, self.action_count)}
         else:  # the end: everyone is told at once; the seats then leave in order
             for a, r in zip(self.possible_agents, encoding.rewards(self.engine, state)):
                 self.rewards[a] = r
@@ -123,6 +123,10 @@ class MeepleEnv(AECEnv):
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     # ------------------------------------------------------------- for people
+    def option_labels(self) -> list[str]:
+        """What each legal action of the seat to act means now: its option's label."""
+        return encoding.option_labels(self.engine, self.state_data, self.action_count)
+
     def view(self, agent) -> dict:
         """The state as this seat sees it (plain data)."""
         return self.engine.view(self.state_data, self.possible_agents.index(agent))
