@@ -16,7 +16,8 @@ an index into the current decision's options; the observation a dict of the seat
 vector ("observation") and "action_mask"; rewards at the end from the outcome or the ranking.
 `option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
 steps of a learner never read them); `view(agent)` is the seat's view as plain data.
-`reset(seed=...)` is the engine's seed: the same seed and actions give the same game.
+`reset(seed=...)` is the engine's seed: the same seed and actions give the same game. An episode
+is truncated (no rewards) after `max_decisions` decisions, by default the runner's bound.
 """
 from __future__ import annotations
 
@@ -32,12 +33,14 @@ from meeple import encoding  # noqa: E402
 from meeple.interpreter.render import all_boards_text  # noqa: E402
 
 DEFAULT_SEED = 0
+MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated
 
 
 def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
-        action_count: int | None = None, render_mode: str | None = None) -> "MeepleEnv":
+        action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
+        render_mode: str | None = None) -> "MeepleEnv":
     """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path."""
-    return MeepleEnv(game, players, options, variants, action_count, render_mode)
+    return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode)
 
 
 class MeepleEnv(AECEnv):
@@ -45,7 +48,7 @@ class MeepleEnv(AECEnv):
 
     def __init__(self, game, players: int | None = None, options: dict | None = None,
                  variants: list | None = None, action_count: int | None = None,
-                 render_mode: str | None = None):
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
         super().__init__()
         self.game = encoding.table(game, players, options, variants)
         self.engine, n = self.game.engine, self.game.players
@@ -53,6 +56,7 @@ class MeepleEnv(AECEnv):
         self.players = n
         self.metadata = dict(self.metadata, name=f"meeple_{g.title}")
         self.render_mode = render_mode
+        self.max_decisions = max_decisions
         self.action_count = action_count or encoding.probe_action_count(self.engine, n)
         self.encoder = encoding.ViewEncoder(self.engine, n)
         self.possible_agents = [f"player_{p}" for p in range(n)]
@@ -79,6 +83,7 @@ class MeepleEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self.decisions = 0
         self._after_move()
 
     def step(self, action):
@@ -91,6 +96,7 @@ class MeepleEnv(AECEnv):
             raise ValueError(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
         self._cumulative_rewards[agent] = 0.0
         self.state_data, _ = self.engine.apply(self.state_data, int(action), inplace=True, events=False)
+        self.decisions += 1
         self._after_move()
 
     def _after_move(self):
@@ -98,9 +104,12 @@ class MeepleEnv(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         for a in self.agents:
             self.infos[a] = {}
-        if self.engine.option_count(state):
-            actor = self.possible_agents[state["pending"]["actor"]]
-            self.agent_selection = actor
+        if self.engine.option_count(state) and self.decisions >= self.max_decisions:
+            for a in self.agents:  # no reward: the game did not end
+                self.truncations[a] = True
+            self.agent_selection = self.agents[0]
+        elif self.engine.option_count(state):
+            self.agent_selection = self.possible_agents[state["pending"]["actor"]]
         else:  # the end: everyone is told at once; the seats then leave in order
             for a, r in zip(self.possible_agents, encoding.rewards(self.engine, state)):
                 self.rewards[a] = r
@@ -110,7 +119,7 @@ class MeepleEnv(AECEnv):
 
     def _was_dead_step(self, action):
         super()._was_dead_step(action)
-        if self.agents and all(self.terminations[a] for a in self.agents):
+        if self.agents and all(self.terminations[a] or self.truncations[a] for a in self.agents):
             self.agent_selection = self.agents[0]
 
     def observe(self, agent):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+import meeple
 from meeple.pettingzoo import env
 from tests import test_actions, test_simultaneous
 
@@ -103,3 +104,42 @@ def test_a_simultaneous_choice_stays_secret_from_the_next_seat(tmp_path):
         assert e.agent_selection == "player_1"
         seen.append(e.observe("player_1")["observation"])
     assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
+
+
+def test_a_long_game_is_truncated_without_rewards():
+    e = env("queens_wishes", players=2, max_decisions=10)
+    e.reset(seed=2)
+    play(e, [0] * 10)
+    assert e.truncations == {"player_0": True, "player_1": True} and not any(e.terminations.values())
+    assert e.rewards == {"player_0": 0.0, "player_1": 0.0}
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+
+
+def test_a_solo_game_rewards_its_declared_outcome():
+    e = env("wild_gardens", players=1)
+    e.reset(seed=5)
+    pick = np.random.default_rng(5)
+    while not e.terminations["player_0"]:
+        e.step(int(pick.choice(np.flatnonzero(e.observe("player_0")["action_mask"]))))
+    won = e.engine.outcome(e.state_data)[0]["win"]
+    assert e.rewards == {"player_0": 1.0 if won else -1.0}
+
+
+def test_a_loaded_game_its_players_and_bad_requests():
+    game = meeple.load("queens_wishes", players=3, variants=[])
+    e = env(game)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"] and e.engine is game.engine
+    assert len(env(game, players=4).possible_agents) == 4
+    with pytest.raises(meeple.UsageError, match="Tic-tac-toe is for 2-2 players, not 3"):
+        env("tic_tac_toe", players=3)
+    with pytest.raises(meeple.UsageError):
+        env("no_such_game")
+
+
+def test_render_draws_the_boards_as_an_onlooker_sees_them():
+    e = env("tic_tac_toe", render_mode="ansi")
+    e.reset()
+    e.step(4)
+    assert e.render().splitlines()[2:] == ["1 . . .", "2 . x .", "3 . . ."]
