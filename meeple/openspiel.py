@@ -6,8 +6,8 @@
     state = game.new_initial_state()
 
 Importing this module registers one Python game, "meeple", whose parameters name the ruleset
-(a shipped name or a .rules path) and fix the rest: players, options ("name=value,..."), variants
-("a,b"), action_count (0: probed, see meeple.encoding), seed and seeds.
+(a shipped name or a .rules path) and fix the rest: players, options ("name:value;...") and variants
+("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed, see meeple.encoding), seed and seeds.
 
 Randomness: the engine draws from an RNG kept in its state, deep inside its effects, so single
 draws cannot be chance nodes without changing the engine. What OpenSpiel gets instead is one chance
@@ -56,8 +56,8 @@ def load(game, players: int = 0, options: dict | None = None, variants: list | N
         options, variants = game.options, game.variants
         players, game = players or game.players, game.ruleset
     params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
-              "options": ",".join(f"{k}={v}" for k, v in (options or {}).items()),
-              "variants": ",".join(variants or [])}
+              "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
+              "variants": ";".join(variants or [])}
     return pyspiel.load_game(NAME, params)
 
 
@@ -73,14 +73,14 @@ def _game_type(min_players: int = 1, max_players: int = 10, chance=_T.ChanceMode
 
 
 def _pairs(text: str) -> dict:
-    return dict(p.split("=", 1) for p in text.split(",") if p.strip()) if text else {}
+    return dict(p.split(":", 1) for p in text.split(";") if p.strip()) if text else {}
 
 
 class MeepleGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(PARAMETERS, **(params or {}))
         options = {k.strip(): v.strip() for k, v in _pairs(p["options"]).items()}
-        variants = [v.strip() for v in p["variants"].split(",") if v.strip()]
+        variants = [v.strip() for v in p["variants"].split(";") if v.strip()]
         self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game

@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.get_all_states import get_all_states
 
+import meeple
 from meeple import openspiel
 from tests.conftest import ROOT
 
@@ -109,3 +110,22 @@ def test_without_the_research_extra_an_import_says_which_extra():
     assert done.stdout.splitlines() == [
         "meeple.pettingzoo needs the research extra: pip install 'meeple[research]' (gymnasium is not installed)",
         "meeple.openspiel needs the research extra: pip install 'meeple[research]' (pyspiel is not installed)"]
+
+
+def test_options_and_variants_survive_openspiels_game_string():
+    table = meeple.load("wild_gardens", options={"side": "back"}, variants=["keep_it_fresh", "a_different_path"])
+    game = openspiel.load(table, seeds=2)
+    again = pyspiel.load_game(str(game))
+    assert again.table.options == table.options and again.table.variants == table.variants
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[-1])
+    copy = again.deserialize_state(state.serialize())
+    assert copy.data == state.data and copy.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_bad_request_is_meeples_usage_error():
+    with pytest.raises(meeple.UsageError, match="Tic-tac-toe is for 2-2 players, not 3"):
+        openspiel.load("tic_tac_toe", players=3)
+    with pytest.raises(meeple.UsageError, match="unknown game `nope`"):
+        openspiel.load("nope")
