@@ -38,10 +38,10 @@ strength: $(STAMP)
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research]'
 	touch $(STAMP)
 
 clean:
