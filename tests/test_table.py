@@ -451,3 +451,27 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
     objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
     assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+
+
+def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup():
+    c = client()
+    t = new_table(c, game="wild_gardens", seats=("person", "random"))
+    with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+        page = my_turn(ws)  # the bot has placed its pawn by now
+    who = {s["name"]: s["who"] for b in page["boards"] for s in b["spaces"] if s["who"]}
+    assert sorted(x for names in who.values() for x in names) == ["P1", "P2"], who
+    assert page["log"][0] == "Setup" and all(line.startswith("  ") for line in page["log"][1:4]), page["log"][:4]
+
+
+def test_the_end_of_the_game_says_who_won_in_words():
+    from meeple.interpreter.table.model import outcome_words
+    engine = load("queens_wishes")
+    state = runner.play(engine, 2, 4, ["random"], "queens_wishes").state
+    scores = engine.scores(state)
+    ranking = engine.ranking(state, scores)
+    words = outcome_words(engine, state, scores, ranking)
+    first = [r for r in ranking if r["place"] == 1]
+    assert words.startswith(" and ".join(f"P{r['player'] + 1}" for r in first))
+    assert str(first[0]["total"]) in words
+    shared = [dict(r, place=1) for r in ranking]
+    assert "share first place" in outcome_words(engine, state, scores, shared)

@@ -151,6 +151,9 @@ def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
     totals = [int(td.text) for td in driver.find_elements(By.CSS_SELECTOR, ".scores .total td.num")]
     assert totals == [s["total"] for s in live.engine.scores(live.state)]
     assert clicked == 2
+    best = max(totals)  # the end says who won in words, above the breakdown
+    winners = " and ".join(f"P{i + 1}" for i, t in enumerate(totals) if t == best)
+    assert driver.find_element(By.ID, "outcome").text.startswith(winners)
 
 
 def test_a_wild_gardens_turn_by_clicking(site):
@@ -179,6 +182,16 @@ def test_a_wild_gardens_turn_by_clicking(site):
     screenshot(driver, "wild_gardens-turn")
     log = driver.find_element(By.ID, "log").text
     assert log.count("P1 chooses") == 8
+    # the decision stays in sight when the table is scrolled far down under it
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)"))
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    assert driver.execute_script("return window.scrollY") > 300
+    top = driver.execute_script("return document.getElementById('decision').getBoundingClientRect().top")
+    assert 0 <= top < 40, top
+    # a bot's turn reads as the bot thinking, not as waiting for a person
+    driver.execute_script("""current.decision = {mine: false, actor: 1, actor_name: "P2"}; render();""")
+    assert driver.find_element(By.ID, "waiting").text == "P2 (random bot) is thinking…"
 
 
 def test_the_replay_viewer_steps_through_a_trace_per_seat(site):

@@ -126,11 +126,26 @@ def boards(engine, view: dict) -> list:
     for name in boards_in_use(g, view):
         board = g.boards[name]
         pos = space_positions(g, name)
-        here = board_occupants(g, view, name)
+        here = occupants(g, view, name)
         spaces = [{"name": s, "x": pos[s][0], "y": pos[s][1],
                    "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
                    "who": here.get(s, [])} for s in board.order]
         out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})
+    return out
+
+
+def occupants(game, view: dict, name: str) -> dict:
+    """Who stands on each space: `at[P1]` as the state text says it, but just `P1` when one
+    counter kept per player places everyone on this board (the usual pawn per player)."""
+    spaces = game.boards[name].successors
+    keys = [k for k, v in view["vars"].items() if isinstance(v, str) and v in spaces]
+    names = {k.split("/", 1)[0] for k in keys}
+    spec = game.counters.get(next(iter(names))) if len(names) == 1 else None
+    if spec is None or tuple(spec.per) != ("player",):
+        return board_occupants(game, view, name)
+    out: dict = {}
+    for k in keys:
+        out.setdefault(view["vars"][k], []).append(player_name(int(k.split("/")[1])))
     return out
 
 
@@ -191,14 +206,32 @@ def scores_json(engine, state: dict) -> dict | None:
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
     places = {r["player"]: r["place"] for r in ranking}
-    return {"rules": list(scores[0]["breakdown"]) if scores else [],
+    return {"rules": list(scores[0]["breakdown"]) if scores else [], "outcome": outcome_words(engine, state, scores, ranking),
             "players": [{"name": player_name(s["player"]), "total": s["total"], "breakdown": s["breakdown"],
                          "place": places[s["player"]]} for s in scores]}
 
 
+def outcome_words(engine, state: dict, scores: list, ranking: list) -> str:
+    """How the game ended, in one line: the game's own `outcome` words when it declares them,
+    else who placed first by the ranking (a shared first place names everyone on it)."""
+    declared = engine.outcome(state, scores)
+    if declared is not None:
+        return " · ".join(f"{player_name(o['player'])}: {o['text']}" for o in declared)
+    first = [r for r in ranking if r["place"] == 1]
+    if not first:
+        return ""
+    names = " and ".join(player_name(r["player"]) for r in first)
+    if len(ranking) == 1:
+        return f"{names} scores {first[0]['total']}"
+    verb = "wins" if len(first) == 1 else "share first place"
+    tied = "" if len(first) > 1 or not first[0]["tied_on_total"] else ", on the tie-break"
+    return f"{names} {verb} with {first[0]['total']}{tied}"
+
+
 def log_lines(setup: dict, entries: list, viewer) -> list[str]:
     """The log in words for `viewer` (a seat, None for the public): each decision and its events."""
-    lines = list(setup[viewer])
+    # the setup's events read as events under a heading, not as choices someone made
+    lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
     for e in entries:
         lines.append(f"{player_name(e['actor'])} chooses {e['label'][viewer]}")
         lines += ["  " + t for t in e["lines"][viewer]]

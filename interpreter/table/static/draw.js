@@ -236,7 +236,9 @@ function drawScores(scores) {
   const rows = scores.rules.map((r) => el("tr", {}, el("td", {}, r), scores.players.map((p) => el("td", {class: "num"}, p.breakdown[r]))));
   const total = el("tr", {class: "total"}, el("td", {}, "total"), scores.players.map((p) => el("td", {class: "num"}, p.total)));
   const place = el("tr", {class: "place"}, el("td", {}, "place"), scores.players.map((p) => el("td", {class: "num"}, p.place)));
-  return el("div", {class: "scores"}, el("h2", {}, "Final scores"), el("table", {}, head, rows, total, place));
+  return el("div", {class: "scores"}, el("h2", {}, "Final scores"),
+    scores.outcome ? el("p", {class: "outcome", id: "outcome"}, scores.outcome) : null,
+    el("table", {}, head, rows, total, place));
 }
 
 function drawLog(box, lines) {

@@ -168,7 +168,11 @@ function render() {
     }
   } else if (d) {
     const mine = held[d.actor_name];
-    panel.append(el("div", {class: "waiting"}, `Waiting for ${d.actor_name}…`,
+    // a bot seat moves on its own: say so (and show it working), so nobody waits for a person
+    const agent = (t.seats[d.actor] || {}).agent;
+    const bot = agent && agent !== "person";
+    panel.append(el("div", {class: "waiting" + (bot ? " thinking" : ""), id: "waiting"},
+      bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
       mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => switchTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
   } else {
     panel.append(el("div", {class: "waiting"}, "The game is over."));
