@@ -192,6 +192,17 @@ def test_a_wild_gardens_turn_by_clicking(site):
     # a bot's turn reads as the bot thinking, not as waiting for a person
     driver.execute_script("""current.decision = {mine: false, actor: 1, actor_name: "P2"}; render();""")
     assert driver.find_element(By.ID, "waiting").text == "P2 (random bot) is thinking…"
+    # a phone-wide window: the table keeps the width and the log goes under it
+    driver.set_window_size(420, 900)
+    try:
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("return document.getElementById('left').getBoundingClientRect().width") > 360)
+        below = driver.execute_script("""const l = document.getElementById('left').getBoundingClientRect(),
+            a = document.querySelector('aside').getBoundingClientRect(); return a.top >= l.bottom - 1""")
+        assert below
+        screenshot(driver, "wild_gardens-narrow")
+    finally:
+        driver.set_window_size(1400, 1000)
 
 
 def test_the_replay_viewer_steps_through_a_trace_per_seat(site):
