@@ -51,10 +51,11 @@ class Var:
     """A name the generated code keeps as a Python local; for cells of a known grid,
     the grid and the local holding the cell's content."""
 
-    __slots__ = ("py", "grid", "content")
+    __slots__ = ("py", "grid", "content", "used")
 
     def __init__(self, py: str, grid=None, content: str | None = None):
         self.py, self.grid, self.content = py, grid, content
+        self.used = False  # read other than through its content: the loop needs the cell itself
 
 
 def _range(a, b):
@@ -122,6 +123,8 @@ class Gen:
     def __init__(self, scope: Scope, consts: dict):
         self.scope, self.game = scope, scope.game
         self.consts = consts
+        self.loops = 0  # loop names are numbered: inlined functions' loops never shadow the caller's
+        self.inlining: list = []  # the functions being inlined, innermost last
         self.fields = {f for comp in self.game.components.values() for f in comp if f != KIND}
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
@@ -168,6 +171,7 @@ class Gen:
         # The order of compile_expr.compile_name: a name means the first of these it is.
         n, g = node.name, self.game
         if n in bound:
+            bound[n].used = True
             return bound[n].py
         if n in self.scope.locals:
             return f"E[{n!r}]"
@@ -266,6 +270,7 @@ class Gen:
                 return content
             if name == "empty":
                 return f"({content} is None)"
+            var.used = True
             if name == "row":
                 return f"({v}[1] // {spec.geometry.cols} + 1)"
             if name == "col":
@@ -311,14 +316,18 @@ class Gen:
         if func in g.functions:
             if func in self.unrepeatable:
                 raise NotGenerated(func)
+            args = [self.expr(a, bound) for a in node.args]
+            if func not in self.inlining and len(self.inlining) < INLINE_DEPTH and all(map(atomic, args)):
+                return self.inline(func, args)
             fn = self.const(user_function(self.game, self.scope, func))
-            return f"{fn}(m{''.join(', ' + self.expr(a, bound) for a in node.args)})"
+            return f"{fn}(m{''.join(', ' + a for a in args)})"
         if func in UNREPEATABLE:
             raise NotGenerated(func)
         if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             gen = node.args[0]
-            loop, inner = self.loop(gen.selection, bound)
-            return f"{func}({self.expr(gen.expr, inner)} {loop})"
+            inner, finish = self.loop(gen.selection, bound)
+            value = self.expr(gen.expr, inner)
+            return f"{func}({value} {finish()})"
         args = [self.expr(a, bound) for a in node.args]
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
                 and fixed_grid_name(node.args[0], self.sc(bound)):
@@ -329,38 +338,89 @@ class Gen:
             return f"{func}({args[0]})"
         if func == "next_player" and len(args) == 1:
             return f"(({args[0]} + 1) % S['players'])"
+        if func in STEPS and len(args) == 1:
+            return f"{self.const(step_reader(g, func))}({args[0]})"
         return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
 
-    def loop(self, sel: ast.Selection, bound: dict) -> tuple[str, dict]:
-        """`for ... in ... if ...` of a comprehension, and the names bound inside it."""
+    def inline(self, func: str, args: list) -> str:
+        """A call of the rules' function written in place, its parameters replaced by the
+        (plain, cheap to repeat) arguments; the body sees only its parameters, as when called."""
+        params = self.game.functions[func][0]
+        outer = self.scope
+        self.scope = Scope(self.game, outer.symbols, set(params), outer.where)
+        self.inlining.append(func)
+        try:
+            return f"({self.expr(self.game.function_bodies[func], {p: Var(a) for p, a in zip(params, args)})})"
+        finally:
+            self.inlining.pop()
+            self.scope = outer
+
+    def loop(self, sel: ast.Selection, bound: dict):
+        """The names bound inside a comprehension, and a function writing its `for ... in ... if ...`
+        once the body is written (a loop over a fixed grid whose cells are only read for their
+        content runs over the content array alone)."""
         if sel.pattern.unpack:
             raise NotGenerated("unpack")
         name = sel.pattern.names[0]
-        py = f"v_{name}"
+        self.loops += 1
+        py, content_py = f"v{self.loops}_{name}", f"w{self.loops}_{name}"
         inner = dict(bound)
         grid = fixed_grid(sel.source, self.sc(bound))
+        source = None if grid is not None else self.expr(sel.source, bound)
         if grid is not None:
-            spec = self.game.grids[grid]
-            shape = self.const([[grid, i] for i in range(spec.geometry.size)])
-            content = f"w_{name}"
-            inner[name] = Var(py, spec, content)
-            head = f"for {py}, {content} in zip({shape}, S['grids'][{grid!r}]['cells'])"
+            inner[name] = Var(py, self.game.grids[grid], content_py)
         else:
             inner[name] = Var(py)
-            head = f"for {py} in {self.expr(sel.source, bound)}"
-        if sel.where is not None:
-            head += f" if {self.expr(sel.where, inner)}"
-        return head, inner
+        where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
+
+        def finish() -> str:
+            if grid is None:
+                return f"for {py} in {source}{where}"
+            content = f"S['grids'][{grid!r}]['cells']"
+            if not inner[name].used:
+                return f"for {content_py} in {content}{where}"
+            shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
+            return f"for {py}, {content_py} in zip({shape}, {content}){where}"
+        return inner, finish
 
     def x_Selection(self, node, bound):
         if node.where is None:
             return f"list({self.expr(node.source, bound)})"
-        loop, inner = self.loop(node, bound)
-        return f"[{inner[node.pattern.names[0]].py} {loop}]"
+        inner, finish = self.loop(node, bound)
+        var = inner[node.pattern.names[0]]
+        var.used = True
+        return f"[{var.py} {finish()}]"
 
     def x_Generator(self, node, bound):
-        loop, inner = self.loop(node.selection, bound)
-        return f"[{self.expr(node.expr, inner)} {loop}]"
+        inner, finish = self.loop(node.selection, bound)
+        value = self.expr(node.expr, inner)
+        return f"[{value} {finish()}]"
+
+
+STEPS = {"left", "right", "above", "below"}
+INLINE_DEPTH = 4
+
+
+def atomic(source: str) -> bool:
+    """A local, a constant or a frame local: as cheap to read twice as to pass once."""
+    return source.isidentifier() or source.lstrip("-").isdigit() or (
+        source.startswith("E[") and source.count("[") == 1)
+
+
+def step_reader(game, direction: str):
+    """`above(c)` and the like, as the builtin, with each grid's step table looked up once."""
+    tables: dict = {}
+
+    def step(cell):
+        if cell is None:
+            return None
+        key, i = cell
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = game.grids[key.split("/", 1)[0]].geometry.steps[direction]
+        j = table[i]
+        return None if j < 0 else [key, j]
+    return step
 
 
 def content_reader(read):
