@@ -466,6 +466,24 @@ def generate(node, scope: Scope, slow):
     return _build(source, consts, "e")
 
 
+def generate_filter(var: str, source, where, scope: Scope, slow):
+    """`fn(m, items) -> the items where `where` holds, with each item as `var``, for a choice's
+    options; or None. `slow(m, items)` binds `var` in the frame's locals item by item."""
+    consts: dict = {"SLOW": slow}
+    gen = Gen(scope, consts)
+    grid = fixed_grid(source, scope)
+    item = Var("v_item", scope.game.grids[grid], "w_item") if grid is not None else Var("v_item")
+    try:
+        test = gen.expr(where, {var: item})
+    except NotGenerated:
+        return None
+    # The items of `cells(GRID)` are the grid's cells in order: zip them with their contents.
+    loop = "for v_item in items" if grid is None else f"for v_item, w_item in zip(items, S['grids'][{grid!r}]['cells'])"
+    source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+                   f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n")
+    return _build(source_text, consts, "f")
+
+
 def user_function(game, scope: Scope, name: str):
     """The rules' function `name` as a Python function `fn(m, *args)` (made once per game).
 

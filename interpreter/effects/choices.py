@@ -76,7 +76,7 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret", "label")
+                 "cell_test", "secret", "label", "filter")
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -85,6 +85,7 @@ class ChooseFrom:
         self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
         self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
+        self.filter = None  # fn(machine, items) -> the items `where` keeps, generated (dsl/compile_source.py)
 
     def run(self, m, frame):
         options = self.options(m, frame)
@@ -104,23 +105,31 @@ class ChooseFrom:
         if self.cell_test is not None:
             test, grids = self.cell_test, m.state["grids"]
             options = [c for c in items if test(grids, c)]
+        elif self.filter is not None:
+            options = self.filter(m, items)
         elif self.where is not None:
-            had, old = self.var in env, env.get(self.var)
-            options = []
-            for item in items:
-                env[self.var] = item
-                if self.where(m):
-                    options.append(item)
-            if had:
-                env[self.var] = old
-            else:
-                env.pop(self.var, None)
+            options = self.keep(m, items)
         else:
             options = list(items)
         if len(options) > 1 and not self.unique:
             options = distinct(options)
         if self.may:
             options.append(None)
+        return options
+
+    def keep(self, m, items) -> list:
+        """The items `where` keeps, each bound to the choice's name in turn."""
+        env = m.env
+        had, old = self.var in env, env.get(self.var)
+        options = []
+        for item in items:
+            env[self.var] = item
+            if self.where(m):
+                options.append(item)
+        if had:
+            env[self.var] = old
+        else:
+            env.pop(self.var, None)
         return options
 
     def take(self, m, frame, value):
