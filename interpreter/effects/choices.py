@@ -9,7 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.builtins import placements_for
+from meeple.interpreter.builtins import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.state import SECRET_LOCALS
 
@@ -186,10 +186,9 @@ class Place:
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
-        found = placements_for(m, piece, key)
-        if not found:
+        options = placements_for(m, piece, key)
+        if not options:
             raise ValueError(f"`{piece}` does not fit on `{key}` (check with `fits` first)")
-        options = [[p.orientation, p.row + 1, p.col + 1] for p in found]
         return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key,
                        undoable=self.undoable)
 
@@ -206,6 +205,27 @@ class Place:
 def put(m, piece: str, key: str, value) -> None:
     """Write a piece's cells onto a grid and take the piece out of its zone."""
     orientation, row, col = value
+    grid = m.state["grids"][key]
+    cells = grid["cells"]
+    known = placement_table(m, piece, key).by_option.get((orientation, row, col))
+    if known is not None and all(cells[i] is None for i, _ in known.cells):
+        # A placement that fits (the usual case): its cells are known already.
+        covered = []
+        for i, v in known.cells:
+            cells[i] = v
+            covered.append(i)
+    else:
+        covered = put_checked(m, piece, key, value)
+    src = zones.locate(m.state, piece)
+    if src is not None:
+        m.state["zones"][src].remove(piece)
+    grid["pieces"].append([piece, orientation, row, col, covered])
+    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+
+
+def put_checked(m, piece: str, key: str, value) -> list:
+    """Write a piece's cells one by one, stopping at the first that leaves the grid or is taken."""
+    orientation, row, col = value
     spec = m.game.grids[key.split("/", 1)[0]]
     shape = polyomino.orient(m.game.shapes[piece], orientation)
     grid = m.state["grids"][key]
@@ -220,11 +240,7 @@ def put(m, piece: str, key: str, value) -> None:
             raise ValueError(f"row {r + 1}, column {c + 1} of `{key}` is not empty")
         grid["cells"][i] = v
         covered.append(i)
-    src = zones.locate(m.state, piece)
-    if src is not None:
-        m.state["zones"][src].remove(piece)
-    grid["pieces"].append([piece, orientation, row, col, covered])
-    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+    return covered
 
 
 # ----------------------------------------------------------------- ids and labels
