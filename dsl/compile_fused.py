@@ -24,7 +24,9 @@ function tells which).
 from __future__ import annotations
 
 from meeple.dsl import ast
+from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.machine import EndGame, Exec, Goto
 
@@ -95,7 +97,8 @@ def compile_run(flow, stmts: list, scope) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
-    lines = ["def run(m):"]
+    lines = ["def run(m):", "    E = m.env", "    S = m.state"]
+    gen = compile_source.Gen(scope, names)
 
     def name_for(value) -> str:
         key = f"k{len(names)}"
@@ -126,13 +129,17 @@ def compile_run(flow, stmts: list, scope) -> Fused:
                     emit(f"return {name_for(op)}", depth, s.span)
                 else:
                     assert isinstance(op, Exec), type(op).__name__
-                    emit(f"{name_for(op.fn)}(m)", depth, s.span)
+                    fallback = name_for(op.fn)
+                    written = statement(s, scope, gen, fallback) if compile_source.ENABLED else None
+                    for line in written or [f"{fallback}(m)"]:
+                        emit(line, depth, s.span)
             wrote = True
         if not wrote:
             emit("pass", depth, None)
 
     body(stmts, 1)
-    namespace = dict(names)
+    namespace = dict(compile_source.HELPERS)
+    namespace.update(names)
     exec(compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec"), namespace)
     span = stmts[0].span
     return Fused(namespace["run"], {k: v for k, v in spans.items() if v is not None}, span)

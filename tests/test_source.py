@@ -102,3 +102,31 @@ setup:
     assert kinds == [False, True]
     state, events = e.start(2, 3)
     assert len([ev for ev in events if ev["e"] == "roll"]) == 2
+
+
+@pytest.mark.parametrize("statement", [
+    "a += [1]", "a = b[3]", "first_player = [1]", "c.mark = x", "let n = [1][2]", "a += 1\n    a -= none",
+    "a = 7\n    a -= 1"])
+def test_generated_statements_fail_and_work_as_their_closures(monkeypatch, statement):
+    text = f'''
+game "S"
+players 2
+enum mark = x | o
+grid board: 2 x 2 of mark
+counter a = 0 from 0 to 5
+counter b = 0 per player
+setup:
+    let c = cells(board)[1]
+    {statement}
+    end game
+score "S": a
+'''
+    outcomes = []
+    for enabled in (True, False):
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        try:
+            state, events = rules(text).start(2, 1)
+            outcomes.append((state["vars"], state["grids"], events))
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1]
