@@ -47,8 +47,10 @@ def fusable(s, depth: int = 0) -> bool:
 
 
 def worth_fusing(stmts: list) -> bool:
-    """Fusing saves dispatches only when the run is more than one plain op."""
-    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts)
+    """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
+    assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
+    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts) or (
+        compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
 
 
 class _At:
