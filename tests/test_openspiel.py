@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.get_all_states import get_all_states
+from open_spiel.python.observation import make_observation
 
 import meeple
 from meeple import openspiel
@@ -53,6 +54,10 @@ def test_information_states_are_the_seats_own():
     assert state.information_state_string(1).startswith("P2 saw P1: ")
     assert '"rng":null' in state.observation_string(0)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    seen = {public.string_from(state, p) for p in (0, 1)}
+    assert len(seen) == 1 and seen != {state.observation_string(1)}, "an onlooker does not see P2's options"
 
 
 def mcts_game(game, seat: int, simulations: int, seed: int) -> pyspiel.State:
