@@ -47,7 +47,10 @@ def test_information_states_are_the_seats_own():
     game = openspiel.load("queens_wishes", players=2, seeds=3)
     state = game.new_initial_state()
     assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    other = state.clone()
+    other.apply_action(0)
     state.apply_action(2)
+    assert other.data != state.data, "another chance outcome, another seed"
     while state.current_player() == 0:
         state.apply_action(state.legal_actions()[0])
     assert state.information_state_string(0) != state.information_state_string(1)
