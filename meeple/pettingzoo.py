@@ -68,7 +68,7 @@ class MeepleEnv(AECEnv):
         self.render_mode = render_mode
         self.max_decisions = max_decisions
         self.action_count = action_count or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n)
+        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
         self.possible_agents = [f"player_{p}" for p in range(n)]
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
