@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meeple.dsl.compiler import find_ruleset, shipped_rulesets
+from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
 from meeple.interpreter import loader, runner
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.render import outcome_text, score_table
@@ -125,7 +125,12 @@ class Game:
         list repeats its last. `strict` checks that every component stays in one place."""
         from meeple.agents import Agent
 
-        names = [a.bot if isinstance(a, Agent) else a for a in ([agents] if isinstance(agents, str) else agents)]
+        given = [agents] if isinstance(agents, str) or isinstance(agents, Agent) else list(agents) or ["random"]
+        seats = (given + [given[-1]] * self.players)[:self.players]  # a short list repeats its last
+        for seat, a in enumerate(seats):
+            if isinstance(a, Agent) and a.seat != seat:
+                raise UsageError(f"the {a.name} agent was made for seat {a.seat}, but it would play in seat {seat}")
+        names = [a.bot if isinstance(a, Agent) else a for a in seats]
         r = runner.play(self.engine, self.players, seed, names, self.ruleset, strict=strict, seconds=seconds)
         return Result(State(self, r.state, []), r.scores, r.ranking, r.outcome, r.decisions,
                       r.trace.lines[0]["agents"], Trace(r.trace.lines))

@@ -71,17 +71,20 @@ class State:
         self.game = game
         self.data = data
         self.events = events or []
+        self._decision = False  # not asked yet (None: the game is over)
 
     # ------------------------------------------------------------- deciding
     @property
     def decision(self) -> Decision | None:
         """The decision to take now, or None when the game is over."""
-        d = self.game.engine.decision(self.data)
-        return None if d is None else Decision(d.actor, d.prompt or "", list(d.options), d)
+        if self._decision is False:  # asked once: labels are worked out from the rules
+            d = self.game.engine.decision(self.data)
+            self._decision = None if d is None else Decision(d.actor, d.prompt or "", list(d.options), d)
+        return self._decision
 
     @property
     def over(self) -> bool:
-        return self.game.engine.decision(self.data) is None
+        return self.data["over"] or self.data["pending"] is None
 
     @property
     def step(self) -> int:

@@ -112,6 +112,12 @@ class TestWholeGames:
         assert game.play(agents=["random", bot], seed=11).trace.jsonl() == \
             game.play(agents=["random", "greedy"], seed=11).trace.jsonl()
 
+    def test_an_agent_object_plays_only_in_its_seat(self):
+        game = meeple.load("connect_four")
+        bot = meeple.agent("greedy", game, seat=0)
+        with pytest.raises(UsageError, match="made for seat 0, but it would play in seat 1"):
+            game.play(agents=[bot], seed=1)  # a short list repeats its last
+
     def test_an_agent_chooses_for_its_own_seat_only(self):
         game = meeple.load("tic_tac_toe")
         state = game.start(seed=1)

@@ -56,7 +56,12 @@ NEEDS = {
 
 def test_without_the_extras(tmp_path):
     runs = [["run", name, "--seed", "2", "--agents", "planner@5,random"] for name in shipped_rulesets()]
-    runs += [["simulate", "tic_tac_toe", "-n", "3"]]
+    ttt = str(shipped_rulesets()["tic_tac_toe"])
+    runs += [["simulate", "tic_tac_toe", "-n", "3"], ["list"], ["check", ttt], ["fmt", "--check", ttt],
+             ["graph", "tic_tac_toe", "--flow"], ["run", "connect_four", "--trace", "t.jsonl"],
+             ["replay", "t.jsonl"], ["show", "t.jsonl", "--step", "3", "--seat", "2"],
+             ["bench", "tic_tac_toe", "--seconds", "0.2", "--repeats", "1"], ["new", "my_game"],
+             ["run", "my_game/my_game.rules"]]
     commands = runs + [list(argv) for argv in NEEDS]
     done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(EXTRAS), json.dumps(commands)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
