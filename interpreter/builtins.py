@@ -8,6 +8,8 @@ players are seat numbers, components are their ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import eq
 from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
@@ -215,19 +217,44 @@ def _lines(m, key, n):
 
 
 def _in_a_row(m, key, n, value):
-    """True if n cells in a straight line (across, down, diagonal) all hold the value."""
-    lines = m.game.cache.get(("line-index", key, n))
-    if lines is None:
-        lines = tuple(tuple(c[1] for c in line) for line in _lines(m, key, n))
-        m.game.cache[("line-index", key, n)] = lines
-    cells = m.state["grids"][key]["cells"]
-    for line in lines:
-        for i in line:
-            if cells[i] != value:
-                break
-        else:
+    """True if n cells in a straight line (across, down, diagonal) all hold the value.
+
+    The cells holding the value become one big number, a byte per cell (built in C);
+    shifting it by a direction's step n - 1 times and and-ing leaves a bit set where a
+    whole line starts, which the direction's mask of line starts then finds."""
+    if type(n) is not int or n < 1:
+        return _in_a_row_slow(m, key, n, value)
+    steps = m.game.cache.get(("line-steps", key, n))
+    if steps is None:
+        steps = m.game.cache[("line-steps", key, n)] = _line_steps(m, key, n)
+    own = int.from_bytes(bytes(map(eq, m.state["grids"][key]["cells"], repeat(value))), "little")
+    if not own:
+        return False
+    for shift, starts in steps:
+        run = own
+        for k in range(1, n):
+            run &= own >> (shift * k)
+        if run & starts:
             return True
     return False
+
+
+def _in_a_row_slow(m, key, n, value):
+    """Line by line: for what is not a line of one cell or more."""
+    cells = m.state["grids"][key]["cells"]
+    for line in _lines(m, key, n):
+        if all(cells[c[1]] == value for c in line):
+            return True
+    return False
+
+
+def _line_steps(m, key, n):
+    """Per direction with a line of n cells: (8 x its step in cells, the start cells' bits)."""
+    starts: dict = {}
+    for line in _lines(m, key, n):
+        first, second = line[0][1], line[1][1] if n > 1 else line[0][1] + 1
+        starts[second - first] = starts.get(second - first, 0) | 1 << (8 * first)
+    return tuple((8 * step, mask) for step, mask in starts.items())
 
 
 def _roll(m, faces):
