@@ -227,7 +227,8 @@ class Gen:
             raise NotGenerated(name)
         if len(parts) == 1:
             return f"({name + '/'!r} + str({parts[0]}))"
-        return f"({name + '/'!r} + '/'.join([{', '.join(f'str({p})' for p in parts)}]))"
+        joined = " + '/' + ".join(f"str({p})" for p in parts)
+        return f"({name + '/'!r} + {joined})"
 
     def x_ListLit(self, node, bound):
         scope = self.sc(bound)
