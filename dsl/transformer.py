@@ -202,6 +202,9 @@ class ToAst(Transformer):
     def window_stmt(self, meta, c):
         return ast.Window(c[0], span=span_of(meta), prompt=c[1][1] if len(c) > 1 else "")
 
+    def moment_stmt(self, meta, c):
+        return ast.Moment(c[0], span=span_of(meta))
+
     def outcome_decl(self, meta, c):
         guard = c[0] if not isinstance(c[0], ast.OutcomeEntry) else None
         return ast.OutcomeDecl(guard, [x for x in c if isinstance(x, ast.OutcomeEntry)], span=span_of(meta))

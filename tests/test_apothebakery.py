@@ -36,9 +36,10 @@ def push(eng, state, effect, frame=None, **env):
     return run_alone(eng, state, frame or effect_frame(eng, effect, **env))
 
 
-def cast(eng, state, p, moment):  # the "Cast your spell" reaction alone
-    r = eng.game.reactions[0]
-    return push(eng, state, None, [r.block, 0, {r.params[0]: p, r.params[1]: moment}])
+def cast(eng, state, p, moment):  # the "Cast your spell" action alone, at this moment
+    a = next(a for a in eng.game.actions if a.name == "cast_spell")
+    state["vars"]["#moment"] = moment
+    return push(eng, state, None, [a.block, 0, {a.param: p}])
 
 
 def pick(eng, state, cards):  # the option whose value is this set of cards (a `subsets` choice)
@@ -310,9 +311,9 @@ class TestHealing:
     def test_e11_free_sample_interrupts_a_heal(self):
         eng, state = healing(1, PLANTS[:2], p=1, zones={"oven/0": ["sp-free-sample-1"]})
         push(eng, state, "heal_turn", p=1)
-        state = take(eng, state, "a1")  # P2 declares the heal: the "heal declared" window
-        assert eng.decision(state).actor == 0 and ids(eng, state) == ["Cast your spell", "pass"]
-        state = take(eng, state, "Cast your spell", "a1", "1")  # +1 heart: 1 -> 2
+        state = take(eng, state, "a1")  # P2 declares the heal: the "heal declared" moment
+        assert eng.decision(state).actor == 0 and ids(eng, state) == ["act:cast_spell", "pass"]
+        state = take(eng, state, "act:cast_spell", "a1", "1")  # +1 heart: 1 -> 2
         assert state["vars"]["reputation/1"] == 2 + 2  # not 2 + 3
         assert state["zones"]["oven/0"] == [] and "sp-free-sample-1" in state["zones"]["spell_discard"]
 

@@ -23,7 +23,8 @@ kept: the interrupt is a frame, the "held last time" marks are plain vars
 from __future__ import annotations
 
 ACT = "act"  # an option value {"act": name}: take the action `name`
-HELD = "#held/"
+HELD = "#held/"  # = state.HELD_PREFIX (views hide other players' marks)
+MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read by `moment()`)
 
 
 def running(m) -> bool:
@@ -51,7 +52,9 @@ def actions_for(m, player, interrupting_only: bool = False) -> list:
 
 
 def interrupt(m, actor, line: int) -> bool:
-    """Before `actor` decides: ask the first other player whose interrupting test newly holds."""
+    """Before `actor` decides: ask the first other player whose interrupting test newly holds.
+
+    `actor` is None at a `moment`: nobody is deciding, so everyone may be asked."""
     game, state = m.game, m.state
     if not any(a.interrupting for a in game.actions) or running(m):
         return False
@@ -70,9 +73,10 @@ def interrupt(m, actor, line: int) -> bool:
                 fresh.append(a)
             vars_[key] = now
         if fresh and q != actor:  # the actor has them among their own options
+            prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
+                      else f"Act now ({vars_.get(MOMENT)})?")
             state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
-                                "interrupt": True, "secret": False, "line": line,
-                                "prompt": f"Act now, before P{actor + 1} decides?"}
+                                "interrupt": True, "secret": False, "line": line, "prompt": prompt}
             return True
     return False
 
@@ -97,3 +101,28 @@ def take(m, pending: dict, value) -> None:
 
 def title(game, value: dict) -> str:
     return next((a.title for a in game.actions if a.name == value[ACT]), value[ACT])
+
+
+def begin_moment(m, name) -> None:
+    """`moment NAME`: what happens now changes, so every interrupting test counts as new again."""
+    vars_ = m.state["vars"]
+    vars_[MOMENT] = name
+    for key in [k for k in vars_ if k.startswith(HELD)]:
+        vars_[key] = False
+
+
+class MomentPoint:
+    """After `moment NAME`: each player whose interrupting action holds is asked, in turn
+    order, before the flow goes on. The op stays put while someone is asked, so after
+    their action (or pass) it runs again and asks the next one."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span):
+        self.span = span
+
+    def run(self, m, frame):
+        if interrupt(m, None, self.span.line if self.span else 0):
+            return True
+        frame[1] += 1
+        return False
