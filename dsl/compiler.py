@@ -261,6 +261,7 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
         guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
         game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span))
         game.blocks.append(Block(f"action {a.name}"))
+    game.interrupting = tuple(a.name for a in game.actions if a.interrupting)
     for i, a in enumerate(actions):
         if any(b.title == a.title for b in actions[:i]):  # the second one is the mistake
             raise fail(f'two actions are called "{a.title}"', a.span, "give each action its own title")

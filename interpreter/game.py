@@ -157,6 +157,7 @@ class Game:
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
     reactions: list = field(default_factory=list)  # [Reaction], in file order
     actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
+    interrupting: tuple = ()  # the names of the interrupting actions
     hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order

@@ -147,10 +147,12 @@ def view(game: Game, state: dict, player) -> dict:
         for key in v["vars"]:
             if not may_see_var(game, key, player):
                 v["vars"][key] = HIDDEN
-    if game.actions:  # whether another's action holds can tell what they hold in secret
-        mine = f"/{player}"
-        for key in [k for k in v["vars"] if k.startswith(HELD_PREFIX) and not k.endswith(mine)]:
-            del v["vars"][key]
+    if game.interrupting:  # whether another's action holds can tell what they hold in secret
+        vars_ = v["vars"]
+        for name in game.interrupting:
+            for q in range(state["players"]):
+                if q != player:
+                    vars_.pop(f"{HELD_PREFIX}{name}/{q}", None)
     pending = v["pending"]
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}

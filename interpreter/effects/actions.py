@@ -35,14 +35,12 @@ def running(m) -> bool:
     return any(f[0] in blocks for f in m.state["stack"])
 
 
-def actions_for(m, player, interrupting_only: bool = False) -> list:
-    """The actions whose test holds for `player` now, in file order."""
+def actions_for(m, player, among=None) -> list:
+    """The actions (of `among`, else all) whose test holds for `player` now, in file order."""
     out = []
     saved = m.env
     try:
-        for a in m.game.actions:
-            if interrupting_only and not a.interrupting:
-                continue
+        for a in m.game.actions if among is None else among:
             m.env = {a.param: player}
             if a.guard is None or a.guard(m):
                 out.append(a)
@@ -51,41 +49,58 @@ def actions_for(m, player, interrupting_only: bool = False) -> list:
     return out
 
 
+def _interrupting(game) -> list:
+    found = game.cache.get("interrupting actions")
+    if found is None:
+        found = game.cache["interrupting actions"] = [a for a in game.actions if a.interrupting]
+    return found
+
+
 def interrupt(m, actor, line: int) -> bool:
     """Before `actor` decides: ask the first other player whose interrupting test newly holds.
 
     `actor` is None at a `moment`: nobody is deciding, so everyone may be asked."""
+    return offer(m, actor, line) is None
+
+
+def offer(m, actor, line: int):
+    """Before `actor` decides: None if another player was asked to act first (the pending
+    decision is theirs), else the actor's own actions that hold, as extra option values.
+
+    Each test is evaluated once per decision point: the actor's interrupting ones serve
+    both for their "held" marks and for their own options."""
     game, state = m.game, m.state
-    if not any(a.interrupting for a in game.actions) or running(m):
-        return False
-    vars_ = state["vars"]
-    players = state["players"]
-    for i in range(players):
-        q = (state["first"] + i) % players
-        held = actions_for(m, q, interrupting_only=True)
-        fresh = []
-        for a in game.actions:
-            if not a.interrupting:
-                continue
-            key = f"{HELD}{a.name}/{q}"
-            now = a in held
-            if now and not vars_.get(key, False):
-                fresh.append(a)
-            vars_[key] = now
-        if fresh and q != actor:  # the actor has them among their own options
-            prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
-                      else f"Act now ({vars_.get(MOMENT)})?")
-            state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
-                                "interrupt": True, "secret": False, "line": line, "prompt": prompt}
-            return True
-    return False
-
-
-def own(m, actor) -> list:
-    """The actor's own actions that hold now, as extra option values."""
     if running(m):
         return []
-    return [{ACT: a.name} for a in actions_for(m, actor)]
+    inter = _interrupting(game)
+    mine = None
+    if inter:
+        vars_ = state["vars"]
+        players = state["players"]
+        first = state["first"]
+        for i in range(players):
+            q = (first + i) % players
+            held = actions_for(m, q, inter)
+            fresh = False
+            for a in inter:
+                key = f"{HELD}{a.name}/{q}"
+                now = a in held
+                if now and not vars_.get(key, False):
+                    fresh = True
+                vars_[key] = now
+            if q == actor:
+                mine = held
+            elif fresh:
+                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
+                          else f"Act now ({vars_.get(MOMENT)})?")
+                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
+                                    "interrupt": True, "secret": False, "line": line, "prompt": prompt}
+                return None
+    if actor is None:
+        return []
+    if mine is None or len(inter) < len(game.actions):  # the actor's tests not evaluated yet
+        mine = actions_for(m, actor)
+    return [{ACT: a.name} for a in mine]
 
 
 def take(m, pending: dict, value) -> None:

@@ -50,9 +50,9 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     (interpreter/effects/actions.py), and the actor's actions join the options."""
     if m.game.actions:
         line = op.span.line if op.span else 0
-        if actions.interrupt(m, actor, line):
+        mine = actions.offer(m, actor, line)
+        if mine is None:  # someone else is asked first
             return True
-        mine = actions.own(m, actor)
         if mine:
             pending = {"actor": actor, "options": options + mine, "line": line}
             pending.update(extra)
