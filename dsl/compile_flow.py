@@ -221,7 +221,7 @@ class FlowCompiler:
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 self.title(s, scope), s.span))
+                                 self.title(s, scope), s.span, titled=bool(s.prompt)))
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:

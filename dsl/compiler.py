@@ -192,6 +192,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
     for decl in of(ast.ComponentDecl):
         game.labels.update(component_labels(decl, game))
+    for board in boards.values():  # a value holding a space reads as its label, like a component
+        game.labels.update(board.labels)
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)

@@ -96,7 +96,8 @@ class Engine:
             labels = self.choice_labels(state, op, values)
             options = [Option(option_id(self.game, v), lab, v) for v, lab in zip(values, labels)]
         else:
-            options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
+            titled = getattr(op, "titled", False)
+            options = [Option(option_id(self.game, v), self.label(v, pending, titled), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
                         pending.get("secret", getattr(op, "secret", False)))
@@ -280,15 +281,17 @@ class Engine:
                     self.game.path, self.game.source) from None
         return out
 
-    def label(self, value, pending=None) -> str:
+    def label(self, value, pending=None, titled=False) -> str:
         if value is None:
             return PASS_ID
         if type(value) is dict:
             return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
-            piece = self.game.labels.get(pending["piece"], pending["piece"])
-            return f"{piece} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            place = f"row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            if titled:  # the question already names the piece
+                return place
+            return f"{self.game.labels.get(pending['piece'], pending['piece'])} at {place}"
         return self.describe(value)
 
     def describe(self, value) -> str:

@@ -128,6 +128,9 @@ def var_text(game, key: str, value) -> str:
         return player_name(value)
     if isinstance(value, str) and value in game.labels:  # a value holding a component
         return game.labels[value]
+    if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
+        return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
+                         for x in value) if value else "nothing"
     return value_text(value)
 
 

@@ -168,12 +168,13 @@ class Menu:
 class Place:
     """Choose where a piece goes (orientation and cell), then put it there."""
 
-    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt")
+    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt", "titled")
     may = False
 
-    def __init__(self, piece, grid, by, bind, undoable, prompt, span):
+    def __init__(self, piece, grid, by, bind, undoable, prompt, span, titled=False):
         self.piece, self.grid, self.by, self.bind, self.undoable = piece, grid, by, bind, undoable
         self.prompt, self.span = prompt, span
+        self.titled = titled  # the rules' own title (which names the piece): options say only the place
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
