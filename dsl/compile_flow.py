@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from meeple.dsl import ast
+from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, restore
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
@@ -380,6 +380,8 @@ class FlowCompiler:
                                 cell_test=cell_test(s.where, s.var, scope)
                                 if filtered is None and is_cell_source(s.source, scope) else None,
                                 secret=s.secret)
+        if op.where is not None and op.cell_test is None and compile_source.ENABLED:
+            op.filter = compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep)
         if s.label:
             op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
             if isinstance(op.label, str):

@@ -204,6 +204,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, None, None, None, c.span, c.secret)
     for f in of(ast.FunctionDecl):
         game.functions[f.name] = [list(f.params), None]
+        game.function_bodies[f.name] = f.expr
     for f in of(ast.FunctionDecl):
         game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
     for c in of(ast.CounterDecl):

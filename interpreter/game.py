@@ -155,6 +155,7 @@ class Game:
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
+    function_bodies: dict = field(default_factory=dict, repr=False)  # name -> body expression (AST)
     reactions: list = field(default_factory=list)  # [Reaction], in file order
     actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
     interrupting: tuple = ()  # the names of the interrupting actions

@@ -374,3 +374,21 @@ def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others()
                           "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
     assert counters_text(engine.game, engine.view(state, 0), 0) == [
         "  points[P1]=7  round_number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
+
+
+def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_others_hidden():
+    from meeple.interpreter.terminal import table_text
+    engine = shipped("apothebakery")
+    state, _ = engine.start(2, 5)
+    while not state["zones"]["secret/1"]:  # the setup deals the objectives after the first choices
+        state, _ = engine.apply(state, 0)
+    lines = table_text(engine.game, engine.view(state, 0), 0)
+    mine, theirs = lines.index("P1 (you):"), lines.index("P2:")
+    assert lines[1] == "On the table:" and 1 < mine < theirs
+    shared, p1, p2 = lines[2:mine], lines[mine + 1:theirs], lines[theirs + 1:]
+    assert "  stock[pure, plant]: 8 × pure plant vial" in shared  # a pile of alike cards is a count
+    assert any(line.startswith("  mana[P1]=") for line in p1) and not any("[P2" in line for line in p1)
+    secret = engine.game.labels[state["zones"]["secret/0"][0]]
+    assert any(line.startswith("  secret[P1]: ") and secret in line for line in p1)  # your own cards by name
+    assert "  secret[P2]: 3 hidden" in p2  # another's, only as a count
+    assert not any("=0 " in line + " " or "=false" in line for line in lines)  # zeros and false are left out

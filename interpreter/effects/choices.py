@@ -9,7 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.builtins import placements_for
+from meeple.interpreter.builtins import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.state import SECRET_LOCALS
 
@@ -76,7 +76,7 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret", "label")
+                 "cell_test", "secret", "label", "filter")
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -85,6 +85,7 @@ class ChooseFrom:
         self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
         self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
+        self.filter = None  # fn(machine, items) -> the items `where` keeps, generated (dsl/compile_source.py)
 
     def run(self, m, frame):
         options = self.options(m, frame)
@@ -104,23 +105,31 @@ class ChooseFrom:
         if self.cell_test is not None:
             test, grids = self.cell_test, m.state["grids"]
             options = [c for c in items if test(grids, c)]
+        elif self.filter is not None:
+            options = self.filter(m, items)
         elif self.where is not None:
-            had, old = self.var in env, env.get(self.var)
-            options = []
-            for item in items:
-                env[self.var] = item
-                if self.where(m):
-                    options.append(item)
-            if had:
-                env[self.var] = old
-            else:
-                env.pop(self.var, None)
+            options = self.keep(m, items)
         else:
             options = list(items)
         if len(options) > 1 and not self.unique:
             options = distinct(options)
         if self.may:
             options.append(None)
+        return options
+
+    def keep(self, m, items) -> list:
+        """The items `where` keeps, each bound to the choice's name in turn."""
+        env = m.env
+        had, old = self.var in env, env.get(self.var)
+        options = []
+        for item in items:
+            env[self.var] = item
+            if self.where(m):
+                options.append(item)
+        if had:
+            env[self.var] = old
+        else:
+            env.pop(self.var, None)
         return options
 
     def take(self, m, frame, value):
@@ -178,10 +187,9 @@ class Place:
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
-        found = placements_for(m, piece, key)
-        if not found:
+        options = placements_for(m, piece, key)
+        if not options:
             raise ValueError(f"`{piece}` does not fit on `{key}` (check with `fits` first)")
-        options = [[p.orientation, p.row + 1, p.col + 1] for p in found]
         return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key,
                        undoable=self.undoable)
 
@@ -198,6 +206,27 @@ class Place:
 def put(m, piece: str, key: str, value) -> None:
     """Write a piece's cells onto a grid and take the piece out of its zone."""
     orientation, row, col = value
+    grid = m.state["grids"][key]
+    cells = grid["cells"]
+    known = placement_table(m, piece, key).by_option.get((orientation, row, col))
+    if known is not None and all(cells[i] is None for i, _ in known.cells):
+        # A placement that fits (the usual case): its cells are known already.
+        covered = []
+        for i, v in known.cells:
+            cells[i] = v
+            covered.append(i)
+    else:
+        covered = put_checked(m, piece, key, value)
+    src = zones.locate(m.state, piece)
+    if src is not None:
+        m.state["zones"][src].remove(piece)
+    grid["pieces"].append([piece, orientation, row, col, covered])
+    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+
+
+def put_checked(m, piece: str, key: str, value) -> list:
+    """Write a piece's cells one by one, stopping at the first that leaves the grid or is taken."""
+    orientation, row, col = value
     spec = m.game.grids[key.split("/", 1)[0]]
     shape = polyomino.orient(m.game.shapes[piece], orientation)
     grid = m.state["grids"][key]
@@ -212,11 +241,7 @@ def put(m, piece: str, key: str, value) -> None:
             raise ValueError(f"row {r + 1}, column {c + 1} of `{key}` is not empty")
         grid["cells"][i] = v
         covered.append(i)
-    src = zones.locate(m.state, piece)
-    if src is not None:
-        m.state["zones"][src].remove(piece)
-    grid["pieces"].append([piece, orientation, row, col, covered])
-    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+    return covered
 
 
 # ----------------------------------------------------------------- ids and labels
