@@ -566,6 +566,7 @@ class ActionDecl:
     interrupting: bool
     body: list
     span: Span = _span()
+    on_request: bool = False  # never among the options: the player asks for it
 
 
 @dataclass

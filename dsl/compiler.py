@@ -262,7 +262,8 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     actions = [i for i in items if isinstance(i, ast.ActionDecl)]
     for a in actions:
         guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
-        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span))
+        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span,
+                                   a.on_request))
         game.blocks.append(Block(f"action {a.name}"))
     game.interrupting = tuple(a.name for a in game.actions if a.interrupting)
     for i, a in enumerate(actions):

@@ -131,7 +131,7 @@ def placement_table(m, piece, key) -> polyomino.Table:
 
 def occupied(m, key) -> int:
     """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
-    runs (`any(fits(t, garden) for each t in bag)`), so the last mask is kept with a copy
+    runs (`any(fits(t, board) for each t in supply)`), so the last mask is kept with a copy
     of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
     snapshot = tuple(cells)

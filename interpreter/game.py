@@ -88,6 +88,7 @@ class Action:
     block: int
     interrupting: bool  # also offered on other players' decisions
     span: Span = field(default_factory=Span)
+    on_request: bool = False  # never among the options: the player asks for it (Decision.requests)
 
 
 @dataclass

@@ -54,6 +54,9 @@ def _items(game, event, viewer) -> str:
 
 
 def is_quiet(game, key: str) -> bool:
+    """A `quiet` counter, or the engine's own bookkeeping (`#moment`, `#held/...`)."""
+    if key[:1] == "#":
+        return True
     spec = game.counters.get(key.split("/", 1)[0])
     return spec is not None and spec.quiet
 

@@ -189,3 +189,28 @@ def test_views_hide_whether_another_players_action_holds():
     assert "#held/nudge/1" in s["vars"]
     v = e.view(s, 0)
     assert "#held/nudge/0" in v["vars"] and "#held/nudge/1" not in v["vars"]
+
+
+REQUESTS = GAME.replace('action buy(p) "Buy a point" when coins[p] >= 2:',
+                        'action buy(p) "Buy a point" when coins[p] >= 2, on request:')
+
+
+def test_an_on_request_action_is_listed_apart_and_taken_by_its_id():
+    e = rules(REQUESTS)
+    s, _ = e.start(2, 1)
+    d = e.decision(s)
+    assert [o.id for o in d.options] == ["1", "2"] and [(o.id, o.label) for o in d.requests] == [
+        ("act:buy", "Buy a point")]
+    s, events = e.apply(s, "act:buy")
+    assert {"e": "act", "player": 0, "action": "buy"} in events and s["vars"]["vp/0"] == 1
+    d = e.decision(s)
+    assert d.actor == 0 and d.requests == [], "the test no longer holds: nothing to ask for"
+    with pytest.raises(ValueError):
+        e.apply(s, "act:buy")
+
+
+def test_bots_never_ask_for_a_request():
+    def bought(text):
+        return sum(line.get("choice") == "act:buy" for line in map(json.loads, text.splitlines()))
+    assert bought(runner.play(rules(REQUESTS), 2, 3, ["random"], "coins").trace.jsonl()) == 0
+    assert bought(runner.play(rules(GAME), 2, 3, ["random"], "coins").trace.jsonl()) > 0, "as an option they buy"

@@ -247,7 +247,8 @@ class TestAlchemy:
         z, v = state["zones"], state["vars"]
         assert v["mana/0"] == 12 - 1 - 2 and v["burned/0/transmute"] and v["burned/0/rainbow_ability"]
         assert kinds(z["inventory/0"]) == ["pure-water", "pure-water", "rainbow"] and "pure-plant-1" in z["bag/plant"]
-        assert ids(eng, state) == ["Move an elixir to the left end", "Done"]  # no third ability
+        # no third ability: "Done" was the only entry, taken at once (rearranging is asked for apart)
+        assert eng.decision(state) is None and eng.requests(state) == []
         put(state, "resources/0", ["res-berry-07"])
         push(eng, state, "process", p=0)  # no Transmute / Potency offer any more: straight to the pulls
         assert len(state["zones"]["inventory/0"]) == 3 + 2 and eng.decision(state) is None
@@ -614,3 +615,19 @@ class TestGames:
         state, _ = play(eng, players, seed, check)
         check(state, None)
         assert state["over"] and state["vars"]["sun"] == 6, f"seed {seed}"
+
+
+
+def test_d38_rearranging_is_asked_for_at_any_decision_and_moves_an_elixir_to_the_left_end():
+    """ "you may rearrange your inventory at any time": an `on request` action, not an option."""
+    eng, state = fresh(zones={"resources/0": ["res-berry-06"], "inventory/0": PLANTS[:3], "bag/water": WATERS})
+    push(eng, state, "alchemy", p=0)
+    d = eng.decision(state)
+    assert "act:rearrange" not in [o.id for o in d.options]
+    assert [(o.id, o.label) for o in d.requests] == [("act:rearrange", "Rearrange inventory")]
+    state, events = eng.apply(state, "act:rearrange")
+    assert {"e": "act", "player": 0, "action": "rearrange"} in events
+    assert eng.decision(state).prompt == "Which elixir goes to the left end?" and eng.decision(state).requests == []
+    state, _ = eng.apply(state, PLANTS[2])
+    assert state["zones"]["inventory/0"] == [PLANTS[2]] + PLANTS[:2]
+    assert eng.decision(state).prompt == "Alchemy:", "then the interrupted decision again"

@@ -218,3 +218,27 @@ def test_a_person_casts_a_spell_at_a_moment_of_another_seats_turn(site):
     wait_step(driver, step + 1)
     assert live.choices[-1] == next(o.id for o in d.options if o.label == "Cast your spell")
     assert "P1 chooses Cast your spell" in driver.find_element(By.ID, "log").text
+
+
+def test_a_person_asks_for_a_request_by_its_own_button(site):
+    """`on request` (Apothebakery's "Rearrange inventory"): a button apart from the options."""
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("apothebakery", 2, {}, [], ["person", "person"], 1)
+    live = hall.table(row["id"])
+    rnd = random.Random(1)
+    for _ in range(400):
+        d = live.decision()
+        if d.requests:
+            break
+        live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
+    step = live.state["step"]
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][d.actor]['token']}")
+    button = wait_for(driver, ".requests button.request")[0]
+    assert button.text == "Rearrange inventory"
+    assert "Rearrange inventory" not in [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".options button.option")]
+    screenshot(driver, "apothebakery-request")
+    button.click()
+    wait_step(driver, step + 1)
+    assert wait_for(driver, ".prompt")[0].text == "Which elixir goes to the left end?"
+    assert live.choices[-1] == "act:rearrange"

@@ -3,6 +3,10 @@
 A declared action is offered at every decision point while its test holds, not
 only at fixed windows:
 
+- with `, on request`, never among the options: the decision lists it apart
+  (`Decision.requests`), the terminal and the table offer it as one key or
+  button, and bots, which choose among the options, do not see it;
+
 - on the player's own decisions, as extra options after the normal ones (so a
   decision that would be taken at once because it has one option is asked);
 - with `, interrupting`, also on other players' decisions: just before someone
@@ -98,9 +102,33 @@ def offer(m, actor, line: int):
                 return None
     if actor is None:
         return []
-    if mine is None or len(inter) < len(game.actions):  # the actor's tests not evaluated yet
-        mine = actions_for(m, actor)
+    offered = _offered(game)
+    if mine is None or len(inter) < len(offered):  # the actor's tests not evaluated yet
+        mine = actions_for(m, actor, offered)
     return [{ACT: a.name} for a in mine]
+
+
+def _offered(game) -> list:
+    """The actions that join a decision's options (not those taken on request)."""
+    found = game.cache.get("offered actions")
+    if found is None:
+        found = game.cache["offered actions"] = [a for a in game.actions if not a.on_request]
+    return found
+
+
+def request_actions(game) -> list:
+    asked = game.cache.get("request actions")
+    if asked is None:
+        asked = game.cache["request actions"] = [a for a in game.actions if a.on_request]
+    return asked
+
+
+def requests(m, actor) -> list:
+    """The actor's `on request` actions that hold now: asked for, never among the options."""
+    asked = request_actions(m.game)
+    if not asked or running(m):
+        return []
+    return actions_for(m, actor, asked)
 
 
 def take(m, pending: dict, value) -> None:
