@@ -14,6 +14,7 @@ from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.effects.actions import MOMENT
 
 
 @dataclass(frozen=True)
@@ -339,6 +340,11 @@ def _sort(m, xs):
     return sorted(xs, key=lambda x: (str(type(x)), x))
 
 
+def _moment(m):
+    """What happens now, as the last `moment` statement named it (none before the first)."""
+    return m.state["vars"].get(MOMENT)
+
+
 FUNCTIONS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
                      "count(each c in cells(board) where c.empty)"),
@@ -388,6 +394,8 @@ FUNCTIONS: dict[str, Builtin] = {
     "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
                            'next_spaces(path, "s1")'),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
+    "moment": Builtin(_moment, 0, 0, "What happens now: the name the last `moment` statement gave "
+                      "(none before the first).", 'moment() == "before attack"'),
     "lines": Builtin(_lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.",
                      "lines(board, 3)"),
     "in_a_row": Builtin(_in_a_row, 3, 3, "True if n cells in a straight line (across, down or diagonal) "
