@@ -220,7 +220,7 @@ def _lines(m, key, n):
 def _in_a_row(m, key, n, value):
     """True if n cells in a straight line (across, down, diagonal) all hold the value.
 
-    On a small grid, line by line. On a larger one (Connect Four has 69 lines of four)
+    On a small grid, line by line. On a larger one (a 6 x 7 grid has 69 lines of 4)
     the cells holding the value become one number, a byte per cell (built in C);
     and-ing it with itself shifted along a direction n - 1 times leaves a bit set
     where a whole line starts, which the direction's mask of line starts finds."""
