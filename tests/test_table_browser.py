@@ -154,6 +154,9 @@ def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
     best = max(totals)  # the end says who won in words, above the breakdown
     winners = " and ".join(f"P{i + 1}" for i, t in enumerate(totals) if t == best)
     assert driver.find_element(By.ID, "outcome").text.startswith(winners)
+    assert driver.find_element(By.ID, "over").text.startswith("The game is over: " + winners)
+    firsts = [th.text for th in driver.find_elements(By.CSS_SELECTOR, ".scores th.first")]
+    assert firsts == [f"{w} ★" for w in winners.split(" and ")]
 
 
 def test_a_wild_gardens_turn_by_clicking(site):

@@ -232,7 +232,8 @@ function drawTable(root, pic, hooks) {
 
 function drawScores(scores) {
   if (!scores) return null;
-  const head = el("tr", {}, el("th", {}, "rule"), scores.players.map((p) => el("th", {}, p.name)));
+  const head = el("tr", {}, el("th", {}, "rule"),
+    scores.players.map((p) => el("th", {class: p.place === 1 ? "first" : null}, p.place === 1 ? `${p.name} ★` : p.name)));
   const rows = scores.rules.map((r) => el("tr", {}, el("td", {}, r), scores.players.map((p) => el("td", {class: "num"}, p.breakdown[r]))));
   const total = el("tr", {class: "total"}, el("td", {}, "total"), scores.players.map((p) => el("td", {class: "num"}, p.total)));
   const place = el("tr", {class: "place"}, el("td", {}, "place"), scores.players.map((p) => el("td", {class: "num"}, p.place)));

@@ -178,7 +178,9 @@ function render() {
       bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
       mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => switchTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
   } else {
-    panel.append(el("div", {class: "waiting"}, "The game is over."));
+    // the outcome where the eye already is (the scores' breakdown follows below)
+    panel.append(el("div", {class: "waiting over", id: "over"},
+      "The game is over" + (t.scores && t.scores.outcome ? `: ${t.scores.outcome}.` : ".")));
   }
   if (t.can_undo) panel.append(el("button", {class: "undo", id: "undo", onclick: () => send({type: "undo"})}, "Undo my placement"));
   const scores = drawScores(t.scores);
