@@ -40,6 +40,7 @@ from meeple.interpreter.game import KIND
 ENABLED = True  # tests turn it off to play the same games on closures alone
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
+CELL_WORDS = {"row", "col", "empty", "id"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=", "in": "in", "notin": "not in"}
 
 
@@ -301,6 +302,14 @@ class Gen:
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
             return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+        if name in self.fields and name not in CELL_WORDS and (simple or self.walrus):
+            # A component's field: one dict lookup (components never change during a game).
+            table = self.const({cid: comp[name] for cid, comp in self.game.components.items() if name in comp})
+            if not simple:
+                self.loops += 1
+                held = f"_a{self.loops}"
+                first, rest = f"({held} := {value})", held
+            return f"({table}[{rest}] if type({first}) is str and {rest} in {table} else {read}(m, {rest}))"
         return f"{read}(m, {value})"
 
     def x_Index(self, node, bound):
