@@ -304,7 +304,7 @@ class Gen:
             return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
         if name in self.fields and name not in CELL_WORDS and (simple or self.walrus):
             # A component's field: one dict lookup (components never change during a game).
-            table = self.const({cid: comp[name] for cid, comp in self.game.components.items() if name in comp})
+            table = self.const(field_table(self.game, name))
             if not simple:
                 self.loops += 1
                 held = f"_a{self.loops}"
@@ -443,6 +443,15 @@ def step_reader(game, direction: str):
         j = table[i]
         return None if j < 0 else [key, j]
     return step
+
+
+def field_table(game, name: str) -> dict:
+    """Component id -> its value of field `name`, for the components that have it (built once)."""
+    table = game.cache.get(("source", "field", name))
+    if table is None:
+        table = game.cache[("source", "field", name)] = {
+            cid: comp[name] for cid, comp in game.components.items() if name in comp}
+    return table
 
 
 def content_reader(read):
