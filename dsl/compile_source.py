@@ -129,7 +129,10 @@ class Gen:
         # `(_a1 := obj)` names a value read twice; Python refuses it in a comprehension's source,
         # where generate() then tries again without.
         self.walrus = False
-        self.fields = {f for comp in self.game.components.values() for f in comp if f != KIND}
+        self.fields = self.game.cache.get(("source", "fields"))
+        if self.fields is None:
+            self.fields = self.game.cache[("source", "fields")] = {
+                f for comp in self.game.components.values() for f in comp if f != KIND}
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
 
