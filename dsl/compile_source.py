@@ -340,6 +340,8 @@ class Gen:
             if func in self.unrepeatable:
                 raise NotGenerated(func)
             args = [self.expr(a, bound) for a in node.args]
+            if not all(map(safe_name, self.game.functions[func][0])):
+                raise NotGenerated(func)
             if func not in self.inlining and len(self.inlining) < INLINE_DEPTH and all(map(atomic, args)):
                 return self.inline(func, args)
             fn = self.const(user_function(self.game, self.scope, func))
@@ -387,6 +389,8 @@ class Gen:
         if sel.pattern.unpack:
             raise NotGenerated("unpack")
         name = sel.pattern.names[0]
+        if not safe_name(name):
+            raise NotGenerated(name)
         self.loops += 1
         py, content_py = f"v{self.loops}_{name}", f"w{self.loops}_{name}"
         inner = dict(bound)
@@ -476,6 +480,12 @@ def empty_reader(read):
     return empty
 
 
+def safe_name(name: str) -> bool:
+    """A rules name may become part of a Python local's name only if it is a plain ASCII
+    identifier (the grammar allows nothing else; this keeps it so if the grammar grows)."""
+    return name.isascii() and name.isidentifier()
+
+
 def fixed_grid_name(node: ast.Name, scope: Scope) -> bool:
     g = scope.game
     return node.name not in scope.locals and node.name in g.grids and not g.grids[node.name].per
@@ -539,6 +549,8 @@ def user_function(game, scope: Scope, name: str):
     if name in made:
         return made[name]
     params = game.functions[name][0]
+    if not all(map(safe_name, params)):
+        raise NotGenerated(name)
     stub = _build("def u(m, *args):\n    raise RuntimeError('not generated yet')\n", {}, "u")
     made[name] = stub
     inner = Scope(game, scope.symbols, set(params), scope.where)
