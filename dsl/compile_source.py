@@ -34,6 +34,7 @@ from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.compile_expr import (RANGE_LIMIT, Scope, Table, _plus, _times, attr_reader, closure_only,
                                      compile_table, constant, is_constant, shared_content, static_kind)
+from meeple.interpreter import builtins
 from meeple.interpreter.builtins import FUNCTIONS
 from meeple.interpreter.game import KIND
 
@@ -357,6 +358,13 @@ class Gen:
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
                 and fixed_grid_name(node.args[0], self.sc(bound)):
             return self.const(FUNCTIONS[func].fn(types.SimpleNamespace(game=g), node.args[0].name))
+        if func == "in_a_row" and len(args) == 3 and isinstance(node.args[0], ast.Name) \
+                and fixed_grid_name(node.args[0], self.sc(bound)) and type(node.args[1]) is ast.Int \
+                and node.args[1].value >= 1:
+            # The grid and the length are known: the check's lines are worked out now.
+            grid, n = node.args[0].name, node.args[1].value
+            lines = builtins._lines(types.SimpleNamespace(game=g), grid, n)
+            return f"{self.const(builtins.line_checker(lines, n))}(S['grids'][{grid!r}]['cells'], {args[2]})"
         if func == "count" and len(args) == 1:
             return f"len({args[0]})"
         if func in ("list", "sum", "abs") and len(args) == 1:
