@@ -17,7 +17,7 @@ from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, sta
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_fused import compile_run, fusable, worth_fusing
-from meeple.interpreter.effects import choices, choose_some, simultaneous, zones
+from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
@@ -224,7 +224,7 @@ class FlowCompiler:
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 self.title(s, scope), s.span))
+                                 self.title(s, scope), s.span, titled=bool(s.prompt)))
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
@@ -267,6 +267,14 @@ class FlowCompiler:
                                         compile_text(s.prompt, scope, s.span, "a title") if s.prompt else ""))
         ops.append(Jump(head, s.span))
         step.end = len(ops)
+
+    def s_Moment(self, ops, s, scope):
+        if not any(a.interrupting for a in self.game.actions):
+            raise fail("`moment` offers interrupting actions, and this game declares none", s.span,
+                       "declare one: action NAME(p) \"Title\" when TEST, interrupting:")
+        name = compile_expr(s.name, scope)
+        ops.append(Exec(lambda m: actions.begin_moment(m, name(m)), s.span))
+        ops.append(actions.MomentPoint(s.span))
 
     def s_Log(self, ops, s, scope):
         text = compile_expr(s.text, scope)

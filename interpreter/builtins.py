@@ -14,6 +14,7 @@ from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.effects.actions import MOMENT
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def placement_table(m, piece, key) -> polyomino.Table:
 
 def occupied(m, key) -> int:
     """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
-    runs (`any(fits(t, garden) for each t in bag)`), so the last mask is kept with a copy
+    runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
     of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
     snapshot = tuple(cells)
@@ -219,7 +220,7 @@ def _lines(m, key, n):
 def _in_a_row(m, key, n, value):
     """True if n cells in a straight line (across, down, diagonal) all hold the value.
 
-    On a small grid, line by line. On a larger one (Connect Four has 69 lines of four)
+    On a small grid, line by line. On a larger one (a 6 x 7 grid has 69 lines of 4)
     the cells holding the value become one number, a byte per cell (built in C);
     and-ing it with itself shifted along a direction n - 1 times leaves a bit set
     where a whole line starts, which the direction's mask of line starts finds."""
@@ -343,6 +344,11 @@ def _sort(m, xs):
     return sorted(xs, key=lambda x: (str(type(x)), x))
 
 
+def _moment(m):
+    """What happens now, as the last `moment` statement named it (none before the first)."""
+    return m.state["vars"].get(MOMENT)
+
+
 FUNCTIONS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
                      "count(each c in cells(board) where c.empty)"),
@@ -392,6 +398,8 @@ FUNCTIONS: dict[str, Builtin] = {
     "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
                            'next_spaces(path, "s1")'),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
+    "moment": Builtin(_moment, 0, 0, "What happens now: the name the last `moment` statement gave "
+                      "(none before the first).", 'moment() == "before attack"'),
     "lines": Builtin(_lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.",
                      "lines(board, 3)"),
     "in_a_row": Builtin(_in_a_row, 3, 3, "True if n cells in a straight line (across, down or diagonal) "

@@ -50,9 +50,9 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     (interpreter/effects/actions.py), and the actor's actions join the options."""
     if m.game.actions:
         line = op.span.line if op.span else 0
-        if actions.interrupt(m, actor, line):
+        mine = actions.offer(m, actor, line)
+        if mine is None:  # someone else is asked first
             return True
-        mine = actions.own(m, actor)
         if mine:
             pending = {"actor": actor, "options": options + mine, "line": line}
             pending.update(extra)
@@ -178,12 +178,13 @@ class Menu:
 class Place:
     """Choose where a piece goes (orientation and cell), then put it there."""
 
-    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt")
+    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt", "titled")
     may = False
 
-    def __init__(self, piece, grid, by, bind, undoable, prompt, span):
+    def __init__(self, piece, grid, by, bind, undoable, prompt, span, titled=False):
         self.piece, self.grid, self.by, self.bind, self.undoable = piece, grid, by, bind, undoable
         self.prompt, self.span = prompt, span
+        self.titled = titled  # the rules' own title (which names the piece): options say only the place
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
