@@ -25,6 +25,7 @@ HELP = """  a number       take that option
   Enter          place the piece shown in CAPITALS
   /WORD          only the options whose text has WORD; `l` lists every option
   s              the whole table as you see it
+  !              ask for what the rules let you do on request (e.g. `!` Rearrange, `!2` the second)
   u, q           undo your last decision (when the rules allow), quit"""
 
 
@@ -241,7 +242,8 @@ def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
 
 
 def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int | str:
-    """Ask the person in `seat` until they pick an option (its index), "undo" or "quit"."""
+    """Ask the person in `seat` until they pick an option (its index), a request (its Option),
+    "undo" or "quit"."""
     game = engine.game
     placing = Placing(engine, state, decision) if "piece" in (state["pending"] or {}) else None
     on_cells = None if placing else cell_choices(state, decision)
@@ -259,6 +261,9 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         if on_cells:
             say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
         say(listing(decision.options))
+    keys = {("!" if len(decision.requests) == 1 else f"!{i + 1}"): o for i, o in enumerate(decision.requests)}
+    if keys:  # asked for, not among the numbered options
+        say([f"  {k:<4} {o.label}" for k, o in keys.items()])
     while True:
         answer = ask("> (u = undo) " if can_undo else "> ")
         if answer is None:
@@ -275,6 +280,8 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
             say(["Type:", HELP])
         elif text == "s":
             say(table_text(game, engine.view(state, seat), seat))
+        elif text in keys:
+            return keys[text]  # an Option: a request
         elif text == "l":
             say(listing(decision.options, limit=None))
         elif text.startswith("/"):

@@ -175,9 +175,9 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
     text = out.getvalue()
-    assert "Cast a spell now that a heal is declared?" in text and 'P1 reacts at "heal declared": cast_spell' in text
+    assert "Act now (heal declared)?" in text and "P1 acts: Cast your spell" in text
     # the person was asked on P2's turn (the question's words are the ruleset's), and cast
-    assert text.index("P1 to choose") < text.index('P1 reacts at "heal declared": cast_spell')
+    assert text.index("P1 to choose") < text.index("P1 acts: Cast your spell")
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text

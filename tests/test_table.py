@@ -451,3 +451,30 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
     objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
     assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+
+
+def test_a_request_is_a_button_apart_from_the_options_and_the_socket_takes_it():
+    """Apothebakery's `on request` "Rearrange inventory": listed in `requests`, never in `options`;
+    choosing its id runs it and the log says so; the other seat does not see it."""
+    c = client()
+    t = new_table(c, game="apothebakery", seed=1)
+    live = live_of(c, t)
+    rnd = random.Random(1)
+    for _ in range(400):
+        d = live.decision()
+        if d.requests:
+            break
+        live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
+    else:
+        raise AssertionError("never offered")
+    me = token(t["seats"][d.actor]["link"])
+    with c.websocket_connect(f"/ws/{t['id']}?token={me}") as ws:
+        page = ws.receive_json()["table"]["decision"]
+        assert page["requests"] == [{"id": "act:rearrange", "label": "Rearrange inventory"}]
+        assert "act:rearrange" not in [o["id"] for o in page["options"]]
+        ws.send_json({"type": "choose", "option": "act:rearrange", "step": page["step"]})
+        after = ws.receive_json()["table"]
+        assert after["decision"]["prompt"] == "Which elixir goes to the left end?"
+        assert after["decision"]["requests"] == [], "no request while one runs"
+        assert any("acts: Rearrange inventory" in line for line in after["log"])
+    assert live.choices[-1] == "act:rearrange"

@@ -50,16 +50,16 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     (interpreter/effects/actions.py), and the actor's actions join the options."""
     if m.game.actions:
         line = op.span.line if op.span else 0
-        if actions.interrupt(m, actor, line):
+        mine = actions.offer(m, actor, line)
+        if mine is None:  # someone else is asked first
             return True
-        mine = actions.own(m, actor)
         if mine:
             pending = {"actor": actor, "options": options + mine, "line": line}
             pending.update(extra)
             m.state["pending"] = pending
             return True
     if len(options) == 1 and (not op.may or options[0] is None):
-        if options[0] is not None:  # a pass with nothing else to choose is not news
+        if options[0] is not None and m.recording:  # a pass with nothing else to choose is not news
             if getattr(op, "secret", False):
                 m.emit("auto", player=actor, choice=option_id(m.game, options[0]), secret=True)
             else:
@@ -69,7 +69,8 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
     if type(op.prompt) is not str:  # a title with `{...}` parts, read where it is asked
         pending["prompt"] = op.prompt(m)
-    pending.update(extra)
+    if extra:
+        pending.update(extra)
     m.state["pending"] = pending
     return True
 
@@ -177,12 +178,13 @@ class Menu:
 class Place:
     """Choose where a piece goes (orientation and cell), then put it there."""
 
-    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt")
+    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt", "titled")
     may = False
 
-    def __init__(self, piece, grid, by, bind, undoable, prompt, span):
+    def __init__(self, piece, grid, by, bind, undoable, prompt, span, titled=False):
         self.piece, self.grid, self.by, self.bind, self.undoable = piece, grid, by, bind, undoable
         self.prompt, self.span = prompt, span
+        self.titled = titled  # the rules' own title (which names the piece): options say only the place
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
@@ -220,7 +222,8 @@ def put(m, piece: str, key: str, value) -> None:
     if src is not None:
         m.state["zones"][src].remove(piece)
     grid["pieces"].append([piece, orientation, row, col, covered])
-    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+    if m.recording:
+        m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
 
 
 def put_checked(m, piece: str, key: str, value) -> list:

@@ -17,7 +17,7 @@ from meeple.interpreter.boards import polyomino
 from meeple.interpreter.engine import field_text
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text
+from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text, var_text
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -84,12 +84,12 @@ def counters(engine, view: dict) -> list:
     out = []
     for key, value in view["vars"].items():
         spec = g.counters.get(key.split("/", 1)[0])
-        if spec is not None and spec.quiet:  # bookkeeping: the rules leave it out of displays
+        if spec is None or spec.quiet:  # bookkeeping (the rules' `quiet` ones, the engine's `#...`)
             continue
         name, *indices = key.split("/")
         part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
         out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
-                    "owner": owner_of(spec, key), "value": value_text(value)})
+                    "owner": owner_of(spec, key), "value": var_text(g, key, value)})
     return out
 
 
@@ -172,7 +172,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
     visible = {i for items in view["zones"].values() for i in items}
     out = {"actor": d.actor, "actor_name": player_name(d.actor), "mine": True, "prompt": d.prompt,
            "undoable": d.undoable, "step": state["step"],
-           "options": [option_json(engine, state, o, visible) for o in d.options]}
+           "options": [option_json(engine, state, o, visible) for o in d.options],
+           "requests": [{"id": o.id, "label": o.label} for o in d.requests]}
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
         shape = engine.game.shapes[pending["piece"]]
