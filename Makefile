@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak bench strength install-check
+.PHONY: run test setup clean snapshots soak bench strength strength-quick install-check
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -31,10 +31,13 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
 
-# How well the bots play (issue 14's figures: planner self-play, duels against greedy and the
-# previous mcts, cost per agent); 10 games per figure, an hour or more on 2 free cores.
+# How well the bots play (issue 14's figures: the best agent's self-play, duels against greedy and
+# the previous mcts, cost per agent); 10 games per figure. `make strength-quick`: 4 games per figure.
 strength: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --games 10 --jobs 2
+
+strength-quick: $(STAMP)
+	$(BIN)/python benchmarks/agent_strength.py --quick --jobs 2
 
 setup: $(STAMP)
 

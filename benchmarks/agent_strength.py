@@ -13,7 +13,8 @@ Three parts (each can be run alone with --part):
 Games are seeded and budgets are iterations, so every figure replays exactly
 (time per decision does not; it is CPU time, the cost on one core).
 
-    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner@30] [--jobs 2] [--part figures]
+    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent greedy] [--jobs 2] [--part figures]
+    .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
 """
 from __future__ import annotations
 
@@ -128,12 +129,15 @@ def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per figure")
+    ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
     ap.add_argument("--agent", default=BEST)
     ap.add_argument("--part", choices=["figures", "duels", "cost"], action="append")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     parts = args.part or ["figures", "duels", "cost"]
+    if args.quick:
+        args.games = 4
     if "figures" in parts:
         figures(args.agent, args.games, args.seed, args.jobs)
     if "duels" in parts:

@@ -148,7 +148,8 @@ class FlowCompiler:
                     raise ValueError(f"only a cell's `{content}` can be set, not `{attr}`")
                 cells = m.state["grids"][key]["cells"]
                 cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
-                m.emit("mark", cell=c, value=cells[i])
+                if m.recording:
+                    m.emit("mark", cell=c, value=cells[i])
             return set_cell
         name = target.name if isinstance(target, ast.Name) else target.obj.name
         index = target.index if isinstance(target, ast.Index) else None
@@ -159,7 +160,8 @@ class FlowCompiler:
         if name == "first_player" and index is None:
             def set_first(m):
                 m.state["first"] = combine(m.state["first"], value(m)) % m.state["players"]
-                m.emit("first", player=m.state["first"])
+                if m.recording:
+                    m.emit("first", player=m.state["first"])
             return set_first
         spec = g.counters.get(name)
         if spec is None:
@@ -182,7 +184,8 @@ class FlowCompiler:
             # a missing event would tell them that it did not.
             if vars_[k] != new or secret:
                 vars_[k] = new
-                m.emit("set", var=k, value=new)
+                if m.recording:
+                    m.emit("set", var=k, value=new)
         return set_var
 
     def zone(self, ref: ast.ZoneRef, scope: Scope):

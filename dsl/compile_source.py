@@ -125,6 +125,9 @@ class Gen:
         self.consts = consts
         self.loops = 0  # loop names are numbered: inlined functions' loops never shadow the caller's
         self.inlining: list = []  # the functions being inlined, innermost last
+        # `(_a1 := obj)` names a value read twice; Python refuses it in a comprehension's source,
+        # where generate() then tries again without.
+        self.walrus = False
         self.fields = {f for comp in self.game.components.values() for f in comp if f != KIND}
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
@@ -224,7 +227,8 @@ class Gen:
             raise NotGenerated(name)
         if len(parts) == 1:
             return f"({name + '/'!r} + str({parts[0]}))"
-        return f"({name + '/'!r} + '/'.join([{', '.join(f'str({p})' for p in parts)}]))"
+        joined = " + '/' + ".join(f"str({p})" for p in parts)
+        return f"({name + '/'!r} + {joined})"
 
     def x_ListLit(self, node, bound):
         scope = self.sc(bound)
@@ -281,15 +285,22 @@ class Gen:
         value = self.expr(obj, bound)
         read = self.const(attr_reader(self.game, name, node.span))
         simple = value.isidentifier() or value.startswith("E[")
+        if not simple and self.walrus and name in (self.content, "empty") and name not in self.fields:
+            self.loops += 1
+            held = f"_a{self.loops}"
+            value, simple = f"({held} := {value})", True
+            first, rest = value, held
+        else:
+            first = rest = value
         if name == self.content and name not in self.fields:
             if not simple:
                 return f"{self.const(content_reader(read))}(m, {value})"
-            return (f"(None if {value} is None else S['grids'][{value}[0]]['cells'][{value}[1]] "
-                    f"if type({value}) is list else {read}(m, {value}))")
+            return (f"(None if {first} is None else S['grids'][{rest}[0]]['cells'][{rest}[1]] "
+                    f"if type({rest}) is list else {read}(m, {rest}))")
         if name == "empty" and name not in self.fields:
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
-            return f"(S['grids'][{value}[0]]['cells'][{value}[1]] is None if type({value}) is list else {read}(m, {value}))"
+            return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
         return f"{read}(m, {value})"
 
     def x_Index(self, node, bound):
@@ -336,6 +347,8 @@ class Gen:
             return f"len({args[0]})"
         if func in ("list", "sum", "abs") and len(args) == 1:
             return f"{func}({args[0]})"
+        if func == "top" and len(args) == 1 and atomic(args[0]):
+            return f"({args[0]}[0] if {args[0]} else None)"
         if func == "next_player" and len(args) == 1:
             return f"(({args[0]} + 1) % S['players'])"
         if func in STEPS and len(args) == 1:
@@ -456,32 +469,45 @@ def _build(source: str, consts: dict, name: str):
 
 def generate(node, scope: Scope, slow):
     """The generated function for one expression, or None to keep its closure `slow`."""
-    consts: dict = {"SLOW": slow}
-    try:
-        body = Gen(scope, consts).expr(node, {})
-    except NotGenerated:
-        return None
-    source = (f"def e(m):\n    try:\n        E = m.env\n        S = m.state\n        return {body}\n"
-              f"    except Exception:\n        return SLOW(m)\n")
-    return _build(source, consts, "e")
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        try:
+            body = gen.expr(node, {})
+        except NotGenerated:
+            return None
+        source = (f"def e(m):\n    try:\n        E = m.env\n        S = m.state\n        return {body}\n"
+                  f"    except Exception:\n        return SLOW(m)\n")
+        try:
+            return _build(source, consts, "e")
+        except SyntaxError:
+            continue
+    return None
 
 
 def generate_filter(var: str, source, where, scope: Scope, slow):
     """`fn(m, items) -> the items where `where` holds, with each item as `var``, for a choice's
     options; or None. `slow(m, items)` binds `var` in the frame's locals item by item."""
-    consts: dict = {"SLOW": slow}
-    gen = Gen(scope, consts)
     grid = fixed_grid(source, scope)
-    item = Var("v_item", scope.game.grids[grid], "w_item") if grid is not None else Var("v_item")
-    try:
-        test = gen.expr(where, {var: item})
-    except NotGenerated:
-        return None
     # The items of `cells(GRID)` are the grid's cells in order: zip them with their contents.
     loop = "for v_item in items" if grid is None else f"for v_item, w_item in zip(items, S['grids'][{grid!r}]['cells'])"
-    source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
-                   f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n")
-    return _build(source_text, consts, "f")
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        item = Var("v_item", scope.game.grids[grid], "w_item") if grid is not None else Var("v_item")
+        try:
+            test = gen.expr(where, {var: item})
+        except NotGenerated:
+            return None
+        source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+                       f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n")
+        try:
+            return _build(source_text, consts, "f")
+        except SyntaxError:
+            continue
+    return None
 
 
 def user_function(game, scope: Scope, name: str):

@@ -256,7 +256,8 @@ class Goto:
         stack.append([self.block, 0, {}])
         state["phase"] = self.name
         state["seq"] += 1
-        m.emit("phase", phase=self.name)
+        if m.recording:
+            m.emit("phase", phase=self.name)
         return NEW_FRAME
 
 

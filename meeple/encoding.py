@@ -8,10 +8,10 @@ of options. So:
   `action_count` per ruleset and player count. Unless given, that count is the most options seen
   in a few seeded random games (`probe_action_count`); a rarer decision with more options offers
   only its first `action_count` ones. The meaning of an index depends on the decision: its label
-  says what it is (`option_labels`).
+  says what it is (`option_labels`), and the observation names each option with a number.
 - Observations are a fixed-length vector of the view's numbers (`ViewEncoder`): whose seat, whose
-  turn, the phase, every zone's size, where each component is as far as the seat sees it, every
-  counter, every grid cell. It is read from `engine.view(state, seat)` only, so it cannot hold what
+  turn, the phase, which decision is asked, every zone's size, where each component is as far as
+  the seat sees it, every counter, every grid cell, a number per option. It is read from `engine.view(state, seat)` only, so it cannot hold what
   the seat may not see (tests/test_interop_leaks.py perturbs the hidden parts and compares).
 - Rewards come at the end: +1 a win and -1 a loss where the game declares an outcome, else the
   ranking: for each other player +1 placed ahead, -1 behind, 0 tied, averaged (2 players: +1/-1/0).
@@ -91,15 +91,20 @@ def rewards(engine: Engine, state: dict) -> list[float]:
 
 
 class ViewEncoder:
-    """A fixed layout of numbers for one ruleset and player count, filled from a view.
+    """A fixed layout of numbers for one ruleset and player count, filled from a view: the seat
+    (one-hot), whose turn (one-hot), the phase, which decision the seat is asked (its line in the
+    rules; 0 when not its turn), every zone's size, where each component is as far as the seat
+    sees it (a zone's or grid's number, 0 when unseen), every counter, every grid cell, and one
+    number naming each of the seat's options (0s when not its turn).
 
     The layout comes from the starting state (a game's zone, counter and grid keys are all there
     from the start; keys that appeared later would be left out). Text values (enum values,
     component ids, players' phases) read as their place in one vocabulary of the game's names;
     a hidden value as 0 with a 1 in its `hidden` slot for secret counters."""
 
-    def __init__(self, engine: Engine, players: int):
+    def __init__(self, engine: Engine, players: int, action_count: int):
         g = engine.game
+        self.action_count = action_count
         start, _ = engine.start(players, 0)
         self.players = players
         self.zones = sorted(start["zones"])
@@ -115,7 +120,7 @@ class ViewEncoder:
             self.vocab.setdefault(w, len(self.vocab) + 1)
         self.codes = {w: float(i) for w, i in self.vocab.items()}  # what grid cells mostly hold
         self.codes[None] = 0.0
-        self.size = (2 * players + 1 + len(self.zones) + len(self.components) + len(self.vars)
+        self.size = (2 * players + 2 + len(self.zones) + action_count + len(self.components) + len(self.vars)
                      + sum(self.secret) + sum(self.cells))
 
     @staticmethod
@@ -135,12 +140,14 @@ class ViewEncoder:
 
     def encode(self, view: dict, seat: int) -> list[float]:
         """The numbers of `view` (the state as `seat` sees it) in the layout."""
-        out = [0.0] * (2 * self.players + 1)
+        out = [0.0] * (2 * self.players + 2)
         out[seat] = 1.0
         pending = view["pending"]
+        mine = pending is not None and not view["over"] and pending["actor"] == seat
         if pending is not None and not view["over"]:
             out[self.players + pending["actor"]] = 1.0
-        out[-1] = self.number(view["phase"])
+        out[-2] = self.number(view["phase"])
+        out[-1] = float(pending.get("line", 0)) if mine else 0.0  # which decision of the rules
         zones, grids, where = view["zones"], view["grids"], self.where
         out += [float(len(zones.get(k, ()))) for k in self.zones]
         place = {}
@@ -164,4 +171,14 @@ class ViewEncoder:
             cells = grids[k]["cells"] if k in grids else ()
             row = [codes[c] if c in codes else number(c) for c in cells[:n]]
             out += row + [0.0] * (n - len(row))
-        return out
+        options = [self.option_code(v) for v in pending["options"][:self.action_count]] if mine else []
+        return out + options + [0.0] * (self.action_count - len(options))
+
+    def option_code(self, value) -> float:
+        """A number naming an option: a component's or enum value's code, a cell's number
+        (from 1), a list's first item's (a row of cells: its first cell), else as `number`."""
+        if type(value) is list and value:
+            if len(value) == 2 and type(value[0]) is str and type(value[1]) is int:
+                return float(value[1] + 1)  # a cell
+            return self.option_code(value[0])
+        return self.number(value)

@@ -86,7 +86,7 @@ class MeepleGame(pyspiel.Game):
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
         self.action_count = p["action_count"] or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n)
+        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))

@@ -2,6 +2,7 @@
 
     from meeple.pettingzoo import env
     e = env("tic_tac_toe", players=2)   # a meeple.Game, a shipped name or a .rules path; options=, variants=
+                                        # (raw_env(...): the same without the OrderEnforcingWrapper)
     e.reset(seed=3)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -28,6 +29,7 @@ need("research", "meeple.pettingzoo", "numpy", "gymnasium", "pettingzoo")
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import encoding  # noqa: E402
 from meeple.interpreter.render import all_boards_text  # noqa: E402
@@ -38,8 +40,16 @@ MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode 
 
 def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
         action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-        render_mode: str | None = None) -> "MeepleEnv":
-    """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path."""
+        render_mode: str | None = None):
+    """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path, in
+    PettingZoo's OrderEnforcingWrapper (as PettingZoo's own `env()`s are)."""
+    return OrderEnforcingWrapper(raw_env(game, players, options, variants, action_count, max_decisions, render_mode))
+
+
+def raw_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
+            action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
+            render_mode: str | None = None) -> "MeepleEnv":
+    """The environment without wrappers."""
     return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode)
 
 
@@ -58,7 +68,7 @@ class MeepleEnv(AECEnv):
         self.render_mode = render_mode
         self.max_decisions = max_decisions
         self.action_count = action_count or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n)
+        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
         self.possible_agents = [f"player_{p}" for p in range(n)]
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)

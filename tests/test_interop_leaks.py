@@ -10,7 +10,7 @@ import pytest
 
 from meeple.interpreter.state import can_see, copy_state, may_see_var
 from meeple import openspiel
-from meeple.pettingzoo import env
+from meeple.pettingzoo import raw_env
 
 HIDDEN_INFO = [("queens_wishes", 4), ("wild_gardens", 2), ("apothebakery", 3)]
 STEPS = 50
@@ -39,7 +39,7 @@ def hidden_world(game, state: dict, seat: int, rng: random.Random) -> dict:
 
 @pytest.mark.parametrize("name, players", HIDDEN_INFO)
 def test_pettingzoo_observations_hold_nothing_hidden(name, players):
-    e = env(name, players=players)
+    e = raw_env(name, players=players)  # unwrapped: the test swaps its state
     e.reset(seed=8)
     pick = random.Random(8)
     game, changed = e.engine.game, 0

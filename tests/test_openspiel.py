@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.get_all_states import get_all_states
+from open_spiel.python.observation import make_observation
 
 import meeple
 from meeple import openspiel
@@ -46,13 +47,20 @@ def test_information_states_are_the_seats_own():
     game = openspiel.load("queens_wishes", players=2, seeds=3)
     state = game.new_initial_state()
     assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    other = state.clone()
+    other.apply_action(0)
     state.apply_action(2)
+    assert other.data != state.data, "another chance outcome, another seed"
     while state.current_player() == 0:
         state.apply_action(state.legal_actions()[0])
     assert state.information_state_string(0) != state.information_state_string(1)
     assert state.information_state_string(1).startswith("P2 saw P1: ")
     assert '"rng":null' in state.observation_string(0)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    seen = {public.string_from(state, p) for p in (0, 1)}
+    assert len(seen) == 1 and seen != {state.observation_string(1)}, "an onlooker does not see P2's options"
 
 
 def mcts_game(game, seat: int, simulations: int, seed: int) -> pyspiel.State:

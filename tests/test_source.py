@@ -130,3 +130,24 @@ score "S": a
         except MeepleError as exc:
             outcomes.append(exc.format())
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name, n", [("connect_four", 4), ("connect_four", 1), ("connect_four", 6),
+                                     ("tic_tac_toe", 3), ("tic_tac_toe", 2), ("breakthrough", 3)])
+def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
+    from types import SimpleNamespace
+
+    from meeple.interpreter import builtins
+    game = shipped(name).game
+    size = game.grids["board"].geometry.size
+    values = list(game.enums[game.grids["board"].content])
+    picker = {"rng": rng.seed_state(n)}
+    found = 0
+    for _ in range(400):
+        cells = [None if rng.below(picker, 3) == 0 else values[rng.below(picker, 2)] for _ in range(size)]
+        m = SimpleNamespace(game=game, state={"grids": {"board": {"cells": cells}}})
+        for v in values:
+            fast, slow = builtins._in_a_row(m, "board", n, v), builtins._in_a_row_slow(m, "board", n, v)
+            assert fast == slow, (cells, v)
+            found += fast
+    assert found > 0 and (n == 1 or found < 800)  # both answers occur

@@ -9,9 +9,11 @@ are covered:
   secret) only resolves after the last seat picks, so the others' picks are
   played out at random (a few samples) before the pick is valued, as if all
   were shown.
-- A choice that leads straight to the same seat's next choice (an action in a
-  menu, then which card) is valued by the best that next choice reaches, when
-  both offer at most 12 options.
+- A choice that leads straight to the same seat's next choices (a section,
+  then a space to move to, then which skill, then which card) is valued by the
+  best that chain of its own choices reaches, up to 4 further choices of at
+  most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
+  section is worth taking when its payoff comes three choices later.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
@@ -27,7 +29,9 @@ from meeple.interpreter.rng import Random
 from meeple.interpreter.state import copy_state
 
 REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a simultaneous pick
-FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks one further, up to this many options
+FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks further, up to this many options
+CHAIN = 4  # how many of the seat's own choices in a row that look follows
+CHAIN_TRIES = 200  # options tried in all along those chains, per decision (bounds greedy's cost)
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -56,6 +60,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
     seat next (a simultaneous pick), the others' picks are played out first."""
     before = engine.outlook(guess, seat)
     out, afters = [], []
+    share = max(FOLLOW_UP, CHAIN_TRIES // len(decision.options))  # each option's own share: no order bias
     for k in range(len(decision.options)):
         try:
             after, _ = engine.apply(guess, k, events=False)
@@ -64,7 +69,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, len(nxt.options), seat))
+                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share]))
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
@@ -81,12 +86,23 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
     return [(round(g, 9), m) for g, m in out]
 
 
-def best_follow_up(engine, state: dict, n: int, seat: int) -> float:
-    """The best outlook one more of the seat's own decisions can reach (an action, then which card)."""
+def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list) -> float:
+    """The best outlook the seat's own next decisions can reach (an action, then which card).
+
+    Follows the chain while the same seat decides among at most FOLLOW_UP options, for
+    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down)."""
     best = -float("inf")
-    for j in range(n):
+    for j in range(len(decision.options)):
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
         try:
-            best = max(best, engine.outlook(engine.apply(state, j, events=False)[0], seat))
+            after = engine.apply(state, j, events=False)[0]
+            value = engine.outlook(after, seat)
+            nxt = engine.decision(after) if depth > 1 else None
+            if nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget))
+            best = max(best, value)
         except GUESS_ERRORS:
             continue
     return best

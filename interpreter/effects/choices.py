@@ -59,7 +59,7 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
             m.state["pending"] = pending
             return True
     if len(options) == 1 and (not op.may or options[0] is None):
-        if options[0] is not None:  # a pass with nothing else to choose is not news
+        if options[0] is not None and m.recording:  # a pass with nothing else to choose is not news
             if getattr(op, "secret", False):
                 m.emit("auto", player=actor, choice=option_id(m.game, options[0]), secret=True)
             else:
@@ -69,7 +69,8 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
     if type(op.prompt) is not str:  # a title with `{...}` parts, read where it is asked
         pending["prompt"] = op.prompt(m)
-    pending.update(extra)
+    if extra:
+        pending.update(extra)
     m.state["pending"] = pending
     return True
 
@@ -221,7 +222,8 @@ def put(m, piece: str, key: str, value) -> None:
     if src is not None:
         m.state["zones"][src].remove(piece)
     grid["pieces"].append([piece, orientation, row, col, covered])
-    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+    if m.recording:
+        m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
 
 
 def put_checked(m, piece: str, key: str, value) -> list:
