@@ -34,12 +34,14 @@ from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.compile_expr import (RANGE_LIMIT, Scope, Table, _plus, _times, attr_reader, closure_only,
                                      compile_table, constant, is_constant, shared_content, static_kind)
+from meeple.interpreter import builtins
 from meeple.interpreter.builtins import FUNCTIONS
 from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
+CELL_WORDS = {"row", "col", "empty", "id"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=", "in": "in", "notin": "not in"}
 
 
@@ -128,7 +130,10 @@ class Gen:
         # `(_a1 := obj)` names a value read twice; Python refuses it in a comprehension's source,
         # where generate() then tries again without.
         self.walrus = False
-        self.fields = {f for comp in self.game.components.values() for f in comp if f != KIND}
+        self.fields = self.game.cache.get(("source", "fields"))
+        if self.fields is None:
+            self.fields = self.game.cache[("source", "fields")] = {
+                f for comp in self.game.components.values() for f in comp if f != KIND}
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
 
@@ -301,6 +306,14 @@ class Gen:
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
             return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+        if name in self.fields and name not in CELL_WORDS and (simple or self.walrus):
+            # A component's field: one dict lookup (components never change during a game).
+            table = self.const(field_table(self.game, name))
+            if not simple:
+                self.loops += 1
+                held = f"_a{self.loops}"
+                first, rest = f"({held} := {value})", held
+            return f"({table}[{rest}] if type({first}) is str and {rest} in {table} else {read}(m, {rest}))"
         return f"{read}(m, {value})"
 
     def x_Index(self, node, bound):
@@ -328,6 +341,8 @@ class Gen:
             if func in self.unrepeatable:
                 raise NotGenerated(func)
             args = [self.expr(a, bound) for a in node.args]
+            if not all(map(safe_name, self.game.functions[func][0])):
+                raise NotGenerated(func)
             if func not in self.inlining and len(self.inlining) < INLINE_DEPTH and all(map(atomic, args)):
                 return self.inline(func, args)
             fn = self.const(user_function(self.game, self.scope, func))
@@ -343,6 +358,13 @@ class Gen:
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
                 and fixed_grid_name(node.args[0], self.sc(bound)):
             return self.const(FUNCTIONS[func].fn(types.SimpleNamespace(game=g), node.args[0].name))
+        if func == "in_a_row" and len(args) == 3 and isinstance(node.args[0], ast.Name) \
+                and fixed_grid_name(node.args[0], self.sc(bound)) and type(node.args[1]) is ast.Int \
+                and node.args[1].value >= 1:
+            # The grid and the length are known: the check's lines are worked out now.
+            grid, n = node.args[0].name, node.args[1].value
+            lines = builtins._lines(types.SimpleNamespace(game=g), grid, n)
+            return f"{self.const(builtins.line_checker(lines, n))}(S['grids'][{grid!r}]['cells'], {args[2]})"
         if func == "count" and len(args) == 1:
             return f"len({args[0]})"
         if func in ("list", "sum", "abs") and len(args) == 1:
@@ -375,6 +397,8 @@ class Gen:
         if sel.pattern.unpack:
             raise NotGenerated("unpack")
         name = sel.pattern.names[0]
+        if not safe_name(name):
+            raise NotGenerated(name)
         self.loops += 1
         py, content_py = f"v{self.loops}_{name}", f"w{self.loops}_{name}"
         inner = dict(bound)
@@ -436,6 +460,15 @@ def step_reader(game, direction: str):
     return step
 
 
+def field_table(game, name: str) -> dict:
+    """Component id -> its value of field `name`, for the components that have it (built once)."""
+    table = game.cache.get(("source", "field", name))
+    if table is None:
+        table = game.cache[("source", "field", name)] = {
+            cid: comp[name] for cid, comp in game.components.items() if name in comp}
+    return table
+
+
 def content_reader(read):
     """A cell's content, as compile_expr.compile_attr reads it when the object is not a plain name."""
     def content(m, value):
@@ -453,6 +486,12 @@ def empty_reader(read):
             return m.state["grids"][value[0]]["cells"][value[1]] is None
         return read(m, value)
     return empty
+
+
+def safe_name(name: str) -> bool:
+    """A rules name may become part of a Python local's name only if it is a plain ASCII
+    identifier (the grammar allows nothing else; this keeps it so if the grammar grows)."""
+    return name.isascii() and name.isidentifier()
 
 
 def fixed_grid_name(node: ast.Name, scope: Scope) -> bool:
@@ -518,6 +557,8 @@ def user_function(game, scope: Scope, name: str):
     if name in made:
         return made[name]
     params = game.functions[name][0]
+    if not all(map(safe_name, params)):
+        raise NotGenerated(name)
     stub = _build("def u(m, *args):\n    raise RuntimeError('not generated yet')\n", {}, "u")
     made[name] = stub
     inner = Scope(game, scope.symbols, set(params), scope.where)

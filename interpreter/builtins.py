@@ -226,44 +226,48 @@ def _in_a_row(m, key, n, value):
     where a whole line starts, which the direction's mask of line starts finds."""
     if type(n) is not int or n < 1:
         return _in_a_row_slow(m, key, n, value)
-    plan = m.game.cache.get(("line-plan", key, n))
-    if plan is None:
-        plan = m.game.cache[("line-plan", key, n)] = _line_plan(m, key, n)
-    cells = m.state["grids"][key]["cells"]
-    if plan[0]:
-        for line in plan[1]:
-            for i in line:
-                if cells[i] != value:
-                    break
-            else:
-                return True
-        return False
-    own = int.from_bytes(bytes(map(eq, cells, repeat(value))), "little")
-    if not own:
-        return False
-    for shift, starts in plan[1]:
-        run = own
-        for k in range(1, n):
-            run &= own >> (shift * k)
-        if run & starts:
-            return True
-    return False
+    check = m.game.cache.get(("line-check", key, n))
+    if check is None:
+        check = m.game.cache[("line-check", key, n)] = line_checker(_lines(m, key, n), n)
+    return check(m.state["grids"][key]["cells"], value)
 
 
-SHIFT_FROM = 16  # lines on a grid from which shifting beats checking line by line (measured)
-
-
-def _line_plan(m, key, n):
-    """(True, line indexes) for a small grid, else (False, per direction: 8 x its step in
-    cells and the bits of the cells where such a line starts)."""
-    lines = _lines(m, key, n)
+def line_checker(lines: list, n: int):
+    """`check(cells, value)` for lines of n >= 1 cells (see `_in_a_row`)."""
     if len(lines) < SHIFT_FROM:
-        return True, tuple(tuple(c[1] for c in line) for line in lines)
+        indexes = tuple(tuple(c[1] for c in line) for line in lines)
+
+        def by_lines(cells, value):
+            for line in indexes:
+                for i in line:
+                    if cells[i] != value:
+                        break
+                else:
+                    return True
+            return False
+        return by_lines
     starts: dict = {}
     for line in lines:
         first, second = line[0][1], line[1][1] if n > 1 else line[0][1] + 1
         starts[second - first] = starts.get(second - first, 0) | 1 << (8 * first)
-    return False, tuple((8 * step, mask) for step, mask in starts.items())
+    directions = tuple((8 * step, mask) for step, mask in starts.items())
+    shifts = range(1, n)
+
+    def by_shifts(cells, value):
+        own = int.from_bytes(bytes(map(eq, cells, repeat(value))), "little")
+        if not own:
+            return False
+        for shift, line_starts in directions:
+            run = own
+            for k in shifts:
+                run &= own >> (shift * k)
+            if run & line_starts:
+                return True
+        return False
+    return by_shifts
+
+
+SHIFT_FROM = 16  # lines on a grid from which shifting beats checking line by line (measured)
 
 
 def _in_a_row_slow(m, key, n, value):

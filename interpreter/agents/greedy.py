@@ -10,7 +10,7 @@ are covered:
   played out at random (a few samples) before the pick is valued, as if all
   were shown.
 - A choice that leads straight to the same seat's next choices (a section,
-  then a space to move to, then which token, then which card) is valued by the
+  then a space to move to, then which ability, then which card) is valued by the
   best that chain of its own choices reaches, up to 4 further choices of at
   most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
   section is worth taking when its payoff comes three choices later.
