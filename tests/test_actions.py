@@ -214,3 +214,10 @@ def test_bots_never_ask_for_a_request():
         return sum(line.get("choice") == "act:buy" for line in map(json.loads, text.splitlines()))
     assert bought(runner.play(rules(REQUESTS), 2, 3, ["random"], "coins").trace.jsonl()) == 0
     assert bought(runner.play(rules(GAME), 2, 3, ["random"], "coins").trace.jsonl()) > 0, "as an option they buy"
+
+
+def test_a_title_with_parts_is_read_when_an_action_joins_the_options():
+    e = rules(GAME.replace('"How many coins?"', '"How many coins ({coins[p]} now)?"'))
+    s, _ = e.start(2, 1)
+    d = e.decision(s)
+    assert "act:buy" in [o.id for o in d.options] and d.prompt == "How many coins (3 now)?"

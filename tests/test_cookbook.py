@@ -367,6 +367,27 @@ class TestActionsAtAnyTime:
         s = take(e, s, "1")
         assert e.decision(s).actor == 1 and "act:pinch" not in option_ids(e, s)
 
+    def test_a_moment_lets_the_rival_add_a_heart_after_a_heal_is_declared(self, recipe):
+        e = recipe("actions-at-any-time", index=1)
+        s, _ = e.start(2, 1)
+        assert option_ids(e, s) == ["1", "2"] and [o.id for o in e.decision(s).requests] == ["act:tidy"]
+        s = take(e, s, "2")
+        d = e.decision(s)
+        assert d.actor == 0 and d.prompt == "Act now (heal declared)?"  # everyone, in turn order
+        s = take(e, s, "pass")
+        assert e.decision(s).actor == 1 and option_ids(e, s) == ["act:sample", "pass"]
+        s = take(e, s, "act:sample")
+        assert s["vars"]["hearts"] == 3 + 1 - 2 and s["vars"]["vp/0"] == 1
+
+    def test_tidying_is_asked_for_never_offered(self, recipe):
+        e = recipe("actions-at-any-time", index=1)
+        s, _ = e.start(2, 1)
+        s, events = e.apply(s, "act:tidy")
+        assert {"e": "act", "player": 0, "action": "tidy"} in events
+        first = s["zones"]["shelf/0"][-1]
+        s = take(e, s, first)
+        assert s["zones"]["shelf/0"][0] == first and e.decision(s).prompt == "Heal how many hearts?"
+
 
 class TestDrafting:
     def test_keep_one_or_two_card_by_card_then_the_hands_go_left(self, recipe):

@@ -55,6 +55,8 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
             return True
         if mine:
             pending = {"actor": actor, "options": options + mine, "line": line}
+            if type(op.prompt) is not str:  # a title with `{...}` parts, read where it is asked
+                pending["prompt"] = op.prompt(m)
             pending.update(extra)
             m.state["pending"] = pending
             return True
