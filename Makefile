@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak bench strength strength-quick
+.PHONY: run test setup clean snapshots soak bench strength strength-quick install-check
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -17,6 +17,11 @@ test: $(STAMP)
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)
 	$(BIN)/python -m pytest tests --snapshot-update
+
+# The wheel holds only `meeple`, and a fresh core install (no extras) plays every game; prints its size.
+# (Also part of `make test`.)
+install-check: $(STAMP)
+	$(BIN)/python -m pytest tests/test_wheel.py tests/test_core_install.py -s
 
 # Long runs, not part of `make test`.
 soak: $(STAMP)
@@ -36,10 +41,10 @@ strength-quick: $(STAMP)
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research]'
 	touch $(STAMP)
 
 clean:

@@ -32,6 +32,8 @@ from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
 from meeple.interpreter.agents import AgentError, builtin_agent
 from meeple.interpreter.engine import Engine
+from meeple.interpreter.extras import MissingExtra, need
+from meeple.interpreter.loader import load, player_count, ruleset_ref, trace_loader  # noqa: F401 (used by commands)
 
 
 class CommandError(Exception):
@@ -49,34 +51,8 @@ def parse_options(pairs: list[str]) -> dict:
     return out
 
 
-def load(game: str, options: dict | None = None, variants: list | None = None) -> Engine:
-    path = find_ruleset(game)
-    rs = parse_file(path)
-    return Engine(compile_ruleset(rs, options or {}, variants or []))
-
-
-def ruleset_ref(game: str) -> str:
-    """How saves and traces name a ruleset: a shipped game by its name, a file by its
-    absolute path, so they can be resumed and replayed from any folder."""
-    path = find_ruleset(game)
-    return game if shipped_rulesets().get(game) == path else str(path.resolve())
-
-
 def engine_from(args) -> Engine:
     return load(args.game, parse_options(args.option), args.variant)
-
-
-def trace_loader(head: dict) -> Engine:
-    """The engine a trace was made with, from its header."""
-    return load(head.get("ruleset") or head.get("game", ""), head.get("options", {}), head.get("variants", []))
-
-
-def player_count(engine: Engine, requested: int | None) -> int:
-    g = engine.game
-    n = requested if requested is not None else max(g.min_players, min(2, g.max_players))
-    if not g.min_players <= n <= g.max_players:
-        raise CommandError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {n}")
-    return n
 
 
 def agent_list(text: str | None) -> list[str]:
@@ -284,6 +260,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_lsp(args) -> int:
+    need("lsp", "meeple lsp", "pygls", "lsprotocol")
     from meeple.dsl import lsp  # pygls loads only for the editor, not for every command
     return lsp.serve()
 
@@ -382,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.fn is not cmd_lsp:  # the language server speaks its protocol on stdout
             sys.stdout, sys.stderr = Printable(sys.stdout), Printable(sys.stderr)
         return args.fn(args)
+    except MissingExtra as exc:  # already a sentence naming the command: no `meeple:` before it
+        print(exc, file=sys.stderr)
+        return 2
     except (CommandError, UsageError, AgentError) as exc:
         print(f"meeple: {exc}", file=sys.stderr)
         return 2

@@ -47,7 +47,8 @@ def main() -> None:
                 driver.save_screenshot(str(path))
                 print(path.relative_to(ROOT))
             driver.get(server.url + "/")
-            WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game option"))
+            WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game option")
+                                           and d.find_elements(By.CSS_SELECTOR, "#table-list .open-table"))
             driver.save_screenshot(str(ROOT / "docs" / "images" / "table-lobby.png"))
         finally:
             driver.quit()

@@ -292,6 +292,14 @@ class Pass:
 
 
 @dataclass
+class Moment:
+    """`moment name`: what happens now, and a point where interrupting actions are offered afresh."""
+
+    name: Expr
+    span: Span = _span()
+
+
+@dataclass
 class Window:
     """`window moment`: each player in turn order may run one reaction that applies."""
 
@@ -398,7 +406,7 @@ class ChooseSome:
 
 
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
+             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
 
 
 # ----------------------------------------------------------------- declarations
@@ -558,6 +566,7 @@ class ActionDecl:
     interrupting: bool
     body: list
     span: Span = _span()
+    on_request: bool = False  # never among the options: the player asks for it
 
 
 @dataclass

@@ -173,7 +173,7 @@ class _NoState:
 
 def constant(node, scope: Scope):
     """Evaluate an expression that must not depend on the state (tables, initial values)."""
-    fn = compile_expr(node, scope)
+    fn = closure_only(node, scope)
     try:
         return fn(_NoState())
     except (AttributeError, TypeError, KeyError):
@@ -210,8 +210,16 @@ def compile_attr(node: ast.Attr, scope: Scope):
     else:
         content = None
 
+    read = attr_reader(game, name, span)
+
     def attr(m):
-        value = obj(m)
+        return read(m, obj(m))
+    return content or attr
+
+
+def attr_reader(game, name: str, span: Span):
+    """`read(m, value)`: field `name` of a component or attribute of a cell, or a located error."""
+    def read(m, value):
         if value is None:
             return None
         if isinstance(value, str):
@@ -227,7 +235,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
             return cell_attr(m, value, name, span)
         raise fail(f"{value!r} has no `{name}`", span)
-    return content or attr
+    return read
 
 
 def shared_content(game) -> str | None:
@@ -397,7 +405,39 @@ def _calls():
     return compile_calls
 
 
+# Kinds of expression not worth generating source for: a closure is as fast.
+_PLAIN = (ast.Int, ast.Str, ast.Bool, ast.NoneLit, ast.Name, ast.TableLit)
+_inside = [False]  # compiling the parts of an expression whose source is being generated
+
+
 def compile_expr(node, scope: Scope):
+    """Compile one expression node into a function `fn(machine) -> value`.
+
+    A whole expression becomes one generated Python function (dsl/compile_source.py)
+    where it can; its parts, and everything else, become closures. The closures are
+    always built: they check the expression, and they report its errors."""
+    if _inside[0] or isinstance(node, _PLAIN):
+        return compile_closure(node, scope)
+    from meeple.dsl import compile_source
+    _inside[0] = True
+    try:
+        slow = compile_closure(node, scope)
+        fast = compile_source.generate(node, scope, slow) if compile_source.ENABLED else None
+    finally:
+        _inside[0] = False
+    return fast or slow
+
+
+def closure_only(node, scope: Scope):
+    """The closure of an expression and of all its parts, with no generated source."""
+    was, _inside[0] = _inside[0], True
+    try:
+        return compile_closure(node, scope)
+    finally:
+        _inside[0] = was
+
+
+def compile_closure(node, scope: Scope):
     """Compile one expression node into a closure."""
     t = type(node)
     if t is ast.Int or t is ast.Str or t is ast.Bool:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from meeple.dsl import ast
+from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, restore
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_fused import compile_run, fusable, worth_fusing
-from meeple.interpreter.effects import choices, choose_some, simultaneous, zones
+from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
@@ -148,7 +148,8 @@ class FlowCompiler:
                     raise ValueError(f"only a cell's `{content}` can be set, not `{attr}`")
                 cells = m.state["grids"][key]["cells"]
                 cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
-                m.emit("mark", cell=c, value=cells[i])
+                if m.recording:
+                    m.emit("mark", cell=c, value=cells[i])
             return set_cell
         name = target.name if isinstance(target, ast.Name) else target.obj.name
         index = target.index if isinstance(target, ast.Index) else None
@@ -159,7 +160,8 @@ class FlowCompiler:
         if name == "first_player" and index is None:
             def set_first(m):
                 m.state["first"] = combine(m.state["first"], value(m)) % m.state["players"]
-                m.emit("first", player=m.state["first"])
+                if m.recording:
+                    m.emit("first", player=m.state["first"])
             return set_first
         spec = g.counters.get(name)
         if spec is None:
@@ -182,7 +184,8 @@ class FlowCompiler:
             # a missing event would tell them that it did not.
             if vars_[k] != new or secret:
                 vars_[k] = new
-                m.emit("set", var=k, value=new)
+                if m.recording:
+                    m.emit("set", var=k, value=new)
         return set_var
 
     def zone(self, ref: ast.ZoneRef, scope: Scope):
@@ -221,7 +224,7 @@ class FlowCompiler:
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 self.title(s, scope), s.span))
+                                 self.title(s, scope), s.span, titled=bool(s.prompt)))
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
@@ -264,6 +267,14 @@ class FlowCompiler:
                                         compile_text(s.prompt, scope, s.span, "a title") if s.prompt else ""))
         ops.append(Jump(head, s.span))
         step.end = len(ops)
+
+    def s_Moment(self, ops, s, scope):
+        if not any(a.interrupting for a in self.game.actions):
+            raise fail("`moment` offers interrupting actions, and this game declares none", s.span,
+                       "declare one: action NAME(p) \"Title\" when TEST, interrupting:")
+        name = compile_expr(s.name, scope)
+        ops.append(Exec(lambda m: actions.begin_moment(m, name(m)), s.span))
+        ops.append(actions.MomentPoint(s.span))
 
     def s_Log(self, ops, s, scope):
         text = compile_expr(s.text, scope)
@@ -372,6 +383,8 @@ class FlowCompiler:
                                 cell_test=cell_test(s.where, s.var, scope)
                                 if filtered is None and is_cell_source(s.source, scope) else None,
                                 secret=s.secret)
+        if op.where is not None and op.cell_test is None and compile_source.ENABLED:
+            op.filter = compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep)
         if s.label:
             op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
             if isinstance(op.label, str):

@@ -24,7 +24,9 @@ function tells which).
 from __future__ import annotations
 
 from meeple.dsl import ast
+from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.machine import EndGame, Exec, Goto
 
@@ -45,8 +47,10 @@ def fusable(s, depth: int = 0) -> bool:
 
 
 def worth_fusing(stmts: list) -> bool:
-    """Fusing saves dispatches only when the run is more than one plain op."""
-    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts)
+    """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
+    assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
+    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts) or (
+        compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
 
 
 class _At:
@@ -95,7 +99,8 @@ def compile_run(flow, stmts: list, scope) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
-    lines = ["def run(m):"]
+    lines = ["def run(m):", "    E = m.env", "    S = m.state"]
+    gen = compile_source.Gen(scope, names)
 
     def name_for(value) -> str:
         key = f"k{len(names)}"
@@ -126,13 +131,17 @@ def compile_run(flow, stmts: list, scope) -> Fused:
                     emit(f"return {name_for(op)}", depth, s.span)
                 else:
                     assert isinstance(op, Exec), type(op).__name__
-                    emit(f"{name_for(op.fn)}(m)", depth, s.span)
+                    fallback = name_for(op.fn)
+                    written = statement(s, scope, gen, fallback) if compile_source.ENABLED else None
+                    for line in written or [f"{fallback}(m)"]:
+                        emit(line, depth, s.span)
             wrote = True
         if not wrote:
             emit("pass", depth, None)
 
     body(stmts, 1)
-    namespace = dict(names)
+    namespace = dict(compile_source.HELPERS)
+    namespace.update(names)
     exec(compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec"), namespace)
     span = stmts[0].span
     return Fused(namespace["run"], {k: v for k, v in spans.items() if v is not None}, span)

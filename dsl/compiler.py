@@ -192,6 +192,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
     for decl in of(ast.ComponentDecl):
         game.labels.update(component_labels(decl, game))
+    for board in boards.values():  # a value holding a space reads as its label, like a component
+        game.labels.update(board.labels)
     scope = Scope(game, symbols)
     for t in of(ast.TableDecl):
         game.tables[t.name] = compile_table(t.table, scope)
@@ -202,6 +204,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, None, None, None, c.span, c.secret)
     for f in of(ast.FunctionDecl):
         game.functions[f.name] = [list(f.params), None]
+        game.function_bodies[f.name] = f.expr
     for f in of(ast.FunctionDecl):
         game.functions[f.name][1] = compile_expr(f.expr, scope.with_locals(f.params))
     for c in of(ast.CounterDecl):
@@ -259,8 +262,10 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     actions = [i for i in items if isinstance(i, ast.ActionDecl)]
     for a in actions:
         guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
-        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span))
+        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span,
+                                   a.on_request))
         game.blocks.append(Block(f"action {a.name}"))
+    game.interrupting = tuple(a.name for a in game.actions if a.interrupting)
     for i, a in enumerate(actions):
         if any(b.title == a.title for b in actions[:i]):  # the second one is the mistake
             raise fail(f'two actions are called "{a.title}"', a.span, "give each action its own title")

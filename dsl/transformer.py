@@ -22,6 +22,7 @@ class Refill:
 
 SECRET = object()  # `secret` before `choose`, while the statement is being read
 INTERRUPTING = object()  # `, interrupting` after an action's test
+ON_REQUEST = object()  # marks `, on request` among an action's parts
 
 
 def span_of(meta) -> Span:
@@ -191,16 +192,24 @@ class ToAst(Transformer):
         name, param = str(c[0]), str(c[1])
         rest = list(c[2:])
         interrupting = INTERRUPTING in rest
-        rest = [x for x in rest if x is not INTERRUPTING]
+        on_request = ON_REQUEST in rest
+        rest = [x for x in rest if x is not INTERRUPTING and x is not ON_REQUEST]
         title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
         guard = rest.pop(0) if len(rest) == 2 else None
-        return ast.ActionDecl(name, param, title, guard, interrupting, rest[0], span=span_of(meta))
+        return ast.ActionDecl(name, param, title, guard, interrupting, rest[0], span=span_of(meta),
+                              on_request=on_request)
 
     def interrupting(self, meta, c):
         return INTERRUPTING
 
+    def on_request(self, meta, c):
+        return ON_REQUEST
+
     def window_stmt(self, meta, c):
         return ast.Window(c[0], span=span_of(meta), prompt=c[1][1] if len(c) > 1 else "")
+
+    def moment_stmt(self, meta, c):
+        return ast.Moment(c[0], span=span_of(meta))
 
     def outcome_decl(self, meta, c):
         guard = c[0] if not isinstance(c[0], ast.OutcomeEntry) else None

@@ -8,10 +8,13 @@ players are seat numbers, components are their ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import eq
 from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.effects.actions import MOMENT
 
 
 @dataclass(frozen=True)
@@ -116,26 +119,44 @@ def _step(direction):
     return step
 
 
-def placements_for(m, piece, key):
-    """The placements of a component's shape that fit the grid as it is now."""
-    shape = m.game.shapes.get(piece)
-    if shape is None:
-        raise ValueError(f"`{piece}` has no shape to place")
-    spec = _grid(m, key)
+def placement_table(m, piece, key) -> polyomino.Table:
+    """The placements of a component's shape on a grid of this key's size (computed once)."""
+    found = m.game.cache.get(("placements", piece, key))
+    if found is None:
+        shape = m.game.shapes.get(piece)
+        if shape is None:
+            raise ValueError(f"`{piece}` has no shape to place")
+        geometry = _grid(m, key).geometry
+        found = m.game.cache[("placements", piece, key)] = polyomino.table(shape, geometry.rows, geometry.cols)
+    return found
+
+
+def occupied(m, key) -> int:
+    """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
+    runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
+    of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
+    snapshot = tuple(cells)
+    last = m.game.cache.get(("occupied", key))
+    if last is not None and last[0] == snapshot:
+        return last[1]
     occ = gridlib.occupancy(cells)
-    return [p for p in polyomino.placements(shape, spec.geometry.rows, spec.geometry.cols)
-            if not p.mask & occ]
+    m.game.cache[("occupied", key)] = (snapshot, occ)
+    return occ
+
+
+def placements_for(m, piece, key):
+    """The placements (as options `[orientation, row, col]`) of a component's shape that fit
+    the grid as it is now."""
+    found = placement_table(m, piece, key)
+    occ = occupied(m, key)
+    return [list(o) for o, mask in zip(found.options, found.masks) if not mask & occ]
 
 
 def _fits(m, piece, key):
-    shape = m.game.shapes.get(piece)
-    if shape is None:
-        raise ValueError(f"`{piece}` has no shape to place")
-    spec = _grid(m, key)
-    occ = gridlib.occupancy(m.state["grids"][key]["cells"])
-    for p in polyomino.placements(shape, spec.geometry.rows, spec.geometry.cols):
-        if not p.mask & occ:
+    occ = occupied(m, key)
+    for mask in placement_table(m, piece, key).footprints:
+        if not mask & occ:
             return True
     return False
 
@@ -197,17 +218,59 @@ def _lines(m, key, n):
 
 
 def _in_a_row(m, key, n, value):
-    """True if n cells in a straight line (across, down, diagonal) all hold the value."""
-    lines = m.game.cache.get(("line-index", key, n))
-    if lines is None:
-        lines = tuple(tuple(c[1] for c in line) for line in _lines(m, key, n))
-        m.game.cache[("line-index", key, n)] = lines
+    """True if n cells in a straight line (across, down, diagonal) all hold the value.
+
+    On a small grid, line by line. On a larger one (a 6 x 7 grid has 69 lines of 4)
+    the cells holding the value become one number, a byte per cell (built in C);
+    and-ing it with itself shifted along a direction n - 1 times leaves a bit set
+    where a whole line starts, which the direction's mask of line starts finds."""
+    if type(n) is not int or n < 1:
+        return _in_a_row_slow(m, key, n, value)
+    plan = m.game.cache.get(("line-plan", key, n))
+    if plan is None:
+        plan = m.game.cache[("line-plan", key, n)] = _line_plan(m, key, n)
     cells = m.state["grids"][key]["cells"]
+    if plan[0]:
+        for line in plan[1]:
+            for i in line:
+                if cells[i] != value:
+                    break
+            else:
+                return True
+        return False
+    own = int.from_bytes(bytes(map(eq, cells, repeat(value))), "little")
+    if not own:
+        return False
+    for shift, starts in plan[1]:
+        run = own
+        for k in range(1, n):
+            run &= own >> (shift * k)
+        if run & starts:
+            return True
+    return False
+
+
+SHIFT_FROM = 16  # lines on a grid from which shifting beats checking line by line (measured)
+
+
+def _line_plan(m, key, n):
+    """(True, line indexes) for a small grid, else (False, per direction: 8 x its step in
+    cells and the bits of the cells where such a line starts)."""
+    lines = _lines(m, key, n)
+    if len(lines) < SHIFT_FROM:
+        return True, tuple(tuple(c[1] for c in line) for line in lines)
+    starts: dict = {}
     for line in lines:
-        for i in line:
-            if cells[i] != value:
-                break
-        else:
+        first, second = line[0][1], line[1][1] if n > 1 else line[0][1] + 1
+        starts[second - first] = starts.get(second - first, 0) | 1 << (8 * first)
+    return False, tuple((8 * step, mask) for step, mask in starts.items())
+
+
+def _in_a_row_slow(m, key, n, value):
+    """Line by line: for what is not a line of one cell or more."""
+    cells = m.state["grids"][key]["cells"]
+    for line in _lines(m, key, n):
+        if all(cells[c[1]] == value for c in line):
             return True
     return False
 
@@ -277,6 +340,11 @@ def _sort(m, xs):
     return sorted(xs, key=lambda x: (str(type(x)), x))
 
 
+def _moment(m):
+    """What happens now, as the last `moment` statement named it (none before the first)."""
+    return m.state["vars"].get(MOMENT)
+
+
 FUNCTIONS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
                      "count(each c in cells(board) where c.empty)"),
@@ -326,6 +394,8 @@ FUNCTIONS: dict[str, Builtin] = {
     "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
                            'next_spaces(path, "s1")'),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
+    "moment": Builtin(_moment, 0, 0, "What happens now: the name the last `moment` statement gave "
+                      "(none before the first).", 'moment() == "before attack"'),
     "lines": Builtin(_lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.",
                      "lines(board, 3)"),
     "in_a_row": Builtin(_in_a_row, 3, 3, "True if n cells in a straight line (across, down or diagonal) "

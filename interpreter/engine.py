@@ -13,7 +13,7 @@ player may see. The engine holds no game state of its own.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import state as st
@@ -44,6 +44,7 @@ class Decision:
     undoable: bool = False
     line: int = 0
     secret: bool = False  # `secret choose`: the others must not learn the chosen option
+    requests: list = field(default_factory=list)  # `on request` actions the actor may ask for (Options)
 
     def index_of(self, option_id: str) -> int:
         for i, o in enumerate(self.options):
@@ -96,10 +97,19 @@ class Engine:
             labels = self.choice_labels(state, op, values)
             options = [Option(option_id(self.game, v), lab, v) for v, lab in zip(values, labels)]
         else:
-            options = [Option(option_id(self.game, v), self.label(v, pending), v) for v in values]
+            titled = getattr(op, "titled", False)
+            options = [Option(option_id(self.game, v), self.label(v, pending, titled), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
-                        pending.get("secret", getattr(op, "secret", False)))
+                        pending.get("secret", getattr(op, "secret", False)), self.requests(state))
+
+    def requests(self, state: dict) -> list:
+        """The `on request` actions the deciding player may ask for now, as Options."""
+        if not actions.request_actions(self.game) or state["pending"] is None or state["pending"].get("interrupt"):
+            return []
+        m = Machine(self.game, state)
+        return [Option(f"{actions.ACT}:{a.name}", a.title, {actions.ACT: a.name})
+                for a in actions.requests(m, state["pending"]["actor"])]
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]
@@ -123,7 +133,9 @@ class Engine:
                 if option_id(self.game, value) == choice:
                     break
             else:
-                raise ValueError(f"`{choice}` is not one of the options")
+                value = next((o.value for o in self.requests(state) if o.id == choice), None)
+                if value is None:
+                    raise ValueError(f"`{choice}` is not one of the options")
         s = state if inplace else st.copy_state(state)
         s["pending"] = None
         s["step"] += 1
@@ -280,15 +292,17 @@ class Engine:
                     self.game.path, self.game.source) from None
         return out
 
-    def label(self, value, pending=None) -> str:
+    def label(self, value, pending=None, titled=False) -> str:
         if value is None:
             return PASS_ID
         if type(value) is dict:
             return actions.title(self.game, value) if actions.ACT in value else "done"
         if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
             o, r, c = value
-            piece = self.game.labels.get(pending["piece"], pending["piece"])
-            return f"{piece} at row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            place = f"row {r}, column {c}, {polyomino.describe_orientation(o)}"
+            if titled:  # the question already names the piece
+                return place
+            return f"{self.game.labels.get(pending['piece'], pending['piece'])} at {place}"
         return self.describe(value)
 
     def describe(self, value) -> str:

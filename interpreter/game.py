@@ -88,6 +88,7 @@ class Action:
     block: int
     interrupting: bool  # also offered on other players' decisions
     span: Span = field(default_factory=Span)
+    on_request: bool = False  # never among the options: the player asks for it (Decision.requests)
 
 
 @dataclass
@@ -155,8 +156,10 @@ class Game:
     boards: dict = field(default_factory=dict)  # name -> boards.graph.Board
     backs: dict = field(default_factory=dict)  # id -> what its back shows ("" if nothing)
     functions: dict = field(default_factory=dict)  # name -> [params, fn]
+    function_bodies: dict = field(default_factory=dict, repr=False)  # name -> body expression (AST)
     reactions: list = field(default_factory=list)  # [Reaction], in file order
     actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
+    interrupting: tuple = ()  # the names of the interrupting actions
     hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order

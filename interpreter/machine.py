@@ -27,7 +27,7 @@ def _ignore(kind: str, **data) -> None:
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
@@ -36,6 +36,7 @@ class Machine:
         self.events = []
         # Simulations that need no trace skip building events altogether.
         self.emit = _ignore if quiet else self._record
+        self.recording = not quiet  # generated code skips building events nobody keeps
 
     def _record(self, kind: str, **data) -> None:
         data["e"] = kind
@@ -255,7 +256,8 @@ class Goto:
         stack.append([self.block, 0, {}])
         state["phase"] = self.name
         state["seq"] += 1
-        m.emit("phase", phase=self.name)
+        if m.recording:
+            m.emit("phase", phase=self.name)
         return NEW_FRAME
 
 

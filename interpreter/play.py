@@ -136,19 +136,21 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             write_save()
             print("undone", file=out)
             continue
-        before, seen = state, choice_seen_by(g, state, d, answer, players)
+        asked = answer if not isinstance(answer, int) else None  # a request: not among the options
+        before, seen = state, None if asked else choice_seen_by(g, state, d, answer, players)
         history.append((before, p, d.undoable, len(choices), marks()))
-        state, events = engine.apply(state, answer)
-        choices.append(d.options[answer].id)
+        taken = asked or d.options[answer]
+        state, events = engine.apply(state, taken.id)
+        choices.append(taken.id)
         write_save()
-        label = d.options[answer].label
+        label = taken.label
         tell(lambda q: [] if q == p else [f"{player_name(p)} chooses "
                                           + (label if seen is None or q in seen else "something hidden")])
         for e in events:  # what the choice did, at once, as this person sees it
             if shown_event(g, e):
                 print("  " + event_text(g, e, p), file=out)
         happened(events, except_seat=p)
-        if d.undoable and state["seq"] == before["seq"]:  # its phase still runs: it may be taken back
+        if d.undoable and not asked and state["seq"] == before["seq"]:  # its phase still runs: it may be taken back
             confirm = ask("Enter to confirm, u to undo: ")
             confirm = "q" if confirm is None else confirm.strip().lower()
             if confirm in ("q", "quit"):  # the choice stands (it is saved); the game stops here

@@ -54,6 +54,9 @@ def _items(game, event, viewer) -> str:
 
 
 def is_quiet(game, key: str) -> bool:
+    """A `quiet` counter, or the engine's own bookkeeping (`#moment`, `#held/...`)."""
+    if key[:1] == "#":
+        return True
     spec = game.counters.get(key.split("/", 1)[0])
     return spec is not None and spec.quiet
 
@@ -128,6 +131,9 @@ def var_text(game, key: str, value) -> str:
         return player_name(value)
     if isinstance(value, str) and value in game.labels:  # a value holding a component
         return game.labels[value]
+    if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
+        return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
+                         for x in value) if value else "nothing"
     return value_text(value)
 
 

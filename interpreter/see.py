@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from meeple.interpreter import graphs, outputs, show, trace
+from meeple.interpreter.extras import PICTURE_MODULES, need
 
 
 def _cli():
@@ -48,6 +49,7 @@ def cmd_graph(args) -> int:
     elif fmt is not None and suffix in ("svg", "png", "dot") and suffix != fmt:
         raise cli.CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
     if fmt is not None:
+        need("lab", f"meeple graph --{fmt}", *PICTURE_MODULES)
         from meeple.interpreter import pictures
 
         out = args.out or f"{Path(args.game).stem}_{'flow' if args.flow else args.board}.{fmt}"
@@ -90,6 +92,8 @@ def configure_show(p) -> None:
 
 def cmd_show(args) -> int:
     cli = _cli()
+    if args.svg:
+        need("lab", "meeple show --svg", *PICTURE_MODULES)
     try:
         lines = trace.read(args.trace)
         snap = show.replay_to(lines, cli.trace_loader, args.step)

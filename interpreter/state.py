@@ -28,6 +28,7 @@ SECRET_LOCALS = "$secret"  # see interpreter/effects/choices.py: [[local, who ma
 
 SIM_PREFIX = "$sim"  # the kept choices of a simultaneous decision (interpreter/effects/simultaneous.py)
 SOME_PREFIX = "$some"  # the items picked so far in a `choose between` (interpreter/effects/choose_some.py)
+HELD_PREFIX = "#held/"  # whether a player's interrupting action held (interpreter/effects/actions.py)
 
 HIDDEN = "?"  # a hidden component in a view: "?" followed by what its back shows, if anything
 
@@ -146,6 +147,12 @@ def view(game: Game, state: dict, player) -> dict:
         for key in v["vars"]:
             if not may_see_var(game, key, player):
                 v["vars"][key] = HIDDEN
+    if game.interrupting:  # whether another's action holds can tell what they hold in secret
+        vars_ = v["vars"]
+        for name in game.interrupting:
+            for q in range(state["players"]):
+                if q != player:
+                    vars_.pop(f"{HELD_PREFIX}{name}/{q}", None)
     pending = v["pending"]
     if pending is not None and pending["actor"] != player:
         v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}

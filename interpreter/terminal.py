@@ -14,8 +14,8 @@ import re
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.render import (grid_codes, grid_text, items_text, key_label, player_name, state_text,
-                                value_text)
+from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
+                                       player_name, value_text)
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -25,6 +25,7 @@ HELP = """  a number       take that option
   Enter          place the piece shown in CAPITALS
   /WORD          only the options whose text has WORD; `l` lists every option
   s              the whole table as you see it
+  !              ask for what the rules let you do on request (e.g. `!` Rearrange, `!2` the second)
   u, q           undo your last decision (when the rules allow), quit"""
 
 
@@ -139,6 +140,12 @@ def counters_text(game, view: dict, seat: int) -> list[str]:
     """The seat's counters and the shared running ones, one line; a counter kept per
     something more reads as one group (`stock[P1]: red 1, blue 3`; a flag lists
     where it is true: `used[P1]: A, C`). Zeros and false are left out."""
+    return counter_lines(game, view, lambda mine, spec: mine == seat
+                         or (mine is None and not spec.per and spec.kind == "counter"))
+
+
+def counter_lines(game, view: dict, keep) -> list[str]:
+    """Counters for which keep(owner, spec) holds, grouped and wrapped as `counters_text` says."""
     single, groups = [], {}
     for key, value in view["vars"].items():
         name, *indices = key.split("/")
@@ -146,13 +153,13 @@ def counters_text(game, view: dict, seat: int) -> list[str]:
         if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
             continue
         mine = owner(game, key)
-        if not (mine == seat or (mine is None and not spec.per and spec.kind == "counter")):
+        if not keep(mine, spec):
             continue
         rest = [i for d, i in zip(spec.per, indices) if d != "player"]
         if not rest:
             single.append(f"{key_label(game, key)}={value_text(value)}")
             continue
-        head = f"{name}[{player_name(seat)}]" if "player" in spec.per else name
+        head = f"{name}[{player_name(mine)}]" if mine is not None else name
         word = " ".join(rest)
         groups.setdefault(head, []).append(word if value is True else f"{word} {value_text(value)}")
     lines: list[str] = []
@@ -164,18 +171,55 @@ def counters_text(game, view: dict, seat: int) -> list[str]:
     return lines
 
 
+def zone_lines(game, view: dict, keep) -> list[str]:
+    """Zones for which keep(owner) holds, each as its cards, with face-down ones counted."""
+    lines = []
+    for key, items in view["zones"].items():
+        if key == "box" or not items or not keep(owner(game, key)):
+            continue
+        shown = [i for i in items if not i.startswith(HIDDEN)]
+        hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
+        lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
+    return lines
+
+
+def runs_text(game, items: list) -> str:
+    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
+    runs: list = []
+    for label in (item_text(game, i) for i in items):
+        if runs and runs[-1][0] == label:
+            runs[-1][1] += 1
+        else:
+            runs.append([label, 1])
+    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
+
+
+def table_text(game, view: dict, seat: int) -> list[str]:
+    """`s`: the whole table as this seat sees it, the shared things first, then each player's
+    own counters, cards and boards, yours marked. Zeros, false and empty zones are left out."""
+    lines = [f"phase {view['phase']}, first player {player_name(view['first'])}", "On the table:"]
+    lines += counter_lines(game, view, lambda mine, spec: mine is None)
+    lines += zone_lines(game, view, lambda mine: mine is None)
+    lines += ["  " + line for key, grid in view["grids"].items() if owner(game, key) is None
+              for line in grid_text(game, key, grid)]
+    for name in boards_in_use(game, view) if game.boards else []:
+        lines += ["  " + line for line in path_board_text(game, view, name)]
+    for p in range(view["players"]):
+        lines.append(f"{player_name(p)}{' (you)' if p == seat else ''}:")
+        lines += counter_lines(game, view, lambda mine, spec, p=p: mine == p)
+        lines += zone_lines(game, view, lambda mine, p=p: mine == p)
+        lines += ["  " + line for key, grid in view["grids"].items() if owner(game, key) == p
+                  for line in grid_text(game, key, grid)]
+    return lines
+
+
 def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
     """A few lines before a decision: whose turn, the running counters, what is yours,
     and your boards (the shared ones too). Quiet counters and empty things are left out;
     `s` shows everything."""
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
     lines += counters_text(game, view, seat)
-    for key, items in view["zones"].items():
-        if items and owner(game, key) == seat:
-            shown = [i for i in items if not i.startswith(HIDDEN)]  # your own deck is face down too
-            hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
-            text = ", ".join(filter(None, [items_text(game, shown), hidden]))
-            lines.append(f"  {key_label(game, key)}: {text}")
+    lines += zone_lines(game, view, lambda mine: mine == seat)  # your own deck is face down too
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
             lines += ["  " + line for line in grid_text(game, key, grid)]
@@ -198,7 +242,8 @@ def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
 
 
 def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int | str:
-    """Ask the person in `seat` until they pick an option (its index), "undo" or "quit"."""
+    """Ask the person in `seat` until they pick an option (its index), a request (its Option),
+    "undo" or "quit"."""
     game = engine.game
     placing = Placing(engine, state, decision) if "piece" in (state["pending"] or {}) else None
     on_cells = None if placing else cell_choices(state, decision)
@@ -216,6 +261,9 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         if on_cells:
             say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
         say(listing(decision.options))
+    keys = {("!" if len(decision.requests) == 1 else f"!{i + 1}"): o for i, o in enumerate(decision.requests)}
+    if keys:  # asked for, not among the numbered options
+        say([f"  {k:<4} {o.label}" for k, o in keys.items()])
     while True:
         answer = ask("> (u = undo) " if can_undo else "> ")
         if answer is None:
@@ -231,7 +279,9 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         elif text in ("h", "?", "help"):
             say(["Type:", HELP])
         elif text == "s":
-            say(state_text(game, engine.view(state, seat), seat))
+            say(table_text(game, engine.view(state, seat), seat))
+        elif text in keys:
+            return keys[text]  # an Option: a request
         elif text == "l":
             say(listing(decision.options, limit=None))
         elif text.startswith("/"):

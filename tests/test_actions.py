@@ -124,3 +124,93 @@ def test_an_unknown_name_in_the_test_is_located():
     with pytest.raises(MeepleError) as err:
         rules(GAME.replace("when coins[p] >= 2", "when coin[p] >= 2"))
     assert "<test>:7:" in str(err.value) and "coin" in str(err.value)
+
+
+MOMENTS = '''
+game "Moments"
+players 2
+counter coins per player = 2
+counter hearts = 3
+action nudge(p) "Add a heart" when moment() == "heal declared" and coins[p] > 0, interrupting:
+    coins[p] -= 1
+    hearts += 1
+setup:
+    for each player in turn_order:
+        moment "healing turn"
+        choose n from [1, 2] "Heal how many hearts?":
+            moment "heal declared"
+            hearts -= n
+'''
+
+
+def test_a_moment_asks_everyone_whose_test_holds_even_with_nobody_deciding():
+    e = rules(MOMENTS)
+    s, _ = e.start(2, 1)
+    assert s["vars"]["#moment"] == "healing turn"
+    assert ids(e, s) == ["1", "2"], "nudging holds only when a heal is declared"
+    s, _ = e.apply(s, "2")
+    # Nobody decides between the declaration and the heal: the moment asks, in turn order.
+    d = e.decision(s)
+    assert (d.actor, d.prompt, [o.id for o in d.options]) == (0, "Act now (heal declared)?", ["act:nudge", "pass"])
+    s, _ = e.apply(s, "act:nudge")
+    d = e.decision(s)
+    assert d.actor == 1 and [o.id for o in d.options] == ["act:nudge", "pass"]
+    s, _ = e.apply(s, "pass")
+    assert s["vars"]["hearts"] == 3 - 2 + 1 and s["vars"]["coins/0"] == 1
+    # P2's turn: a new moment; P1, asked at the last one, is asked again at the next.
+    assert e.decision(s).actor == 1 and ids(e, s) == ["1", "2"]
+    s, _ = e.apply(s, "1")
+    assert e.decision(s).actor == 0 and e.decision(s).prompt == "Act now (heal declared)?"
+    assert json.loads(json.dumps(s)) == s
+
+
+def test_moment_reads_none_before_the_first_and_is_offered_on_own_decisions_while_it_lasts():
+    e = rules(MOMENTS.replace('        moment "healing turn"\n', '').replace(
+        '            moment "heal declared"\n            hearts -= n',
+        '            moment "heal declared"\n            choose k from [0, 1] "Again?":\n                hearts -= n + k'))
+    s, _ = e.start(2, 1)
+    assert "#moment" not in s["vars"] and ids(e, s) == ["1", "2"]
+    s, _ = e.apply(s, "1")
+    s, _ = e.apply(s, "pass")  # P1 at the moment
+    s, _ = e.apply(s, "pass")  # P2 at the moment
+    assert e.decision(s).prompt == "Again?" and ids(e, s) == ["0", "1", "act:nudge"]
+
+
+def test_a_moment_without_an_interrupting_action_is_a_located_error():
+    with pytest.raises(MeepleError) as err:
+        rules(MOMENTS.replace(", interrupting:", ":"))
+    assert "<test>:10:9: error: `moment` offers interrupting actions" in str(err.value)
+
+
+def test_views_hide_whether_another_players_action_holds():
+    e = rules(MOMENTS)
+    s, _ = e.start(2, 1)
+    s, _ = e.apply(s, "2")
+    assert "#held/nudge/1" in s["vars"]
+    v = e.view(s, 0)
+    assert "#held/nudge/0" in v["vars"] and "#held/nudge/1" not in v["vars"]
+
+
+REQUESTS = GAME.replace('action buy(p) "Buy a point" when coins[p] >= 2:',
+                        'action buy(p) "Buy a point" when coins[p] >= 2, on request:')
+
+
+def test_an_on_request_action_is_listed_apart_and_taken_by_its_id():
+    e = rules(REQUESTS)
+    s, _ = e.start(2, 1)
+    d = e.decision(s)
+    assert [o.id for o in d.options] == ["1", "2"] and [(o.id, o.label) for o in d.requests] == [
+        ("act:buy", "Buy a point")]
+    s, events = e.apply(s, "act:buy")
+    assert {"e": "act", "player": 0, "action": "buy"} in events and s["vars"]["vp/0"] == 1
+    d = e.decision(s)
+    assert d.actor == 0 and d.requests == [], "the test no longer holds: nothing to ask for"
+    with pytest.raises(ValueError):
+        e.apply(s, "act:buy")
+
+
+def test_bots_never_ask_for_a_request():
+    def bought(text):
+        return sum(line.get("choice") == "act:buy" for line in map(json.loads, text.splitlines()))
+    assert bought(runner.play(rules(REQUESTS), 2, 3, ["random"], "coins").trace.jsonl()) == 0
+    assert bought(runner.play(rules(GAME), 2, 3, ["random"], "coins").trace.jsonl()) > 0, "as an option they buy"

@@ -36,9 +36,10 @@ def push(eng, state, effect, frame=None, **env):
     return run_alone(eng, state, frame or effect_frame(eng, effect, **env))
 
 
-def cast(eng, state, p, moment):  # the "Cast your spell" reaction alone
-    r = eng.game.reactions[0]
-    return push(eng, state, None, [r.block, 0, {r.params[0]: p, r.params[1]: moment}])
+def cast(eng, state, p, moment):  # the "Cast your spell" action alone, at this moment
+    a = next(a for a in eng.game.actions if a.name == "cast_spell")
+    state["vars"]["#moment"] = moment
+    return push(eng, state, None, [a.block, 0, {a.param: p}])
 
 
 def pick(eng, state, cards):  # the option whose value is this set of cards (a `subsets` choice)
@@ -246,7 +247,8 @@ class TestAlchemy:
         z, v = state["zones"], state["vars"]
         assert v["mana/0"] == 12 - 1 - 2 and v["burned/0/transmute"] and v["burned/0/rainbow_ability"]
         assert kinds(z["inventory/0"]) == ["pure-water", "pure-water", "rainbow"] and "pure-plant-1" in z["bag/plant"]
-        assert ids(eng, state) == ["Move an elixir to the left end", "Done"]  # no third ability
+        # no third ability: "Done" was the only entry, taken at once (rearranging is asked for apart)
+        assert eng.decision(state) is None and eng.requests(state) == []
         put(state, "resources/0", ["res-berry-07"])
         push(eng, state, "process", p=0)  # no Transmute / Potency offer any more: straight to the pulls
         assert len(state["zones"]["inventory/0"]) == 3 + 2 and eng.decision(state) is None
@@ -310,9 +312,9 @@ class TestHealing:
     def test_e11_free_sample_interrupts_a_heal(self):
         eng, state = healing(1, PLANTS[:2], p=1, zones={"oven/0": ["sp-free-sample-1"]})
         push(eng, state, "heal_turn", p=1)
-        state = take(eng, state, "a1")  # P2 declares the heal: the "heal declared" window
-        assert eng.decision(state).actor == 0 and ids(eng, state) == ["Cast your spell", "pass"]
-        state = take(eng, state, "Cast your spell", "a1", "1")  # +1 heart: 1 -> 2
+        state = take(eng, state, "a1")  # P2 declares the heal: the "heal declared" moment
+        assert eng.decision(state).actor == 0 and ids(eng, state) == ["act:cast_spell", "pass"]
+        state = take(eng, state, "act:cast_spell", "a1", "1")  # +1 heart: 1 -> 2
         assert state["vars"]["reputation/1"] == 2 + 2  # not 2 + 3
         assert state["zones"]["oven/0"] == [] and "sp-free-sample-1" in state["zones"]["spell_discard"]
 
@@ -613,3 +615,19 @@ class TestGames:
         state, _ = play(eng, players, seed, check)
         check(state, None)
         assert state["over"] and state["vars"]["sun"] == 6, f"seed {seed}"
+
+
+
+def test_d38_rearranging_is_asked_for_at_any_decision_and_moves_an_elixir_to_the_left_end():
+    """ "you may rearrange your inventory at any time": an `on request` action, not an option."""
+    eng, state = fresh(zones={"resources/0": ["res-berry-06"], "inventory/0": PLANTS[:3], "bag/water": WATERS})
+    push(eng, state, "alchemy", p=0)
+    d = eng.decision(state)
+    assert "act:rearrange" not in [o.id for o in d.options]
+    assert [(o.id, o.label) for o in d.requests] == [("act:rearrange", "Rearrange inventory")]
+    state, events = eng.apply(state, "act:rearrange")
+    assert {"e": "act", "player": 0, "action": "rearrange"} in events
+    assert eng.decision(state).prompt == "Which elixir goes to the left end?" and eng.decision(state).requests == []
+    state, _ = eng.apply(state, PLANTS[2])
+    assert state["zones"]["inventory/0"] == [PLANTS[2]] + PLANTS[:2]
+    assert eng.decision(state).prompt == "Alchemy:", "then the interrupted decision again"

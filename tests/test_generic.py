@@ -35,7 +35,7 @@ def game_words(name: str) -> set[str]:
 
 def engine_files() -> list:
     return sorted((ROOT / "dsl").glob("*.py")) + sorted((ROOT / "dsl").glob("*.lark")) \
-        + sorted((ROOT / "interpreter").rglob("*.py")) + [ROOT / "cli.py"] \
+        + sorted((ROOT / "interpreter").rglob("*.py")) + [ROOT / "cli.py"] + sorted((ROOT / "meeple").glob("*.py")) \
         + sorted(p for ext in ("js", "html", "css") for p in (ROOT / "interpreter").rglob(f"*.{ext}"))
 
 

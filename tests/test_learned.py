@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from meeple.cli import main
 from meeple.interpreter.agents import agent_class
 from meeple.interpreter.agents.learned import Model, feature_names, features, load_model, model_path, save, train
@@ -80,3 +82,18 @@ def test_meeple_train_writes_the_model(tmp_path, capsys):
     assert main(["train", str(tmp_path / "race.rules"), "--players", "5"]) == 2
     err = capsys.readouterr().err
     assert "for 2-2 players, not 5" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_plain_python_evaluation_is_the_fitted_regression(tmp_path):
+    """The planner evaluates without numpy; what it computes is the ridge fit's prediction."""
+    import numpy as np
+    engine = rules(RACE, tmp_path, FILES)
+    data = train(engine, 2, 12, 5, ["random"])
+    model = Model(data)
+    state, _ = engine.start(2, 4)
+    for choice in (1, 2, 2, 0, 1):
+        state, _ = engine.apply(state, choice)
+        for p in (0, 1):
+            z = (np.array(features(engine, state, p)) - np.array(data["mean"])) / np.array(data["scale"])
+            assert model.predict(engine, state, p) == pytest.approx(float(z @ np.array(data["weights"])) + data["bias"],
+                                                                    rel=1e-9, abs=1e-9)

@@ -175,9 +175,9 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
     text = out.getvalue()
-    assert "Cast a spell now that a heal is declared?" in text and 'P1 reacts at "heal declared": cast_spell' in text
+    assert "Act now (heal declared)?" in text and "P1 acts: Cast your spell" in text
     # the person was asked on P2's turn (the question's words are the ruleset's), and cast
-    assert text.index("P1 to choose") < text.index('P1 reacts at "heal declared": cast_spell')
+    assert text.index("P1 to choose") < text.index("P1 acts: Cast your spell")
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"reputation[P2] = {rep + 2}" in text
@@ -374,3 +374,21 @@ def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others()
                           "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
     assert counters_text(engine.game, engine.view(state, 0), 0) == [
         "  points[P1]=7  round_number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
+
+
+def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_others_hidden():
+    from meeple.interpreter.terminal import table_text
+    engine = shipped("apothebakery")
+    state, _ = engine.start(2, 5)
+    while not state["zones"]["secret/1"]:  # the setup deals the objectives after the first choices
+        state, _ = engine.apply(state, 0)
+    lines = table_text(engine.game, engine.view(state, 0), 0)
+    mine, theirs = lines.index("P1 (you):"), lines.index("P2:")
+    assert lines[1] == "On the table:" and 1 < mine < theirs
+    shared, p1, p2 = lines[2:mine], lines[mine + 1:theirs], lines[theirs + 1:]
+    assert "  stock[pure, plant]: 8 × pure plant vial" in shared  # a pile of alike cards is a count
+    assert any(line.startswith("  mana[P1]=") for line in p1) and not any("[P2" in line for line in p1)
+    secret = engine.game.labels[state["zones"]["secret/0"][0]]
+    assert any(line.startswith("  secret[P1]: ") and secret in line for line in p1)  # your own cards by name
+    assert "  secret[P2]: 3 hidden" in p2  # another's, only as a count
+    assert not any("=0 " in line + " " or "=false" in line for line in lines)  # zeros and false are left out

@@ -380,7 +380,7 @@ class TestGardeners:  # QW-E9
         state, _ = eng.apply(state, "I")
         state, _ = eng.apply(state, tile)
         d = eng.decision(state)
-        assert "at row 2, column 1" in d.options[d.index_of("r2c1o0")].label
+        assert d.options[d.index_of("r2c1o0")].label == "row 2, column 1, upright"  # the title names the tile
         state, _ = eng.apply(state, "r2c1o0")
         placed = eng.game.shapes[tile]  # the tile's squares, left to right
         assert state["grids"]["garden/0"]["cells"][8:12] == [v for _, _, v in placed], "r2c1o0 covers 8-11"

@@ -247,3 +247,39 @@ setup:
     assert d.options[5].label == "board row 2, column 3" and d.options[5].id == "board@5"
     state, events = e.apply(state, 5)
     assert event_text(e.game, events[0]) == "mark board row 2, column 3 = x"
+
+
+BOARD = {"spaces": {"s1": {"tags": ["start"], "label": "the gate"}, "s2": {}, "s3": {"label": "the pond"}},
+         "arrows": [["s1", "s2"], ["s2", "s3"]]}
+
+
+def test_a_path_space_reads_as_its_label_in_options_and_events(tmp_path):
+    (tmp_path / "path.json").write_text(json.dumps(BOARD))
+    (tmp_path / "g.rules").write_text('''game "Walk"
+players 1
+board path from "path.json"
+value at per player = none
+value seen = []
+setup:
+    at[0] = "s1"
+    choose s from next_spaces(path, at[0]) + ["s3"] by first_player "Where to?":
+        at[0] = s
+        seen = [s, 2, [s, 3]]
+''')
+    eng = Engine(load_game(tmp_path / "g.rules"))
+    state, events = eng.start(1, 1)
+    assert [event_text(eng.game, e) for e in events if e["e"] == "set"] == ["at[P1] = the gate"]
+    d = eng.decision(state)
+    assert [(o.id, o.label) for o in d.options] == [("s2", "s2"), ("s3", "the pond")]
+    state, events = eng.apply(state, "s3")
+    texts = [event_text(eng.game, e) for e in events if e["e"] == "set"]
+    assert texts == ["at[P1] = the pond", "seen = the pond, 2, [the pond, 3]"], "lists read as words"
+    assert state["vars"]["at/0"] == "s3", "the rules and the state keep the space's name"
+
+
+def test_a_label_that_is_not_a_text_is_a_located_error(tmp_path):
+    (tmp_path / "path.json").write_text(json.dumps({"spaces": {"s1": {"label": 3}}, "arrows": []}))
+    (tmp_path / "g.rules").write_text('game "Walk"\nplayers 1\nboard path from "path.json"\nsetup:\n    pass\n')
+    with pytest.raises(MeepleError) as err:
+        load_game(tmp_path / "g.rules")
+    assert "path.json:1:" in str(err.value) and "a label is a text" in str(err.value)

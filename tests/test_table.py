@@ -89,6 +89,29 @@ def test_creating_a_table_gives_a_private_link_per_person_and_a_spectator_link()
     assert "token" not in json.dumps(spectator)  # no page ever carries the seats' tokens
 
 
+def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
+    db = str(tmp_path / "tables.sqlite")
+    c = client(db)
+    assert c.get("/api/tables").json() == {"tables": []}
+    first = new_table(c, seats=("person", "greedy"))
+    second = new_table(c, game="wild_gardens", seats=("person", "person", "random"))
+    live = live_of(c, first)
+    live.choose(0, live.decision().options[0].id, live.state["step"])
+    listed = c.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [second["id"], first["id"]]  # newest first
+    assert listed[1] == {"id": first["id"], "game": "queens_wishes", "players": 2, "seats": ["person", "greedy"],
+                         "decisions": 1, "over": False, "watch": first["spectator"]}
+    assert listed[0]["decisions"] == 0 and listed[0]["seats"] == ["person", "person", "random"]
+    seat_tokens = {token(s["link"]) for t in (first, second) for s in t["seats"] if s["link"]}
+    assert not any(tok in json.dumps(listed) for tok in seat_tokens)  # a seat's link is never listed
+    watched = c.get(f"/api/tables/{first['id']}?token={token(listed[1]['watch'])}").json()
+    assert watched["seat_name"] == "spectator"
+    c.app.state.hall.store.close()
+    again = client(db)  # after a restart: the same tables, not yet opened so not known to be over or not
+    assert [(t["id"], t["decisions"], t["over"]) for t in again.get("/api/tables").json()["tables"]] == \
+        [(second["id"], 0, None), (first["id"], 1, None)]
+
+
 @pytest.mark.parametrize("body, message", [
     ({"game": "chess", "players": 2, "seats": ["person"] * 2}, "`chess` is not offered here"),
     ({"game": "queens_wishes", "players": 9, "seats": ["person"] * 9}, "is for 1-4 players, not 9"),
@@ -413,3 +436,45 @@ def test_serve_refuses_an_unknown_game_a_bad_port_and_a_bad_trace(capsys, tmp_pa
         port = taken.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 2
         assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
+    from meeple.interpreter.table.model import card, said_in
+    assert said_in("berry Forrie (stamina 3, strength 1)", "stamina", 3)
+    assert not said_in("berry Forrie (stamina 3, strength 1)", "iridescent", 3)  # a number only with its name
+    assert said_in("berry Forrie (stamina 3, strength 1)", "species", "berry")
+    assert not said_in("Strawberry Tart", "species", "berry")  # whole words only
+    assert not said_in("Tart", "vegan", True)
+    engine = load("apothebakery")
+    forrie = next(c for c, comp in engine.game.components.items() if "stamina" in comp and "iridescent" in comp)
+    face = card(engine, forrie)
+    assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
+    objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
+    assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+
+
+def test_a_request_is_a_button_apart_from_the_options_and_the_socket_takes_it():
+    """Apothebakery's `on request` "Rearrange inventory": listed in `requests`, never in `options`;
+    choosing its id runs it and the log says so; the other seat does not see it."""
+    c = client()
+    t = new_table(c, game="apothebakery", seed=1)
+    live = live_of(c, t)
+    rnd = random.Random(1)
+    for _ in range(400):
+        d = live.decision()
+        if d.requests:
+            break
+        live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
+    else:
+        raise AssertionError("never offered")
+    me = token(t["seats"][d.actor]["link"])
+    with c.websocket_connect(f"/ws/{t['id']}?token={me}") as ws:
+        page = ws.receive_json()["table"]["decision"]
+        assert page["requests"] == [{"id": "act:rearrange", "label": "Rearrange inventory"}]
+        assert "act:rearrange" not in [o["id"] for o in page["options"]]
+        ws.send_json({"type": "choose", "option": "act:rearrange", "step": page["step"]})
+        after = ws.receive_json()["table"]
+        assert after["decision"]["prompt"] == "Which elixir goes to the left end?"
+        assert after["decision"]["requests"] == [], "no request while one runs"
+        assert any("acts: Rearrange inventory" in line for line in after["log"])
+    assert live.choices[-1] == "act:rearrange"

@@ -196,23 +196,49 @@ def test_the_replay_viewer_steps_through_a_trace_per_seat(site):
     screenshot(driver, "replay")
 
 
-def test_a_person_casts_a_spell_when_a_window_opens_on_another_seats_turn(site):
+def test_a_person_casts_a_spell_at_a_moment_of_another_seats_turn(site):
     server, driver = site
     hall = server.app.state.hall
     row = hall.create("apothebakery", 2, {}, [], ["person", "person"], 1)
     live = hall.table(row["id"])
     rnd = random.Random(1)
-    for _ in range(83):  # seeded play up to P2's foraging turn, where a window opens for P1
+    for _ in range(400):  # seeded play up to a moment on P2's turn where P1 may cast
         d = live.decision()
+        if d.actor == 0 and live.entries and live.entries[-1]["actor"] == 1 and d.prompt.startswith("Act now"):
+            break
         live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
-    d = live.decision()
     assert d.actor == 0 and live.entries[-1]["actor"] == 1 and "Cast your spell" in [o.label for o in d.options]
+    step = live.state["step"]
     driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
     prompt = wait_for(driver, ".prompt")[0]
     assert prompt.text == d.prompt
     cast = next(b for b in driver.find_elements(By.CSS_SELECTOR, "button.option") if b.text == "Cast your spell")
     screenshot(driver, "apothebakery-window")
     cast.click()
-    wait_step(driver, 84)
+    wait_step(driver, step + 1)
     assert live.choices[-1] == next(o.id for o in d.options if o.label == "Cast your spell")
     assert "P1 chooses Cast your spell" in driver.find_element(By.ID, "log").text
+
+
+def test_a_person_asks_for_a_request_by_its_own_button(site):
+    """`on request` (Apothebakery's "Rearrange inventory"): a button apart from the options."""
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("apothebakery", 2, {}, [], ["person", "person"], 1)
+    live = hall.table(row["id"])
+    rnd = random.Random(1)
+    for _ in range(400):
+        d = live.decision()
+        if d.requests:
+            break
+        live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
+    step = live.state["step"]
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][d.actor]['token']}")
+    button = wait_for(driver, ".requests button.request")[0]
+    assert button.text == "Rearrange inventory"
+    assert "Rearrange inventory" not in [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".options button.option")]
+    screenshot(driver, "apothebakery-request")
+    button.click()
+    wait_step(driver, step + 1)
+    assert wait_for(driver, ".prompt")[0].text == "Which elixir goes to the left end?"
+    assert live.choices[-1] == "act:rearrange"

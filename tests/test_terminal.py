@@ -145,10 +145,10 @@ def test_long_option_lists_are_cut_and_filtered(tmp_path):
     child.sendline("/row 2, column 3,")
     child.expect_exact(PROMPT)
     found = [ln.strip() for ln in child.before.splitlines() if re.match(r"\s+\d+\. ", ln)]
-    assert found and all("at row 2, column 3," in ln for ln in found)
+    assert found and all(" row 2, column 3," in ln and " [" not in ln for ln in found)
     child.sendline(found[0].split(".")[0])  # its number in the whole list
     child.expect_exact(CONFIRM)
-    assert "at row 2, column 3," in child.before
+    assert "row 2, column 3," in child.before
     child.sendline("q")
     child.expect(pexpect.EOF)
 
@@ -216,3 +216,28 @@ def test_undo_then_quit_then_resume_gives_the_undone_state(tmp_path):
     assert preview_cells(child.before) == []  # back at the placement, the garden still empty
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_a_request_is_one_key_apart_from_the_options(tmp_path):
+    """Apothebakery's "Rearrange inventory" (`on request`): shown as `!`, not numbered; taken, it
+    asks its own question and then the interrupted one again, and the trace records it."""
+    child = spawn("apothebakery", "--players", "1", "--seed", "5", "--save", "game.json", cwd=tmp_path)
+    for _ in range(400):
+        child.expect_exact([PROMPT])
+        if "!    Rearrange inventory" in child.before:
+            break
+        child.sendline("1")
+    else:
+        raise AssertionError("never offered")
+    asked = child.before.splitlines()
+    assert not any(re.match(r"\s+\d+\. Rearrange", ln) for ln in asked), "not among the numbered options"
+    child.sendline("!")
+    child.expect_exact(PROMPT)
+    assert "Which elixir goes to the left end?" in child.before
+    child.sendline("1")
+    child.expect_exact(PROMPT)
+    assert "P1 acts: Rearrange inventory" in child.before or "Rearrange inventory" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert "act:rearrange" in saved["choices"]

@@ -93,16 +93,19 @@ def agent_class(name: str):
     raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N, planner@N or give module:Class")
 
 
-def make_agents(engine, names: list[str], players: int, seed: int) -> list:
-    """One agent per seat; a short list repeats its last name."""
+def make_agent(engine, name: str, seat: int, game_seed: int):
+    """The agent `name` for one seat, seeded from the game's seed (as `make_agents` seeds it)."""
+    cls = agent_class(name)
+    try:
+        return cls(engine, seat, game_seed * 7919 + seat)
+    except Exception as exc:
+        raise AgentError(f"cannot start agent `{name}` in seat P{seat + 1}: {type(exc).__name__}: {exc}") from None
+
+
+def make_agents(engine, names: list, players: int, seed: int) -> list:
+    """One agent per seat; a short list repeats its last name. An entry that is not a name is
+    an agent already built (a library user's), used as it is."""
     if not names:
         names = ["random"]
-    names = (names + [names[-1]] * players)[:players]
-    agents = []
-    for seat, n in enumerate(names):
-        cls = agent_class(n)
-        try:
-            agents.append(cls(engine, seat, seed * 7919 + seat))
-        except Exception as exc:
-            raise AgentError(f"cannot start agent `{n}` in seat P{seat + 1}: {type(exc).__name__}: {exc}") from None
-    return agents
+    names = (list(names) + [names[-1]] * players)[:players]
+    return [make_agent(engine, n, seat, seed) if isinstance(n, str) else n for seat, n in enumerate(names)]

@@ -2,7 +2,8 @@
 
 `meeple train GAME` plays seeded games between bots, records generic features
 of positions along the way and fits, with ridge regression (numpy), each
-seat's final score from them. The model is a small JSON file next to the
+seat's final score from them (fitting needs the `lab` extra; the planner evaluates a model in
+plain Python, so playing needs only the core install). The model is a small JSON file next to the
 ruleset (`NAME.model.json`); the planner agent loads it when it is there and
 was trained on the same rules (the game's digest), and values the leaves of its
 search by the predicted final scores instead of the score plus hints.
@@ -18,8 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
-
+from meeple.interpreter.extras import need
 from meeple.interpreter.rng import Random
 
 SAMPLE_EVERY = 4   # on average one position in this many decisions is recorded
@@ -58,6 +58,9 @@ def features(engine, state: dict, player: int) -> list[float]:
 
 def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dict:
     """Self-play games; a model fitting each seat's final score from the positions on the way."""
+    need("lab", "meeple train", "numpy")
+    import numpy as np
+
     from meeple.interpreter.agents import make_agents  # the registry imports the planner, which imports this
     rows, targets = [], []
     pick = Random(seed)
@@ -95,12 +98,13 @@ class Model:
 
     def __init__(self, data: dict):
         self.data = data
-        self.mean, self.scale = np.array(data["mean"]), np.array(data["scale"])
-        self.weights, self.bias = np.array(data["weights"]), data["bias"]
+        # Standardizing and the dot product fold into one weight and one offset per feature:
+        # a sum over a few dozen features, faster in plain Python than through numpy arrays.
+        self.weights = [w / s for w, s in zip(data["weights"], data["scale"])]
+        self.bias = data["bias"] - sum(m * w for m, w in zip(data["mean"], self.weights))
 
     def predict(self, engine, state: dict, player: int) -> float:
-        z = (np.array(features(engine, state, player)) - self.mean) / self.scale
-        return float(z @ self.weights + self.bias)
+        return self.bias + sum(x * w for x, w in zip(features(engine, state, player), self.weights))
 
 
 def model_path(game) -> Path:
@@ -146,6 +150,7 @@ def cmd_train(args) -> int:
     from meeple.interpreter.engine import Engine
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    need("lab", "meeple train", "numpy")
     engine = Engine(load_game(find_ruleset(args.game)))
     g = engine.game
     if not g.min_players <= args.players <= g.max_players:

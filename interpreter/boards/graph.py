@@ -2,8 +2,11 @@
 
 A board file is JSON::
 
-    {"spaces": {"s1": {"tags": ["start"], "areas": ["north", "pond"]}, ...},
+    {"spaces": {"s1": {"tags": ["start"], "areas": ["north", "pond"], "label": "the gate"}, ...},
      "arrows": [["s1", "s2"], ["s2", "s3"], ...]}
+
+A space's optional "label" is how people read it (prompts, traces, the table);
+the rules and saved states keep its name.
 
 Arrows are one-way (a fork is a space with two arrows out; a link off the
 board's edge is just an arrow). The board is a networkx DiGraph; its
@@ -32,6 +35,7 @@ class Board:
     successors: dict = field(repr=False)  # space -> tuple of spaces (file order of arrows)
     neighbours: dict = field(repr=False)  # space -> sorted tuple (undirected)
     area_names: tuple = ()  # every area, in order of first appearance
+    labels: dict = field(default_factory=dict, repr=False)  # space -> how people read it (optional)
 
     @classmethod
     def from_data(cls, name: str, data) -> "Board":
@@ -39,6 +43,7 @@ class Board:
             raise BoardError('a board file is a JSON object with "spaces" (an object) and "arrows" (a list)')
         graph = nx.DiGraph()
         areas = []
+        labels = {}
         for space, info in data["spaces"].items():
             info = info or {}
             if not isinstance(info, dict):
@@ -46,6 +51,10 @@ class Board:
             tags, space_areas = list(info.get("tags", [])), list(info.get("areas", []))
             if not all(isinstance(x, str) for x in tags + space_areas):
                 raise BoardError(f"space `{space}`: tags and areas are lists of names")
+            if not isinstance(info.get("label", ""), str):
+                raise BoardError(f"space `{space}`: a label is a text")
+            if info.get("label"):
+                labels[space] = info["label"]
             graph.add_node(space, tags=tuple(tags), areas=tuple(space_areas))
             areas += [a for a in space_areas if a not in areas]
         successors = {s: [] for s in graph}
@@ -57,7 +66,7 @@ class Board:
         undirected = graph.to_undirected(as_view=True)
         neighbours = {s: tuple(sorted(undirected.neighbors(s))) for s in graph}
         return cls(name, graph, tuple(graph.nodes), {s: tuple(v) for s, v in successors.items()},
-                   neighbours, tuple(areas))
+                   neighbours, tuple(areas), labels)
 
     def check(self, space) -> None:
         if space not in self.successors:

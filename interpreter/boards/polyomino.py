@@ -87,6 +87,26 @@ def placements(cells: tuple, rows: int, cols: int) -> tuple:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Table:
+    """A shape's placements on one grid size, laid out for the hot loop: each placement's
+    mask, its option `[orientation, row, col]` (1-based) and, by that option, the placement."""
+
+    placements: tuple
+    masks: tuple
+    options: tuple  # (orientation, row + 1, col + 1) per placement
+    footprints: tuple  # the distinct masks: whether a shape fits depends only on these
+    by_option: dict
+
+
+@lru_cache(maxsize=None)
+def table(cells: tuple, rows: int, cols: int) -> Table:
+    found = placements(cells, rows, cols)
+    options = tuple((p.orientation, p.row + 1, p.col + 1) for p in found)
+    masks = tuple(p.mask for p in found)
+    return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)))
+
+
 def render(cells: tuple) -> str:
     """A shape back to its text form (for labels and traces)."""
     height = max(r for r, _, _ in cells) + 1

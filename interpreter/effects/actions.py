@@ -3,6 +3,10 @@
 A declared action is offered at every decision point while its test holds, not
 only at fixed windows:
 
+- with `, on request`, never among the options: the decision lists it apart
+  (`Decision.requests`), the terminal and the table offer it as one key or
+  button, and bots, which choose among the options, do not see it;
+
 - on the player's own decisions, as extra options after the normal ones (so a
   decision that would be taken at once because it has one option is asked);
 - with `, interrupting`, also on other players' decisions: just before someone
@@ -23,7 +27,8 @@ kept: the interrupt is a frame, the "held last time" marks are plain vars
 from __future__ import annotations
 
 ACT = "act"  # an option value {"act": name}: take the action `name`
-HELD = "#held/"
+HELD = "#held/"  # = state.HELD_PREFIX (views hide other players' marks)
+MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read by `moment()`)
 
 
 def running(m) -> bool:
@@ -34,14 +39,12 @@ def running(m) -> bool:
     return any(f[0] in blocks for f in m.state["stack"])
 
 
-def actions_for(m, player, interrupting_only: bool = False) -> list:
-    """The actions whose test holds for `player` now, in file order."""
+def actions_for(m, player, among=None) -> list:
+    """The actions (of `among`, else all) whose test holds for `player` now, in file order."""
     out = []
     saved = m.env
     try:
-        for a in m.game.actions:
-            if interrupting_only and not a.interrupting:
-                continue
+        for a in m.game.actions if among is None else among:
             m.env = {a.param: player}
             if a.guard is None or a.guard(m):
                 out.append(a)
@@ -50,38 +53,82 @@ def actions_for(m, player, interrupting_only: bool = False) -> list:
     return out
 
 
+def _interrupting(game) -> list:
+    found = game.cache.get("interrupting actions")
+    if found is None:
+        found = game.cache["interrupting actions"] = [a for a in game.actions if a.interrupting]
+    return found
+
+
 def interrupt(m, actor, line: int) -> bool:
-    """Before `actor` decides: ask the first other player whose interrupting test newly holds."""
+    """Before `actor` decides: ask the first other player whose interrupting test newly holds.
+
+    `actor` is None at a `moment`: nobody is deciding, so everyone may be asked."""
+    return offer(m, actor, line) is None
+
+
+def offer(m, actor, line: int):
+    """Before `actor` decides: None if another player was asked to act first (the pending
+    decision is theirs), else the actor's own actions that hold, as extra option values.
+
+    Each test is evaluated once per decision point: the actor's interrupting ones serve
+    both for their "held" marks and for their own options."""
     game, state = m.game, m.state
-    if not any(a.interrupting for a in game.actions) or running(m):
-        return False
-    vars_ = state["vars"]
-    players = state["players"]
-    for i in range(players):
-        q = (state["first"] + i) % players
-        held = actions_for(m, q, interrupting_only=True)
-        fresh = []
-        for a in game.actions:
-            if not a.interrupting:
-                continue
-            key = f"{HELD}{a.name}/{q}"
-            now = a in held
-            if now and not vars_.get(key, False):
-                fresh.append(a)
-            vars_[key] = now
-        if fresh and q != actor:  # the actor has them among their own options
-            state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
-                                "interrupt": True, "secret": False, "line": line,
-                                "prompt": f"Act now, before P{actor + 1} decides?"}
-            return True
-    return False
-
-
-def own(m, actor) -> list:
-    """The actor's own actions that hold now, as extra option values."""
     if running(m):
         return []
-    return [{ACT: a.name} for a in actions_for(m, actor)]
+    inter = _interrupting(game)
+    mine = None
+    if inter:
+        vars_ = state["vars"]
+        players = state["players"]
+        first = state["first"]
+        for i in range(players):
+            q = (first + i) % players
+            held = actions_for(m, q, inter)
+            fresh = False
+            for a in inter:
+                key = f"{HELD}{a.name}/{q}"
+                now = a in held
+                if now and not vars_.get(key, False):
+                    fresh = True
+                vars_[key] = now
+            if q == actor:
+                mine = held
+            elif fresh:
+                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
+                          else f"Act now ({vars_.get(MOMENT)})?")
+                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
+                                    "interrupt": True, "secret": False, "line": line, "prompt": prompt}
+                return None
+    if actor is None:
+        return []
+    offered = _offered(game)
+    if mine is None or len(inter) < len(offered):  # the actor's tests not evaluated yet
+        mine = actions_for(m, actor, offered)
+    return [{ACT: a.name} for a in mine]
+
+
+def _offered(game) -> list:
+    """The actions that join a decision's options (not those taken on request)."""
+    found = game.cache.get("offered actions")
+    if found is None:
+        found = game.cache["offered actions"] = [a for a in game.actions if not a.on_request]
+    return found
+
+
+def request_actions(game) -> list:
+    asked = game.cache.get("request actions")
+    if asked is None:
+        asked = game.cache["request actions"] = [a for a in game.actions if a.on_request]
+    return asked
+
+
+def requests(m, actor) -> list:
+    """The actor's `on request` actions that hold now: asked for, never among the options."""
+    asked = request_actions(m.game)
+    if not asked or running(m):
+        return []
+    return actions_for(m, actor, asked)
 
 
 def take(m, pending: dict, value) -> None:
@@ -97,3 +144,28 @@ def take(m, pending: dict, value) -> None:
 
 def title(game, value: dict) -> str:
     return next((a.title for a in game.actions if a.name == value[ACT]), value[ACT])
+
+
+def begin_moment(m, name) -> None:
+    """`moment NAME`: what happens now changes, so every interrupting test counts as new again."""
+    vars_ = m.state["vars"]
+    vars_[MOMENT] = name
+    for key in [k for k in vars_ if k.startswith(HELD)]:
+        vars_[key] = False
+
+
+class MomentPoint:
+    """After `moment NAME`: each player whose interrupting action holds is asked, in turn
+    order, before the flow goes on. The op stays put while someone is asked, so after
+    their action (or pass) it runs again and asks the next one."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span):
+        self.span = span
+
+    def run(self, m, frame):
+        if interrupt(m, None, self.span.line if self.span else 0):
+            return True
+        frame[1] += 1
+        return False

@@ -9,7 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.builtins import placements_for
+from meeple.interpreter.builtins import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.state import SECRET_LOCALS
 
@@ -50,16 +50,16 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     (interpreter/effects/actions.py), and the actor's actions join the options."""
     if m.game.actions:
         line = op.span.line if op.span else 0
-        if actions.interrupt(m, actor, line):
+        mine = actions.offer(m, actor, line)
+        if mine is None:  # someone else is asked first
             return True
-        mine = actions.own(m, actor)
         if mine:
             pending = {"actor": actor, "options": options + mine, "line": line}
             pending.update(extra)
             m.state["pending"] = pending
             return True
     if len(options) == 1 and (not op.may or options[0] is None):
-        if options[0] is not None:  # a pass with nothing else to choose is not news
+        if options[0] is not None and m.recording:  # a pass with nothing else to choose is not news
             if getattr(op, "secret", False):
                 m.emit("auto", player=actor, choice=option_id(m.game, options[0]), secret=True)
             else:
@@ -69,14 +69,15 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}
     if type(op.prompt) is not str:  # a title with `{...}` parts, read where it is asked
         pending["prompt"] = op.prompt(m)
-    pending.update(extra)
+    if extra:
+        pending.update(extra)
     m.state["pending"] = pending
     return True
 
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret", "label")
+                 "cell_test", "secret", "label", "filter")
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -85,6 +86,7 @@ class ChooseFrom:
         self.cell_test = cell_test  # `where` as a direct read of cells (dsl/compile_cells.py)
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
         self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
+        self.filter = None  # fn(machine, items) -> the items `where` keeps, generated (dsl/compile_source.py)
 
     def run(self, m, frame):
         options = self.options(m, frame)
@@ -104,23 +106,31 @@ class ChooseFrom:
         if self.cell_test is not None:
             test, grids = self.cell_test, m.state["grids"]
             options = [c for c in items if test(grids, c)]
+        elif self.filter is not None:
+            options = self.filter(m, items)
         elif self.where is not None:
-            had, old = self.var in env, env.get(self.var)
-            options = []
-            for item in items:
-                env[self.var] = item
-                if self.where(m):
-                    options.append(item)
-            if had:
-                env[self.var] = old
-            else:
-                env.pop(self.var, None)
+            options = self.keep(m, items)
         else:
             options = list(items)
         if len(options) > 1 and not self.unique:
             options = distinct(options)
         if self.may:
             options.append(None)
+        return options
+
+    def keep(self, m, items) -> list:
+        """The items `where` keeps, each bound to the choice's name in turn."""
+        env = m.env
+        had, old = self.var in env, env.get(self.var)
+        options = []
+        for item in items:
+            env[self.var] = item
+            if self.where(m):
+                options.append(item)
+        if had:
+            env[self.var] = old
+        else:
+            env.pop(self.var, None)
         return options
 
     def take(self, m, frame, value):
@@ -168,19 +178,19 @@ class Menu:
 class Place:
     """Choose where a piece goes (orientation and cell), then put it there."""
 
-    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt")
+    __slots__ = ("piece", "grid", "by", "bind", "undoable", "span", "prompt", "titled")
     may = False
 
-    def __init__(self, piece, grid, by, bind, undoable, prompt, span):
+    def __init__(self, piece, grid, by, bind, undoable, prompt, span, titled=False):
         self.piece, self.grid, self.by, self.bind, self.undoable = piece, grid, by, bind, undoable
         self.prompt, self.span = prompt, span
+        self.titled = titled  # the rules' own title (which names the piece): options say only the place
 
     def run(self, m, frame):
         piece, key = self.piece(m), self.grid(m)
-        found = placements_for(m, piece, key)
-        if not found:
+        options = placements_for(m, piece, key)
+        if not options:
             raise ValueError(f"`{piece}` does not fit on `{key}` (check with `fits` first)")
-        options = [[p.orientation, p.row + 1, p.col + 1] for p in found]
         return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key,
                        undoable=self.undoable)
 
@@ -197,6 +207,28 @@ class Place:
 def put(m, piece: str, key: str, value) -> None:
     """Write a piece's cells onto a grid and take the piece out of its zone."""
     orientation, row, col = value
+    grid = m.state["grids"][key]
+    cells = grid["cells"]
+    known = placement_table(m, piece, key).by_option.get((orientation, row, col))
+    if known is not None and all(cells[i] is None for i, _ in known.cells):
+        # A placement that fits (the usual case): its cells are known already.
+        covered = []
+        for i, v in known.cells:
+            cells[i] = v
+            covered.append(i)
+    else:
+        covered = put_checked(m, piece, key, value)
+    src = zones.locate(m.state, piece)
+    if src is not None:
+        m.state["zones"][src].remove(piece)
+    grid["pieces"].append([piece, orientation, row, col, covered])
+    if m.recording:
+        m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+
+
+def put_checked(m, piece: str, key: str, value) -> list:
+    """Write a piece's cells one by one, stopping at the first that leaves the grid or is taken."""
+    orientation, row, col = value
     spec = m.game.grids[key.split("/", 1)[0]]
     shape = polyomino.orient(m.game.shapes[piece], orientation)
     grid = m.state["grids"][key]
@@ -211,11 +243,7 @@ def put(m, piece: str, key: str, value) -> None:
             raise ValueError(f"row {r + 1}, column {c + 1} of `{key}` is not empty")
         grid["cells"][i] = v
         covered.append(i)
-    src = zones.locate(m.state, piece)
-    if src is not None:
-        m.state["zones"][src].remove(piece)
-    grid["pieces"].append([piece, orientation, row, col, covered])
-    m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)
+    return covered
 
 
 # ----------------------------------------------------------------- ids and labels

@@ -52,9 +52,10 @@ class Gather:
             return False
         if m.game.actions:
             line = self.span.line if self.span else 0
-            if actions.interrupt(m, who, line):
+            mine = actions.offer(m, who, line)
+            if mine is None:  # someone else is asked first
                 return True
-            options = options + actions.own(m, who)
+            options = options + mine
         if len(options) == 1 and (not self.inner.may or options[0] is None):
             m.emit("auto", player=who, choice=option_id(m.game, options[0]), secret=True)
             self.keep(frame, who, True, options[0])

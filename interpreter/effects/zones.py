@@ -45,8 +45,9 @@ def move(m, what, to: str, position: str = "") -> None:
         dest[0:0] = moved  # a list put on top keeps its order: its first item becomes the top
     else:
         dest.extend(moved)
-    for src, moved in by_source.items():
-        m.emit("move", items=moved, src=src, dst=to)
+    if m.recording:
+        for src, moved in by_source.items():
+            m.emit("move", items=moved, src=src, dst=to)
 
 
 def move_all(m, src: str, to: str) -> None:
@@ -57,7 +58,8 @@ def move_all(m, src: str, to: str) -> None:
     check_kind(m, items, to)
     zones[to].extend(items)
     zones[src] = []
-    m.emit("move", items=list(items), src=src, dst=to)
+    if m.recording:
+        m.emit("move", items=list(items), src=src, dst=to)
 
 
 def draw(m, count: int, src: str, to: str) -> None:
@@ -83,7 +85,8 @@ def draw(m, count: int, src: str, to: str) -> None:
         del items[:count]
     check_kind(m, taken, to)
     zones[to].extend(taken)
-    m.emit("draw", items=taken, src=src, dst=to, wanted=count)
+    if m.recording:
+        m.emit("draw", items=taken, src=src, dst=to, wanted=count)
 
 
 def refill_key(m, spec, src: str) -> str:
@@ -101,7 +104,8 @@ def refill_from(m, spec, src: str) -> None:
 
 def shuffle(m, key: str) -> None:
     rng.shuffle(m.state, m.state["zones"][key])
-    m.emit("shuffle", zone=key)
+    if m.recording:
+        m.emit("shuffle", zone=key)
 
 
 def check_kind(m, items, to: str) -> None:

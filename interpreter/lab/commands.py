@@ -15,6 +15,7 @@ import json
 import os
 import sys
 
+from meeple.interpreter.extras import need
 from meeple.interpreter.lab import stats
 from meeple.interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
 
@@ -65,6 +66,11 @@ def _check_counts(args) -> None:
         raise cli.CommandError("--jobs must be at least 1")
     if args.scheduler and args.jobs > 1:
         raise cli.CommandError("give --jobs or --scheduler, not both")
+    # Refused before any game is played, not after an hour of simulation.
+    if args.scheduler:
+        need("lab", f"meeple {args.command} --scheduler", "dask.distributed")
+    if getattr(args, "report", None):
+        need("lab", f"meeple {args.command} --report", "matplotlib", "numpy")
 
 
 def _side(args, game: str, options: dict, variants: list, label: str):

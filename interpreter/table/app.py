@@ -66,6 +66,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
     async def games_route(request: Request):
         return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
 
+    async def tables_route(request: Request):
+        return JSONResponse({"tables": hall.listing()})
+
     async def create_route(request: Request):
         try:
             body = await request.json()
@@ -161,6 +164,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         Route("/table/{id}", page("table.html")),
         Route("/replay", page("replay.html")),
         Route("/api/games", games_route),
+        Route("/api/tables", tables_route),
         Route("/api/tables", create_route, methods=["POST"]),
         Route("/api/tables/{id}", table_route),
         Route("/api/replays", replays_route),

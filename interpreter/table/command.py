@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 
 from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+from meeple.interpreter.extras import need
 
 
 def configure_serve(p) -> None:
@@ -35,6 +36,7 @@ def check_port(host: str, port: int) -> None:
 def cmd_serve(args) -> int:
     from meeple.interpreter import trace
 
+    need("web", "meeple serve", "uvicorn", "starlette", "websockets")
     games = args.games or list(shipped_rulesets())
     for g in games:
         find_ruleset(g)  # an unknown game: one line, exit 2
@@ -45,13 +47,9 @@ def cmd_serve(args) -> int:
         except trace.TraceError as exc:
             raise UsageError(str(exc)) from None
     check_port(args.host, args.port)
-    try:
-        import uvicorn
+    import uvicorn
 
-        from meeple.interpreter.table.app import create_app
-    except ImportError as exc:
-        raise UsageError(f"meeple serve needs the web extra ({exc.name} is missing): "
-                         "pip install -e '.[web]'") from None
+    from meeple.interpreter.table.app import create_app
     try:
         app = create_app(games, args.db, traces)
     except trace.TraceError as exc:

@@ -145,6 +145,21 @@ class Hall:
     def leave(self, table_id: str, socket, seat) -> None:
         self.pages.get(table_id, set()).discard((socket, seat))
 
+    def listing(self) -> list[dict]:
+        """The tables on this server, newest first, for the lobby: who sits where and a link to watch.
+
+        Only the spectator's link is listed: it shows what is public, and a seat's private link stays
+        with the person it was given to."""
+        counts = self.store.decision_counts()
+        out = []
+        for row in reversed(self.store.tables()):
+            live = self.tables.get(row["id"])  # opened since the server started: we know if it is over
+            out.append({"id": row["id"], "game": row["ruleset"], "players": row["players"],
+                        "seats": [s["agent"] for s in row["seats"]], "decisions": counts.get(row["id"], 0),
+                        "over": live.decision() is None if live is not None else None,
+                        "watch": f"/table/{row['id']}?token={row['spectator']}"})
+        return out
+
     @staticmethod
     def links(row: dict, base: str = "") -> dict:
         """The private link of each person's seat, and the spectator's."""

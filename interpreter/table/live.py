@@ -78,7 +78,7 @@ class LiveTable:
             raise TableError(f"it is not your turn: waiting for {player_name(d.actor)}")
         if step != self.state["step"]:
             raise TableError("that option is from an earlier moment of the game; the page now shows the current one")
-        if not isinstance(option_id, str) or option_id not in {o.id for o in d.options}:
+        if not isinstance(option_id, str) or option_id not in {o.id for o in d.options + d.requests}:
             raise TableError("that is not one of your options")
         self.commit(option_id)
 
@@ -86,17 +86,18 @@ class LiveTable:
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
+        asked = next((o for o in d.requests if o.id == option_id), None)  # asked for: public, no index
         try:
-            index = d.index_of(option_id)
+            index = None if asked else d.index_of(option_id)
         except KeyError:
             raise TableError(f"`{option_id}` is not one of the options") from None
-        who = choice_seen_by(self.engine.game, self.state, d, index, self.players)
-        state, events = self.engine.apply(self.state, index)
+        who = None if asked else choice_seen_by(self.engine.game, self.state, d, index, self.players)
+        state, events = self.engine.apply(self.state, option_id if asked else index)
         if record and self.store is not None:
             self.store.add_choice(self.id, len(self.choices) + 1, option_id)  # stored before anyone hears of it
         self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
         self.choices.append(option_id)
-        label = d.options[index].label
+        label = asked.label if asked else d.options[index].label
         self.entries.append({"actor": d.actor, "step": state["step"],
                              "label": {v: label if who is None or v in who else "something hidden"
                                        for v in self.viewers()},

@@ -11,11 +11,13 @@ showing their fields.
 """
 from __future__ import annotations
 
+import re
+
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.engine import field_text
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text
+from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text, var_text
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -34,12 +36,29 @@ def card(engine, cid: str) -> dict:
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
     title = engine.game.labels.get(cid) or comp.get("name") or cid  # how the rules say it reads
     out = {"id": cid, "title": str(title), "kind": comp[KIND],
-           "fields": [field_text(k, v) for k, v in shown.items() if not isinstance(v, tuple)],
+           "fields": [field_text(k, v) for k, v in shown.items()
+                      if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)],
            "text": engine.describe(cid)}
     shapes = [{"name": k, "cells": [list(c) for c in v]} for k, v in shown.items() if isinstance(v, tuple)]
     if shapes:  # drawn as small grids, the way the piece looks
         out["shapes"] = shapes
     return out
+
+
+def does(game, value) -> bool:
+    """Whether a field holds an effect (what the card does when played), not something printed on it."""
+    return isinstance(value, list) and len(value) == 2 and value[0] in game.effects and isinstance(value[1], list)
+
+
+def said_in(title: str, field: str, value) -> bool:
+    """Whether a card's title already says this field, so the face need not repeat it: a word
+    like `red` as a word of the title, a number only with its name (`size 3`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or value == "":
+        return False
+    words = re.findall(r"[\w']+", title.lower())
+    if isinstance(value, int):
+        return any(words[i:i + 2] == [field.lower(), str(value)] for i in range(len(words)))
+    return all(w in words for w in re.findall(r"[\w']+", value.lower()))
 
 
 def zones(engine, view: dict) -> list:
@@ -65,10 +84,12 @@ def counters(engine, view: dict) -> list:
     out = []
     for key, value in view["vars"].items():
         spec = g.counters.get(key.split("/", 1)[0])
-        if spec is not None and spec.quiet:  # bookkeeping: the rules leave it out of displays
+        if spec is None or spec.quiet:  # bookkeeping (the rules' `quiet` ones, the engine's `#...`)
             continue
-        out.append({"key": key, "label": key_label(g, key), "name": key.split("/", 1)[0],
-                    "owner": owner_of(spec, key), "value": value_text(value)})
+        name, *indices = key.split("/")
+        part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
+        out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
+                    "owner": owner_of(spec, key), "value": var_text(g, key, value)})
     return out
 
 
@@ -151,7 +172,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
     visible = {i for items in view["zones"].values() for i in items}
     out = {"actor": d.actor, "actor_name": player_name(d.actor), "mine": True, "prompt": d.prompt,
            "undoable": d.undoable, "step": state["step"],
-           "options": [option_json(engine, state, o, visible) for o in d.options]}
+           "options": [option_json(engine, state, o, visible) for o in d.options],
+           "requests": [{"id": o.id, "label": o.label} for o in d.requests]}
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
         shape = engine.game.shapes[pending["piece"]]

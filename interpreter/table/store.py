@@ -69,6 +69,12 @@ class Store:
                  "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8]}
                 for r in rows]
 
+    def decision_counts(self) -> dict[str, int]:
+        """How many decisions each table has taken (tables with none are left out)."""
+        with self.lock:
+            rows = self.db.execute("select table_id, count(*) from decisions group by table_id").fetchall()
+        return dict(rows)
+
     def choices(self, table_id: str) -> list[str]:
         with self.lock:
             rows = self.db.execute("select choice from decisions where table_id = ? order by n",

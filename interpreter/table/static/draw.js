@@ -67,7 +67,6 @@ function drawCard(card, hooks, same) {
     onclick: pick ? () => hooks.choose(pick) : null,
   },
   el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title),
-  card.title !== card.id && ids.length === 1 ? el("div", {class: "card-id"}, card.id) : null,
   (card.shapes || []).map((s) => drawShape(s.cells, 34)),
   el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
 }
@@ -112,23 +111,27 @@ function drawZones(zones, hooks) {
 }
 
 // ------------------------------------------------------------------ counters
-const MANY = 6; // a counter kept for more things than this folds away under its name
-
 function drawCounters(list) {
+  // A counter kept per something (per colour, per token) reads as one chip, the way people say it:
+  // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true).
   if (!list.length) return null;
   const byName = new Map();
   for (const c of list) {
     if (!byName.has(c.name)) byName.set(c.name, []);
     byName.get(c.name).push(c);
   }
-  const chip = (c) => el("span", {class: "counter", "data-counter": c.key}, el("span", {class: "counter-name"}, c.label),
-    el("span", {class: "counter-value"}, c.value));
-  const out = [], folded = [];
+  const chip = (key, name, value) => el("span", {class: "counter", "data-counter": key},
+    el("span", {class: "counter-name"}, name), el("span", {class: "counter-value"}, value));
+  const out = [];
   for (const [name, cs] of byName) {
-    if (cs.length <= MANY) out.push(...cs.map(chip));
-    else folded.push(el("details", {class: "counter-group"}, el("summary", {}, `${name} (${cs.length})`), cs.map(chip)));
+    if (cs.every((c) => c.part === "")) { out.push(...cs.map((c) => chip(c.key, c.label, c.value))); continue; }
+    const flags = cs.every((c) => c.value === "true" || c.value === "false");
+    const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
+      .map((c) => flags ? c.part : `${c.part} ${c.value}`);
+    out.push(chip(name, cs[0].label.replace(/\[.*$/, "") + (cs[0].owner !== null ? `[${playerName(cs[0].owner)}]` : ""),
+      shown.length ? shown.join(", ") : "none"));
   }
-  return el("div", {class: "counters"}, out, folded);
+  return el("div", {class: "counters"}, out);
 }
 
 // ------------------------------------------------------------------ grids
@@ -155,7 +158,7 @@ function drawGrid(grid, hooks) {
       onclick: cellPick ? () => hooks.choose(cellPick) : null,
     },
     layoutNames.length ? el("span", {class: "cell-layout"}, layout.join(" ")) : null,
-    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(grid.contents, v)}`}, v) : null);
+    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null);
     // a thicker edge between different pieces, so each placed piece reads as one
     const right = (c + 1 < grid.cols) ? pieceAt[i + 1] : undefined, below = pieceAt[i + grid.cols];
     if (pieceAt[i] && right !== pieceAt[i]) cell.classList.add("edge-right");

@@ -42,6 +42,21 @@ function drawGame() {
   drawSeats();
 }
 
+function titleOf(name) {
+  const g = games.find((x) => x.name === name);
+  return g ? g.title : name;
+}
+
+async function drawTables() {
+  const reply = await fetch("/api/tables").then((r) => r.json());
+  const list = document.getElementById("table-list");
+  list.replaceChildren(...reply.tables.map((t) => el("li", {class: "open-table", "data-table": t.id},
+    el("a", {href: t.watch, target: "_blank"}, `${titleOf(t.game)}, ${t.players} players`), " ",
+    el("span", {class: "hint"}, t.seats.map((s, i) => `${playerName(i)} ${s === "person" ? "a person" : "bot " + s}`).join(", ")
+      + ` - ${t.decisions} decision${t.decisions === 1 ? "" : "s"}` + (t.over ? " - finished" : "")))));
+  if (!reply.tables.length) list.append(el("li", {class: "hint"}, "none yet"));
+}
+
 async function start() {
   const reply = await fetch("/api/games").then((r) => r.json());
   games = reply.games.filter((g) => !g.error);
@@ -51,6 +66,7 @@ async function start() {
   pick.addEventListener("change", drawGame);
   document.getElementById("players").addEventListener("change", drawSeats);
   drawGame();
+  drawTables();
 }
 
 document.getElementById("new-table").addEventListener("submit", async (ev) => {
@@ -84,6 +100,7 @@ document.getElementById("new-table").addEventListener("submit", async (ev) => {
     location.href = people[0].link;
   };
   document.getElementById("links").hidden = false;
+  drawTables();
 });
 
 start();

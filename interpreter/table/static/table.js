@@ -166,6 +166,9 @@ function render() {
       if (Object.keys(hooks.cards).length + Object.keys(hooks.cells).length + Object.keys(hooks.spaces).length)
         panel.append(el("div", {class: "hint"}, "or click a highlighted card, cell or space"));
     }
+    if ((d.requests || []).length)  // asked for, not among the options: the rules allow it now
+      panel.append(el("div", {class: "requests"}, d.requests.map((o) =>
+        el("button", {class: "request", "data-option": o.id, onclick: () => choose(o.id)}, o.label))));
   } else if (d) {
     const mine = held[d.actor_name];
     panel.append(el("div", {class: "waiting"}, `Waiting for ${d.actor_name}…`,

@@ -1,0 +1,87 @@
+"""What the research adapters cost: uniformly random whole games per second of a ruleset on the
+engine directly, through meeple.pettingzoo's AEC environment and through meeple.openspiel's game.
+
+Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
+loop asks `last()` (an observation vector and a mask) for every step and samples from the mask;
+the OpenSpiel loop asks `legal_actions()` and applies one (states are not cloned). Rounds
+alternate the three; the median of the rounds is printed (docs/api.md quotes it).
+
+    .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import meeple  # noqa: E402
+from meeple import openspiel  # noqa: E402
+from meeple.pettingzoo import env as pettingzoo_env  # noqa: E402
+
+
+def timed(play_one, seconds: float) -> float:
+    games, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        play_one(games)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def engine_loop(game: meeple.Game):
+    engine, pick = game.engine, random.Random(1)
+
+    def play(seed: int):
+        state, _ = engine.start(game.players, seed)
+        while n := engine.option_count(state):
+            engine.apply(state, pick.randrange(n), inplace=True, events=False)
+    return play
+
+
+def pettingzoo_loop(game: meeple.Game):
+    e, pick = pettingzoo_env(game), random.Random(1)
+
+    def play(seed: int):
+        e.reset(seed=seed)
+        for _ in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+    return play
+
+
+def openspiel_loop(game: meeple.Game):
+    g, pick = openspiel.load(game), random.Random(1)
+
+    def play(seed: int):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(pick.choice(state.legal_actions()))
+    return play
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", default="tic_tac_toe")
+    ap.add_argument("--players", type=int)
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    game = meeple.load(args.game, players=args.players)
+    loops = {"engine": engine_loop(game), "PettingZoo AEC": pettingzoo_loop(game), "OpenSpiel": openspiel_loop(game)}
+    rates: dict[str, list] = {name: [] for name in loops}
+    for _ in range(args.repeats):
+        for name, play in loops.items():
+            rates[name].append(timed(play, args.seconds))
+    base = statistics.median(rates["engine"])
+    print(f"{game.title}, {game.players} players: uniformly random games/s, median of {args.repeats} x {args.seconds:g} s")
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(f"  {name:15} {median:10,.0f}  ({min(values):,.0f}-{max(values):,.0f})  {median / base:6.1%} of the engine")
+
+
+if __name__ == "__main__":
+    main()

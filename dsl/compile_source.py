@@ -1,0 +1,535 @@
+"""Expressions -> generated Python source: one function per expression the rules evaluate.
+
+Compiled as closures (dsl/compile_expr.py), `count(steps(player, c)) > 0` is a
+chain of a dozen small calls, each reading its names back from the frame's
+locals. Here the whole expression is written out as Python source instead,
+
+    def e(m):
+        try:
+            E = m.env
+            S = m.state
+            return (len(U0(m, E['player'], E['c'])) > 0)
+        except Exception:
+            return SLOW(m)
+
+with loop names and a function's parameters as Python locals, the rules'
+functions as generated Python functions (`U0`), cells of a known grid read
+straight from its content array, and builtins called directly. The source is
+built from the rules' structure, never pasted from their text: names become
+`v_NAME` locals or quoted keys, values are constants passed in (`K0`).
+
+Expressions never change the state (the one that does, `roll`, is never
+generated), so when the generated code raises, the expression's closure
+(`SLOW`) is run instead: it raises the same error with the same message and
+line. Anything not written out here is called as its closure, unless it reads
+a name the generated code keeps as a Python local; then the whole expression
+stays a closure.
+"""
+from __future__ import annotations
+
+import types
+from dataclasses import fields, is_dataclass
+
+from meeple.dsl import ast
+from meeple.dsl.compile_cells import fixed_grid
+from meeple.dsl.compile_expr import (RANGE_LIMIT, Scope, Table, _plus, _times, attr_reader, closure_only,
+                                     compile_table, constant, is_constant, shared_content, static_kind)
+from meeple.interpreter.builtins import FUNCTIONS
+from meeple.interpreter.game import KIND
+
+ENABLED = True  # tests turn it off to play the same games on closures alone
+UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
+GRID_SHAPES = {"cells", "rows", "columns"}
+COMPARE = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=", "in": "in", "notin": "not in"}
+
+
+class NotGenerated(Exception):
+    """This expression stays a closure."""
+
+
+class Var:
+    """A name the generated code keeps as a Python local; for cells of a known grid,
+    the grid and the local holding the cell's content."""
+
+    __slots__ = ("py", "grid", "content", "used")
+
+    def __init__(self, py: str, grid=None, content: str | None = None):
+        self.py, self.grid, self.content = py, grid, content
+        self.used = False  # read other than through its content: the loop needs the cell itself
+
+
+def _range(a, b):
+    if b - a >= RANGE_LIMIT:
+        raise ValueError("range too long")
+    return list(range(a, b + 1))
+
+
+def _index(container, i):
+    if isinstance(container, Table):
+        return container.lookup(i)
+    return container[i]
+
+
+HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index}
+
+
+def names_in(node):
+    """Every name an expression mentions (loop names included)."""
+    if isinstance(node, ast.Name):
+        yield node.name
+    if isinstance(node, list):
+        for item in node:
+            yield from names_in(item)
+    elif is_dataclass(node):
+        for f in fields(node):
+            if f.name != "span":
+                yield from names_in(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from names_in(item)
+
+
+def unrepeatable_functions(game) -> set:
+    """The rules' functions that (through others) call an unrepeatable builtin."""
+    cached = game.cache.get(("source", "unrepeatable"))
+    if cached is not None:
+        return cached
+    calls = {name: set(_calls_in(body)) for name, body in game.function_bodies.items()}
+    bad = {name for name, called in calls.items() if called & UNREPEATABLE}
+    grew = True
+    while grew:
+        more = {name for name, called in calls.items() if called & bad} - bad
+        bad |= more
+        grew = bool(more)
+    game.cache[("source", "unrepeatable")] = bad
+    return bad
+
+
+def _calls_in(node):
+    if isinstance(node, (ast.Call, ast.FieldCall)):
+        yield getattr(node, "func", "")
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _calls_in(item)
+    elif is_dataclass(node):
+        for f in fields(node):
+            if f.name != "span":
+                yield from _calls_in(getattr(node, f.name))
+
+
+class Gen:
+    """Writes one expression's source; `consts` are the values it refers to by name."""
+
+    def __init__(self, scope: Scope, consts: dict):
+        self.scope, self.game = scope, scope.game
+        self.consts = consts
+        self.loops = 0  # loop names are numbered: inlined functions' loops never shadow the caller's
+        self.inlining: list = []  # the functions being inlined, innermost last
+        # `(_a1 := obj)` names a value read twice; Python refuses it in a comprehension's source,
+        # where generate() then tries again without.
+        self.walrus = False
+        self.fields = {f for comp in self.game.components.values() for f in comp if f != KIND}
+        self.content = shared_content(self.game)
+        self.unrepeatable = unrepeatable_functions(self.game)
+
+    def const(self, value) -> str:
+        name = f"K{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    # ------------------------------------------------------------- fallbacks
+    def closure(self, node, bound: dict) -> str:
+        """Call the closure of `node`, if it reads nothing kept as a Python local."""
+        g = self.game
+        for n in names_in(node):
+            if n in bound:
+                raise NotGenerated(n)
+            if "player" in bound and (n in g.counters or n in g.zones or n in g.grids):
+                raise NotGenerated(n)  # a bare per-player name would read `player` from the frame
+        for n in _calls_in(node):
+            if n in UNREPEATABLE or n in self.unrepeatable:
+                raise NotGenerated(n)
+        return f"{self.const(closure_only(node, self.scope))}(m)"
+
+    # ------------------------------------------------------------- expressions
+    def expr(self, node, bound: dict) -> str:
+        t = type(node)
+        method = getattr(self, "x_" + t.__name__, None)
+        if method is None:
+            return self.closure(node, bound)
+        return method(node, bound)
+
+    def x_Int(self, node, bound):
+        return repr(node.value)
+
+    x_Bool = x_Int
+
+    def x_Str(self, node, bound):
+        return self.const(node.value)
+
+    def x_NoneLit(self, node, bound):
+        return "None"
+
+    def x_Name(self, node, bound):
+        # The order of compile_expr.compile_name: a name means the first of these it is.
+        n, g = node.name, self.game
+        if n in bound:
+            bound[n].used = True
+            return bound[n].py
+        if n in self.scope.locals:
+            return f"E[{n!r}]"
+        if n == "players":
+            return "S['players']"
+        if n == "first_player":
+            return "S['first']"
+        if n == "turn_order":
+            return self.closure(node, bound)
+        if n in g.options:
+            return self.const(g.options[n])
+        if n in g.enums:
+            return f"list({self.const(list(g.enums[n]))})"
+        if n in self.scope.symbols:
+            return repr(n)
+        if n in g.kinds:
+            return f"list({self.const(list(g.kinds[n]))})"
+        if n in g.tables:
+            return self.const(g.tables[n])
+        if n in g.boards:
+            return repr(n)
+        if n in g.counters:
+            return f"S['vars'][{self.key(n, g.counters[n].per, None, bound)}]"
+        if n in g.zones:
+            return f"S['zones'][{self.key(n, g.zones[n].per, None, bound)}]"
+        if n in g.grids:
+            return self.key(n, g.grids[n].per, None, bound)
+        return self.closure(node, bound)
+
+    def sc(self, bound: dict) -> Scope:
+        """The scope with the generated code's loop names as locals (as the closures see them)."""
+        return self.scope.with_locals(bound) if bound else self.scope
+
+    def key(self, name: str, per: tuple, index, bound: dict) -> str:
+        """The state key of a thing kept per player / per value, as compile_expr.instance_key."""
+        given = [] if index is None else index if isinstance(index, list) else [index]
+        if not per:
+            if given:
+                raise NotGenerated(name)
+            return repr(name)
+        parts = [self.expr(i, bound) for i in given]
+        if len(given) == len(per) - 1 and per[0] == "player":
+            if "player" in bound:
+                parts.insert(0, bound["player"].py)
+            elif "player" in self.scope.locals:
+                parts.insert(0, "E['player']")
+            else:
+                raise NotGenerated(name)
+        elif len(given) != len(per):
+            raise NotGenerated(name)
+        if len(parts) == 1:
+            return f"({name + '/'!r} + str({parts[0]}))"
+        joined = " + '/' + ".join(f"str({p})" for p in parts)
+        return f"({name + '/'!r} + {joined})"
+
+    def x_ListLit(self, node, bound):
+        scope = self.sc(bound)
+        if all(is_constant(i, scope) for i in node.items):
+            return self.const([constant(i, scope) for i in node.items])
+        return "[" + ", ".join(self.expr(i, bound) for i in node.items) + "]"
+
+    def x_Ternary(self, node, bound):
+        return f"({self.expr(node.then, bound)} if {self.expr(node.cond, bound)} else {self.expr(node.other, bound)})"
+
+    def x_BoolOp(self, node, bound):
+        return f"({self.expr(node.left, bound)} {node.op} {self.expr(node.right, bound)})"
+
+    def x_Not(self, node, bound):
+        return f"(not {self.expr(node.operand, bound)})"
+
+    def x_Neg(self, node, bound):
+        return f"(-{self.expr(node.operand, bound)})"
+
+    def x_Compare(self, node, bound):
+        return f"({self.expr(node.left, bound)} {COMPARE[node.op]} {self.expr(node.right, bound)})"
+
+    def x_Range(self, node, bound):
+        return f"RANGE({self.expr(node.lo, bound)}, {self.expr(node.hi, bound)})"
+
+    def x_BinOp(self, node, bound):
+        left, right = self.expr(node.left, bound), self.expr(node.right, bound)
+        if node.op == "+":
+            scope = self.sc(bound)
+            numbers = static_kind(node.left, scope) == static_kind(node.right, scope) == "number"
+            return f"({left} + {right})" if numbers else f"PLUS({left}, {right})"
+        if node.op == "*":
+            return f"TIMES({left}, {right})"
+        return f"({left} {node.op} {right})"
+
+    def x_Attr(self, node, bound):
+        name, obj = node.name, node.obj
+        if isinstance(obj, ast.Name) and obj.name in bound and bound[obj.name].grid is not None:
+            var = bound[obj.name]
+            spec, v = var.grid, var.py
+            content = var.content or f"S['grids'][{v}[0]]['cells'][{v}[1]]"
+            if name == spec.content:
+                return content
+            if name == "empty":
+                return f"({content} is None)"
+            var.used = True
+            if name == "row":
+                return f"({v}[1] // {spec.geometry.cols} + 1)"
+            if name == "col":
+                return f"({v}[1] % {spec.geometry.cols} + 1)"
+            if name in spec.layouts:
+                return f"{self.const(spec.layouts[name])}[{v}[1]]"
+            raise NotGenerated(name)
+        value = self.expr(obj, bound)
+        read = self.const(attr_reader(self.game, name, node.span))
+        simple = value.isidentifier() or value.startswith("E[")
+        if not simple and self.walrus and name in (self.content, "empty") and name not in self.fields:
+            self.loops += 1
+            held = f"_a{self.loops}"
+            value, simple = f"({held} := {value})", True
+            first, rest = value, held
+        else:
+            first = rest = value
+        if name == self.content and name not in self.fields:
+            if not simple:
+                return f"{self.const(content_reader(read))}(m, {value})"
+            return (f"(None if {first} is None else S['grids'][{rest}[0]]['cells'][{rest}[1]] "
+                    f"if type({rest}) is list else {read}(m, {rest}))")
+        if name == "empty" and name not in self.fields:
+            if not simple:
+                return f"{self.const(empty_reader(read))}(m, {value})"
+            return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+        return f"{read}(m, {value})"
+
+    def x_Index(self, node, bound):
+        g, obj = self.game, node.obj
+        if isinstance(obj, ast.Name) and obj.name not in self.sc(bound).locals:
+            n = obj.name
+            if n in g.counters:
+                return f"S['vars'][{self.key(n, g.counters[n].per, node.index, bound)}]"
+            if n in g.zones:
+                return f"S['zones'][{self.key(n, g.zones[n].per, node.index, bound)}]"
+            if n in g.grids:
+                return self.key(n, g.grids[n].per, node.index, bound)
+        if isinstance(node.index, list):
+            raise NotGenerated("index")
+        if isinstance(obj, ast.TableLit):
+            table = self.const(compile_table(obj, self.sc(bound)))
+            return f"{table}.lookup({self.expr(node.index, bound)})"
+        if isinstance(obj, ast.ListLit) and all(is_constant(i, self.sc(bound)) for i in obj.items):
+            return f"{self.x_ListLit(obj, bound)}[{self.expr(node.index, bound)}]"
+        return f"INDEX({self.expr(obj, bound)}, {self.expr(node.index, bound)})"
+
+    def x_Call(self, node, bound):
+        g, func = self.game, node.func
+        if func in g.functions:
+            if func in self.unrepeatable:
+                raise NotGenerated(func)
+            args = [self.expr(a, bound) for a in node.args]
+            if func not in self.inlining and len(self.inlining) < INLINE_DEPTH and all(map(atomic, args)):
+                return self.inline(func, args)
+            fn = self.const(user_function(self.game, self.scope, func))
+            return f"{fn}(m{''.join(', ' + a for a in args)})"
+        if func in UNREPEATABLE:
+            raise NotGenerated(func)
+        if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
+            gen = node.args[0]
+            inner, finish = self.loop(gen.selection, bound)
+            value = self.expr(gen.expr, inner)
+            return f"{func}({value} {finish()})"
+        args = [self.expr(a, bound) for a in node.args]
+        if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
+                and fixed_grid_name(node.args[0], self.sc(bound)):
+            return self.const(FUNCTIONS[func].fn(types.SimpleNamespace(game=g), node.args[0].name))
+        if func == "count" and len(args) == 1:
+            return f"len({args[0]})"
+        if func in ("list", "sum", "abs") and len(args) == 1:
+            return f"{func}({args[0]})"
+        if func == "top" and len(args) == 1 and atomic(args[0]):
+            return f"({args[0]}[0] if {args[0]} else None)"
+        if func == "next_player" and len(args) == 1:
+            return f"(({args[0]} + 1) % S['players'])"
+        if func in STEPS and len(args) == 1:
+            return f"{self.const(step_reader(g, func))}({args[0]})"
+        return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
+
+    def inline(self, func: str, args: list) -> str:
+        """A call of the rules' function written in place, its parameters replaced by the
+        (plain, cheap to repeat) arguments; the body sees only its parameters, as when called."""
+        params = self.game.functions[func][0]
+        outer = self.scope
+        self.scope = Scope(self.game, outer.symbols, set(params), outer.where)
+        self.inlining.append(func)
+        try:
+            return f"({self.expr(self.game.function_bodies[func], {p: Var(a) for p, a in zip(params, args)})})"
+        finally:
+            self.inlining.pop()
+            self.scope = outer
+
+    def loop(self, sel: ast.Selection, bound: dict):
+        """The names bound inside a comprehension, and a function writing its `for ... in ... if ...`
+        once the body is written (a loop over a fixed grid whose cells are only read for their
+        content runs over the content array alone)."""
+        if sel.pattern.unpack:
+            raise NotGenerated("unpack")
+        name = sel.pattern.names[0]
+        self.loops += 1
+        py, content_py = f"v{self.loops}_{name}", f"w{self.loops}_{name}"
+        inner = dict(bound)
+        grid = fixed_grid(sel.source, self.sc(bound))
+        source = None if grid is not None else self.expr(sel.source, bound)
+        if grid is not None:
+            inner[name] = Var(py, self.game.grids[grid], content_py)
+        else:
+            inner[name] = Var(py)
+        where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
+
+        def finish() -> str:
+            if grid is None:
+                return f"for {py} in {source}{where}"
+            content = f"S['grids'][{grid!r}]['cells']"
+            if not inner[name].used:
+                return f"for {content_py} in {content}{where}"
+            shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
+            return f"for {py}, {content_py} in zip({shape}, {content}){where}"
+        return inner, finish
+
+    def x_Selection(self, node, bound):
+        if node.where is None:
+            return f"list({self.expr(node.source, bound)})"
+        inner, finish = self.loop(node, bound)
+        var = inner[node.pattern.names[0]]
+        var.used = True
+        return f"[{var.py} {finish()}]"
+
+    def x_Generator(self, node, bound):
+        inner, finish = self.loop(node.selection, bound)
+        value = self.expr(node.expr, inner)
+        return f"[{value} {finish()}]"
+
+
+STEPS = {"left", "right", "above", "below"}
+INLINE_DEPTH = 4
+
+
+def atomic(source: str) -> bool:
+    """A local, a constant or a frame local: as cheap to read twice as to pass once."""
+    return source.isidentifier() or source.lstrip("-").isdigit() or (
+        source.startswith("E[") and source.count("[") == 1)
+
+
+def step_reader(game, direction: str):
+    """`above(c)` and the like, as the builtin, with each grid's step table looked up once."""
+    tables: dict = {}
+
+    def step(cell):
+        if cell is None:
+            return None
+        key, i = cell
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = game.grids[key.split("/", 1)[0]].geometry.steps[direction]
+        j = table[i]
+        return None if j < 0 else [key, j]
+    return step
+
+
+def content_reader(read):
+    """A cell's content, as compile_expr.compile_attr reads it when the object is not a plain name."""
+    def content(m, value):
+        if value is None:
+            return None
+        if isinstance(value, list):
+            return m.state["grids"][value[0]]["cells"][value[1]]
+        return read(m, value)
+    return content
+
+
+def empty_reader(read):
+    def empty(m, value):
+        if isinstance(value, list):
+            return m.state["grids"][value[0]]["cells"][value[1]] is None
+        return read(m, value)
+    return empty
+
+
+def fixed_grid_name(node: ast.Name, scope: Scope) -> bool:
+    g = scope.game
+    return node.name not in scope.locals and node.name in g.grids and not g.grids[node.name].per
+
+
+def _build(source: str, consts: dict, name: str):
+    namespace = dict(HELPERS)
+    namespace.update(consts)
+    exec(compile(source, "<rules: generated expression>", "exec"), namespace)
+    return namespace[name]
+
+
+def generate(node, scope: Scope, slow):
+    """The generated function for one expression, or None to keep its closure `slow`."""
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        try:
+            body = gen.expr(node, {})
+        except NotGenerated:
+            return None
+        source = (f"def e(m):\n    try:\n        E = m.env\n        S = m.state\n        return {body}\n"
+                  f"    except Exception:\n        return SLOW(m)\n")
+        try:
+            return _build(source, consts, "e")
+        except SyntaxError:
+            continue
+    return None
+
+
+def generate_filter(var: str, source, where, scope: Scope, slow):
+    """`fn(m, items) -> the items where `where` holds, with each item as `var``, for a choice's
+    options; or None. `slow(m, items)` binds `var` in the frame's locals item by item."""
+    grid = fixed_grid(source, scope)
+    # The items of `cells(GRID)` are the grid's cells in order: zip them with their contents.
+    loop = "for v_item in items" if grid is None else f"for v_item, w_item in zip(items, S['grids'][{grid!r}]['cells'])"
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        item = Var("v_item", scope.game.grids[grid], "w_item") if grid is not None else Var("v_item")
+        try:
+            test = gen.expr(where, {var: item})
+        except NotGenerated:
+            return None
+        source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+                       f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n")
+        try:
+            return _build(source_text, consts, "f")
+        except SyntaxError:
+            continue
+    return None
+
+
+def user_function(game, scope: Scope, name: str):
+    """The rules' function `name` as a Python function `fn(m, *args)` (made once per game).
+
+    Made as a stub first, so a function that calls itself finds itself."""
+    made = game.cache.setdefault(("source", "functions"), {})
+    if name in made:
+        return made[name]
+    params = game.functions[name][0]
+    stub = _build("def u(m, *args):\n    raise RuntimeError('not generated yet')\n", {}, "u")
+    made[name] = stub
+    inner = Scope(game, scope.symbols, set(params), scope.where)
+    consts: dict = {"ENTRY": game.functions[name], "P": list(params)}
+    try:
+        body = Gen(inner, consts).expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
+        source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
+    except NotGenerated:
+        # As compile_calls.compile_user_call: the body's closure with only its parameters as locals.
+        source = ("def u(m, *args):\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
+                  "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n")
+    real = _build(source, consts, "u")
+    stub.__code__ = real.__code__
+    stub.__globals__.update(real.__globals__)
+    return stub

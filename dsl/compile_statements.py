@@ -1,0 +1,87 @@
+"""Plain statements of a fused run written as Python source (see dsl/compile_fused.py).
+
+`winner = player`, `score += 2`, `c.mark = [x, o][player]` and `let n = ...`
+are the statements a game runs most. Inside a fused run each was a call of its
+closure; here the common forms are written out instead:
+
+    try:
+        _k = 'score/' + str(E['player'])
+        _o = S['vars'][_k]
+        _v = 2
+        if type(_o) is not int or type(_v) is not int:
+            raise TypeError
+    except Exception:
+        k3(m)              # the statement's closure: the same error, or the rare case done right
+    else:
+        _v = _o + _v
+        if _o != _v:
+            S['vars'][_k] = _v
+            if m.recording:
+                m.emit('set', var=_k, value=_v)
+
+Everything that reads (and may fail) comes first; when it fails the statement's
+own closure runs instead, so errors read exactly as before. The writes after it
+are the closure's writes, in the same order, with the same events.
+"""
+from __future__ import annotations
+
+from meeple.dsl import ast
+from meeple.dsl.compile_expr import shared_content
+from meeple.dsl.compile_source import Gen, NotGenerated
+
+
+def statement(s, scope, gen: Gen, fallback: str) -> list | None:
+    """Source lines (indented from 0) for one statement, or None to call its closure `fallback`."""
+    try:
+        parts = _parts(s, scope, gen)
+    except NotGenerated:
+        return None
+    if parts is None:
+        return None
+    reads, writes = parts
+    return (["try:"] + ["    " + r for r in reads] + ["except Exception:", f"    {fallback}(m)", "else:"]
+            + ["    " + w for w in writes])
+
+
+def _parts(s, scope, gen: Gen):
+    g = scope.game
+    if isinstance(s, ast.Let):
+        return [f"_v = {gen.expr(s.value, {})}"], [f"E[{s.name!r}] = _v"]
+    if not isinstance(s, ast.Assign):
+        return None
+    target, op = s.target, s.op
+    if isinstance(target, ast.Attr):
+        content = shared_content(g)
+        if op != "=" or target.name != content or not all(spec.content == content for spec in g.grids.values()):
+            return None
+        reads = [f"_c = {gen.expr(target.obj, {})}", "_k, _i = _c", "_cs = S['grids'][_k]['cells']",
+                 f"_v = {gen.expr(s.value, {})}"]
+        return reads, ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
+    name = target.name if isinstance(target, ast.Name) else target.obj.name
+    index = target.index if isinstance(target, ast.Index) else None
+    if index is None and name in scope.locals:
+        if op != "=":
+            return None
+        return [f"_v = {gen.expr(s.value, {})}"], [f"E[{name!r}] = _v"]
+    if name == "first_player" and index is None:
+        if op != "=":
+            return None
+        return ([f"_v = {gen.expr(s.value, {})}"],
+                ["S['first'] = _v % S['players']", "if m.recording:", "    m.emit('first', player=S['first'])"])
+    spec = g.counters.get(name)
+    if spec is None or spec.secret:
+        return None
+    reads = [f"_k = {gen.key(name, spec.per, index, {})}", "_o = S['vars'][_k]", f"_v = {gen.expr(s.value, {})}"]
+    writes = []
+    if op != "=":
+        # Numbers only; lists added with `+=`, and every mistake, are the closure's.
+        reads.append("if type(_o) is not int or type(_v) is not int:")
+        reads.append("    raise TypeError")
+        writes.append(f"_v = _o {op[0]} _v")
+    if spec.lo is not None:
+        writes += [f"if _v < {spec.lo!r}:", f"    _v = {spec.lo!r}"]
+    if spec.hi is not None:
+        writes += [f"if _v > {spec.hi!r}:", f"    _v = {spec.hi!r}"]
+    writes += ["if _o != _v:", "    S['vars'][_k] = _v", "    if m.recording:",
+               "        m.emit('set', var=_k, value=_v)"]
+    return reads, writes

@@ -1,0 +1,144 @@
+"""A game as a library sees it: `meeple.load(...)` returns a Game, the compiled ruleset with
+its engine, from which states start and whole games are played.
+
+    game = meeple.load("tic_tac_toe")
+    state = game.start(seed=7)
+    result = game.play(agents=["greedy", "random"], seed=7)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+from meeple.interpreter import loader, runner
+from meeple.interpreter.engine import Engine
+from meeple.interpreter.render import outcome_text, score_table
+from meeple.state import State
+from meeple.traces import Trace
+
+
+def load(name_or_path, options: dict | None = None, variants: list | None = None,
+         players: int | None = None) -> "Game":
+    """A shipped ruleset by name (`"queens_wishes"`) or a .rules file by path, compiled with these
+    options (NAME -> value) and variants; `players` is the table's size (default: 2, or the
+    nearest count the game allows). Bad input raises UsageError or MeepleError."""
+    ref = str(name_or_path)
+    engine = loader.load(ref, options, variants)
+    return Game(engine, loader.player_count(engine, players), loader.ruleset_ref(ref))
+
+
+def rulesets() -> list[str]:
+    """The names of the shipped rulesets, for `load`."""
+    return list(shipped_rulesets())
+
+
+@dataclass
+class Result:
+    """A whole game played by agents: the final state, scores, ranking, outcome and trace."""
+    state: State
+    scores: list
+    ranking: list
+    outcome: list | None
+    decisions: int
+    agents: list
+    trace: Trace = field(repr=False)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats (0-based) in first place (a declared outcome's winners when the game has one)."""
+        if self.outcome is not None:
+            return [o["player"] for o in self.outcome if o["win"]]
+        return [r["player"] for r in self.ranking if r["place"] == 1]
+
+    def table(self) -> str:
+        """The score table as `meeple run` prints it."""
+        lines = score_table(self.scores, self.ranking, self.agents, self.outcome)
+        lines += [outcome_text(o, len(self.scores)) for o in self.outcome or []]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def _repr_html_(self) -> str:
+        return self.state._repr_html_()
+
+
+class Game:
+    """A compiled ruleset and its engine, for a table of `players` seats."""
+
+    def __init__(self, engine: Engine, players: int, ruleset: str = ""):
+        self.engine = engine
+        self.players = players
+        self.ruleset = ruleset  # how traces name it: a shipped name or an absolute path
+
+    # ------------------------------------------------------------- what it is
+    @property
+    def rules(self):
+        """The compiled ruleset (meeple.interpreter.game.Game): phases, components, zones."""
+        return self.engine.game
+
+    @property
+    def title(self) -> str:
+        return self.engine.game.title
+
+    @property
+    def options(self) -> dict:
+        """The options in force, NAME -> value."""
+        return dict(self.engine.game.options)
+
+    @property
+    def option_choices(self) -> dict:
+        """Every option the ruleset declares: NAME -> the values it allows."""
+        return {k: list(v) for k, (v, _) in self.engine.game.option_choices.items()}
+
+    @property
+    def variants(self) -> list:
+        """The variants in force."""
+        return list(self.engine.game.variants)
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return self.engine.game.min_players, self.engine.game.max_players
+
+    @property
+    def path(self):
+        """The .rules file."""
+        return find_ruleset(self.ruleset) if self.ruleset else self.engine.game.path
+
+    def with_players(self, players: int) -> "Game":
+        """The same rules for another number of players."""
+        return Game(self.engine, loader.player_count(self.engine, players), self.ruleset)
+
+    # ------------------------------------------------------------- playing
+    def start(self, seed: int = 1) -> State:
+        """The state after setup, at the first decision, for this seed."""
+        data, events = self.engine.start(self.players, seed)
+        return State(self, data, events)
+
+    def state(self, data: dict) -> State:
+        """A State around plain state data (e.g. `json.loads` of `state.to_json()`)."""
+        return State(self, data, [])
+
+    def play(self, agents=("random",), seed: int = 1, strict: bool = False,
+             seconds: float | None = None) -> Result:
+        """Agents play one whole game; one agent (name or meeple.agent(...)) per seat, a short
+        list repeats its last. `strict` checks that every component stays in one place."""
+        from meeple.agents import Agent
+
+        given = [agents] if isinstance(agents, str) or isinstance(agents, Agent) else list(agents) or ["random"]
+        seats = (given + [given[-1]] * self.players)[:self.players]  # a short list repeats its last
+        for seat, a in enumerate(seats):
+            if isinstance(a, Agent) and a.seat != seat:
+                raise UsageError(f"the {a.name} agent was made for seat {a.seat}, but it would play in seat {seat}")
+        names = [a.bot if isinstance(a, Agent) else a for a in seats]
+        r = runner.play(self.engine, self.players, seed, names, self.ruleset, strict=strict, seconds=seconds)
+        return Result(State(self, r.state, []), r.scores, r.ranking, r.outcome, r.decisions,
+                      r.trace.lines[0]["agents"], Trace(r.trace.lines))
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v}" for k, v in self.options.items())
+        return f"<meeple.Game {self.title}: {self.players} players{opts}{''.join(', +' + v for v in self.variants)}>"
+
+    def _repr_html_(self) -> str:
+        from meeple.display import game_html
+        return game_html(self)

@@ -1,0 +1,159 @@
+"""A PettingZoo AEC environment for any ruleset (the `research` extra).
+
+    from meeple.pettingzoo import env
+    e = env("tic_tac_toe", players=2)   # a meeple.Game, a shipped name or a .rules path; options=, variants=
+                                        # (raw_env(...): the same without the OrderEnforcingWrapper)
+    e.reset(seed=3)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are the seats ("player_0", ...); the one to act is whoever the engine's pending decision
+belongs to, so an action at any time (another seat's "act now?") and a simultaneous decision (the
+engine asks each seat in turn and keeps the answers secret until the reveal) need nothing special.
+Actions, observations and rewards are meeple.encoding's: a Discrete of the ruleset's action count,
+an index into the current decision's options; the observation a dict of the seat's view as a
+vector ("observation") and "action_mask"; rewards at the end from the outcome or the ranking.
+`option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
+steps of a learner never read them); `view(agent)` is the seat's view as plain data.
+`reset(seed=...)` is the engine's seed: the same seed and actions give the same game. An episode
+is truncated (no rewards) after `max_decisions` decisions, by default the runner's bound.
+"""
+from __future__ import annotations
+
+from meeple.interpreter.extras import need
+
+need("research", "meeple.pettingzoo", "numpy", "gymnasium", "pettingzoo")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
+
+from meeple import encoding  # noqa: E402
+from meeple.interpreter.render import all_boards_text  # noqa: E402
+
+DEFAULT_SEED = 0
+MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated
+
+
+def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
+        action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
+        render_mode: str | None = None):
+    """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path, in
+    PettingZoo's OrderEnforcingWrapper (as PettingZoo's own `env()`s are)."""
+    return OrderEnforcingWrapper(raw_env(game, players, options, variants, action_count, max_decisions, render_mode))
+
+
+def raw_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
+            action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
+            render_mode: str | None = None) -> "MeepleEnv":
+    """The environment without wrappers."""
+    return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode)
+
+
+class MeepleEnv(AECEnv):
+    metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
+
+    def __init__(self, game, players: int | None = None, options: dict | None = None,
+                 variants: list | None = None, action_count: int | None = None,
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
+        super().__init__()
+        self.game = encoding.table(game, players, options, variants)
+        self.engine, n = self.game.engine, self.game.players
+        g = self.engine.game
+        self.players = n
+        self.metadata = dict(self.metadata, name=f"meeple_{g.title}")
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.action_count = action_count or encoding.probe_action_count(self.engine, n)
+        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
+        mask = spaces.Box(0, 1, (self.action_count,), np.int8)
+        self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
+        self._act_space = {a: spaces.Discrete(self.action_count) for a in self.possible_agents}
+        self.state_data = None
+
+    # ------------------------------------------------------------- spaces
+    def observation_space(self, agent):
+        return self._obs_space[agent]
+
+    def action_space(self, agent):
+        return self._act_space[agent]
+
+    # ------------------------------------------------------------- the loop
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.seed_used = DEFAULT_SEED if seed is None else seed
+        self.state_data, _ = self.engine.start(self.players, self.seed_used)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.decisions = 0
+        self._after_move()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        n = min(self.engine.option_count(self.state_data), self.action_count)
+        if action is None or not 0 <= int(action) < n:
+            raise ValueError(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
+        self._cumulative_rewards[agent] = 0.0
+        self.state_data, _ = self.engine.apply(self.state_data, int(action), inplace=True, events=False)
+        self.decisions += 1
+        self._after_move()
+
+    def _after_move(self):
+        state = self.state_data
+        self.rewards = {a: 0.0 for a in self.agents}
+        for a in self.agents:
+            self.infos[a] = {}
+        if self.engine.option_count(state) and self.decisions >= self.max_decisions:
+            for a in self.agents:  # no reward: the game did not end
+                self.truncations[a] = True
+            self.agent_selection = self.agents[0]
+        elif self.engine.option_count(state):
+            self.agent_selection = self.possible_agents[state["pending"]["actor"]]
+        else:  # the end: everyone is told at once; the seats then leave in order
+            for a, r in zip(self.possible_agents, encoding.rewards(self.engine, state)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+
+    def _was_dead_step(self, action):
+        super()._was_dead_step(action)
+        if self.agents and all(self.terminations[a] or self.truncations[a] for a in self.agents):
+            self.agent_selection = self.agents[0]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        state = self.state_data
+        view = self.engine.view(state, seat)
+        mask = np.zeros(self.action_count, np.int8)
+        if state["pending"] is not None and not state["over"] and state["pending"]["actor"] == seat:
+            mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
+        return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
+
+    # ------------------------------------------------------------- for people
+    def option_labels(self) -> list[str]:
+        """What each legal action of the seat to act means now: its option's label."""
+        return encoding.option_labels(self.engine, self.state_data, self.action_count)
+
+    def view(self, agent) -> dict:
+        """The state as this seat sees it (plain data)."""
+        return self.engine.view(self.state_data, self.possible_agents.index(agent))
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        return "\n".join(all_boards_text(self.engine.game, self.engine.view(self.state_data, None)))
+
+    def close(self):
+        pass

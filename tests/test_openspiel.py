@@ -1,0 +1,139 @@
+"""meeple.openspiel: OpenSpiel's own checks (random_sim_test, get_all_states against its C++
+tic-tac-toe) and its MCTS bot playing through the adapter."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms.get_all_states import get_all_states
+from open_spiel.python.observation import make_observation
+
+import meeple
+from meeple import openspiel
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize("name, players, seeds, sims, serialize", [
+    ("tic_tac_toe", 2, 1, 5, True),
+    ("queens_wishes", 4, 4, 1, True),  # a chance node picks the seed
+    ("apothebakery", 3, 4, 1, False),  # simultaneous choices, secret hands
+])
+def test_openspiel_random_sim_test_passes(name, players, seeds, sims, serialize):
+    game = openspiel.load(name, players=players, seeds=seeds)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
+
+
+def board(cells) -> str:
+    return "".join(c or "." for c in cells)
+
+
+def test_tic_tac_toe_has_the_positions_of_openspiels_own():
+    ours = get_all_states(openspiel.load("tic_tac_toe"), -1, True, False, to_string=str)
+    theirs = get_all_states(pyspiel.load_game("tic_tac_toe"), -1, True, False, to_string=str)
+    our_boards = {board(s.data["grids"]["board"]["cells"]) for s in ours.values()}
+    # The engine takes a lone option at once, so a board with one free cell left and no line
+    # is never a decision of ours.
+    their_boards = {str(s).replace("\n", "") for s in theirs.values()
+                    if s.is_terminal() or len(s.legal_actions()) > 1}
+    assert our_boards == their_boards and len(ours) == len(their_boards) == 5256
+
+
+def test_information_states_are_the_seats_own():
+    game = openspiel.load("queens_wishes", players=2, seeds=3)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    other = state.clone()
+    other.apply_action(0)
+    state.apply_action(2)
+    assert other.data != state.data, "another chance outcome, another seed"
+    while state.current_player() == 0:
+        state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) != state.information_state_string(1)
+    assert state.information_state_string(1).startswith("P2 saw P1: ")
+    assert '"rng":null' in state.observation_string(0)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    seen = {public.string_from(state, p) for p in (0, 1)}
+    assert len(seen) == 1 and seen != {state.observation_string(1)}, "an onlooker does not see P2's options"
+
+
+def mcts_game(game, seat: int, simulations: int, seed: int) -> pyspiel.State:
+    """MCTS with random rollouts in `seat`, uniformly random moves for the others."""
+    rng = np.random.RandomState(seed)
+    bot = mcts.MCTSBot(game, 2, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        elif state.current_player() == seat:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_mcts_beats_random_play_at_tic_tac_toe():
+    game = openspiel.load("tic_tac_toe")
+    results = [mcts_game(game, seed % 2, 100, seed).returns()[seed % 2] for seed in range(6)]
+    assert min(results) >= 0.0 and sum(results) >= 3, results  # never loses, wins most
+
+
+def test_mcts_plays_a_whole_seeded_game_of_the_queens_wishes():
+    game = openspiel.load("queens_wishes", players=3, seed=7)
+    first = mcts_game(game, 0, 10, 7)
+    again = mcts_game(game, 0, 10, 7)
+    assert first.is_terminal() and first.history() == again.history()
+    assert len(first.history()) > 30
+    ranking = game.engine.ranking(first.data)
+    best = [r["player"] for r in ranking if r["place"] == 1]
+    assert all(first.returns()[p] == max(first.returns()) for p in best) and sum(first.returns()) == 0.0
+
+
+BLOCKED = '''
+import importlib.abc, sys
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in ("pettingzoo", "gymnasium", "pyspiel", "open_spiel"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, NotInstalled())
+import meeple
+for module in ("meeple.pettingzoo", "meeple.openspiel"):
+    try:
+        __import__(module)
+    except meeple.MissingExtra as exc:
+        print(exc)
+'''
+
+
+def test_without_the_research_extra_an_import_says_which_extra():
+    done = subprocess.run([sys.executable, "-c", BLOCKED], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "meeple.pettingzoo needs the research extra: pip install 'meeple[research]' (gymnasium is not installed)",
+        "meeple.openspiel needs the research extra: pip install 'meeple[research]' (pyspiel is not installed)"]
+
+
+def test_options_and_variants_survive_openspiels_game_string():
+    table = meeple.load("wild_gardens", options={"side": "back"}, variants=["keep_it_fresh", "a_different_path"])
+    game = openspiel.load(table, seeds=2)
+    again = pyspiel.load_game(str(game))
+    assert again.table.options == table.options and again.table.variants == table.variants
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[-1])
+    copy = again.deserialize_state(state.serialize())
+    assert copy.data == state.data and copy.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_bad_request_is_meeples_usage_error():
+    with pytest.raises(meeple.UsageError, match="Tic-tac-toe is for 2-2 players, not 3"):
+        openspiel.load("tic_tac_toe", players=3)
+    with pytest.raises(meeple.UsageError, match="unknown game `nope`"):
+        openspiel.load("nope")

@@ -1,0 +1,145 @@
+"""meeple.pettingzoo: PettingZoo's own api_test and seed_test on shipped rulesets, rewards at the
+end, and the seats that act out of turn (an action at any time) or secretly (simultaneously)."""
+from __future__ import annotations
+
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import meeple
+from meeple.pettingzoo import env
+from tests import test_actions, test_simultaneous
+
+# (ruleset, players, cycles): enough cycles for a whole game of the short ones.
+GAMES = [("tic_tac_toe", 2, 20), ("connect_four", 2, 50), ("queens_wishes", 4, 100),
+         ("wild_gardens", 2, 60), ("apothebakery", 3, 60)]
+
+
+@pytest.mark.parametrize("name, players, cycles", GAMES)
+def test_pettingzoo_api_test_passes(name, players, cycles):
+    e = env(name, players=players)
+    with warnings.catch_warnings():
+        # api_test only recommends a plain array; a dict with "action_mask" is what PettingZoo's
+        # own classic games use (they are on its list of exceptions, a third-party env is not).
+        warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", "Observation is not a NumPy array")
+        api_test(e, num_cycles=cycles)
+
+
+def test_seed_test_passes_and_the_seed_is_the_engines():
+    seed_test(lambda: env("queens_wishes", players=3), num_cycles=40)
+    seen = {}
+    for seed in (5, 5, 6):
+        e = env("queens_wishes", players=3)
+        e.reset(seed=seed)
+        play(e, [0] * 6)  # the same first options: what is drawn is the seed's
+        seen.setdefault(seed, []).append(e.observe("player_0")["observation"])
+    assert np.array_equal(*seen[5]), "the same seed deals the same game"
+    assert not np.array_equal(seen[5][0], seen[6][0]), "another seed deals another"
+
+
+def play(e, actions):
+    """Step the given actions in turn; return who was asked each time."""
+    asked = []
+    for action in actions:
+        asked.append(e.agent_selection)
+        e.step(action)
+    return asked
+
+
+def test_a_won_game_rewards_the_winner_and_then_everyone_leaves():
+    e = env("tic_tac_toe")
+    e.reset(seed=1)
+    assert e.option_labels() == [f"board row {r}, column {c}" for r in (1, 2, 3) for c in (1, 2, 3)]
+    # Actions index the free cells in order: X takes 0, 1, 2; O takes 3 and 4.
+    asked = play(e, [0, 2, 0, 1, 0])
+    assert asked == ["player_0", "player_1"] * 2 + ["player_0"]
+    assert e.terminations == {"player_0": True, "player_1": True}
+    assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert e.last()[1] == 1.0  # player_0 is asked first to leave
+    e.step(None)
+    assert e.agents == ["player_1"] and e.last()[1] == -1.0
+    e.step(None)
+    assert e.agents == []
+
+
+def test_an_illegal_action_is_refused():
+    e = env("tic_tac_toe")
+    e.reset()
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(9)
+    assert not e.observe("player_1")["action_mask"].any(), "only the seat to act has a mask"
+
+
+def rules_file(tmp_path, text, files=None):
+    for name, content in (files or {}).items():
+        (tmp_path / name).write_text(textwrap.dedent(content).lstrip("\n"))
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return str(path)
+
+
+def test_an_interrupting_action_asks_the_other_seat_out_of_turn(tmp_path):
+    e = env(rules_file(tmp_path, test_actions.GAME), players=2)
+    e.reset(seed=1)
+    asked = play(e, [0, 0])  # both collect one coin; round 2 sets the alarm
+    assert asked == ["player_0", "player_1"]
+    assert e.agent_selection == "player_1", "P2 may ring the bell before P1 decides"
+    assert e.option_labels() == ["Ring the bell", "pass"]
+    e.step(0)
+    assert e.agent_selection == "player_0" and e.view("player_1")["vars"]["vp/1"] == 2
+
+
+def test_a_simultaneous_choice_stays_secret_from_the_next_seat(tmp_path):
+    path = rules_file(tmp_path, test_simultaneous.GAME, test_simultaneous.CARDS)
+    seen = []
+    for bid in ("one card", "two cards"):
+        e = env(path, players=3)
+        e.reset(seed=4)
+        labels = e.option_labels()
+        e.step(next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards")))
+        assert e.agent_selection == "player_1"
+        seen.append(e.observe("player_1")["observation"])
+    assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
+
+
+def test_a_long_game_is_truncated_without_rewards():
+    e = env("queens_wishes", players=2, max_decisions=10)
+    e.reset(seed=2)
+    play(e, [0] * 10)
+    assert e.truncations == {"player_0": True, "player_1": True} and not any(e.terminations.values())
+    assert e.rewards == {"player_0": 0.0, "player_1": 0.0}
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+
+
+def test_a_solo_game_rewards_its_declared_outcome():
+    e = env("wild_gardens", players=1)
+    e.reset(seed=5)
+    pick = np.random.default_rng(5)
+    while not e.terminations["player_0"]:
+        e.step(int(pick.choice(np.flatnonzero(e.observe("player_0")["action_mask"]))))
+    won = e.engine.outcome(e.state_data)[0]["win"]
+    assert e.rewards == {"player_0": 1.0 if won else -1.0}
+
+
+def test_a_loaded_game_its_players_and_bad_requests():
+    game = meeple.load("queens_wishes", players=3, variants=[])
+    e = env(game)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"] and e.engine is game.engine
+    assert len(env(game, players=4).possible_agents) == 4
+    with pytest.raises(meeple.UsageError, match="Tic-tac-toe is for 2-2 players, not 3"):
+        env("tic_tac_toe", players=3)
+    with pytest.raises(meeple.UsageError):
+        env("no_such_game")
+
+
+def test_render_draws_the_boards_as_an_onlooker_sees_them():
+    e = env("tic_tac_toe", render_mode="ansi")
+    e.reset()
+    e.step(4)
+    assert e.render().splitlines()[2:] == ["1 . . .", "2 . x .", "3 . . ."]

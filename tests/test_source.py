@@ -1,0 +1,153 @@
+"""Expressions compiled to generated Python source (dsl/compile_source.py) behave exactly like
+their closures: same games, same options, events and scores, and the same errors."""
+from __future__ import annotations
+
+import pytest
+
+from meeple.dsl import compile_source
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import rng
+from meeple.interpreter.engine import Engine
+from tests.conftest import rules, shipped
+
+GAMES = [("queens_wishes", 4, 21), ("wild_gardens", 2, 22), ("apothebakery", 4, 23), ("mudcake_fair", 3, 24),
+         ("tic_tac_toe", 2, 25), ("connect_four", 2, 26), ("breakthrough", 2, 27)]
+
+
+def played(engine: Engine, players: int, seed: int) -> list:
+    """Every decision's options (ids), the events of each step and the final scores of a random game."""
+    picker = {"rng": rng.seed_state(seed)}
+    state, events = engine.start(players, seed)
+    out = [events]
+    while (d := engine.decision(state)) is not None:
+        out.append([o.id for o in d.options])
+        state, events = engine.apply(state, rng.below(picker, len(d.options)))
+        out.append(events)
+    return out + [engine.scores(state), state]
+
+
+@pytest.mark.parametrize("name, players, seed", GAMES)
+def test_generated_and_closure_games_are_the_same(monkeypatch, name, players, seed):
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_source, "ENABLED", False)
+    slow = played(shipped(name), players, seed)
+    assert fast == slow
+
+
+def test_expressions_and_functions_are_generated():
+    engine = shipped("breakthrough")
+    op = next(op for b in engine.game.blocks for op in b.ops if type(op).__name__ == "ChooseFrom")
+    assert op.where.__code__.co_filename == "<rules: generated expression>"
+    e = rules('''
+game "F"
+players 2
+counter a = 0
+function fact(n) = 1 if n <= 1 else n * fact(n - 1)
+function twice(x) = x + x
+setup:
+    let b = 2
+    a = fact(5) + twice(b)
+    end game
+score "S": a
+''')
+    state, _ = e.start(2, 1)
+    assert e.scores(state)[0]["total"] == 124
+    # fact calls itself with `n - 1`, so it is a generated function; twice(b) is written in place
+    assert set(e.game.cache[("source", "functions")]) == {"fact"}
+
+
+ERROR_RULES = '''
+game "E"
+players 2
+counter a = 0
+function pick(xs, i) = xs[i] + 1
+setup:
+    a = count(each x in [1, 2, 3] where pick([10, 20], x) > 0)
+    end game
+'''
+
+
+def test_an_error_in_generated_code_is_the_closures_error(monkeypatch):
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        with pytest.raises(MeepleError) as info:
+            rules(ERROR_RULES).start(2, 1)
+        messages.append(info.value.format())
+    assert messages[0] == messages[1]
+    assert "no item 2 in [10, 20]" in messages[0]
+
+
+def test_a_roll_is_never_run_twice():
+    """Generated code runs an expression again (as its closure) when it fails: never one that rolls."""
+    e = rules('''
+game "R"
+players 2
+counter a = 0
+function die() = roll([1, 2, 3, 4, 5, 6])
+function twice() = die() + die()
+function calm(x) = x + 1
+setup:
+    a = twice() + calm(1)
+    a = calm(a) * 2
+    end game
+''')
+    assert compile_source.unrepeatable_functions(e.game) == {"die", "twice"}
+    fused = e.game.blocks[0].ops[0]
+    consts = fused.fn.__globals__
+    first, second = consts["k0"].__closure__, consts["k1"].__closure__
+    kinds = [any(getattr(c.cell_contents, "__code__", None) is not None
+                 and c.cell_contents.__code__.co_filename == "<rules: generated expression>" for c in cl)
+             for cl in (first, second)]
+    assert kinds == [False, True]
+    state, events = e.start(2, 3)
+    assert len([ev for ev in events if ev["e"] == "roll"]) == 2
+
+
+@pytest.mark.parametrize("statement", [
+    "a += [1]", "a = b[3]", "first_player = [1]", "c.mark = x", "let n = [1][2]", "a += 1\n    a -= none",
+    "a = 7\n    a -= 1"])
+def test_generated_statements_fail_and_work_as_their_closures(monkeypatch, statement):
+    text = f'''
+game "S"
+players 2
+enum mark = x | o
+grid board: 2 x 2 of mark
+counter a = 0 from 0 to 5
+counter b = 0 per player
+setup:
+    let c = cells(board)[1]
+    {statement}
+    end game
+score "S": a
+'''
+    outcomes = []
+    for enabled in (True, False):
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        try:
+            state, events = rules(text).start(2, 1)
+            outcomes.append((state["vars"], state["grids"], events))
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name, n", [("connect_four", 4), ("connect_four", 1), ("connect_four", 6),
+                                     ("tic_tac_toe", 3), ("tic_tac_toe", 2), ("breakthrough", 3)])
+def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
+    from types import SimpleNamespace
+
+    from meeple.interpreter import builtins
+    game = shipped(name).game
+    size = game.grids["board"].geometry.size
+    values = list(game.enums[game.grids["board"].content])
+    picker = {"rng": rng.seed_state(n)}
+    found = 0
+    for _ in range(400):
+        cells = [None if rng.below(picker, 3) == 0 else values[rng.below(picker, 2)] for _ in range(size)]
+        m = SimpleNamespace(game=game, state={"grids": {"board": {"cells": cells}}})
+        for v in values:
+            fast, slow = builtins._in_a_row(m, "board", n, v), builtins._in_a_row_slow(m, "board", n, v)
+            assert fast == slow, (cells, v)
+            found += fast
+    assert found > 0 and (n == 1 or found < 800)  # both answers occur
