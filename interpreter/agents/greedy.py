@@ -9,8 +9,8 @@ are covered:
   secret) only resolves after the last seat picks, so the others' picks are
   played out at random (a few samples) before the pick is valued, as if all
   were shown.
-- A choice that leads straight to the same seat's next choices (a section,
-  then a space to move to, then which skill, then which card) is valued by the
+- A choice that leads straight to the same seat's next choices (an action,
+  then a place to move to, then what to do there, then which card) is valued by the
   best that chain of its own choices reaches, up to 4 further choices of at
   most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
   section is worth taking when its payoff comes three choices later.
@@ -32,6 +32,10 @@ REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a si
 FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks further, up to this many options
 CHAIN = 4  # how many of the seat's own choices in a row that look follows
 CHAIN_TRIES = 200  # options tried in all along those chains, per decision (bounds greedy's cost)
+# Each further choice along a chain costs this much outlook, so that of two ways to the same
+# position the shorter wins: a menu entry that opens a sub-menu whose "done" leads back to the
+# menu would otherwise be worth as much as everything the menu offers, and be taken forever.
+STEP = 1e-6
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -105,7 +109,7 @@ def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget:
             best = max(best, value)
         except GUESS_ERRORS:
             continue
-    return best
+    return best - STEP
 
 
 def changed(before: dict, after: dict) -> bool:
