@@ -6,8 +6,9 @@
     state = game.new_initial_state()
 
 Importing this module registers one Python game, "meeple", whose parameters name the ruleset
-(a shipped name or a .rules path) and fix the rest: players, options ("name:value;...") and variants
-("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed, see meeple.encoding), seed and seeds.
+(a shipped name or a .rules path) and fix the rest: players, options ("name:value;...") and
+variants ("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed,
+see meeple.encoding), seed and seeds.
 
 Randomness: the engine draws from an RNG kept in its state, deep inside its effects, so single
 draws cannot be chance nodes without changing the engine. What OpenSpiel gets instead is one chance

@@ -13,7 +13,7 @@ are covered:
   then a place to move to, then what to do there, then which card) is valued by the
   best that chain of its own choices reaches, up to 4 further choices of at
   most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
-  section is worth taking when its payoff comes three choices later.
+  choice is worth taking when its payoff comes three choices later.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
