@@ -32,10 +32,6 @@ REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a si
 FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks further, up to this many options
 CHAIN = 4  # how many of the seat's own choices in a row that look follows
 CHAIN_TRIES = 200  # options tried in all along those chains, per decision (bounds greedy's cost)
-# Each further choice along a chain costs this much outlook, so that of two ways to the same
-# position the shorter wins: a menu entry that opens a sub-menu whose "done" leads back to the
-# menu would otherwise be worth as much as everything the menu offers, and be taken forever.
-STEP = 1e-6
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -73,7 +69,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share]))
+                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share], (guess, decision.line)))
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
@@ -90,11 +86,15 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
     return [(round(g, 9), m) for g, m in out]
 
 
-def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list) -> float:
+def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list, origin=None) -> float:
     """The best outlook the seat's own next decisions can reach (an action, then which card).
 
     Follows the chain while the same seat decides among at most FOLLOW_UP options, for
-    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down)."""
+    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down).
+    A step back to the choice the chain started from (`origin`: its state and line) with
+    nothing changed is no way forward and is left out: a menu entry whose sub-menu's "done"
+    leads back to the menu would otherwise be worth everything the menu offers, and be
+    taken forever."""
     best = -float("inf")
     for j in range(len(decision.options)):
         if budget[0] <= 0:
@@ -103,13 +103,15 @@ def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget:
         try:
             after = engine.apply(state, j, events=False)[0]
             value = engine.outlook(after, seat)
-            nxt = engine.decision(after) if depth > 1 else None
-            if nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget))
+            nxt = engine.decision(after)
+            if origin is not None and nxt is not None and nxt.line == origin[1] and not changed(origin[0], after):
+                continue
+            if depth > 1 and nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget, origin))
             best = max(best, value)
         except GUESS_ERRORS:
             continue
-    return best - STEP
+    return best
 
 
 def changed(before: dict, after: dict) -> bool:
