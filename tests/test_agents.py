@@ -119,3 +119,36 @@ score "Coins": coins
     for seed in range(1, 6):
         result = runner.play(engine, 1, seed, ["greedy"], "idle")
         assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"
+
+
+def test_greedy_follows_its_own_choices_to_a_payoff_three_steps_away():
+    """A door, then a path, then a chest: only the far chest pays, so a one-step look takes the
+    small sure coin; following its own chain of choices, greedy finds the gold."""
+    from meeple.dsl.compiler import compile_ruleset
+    from meeple.dsl.parser import parse_text
+    from meeple.interpreter.engine import Engine
+    text = '''game "Doors"
+players 1
+counter coins = 0
+setup:
+    next play
+phase play:
+    choose one by first_player:
+        "Left":
+            choose one by first_player:
+                "Up":
+                    choose one by first_player:
+                        "Gold":
+                            coins = 5
+                        "Empty":
+                            coins = 0
+                "Down":
+                    coins = 0
+        "Right":
+            coins = 1
+score "Coins": coins
+'''
+    engine = Engine(compile_ruleset(parse_text(text, "doors.rules"), {}, []))
+    for seed in range(1, 4):
+        result = runner.play(engine, 1, seed, ["greedy"], "doors")
+        assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"

@@ -186,7 +186,7 @@ class TestMcts:
         agent = MctsAgent(engine, 0, 7, iterations=300)
         assert d.options[agent.choose(engine.view(state, 0), d)].id == "board@2"
 
-    @pytest.mark.parametrize("agent", ["mcts@20", "planner@20"])
+    @pytest.mark.parametrize("agent", ["mcts@20", "planner@20", "greedy"])
     def test_same_seed_and_budget_same_choices(self, agent):
         rows = [play_row(Side("queens_wishes", 2, (agent, "random")), 3) for _ in range(2)]
         assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"]}

@@ -9,11 +9,11 @@ are covered:
   secret) only resolves after the last seat picks, so the others' picks are
   played out at random (a few samples) before the pick is valued, as if all
   were shown.
-- A choice that leads straight to the same seat's next choices (a section,
-  then a space to move to, then which ability, then which card) is valued by the
+- A choice that leads straight to the same seat's next choices (an action,
+  then a place to move to, then what to do there, then which card) is valued by the
   best that chain of its own choices reaches, up to 4 further choices of at
   most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
-  section is worth taking when its payoff comes three choices later.
+  choice is worth taking when its payoff comes three choices later.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
@@ -69,7 +69,7 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share]))
+                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share], (guess, decision.line)))
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
@@ -86,11 +86,15 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
     return [(round(g, 9), m) for g, m in out]
 
 
-def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list) -> float:
+def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list, origin=None) -> float:
     """The best outlook the seat's own next decisions can reach (an action, then which card).
 
     Follows the chain while the same seat decides among at most FOLLOW_UP options, for
-    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down)."""
+    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down).
+    A step back to the choice the chain started from (`origin`: its state and line) with
+    nothing changed is no way forward and is left out: a menu entry whose sub-menu's "done"
+    leads back to the menu would otherwise be worth everything the menu offers, and be
+    taken forever."""
     best = -float("inf")
     for j in range(len(decision.options)):
         if budget[0] <= 0:
@@ -99,9 +103,11 @@ def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget:
         try:
             after = engine.apply(state, j, events=False)[0]
             value = engine.outlook(after, seat)
-            nxt = engine.decision(after) if depth > 1 else None
-            if nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget))
+            nxt = engine.decision(after)
+            if origin is not None and nxt is not None and nxt.line == origin[1] and not changed(origin[0], after):
+                continue
+            if depth > 1 and nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget, origin))
             best = max(best, value)
         except GUESS_ERRORS:
             continue
