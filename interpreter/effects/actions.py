@@ -26,6 +26,8 @@ kept: the interrupt is a frame, the "held last time" marks are plain vars
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 ACT = "act"  # an option value {"act": name}: take the action `name`
 HELD = "#held/"  # = state.HELD_PREFIX (views hide other players' marks)
 MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read by `moment()`)
@@ -53,11 +55,24 @@ def actions_for(m, player, among=None) -> list:
     return out
 
 
-def _interrupting(game) -> list:
-    found = game.cache.get("interrupting actions")
+def _actions_where(game, key: str, keep) -> list:
+    """The game's actions for which keep(action) holds, worked out once per game."""
+    found = game.cache.get(key)
     if found is None:
-        found = game.cache["interrupting actions"] = [a for a in game.actions if a.interrupting]
+        found = game.cache[key] = [a for a in game.actions if keep(a)]
     return found
+
+
+_is_interrupting = attrgetter("interrupting")
+_is_requested = attrgetter("on_request")
+
+
+def _is_offered(a) -> bool:
+    return not a.on_request
+
+
+def _interrupting(game) -> list:
+    return _actions_where(game, "interrupting actions", _is_interrupting)
 
 
 def interrupt(m, actor, line: int) -> bool:
@@ -110,17 +125,11 @@ def offer(m, actor, line: int):
 
 def _offered(game) -> list:
     """The actions that join a decision's options (not those taken on request)."""
-    found = game.cache.get("offered actions")
-    if found is None:
-        found = game.cache["offered actions"] = [a for a in game.actions if not a.on_request]
-    return found
+    return _actions_where(game, "offered actions", _is_offered)
 
 
 def request_actions(game) -> list:
-    asked = game.cache.get("request actions")
-    if asked is None:
-        asked = game.cache["request actions"] = [a for a in game.actions if a.on_request]
-    return asked
+    return _actions_where(game, "request actions", _is_requested)
 
 
 def requests(m, actor) -> list:
