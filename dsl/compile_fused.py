@@ -16,7 +16,19 @@ function whose body is the run itself, written out as source text:
             return k5         #     next turn (the op is run after the function)
 
 `kN` are the statements' own compiled closures, so the meaning is exactly the
-one-op-per-statement meaning; only the jumps are gone. The source is built
+one-op-per-statement meaning; only the jumps are gone. With generated source on
+(dsl/compile_source.py), common statements (dsl/compile_statements.py) and the
+conditions are written in place too, each falling back to its closure when it fails:
+
+        try:
+            _t = K2(S['grids']['board']['cells'], K1[E['player']])
+        except Exception:
+            _t = k1(m)        # the condition's closure: its own error, or its value
+        if _t:
+            ...
+        else:                 # an `elif` nests, as its condition needs its own `try`
+            ...
+ The source is built
 here from the rules' structure, never from their text. An error inside the
 run is reported at the statement that raised it (the line of the generated
 function tells which).
@@ -95,7 +107,11 @@ class Fused:
         return _At(self.spans.get(line, self.span))
 
 
-def compile_run(flow, stmts: list, scope) -> Fused:
+# Conditions written in place nest one level per `elif`; deeper than this they are called.
+INLINE_DEPTH = 30
+
+
+def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
@@ -117,12 +133,7 @@ def compile_run(flow, stmts: list, scope) -> Fused:
             if isinstance(s, ast.Pass):
                 continue
             if isinstance(s, ast.If):
-                for i, (cond, branch) in enumerate(s.branches):
-                    emit(f"{'if' if i == 0 else 'elif'} {name_for(compile_expr(cond, scope))}(m):", depth, cond.span)
-                    body(branch, depth + 1)
-                if s.else_body:
-                    emit("else:", depth, s.span)
-                    body(s.else_body, depth + 1)
+                branches(s.branches, s, depth)
             else:
                 ops: list = []
                 flow.stmt(ops, s, scope)
@@ -139,9 +150,46 @@ def compile_run(flow, stmts: list, scope) -> Fused:
         if not wrote:
             emit("pass", depth, None)
 
+    def branches(rest: list, s, depth: int) -> None:
+        """`if`/`elif`/`else` from the first of `rest` on; a condition written as source nests."""
+        for i, (cond, branch) in enumerate(rest):
+            fallback = name_for(compile_expr(cond, scope))
+            written = condition(cond) if depth < INLINE_DEPTH else None
+            if written is None:
+                emit(f"{'if' if i == 0 else 'elif'} {fallback}(m):", depth, cond.span)
+                body(branch, depth + 1)
+                continue
+            if i > 0:
+                emit("else:", depth, cond.span)
+                depth += 1
+            for line in ["try:", f"    _t = {written}", "except Exception:", f"    _t = {fallback}(m)", "if _t:"]:
+                emit(line, depth, cond.span)
+            body(branch, depth + 1)
+            if i + 1 < len(rest):
+                emit("else:", depth, rest[i + 1][0].span)
+                branches(rest[i + 1:], s, depth + 1)
+                return
+        if s.else_body:
+            emit("else:", depth, s.span)
+            body(s.else_body, depth + 1)
+
+    def condition(cond) -> str | None:
+        if not (inline and compile_source.ENABLED):
+            return None
+        try:
+            return gen.expr(cond, {})
+        except compile_source.NotGenerated:
+            return None
+
     body(stmts, 1)
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    exec(compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec"), namespace)
+    try:
+        code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
+    except SyntaxError:
+        if not inline:
+            raise
+        return compile_run(flow, stmts, scope, inline=False)  # conditions called, as before
+    exec(code, namespace)
     span = stmts[0].span
     return Fused(namespace["run"], {k: v for k, v in spans.items() if v is not None}, span)

@@ -250,21 +250,32 @@ def line_checker(lines: list, n: int):
     for line in lines:
         first, second = line[0][1], line[1][1] if n > 1 else line[0][1] + 1
         starts[second - first] = starts.get(second - first, 0) | 1 << (8 * first)
-    directions = tuple((8 * step, mask) for step, mask in starts.items())
-    shifts = range(1, n)
+    directions = tuple((tuple(8 * step * k for k in doubling(n)), mask) for step, mask in starts.items())
 
     def by_shifts(cells, value):
         own = int.from_bytes(bytes(map(eq, cells, repeat(value))), "little")
         if not own:
             return False
-        for shift, line_starts in directions:
+        for shifts, line_starts in directions:
             run = own
-            for k in shifts:
-                run &= own >> (shift * k)
+            for shift in shifts:
+                run &= run >> shift
             if run & line_starts:
                 return True
         return False
     return by_shifts
+
+
+def doubling(n: int) -> list:
+    """The steps that grow runs of 1 cell to runs of n, each step and-ing a run with itself
+    shifted: 1, 2, 4... while that fits, then what is left (two runs overlapping). A bit set
+    after a step of k on runs of length L marks a run of L + k cells (k <= L)."""
+    steps, length = [], 1
+    while length < n:
+        k = min(length, n - length)
+        steps.append(k)
+        length += k
+    return steps
 
 
 SHIFT_FROM = 16  # lines on a grid from which shifting beats checking line by line (measured)

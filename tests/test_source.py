@@ -133,6 +133,7 @@ score "S": a
 
 
 @pytest.mark.parametrize("name, n", [("connect_four", 4), ("connect_four", 1), ("connect_four", 6),
+                                     ("connect_four", 3), ("connect_four", 5),
                                      ("tic_tac_toe", 3), ("tic_tac_toe", 2), ("breakthrough", 3)])
 def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
     from types import SimpleNamespace

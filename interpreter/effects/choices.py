@@ -97,6 +97,11 @@ class ChooseFrom:
                 raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
             frame[1] = self.otherwise
             return False
+        if len(options) > 1 and type(self.prompt) is str and not m.game.actions:
+            # The usual case, what `suspend` would do, without its call: a plain decision.
+            m.state["pending"] = {"actor": self.by(m), "options": options,
+                                  "line": self.span.line if self.span else 0}
+            return True
         return suspend(m, frame, self, self.by(m), options)
 
     def options(self, m, frame) -> list:
