@@ -27,6 +27,7 @@ stays a closure.
 """
 from __future__ import annotations
 
+import re
 import types
 from dataclasses import fields, is_dataclass
 
@@ -352,8 +353,16 @@ class Gen:
         if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             gen = node.args[0]
             inner, finish = self.loop(gen.selection, bound)
-            value = self.expr(gen.expr, inner)
-            return f"{func}({value} {finish()})"
+            value, loop = self.expr(gen.expr, inner), finish()
+            content = inner[gen.selection.pattern.names[0]].content
+            cells = loop.removeprefix(f"for {content} in ")
+            if content is not None and CONTENT_ARRAY.fullmatch(cells):  # over the content array, no `where`
+                # "is any cell empty?" and "is every cell taken?" as one search of the array
+                if func == "any" and value == f"({content} is None)":
+                    return f"(None in {cells})"
+                if func == "all" and value == f"(not ({content} is None))":
+                    return f"(None not in {cells})"
+            return f"{func}({value} {loop})"
         args = [self.expr(a, bound) for a in node.args]
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
                 and fixed_grid_name(node.args[0], self.sc(bound)):
@@ -435,6 +444,7 @@ class Gen:
 
 
 STEPS = {"left", "right", "above", "below"}
+CONTENT_ARRAY = re.compile(r"S\['grids'\]\['[^'\\]+'\]\['cells'\]")
 INLINE_DEPTH = 4
 
 

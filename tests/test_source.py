@@ -106,15 +106,19 @@ setup:
 
 @pytest.mark.parametrize("statement", [
     "a += [1]", "a = b[3]", "first_player = [1]", "c.mark = x", "let n = [1][2]", "a += 1\n    a -= none",
-    "a = 7\n    a -= 1"])
+    "a = 7\n    a -= 1",
+    # conditions written in the fused run: `elif`s nest, a failing condition errs as its closure
+    "c.mark = x\n    if all(not d.empty for each d in cells(board)):\n        a = 1\n"
+    "    elif any(d.empty for each d in cells(board)):\n        a = 2\n    else:\n        a = 3",
+    "if a == 1:\n        a = 1\n    elif a == [1][3]:\n        a = 2"])
 def test_generated_statements_fail_and_work_as_their_closures(monkeypatch, statement):
     text = f'''
 game "S"
 players 2
 enum mark = x | o
 grid board: 2 x 2 of mark
-counter a = 0 from 0 to 5
-counter b = 0 per player
+counter a = 0, min 0, max 5
+counter b per player = 0
 setup:
     let c = cells(board)[1]
     {statement}
@@ -129,6 +133,7 @@ score "S": a
             outcomes.append((state["vars"], state["grids"], events))
         except MeepleError as exc:
             outcomes.append(exc.format())
+    assert "error: unexpected" not in str(outcomes[0])  # the rules parse: the statement itself is tested
     assert outcomes[0] == outcomes[1]
 
 
