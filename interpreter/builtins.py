@@ -13,7 +13,7 @@ from operator import eq
 from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
-from meeple.interpreter.boards import polyomino
+from meeple.interpreter.boards.placing import _fits
 from meeple.interpreter.effects.actions import MOMENT
 
 
@@ -117,48 +117,6 @@ def _step(direction):
         return None if j < 0 else [key, j]
     step.__name__ = direction
     return step
-
-
-def placement_table(m, piece, key) -> polyomino.Table:
-    """The placements of a component's shape on a grid of this key's size (computed once)."""
-    found = m.game.cache.get(("placements", piece, key))
-    if found is None:
-        shape = m.game.shapes.get(piece)
-        if shape is None:
-            raise ValueError(f"`{piece}` has no shape to place")
-        geometry = _grid(m, key).geometry
-        found = m.game.cache[("placements", piece, key)] = polyomino.table(shape, geometry.rows, geometry.cols)
-    return found
-
-
-def occupied(m, key) -> int:
-    """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
-    runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
-    of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
-    cells = m.state["grids"][key]["cells"]
-    snapshot = tuple(cells)
-    last = m.game.cache.get(("occupied", key))
-    if last is not None and last[0] == snapshot:
-        return last[1]
-    occ = gridlib.occupancy(cells)
-    m.game.cache[("occupied", key)] = (snapshot, occ)
-    return occ
-
-
-def placements_for(m, piece, key):
-    """The placements (as options `[orientation, row, col]`) of a component's shape that fit
-    the grid as it is now."""
-    found = placement_table(m, piece, key)
-    occ = occupied(m, key)
-    return [list(o) for o, mask in zip(found.options, found.masks) if not mask & occ]
-
-
-def _fits(m, piece, key):
-    occ = occupied(m, key)
-    for mask in placement_table(m, piece, key).footprints:
-        if not mask & occ:
-            return True
-    return False
 
 
 def _next_player(m, p):

@@ -97,6 +97,13 @@ class Table:
     options: tuple  # (orientation, row + 1, col + 1) per placement
     footprints: tuple  # the distinct masks: whether a shape fits depends only on these
     by_option: dict
+    # For finding the placements that fit (interpreter/builtins.py): per cell, the
+    # placements covering it as a number with one byte per placement (1 where it
+    # covers), `everything` with a 1 in every placement's byte, and the options as
+    # lists, shared by every decision that offers them (option values are never changed).
+    covers: tuple
+    everything: int
+    option_lists: tuple
 
 
 @lru_cache(maxsize=None)
@@ -104,7 +111,13 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     found = placements(cells, rows, cols)
     options = tuple((p.orientation, p.row + 1, p.col + 1) for p in found)
     masks = tuple(p.mask for p in found)
-    return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)))
+    covers = [0] * (rows * cols)
+    for k, p in enumerate(found):
+        for i, _ in p.cells:
+            covers[i] |= 1 << (8 * k)
+    everything = int.from_bytes(b"\x01" * len(found), "little")
+    return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
+                 tuple(covers), everything, tuple(list(o) for o in options))
 
 
 def render(cells: tuple) -> str:

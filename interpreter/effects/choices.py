@@ -9,7 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.builtins import placement_table, placements_for
+from meeple.interpreter.boards.placing import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.state import SECRET_LOCALS
 

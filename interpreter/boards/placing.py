@@ -1,0 +1,69 @@
+"""Where a component's shape may go on a grid: the tables behind `place` and `fits`.
+
+A shape's placements on a grid size are worked out once (interpreter/boards/polyomino.py);
+these functions test them against a grid's cells as the game stands.
+"""
+from __future__ import annotations
+
+from functools import reduce
+from itertools import compress, repeat
+from operator import is_not, or_
+
+from meeple.interpreter.boards import grid as gridlib
+from meeple.interpreter.boards import polyomino
+
+
+def _grid(m, key):
+    return m.game.grids[key.split("/", 1)[0]]
+
+
+def placement_table(m, piece, key) -> polyomino.Table:
+    """The placements of a component's shape on a grid of this key's size (computed once)."""
+    found = m.game.cache.get(("placements", piece, key))
+    if found is None:
+        shape = m.game.shapes.get(piece)
+        if shape is None:
+            raise ValueError(f"`{piece}` has no shape to place")
+        geometry = _grid(m, key).geometry
+        found = m.game.cache[("placements", piece, key)] = polyomino.table(shape, geometry.rows, geometry.cols)
+    return found
+
+
+def occupied(m, key) -> int:
+    """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
+    runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
+    of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
+    cells = m.state["grids"][key]["cells"]
+    snapshot = tuple(cells)
+    last = m.game.cache.get(("occupied", key))
+    if last is not None and last[0] == snapshot:
+        return last[1]
+    occ = gridlib.occupancy(cells)
+    m.game.cache[("occupied", key)] = (snapshot, occ)
+    return occ
+
+
+BY_COVERS = True  # tests turn it off to play the same games checking placement by placement
+
+
+def placements_for(m, piece, key):
+    """The placements (as options `[orientation, row, col]`) of a component's shape that fit
+    the grid as it is now."""
+    found = placement_table(m, piece, key)
+    if BY_COVERS:
+        # The placements covering a filled cell, or-ed together, are the ones that do not fit;
+        # with a byte per placement, the rest select the options at C speed.
+        cells = m.state["grids"][key]["cells"]
+        blocked = reduce(or_, compress(found.covers, map(is_not, cells, repeat(None))), 0)
+        free = (found.everything & ~blocked).to_bytes(len(found.options), "little")
+        return list(compress(found.option_lists, free))
+    occ = occupied(m, key)
+    return [list(o) for o, mask in zip(found.options, found.masks) if not mask & occ]
+
+
+def _fits(m, piece, key):
+    occ = occupied(m, key)
+    for mask in placement_table(m, piece, key).footprints:
+        if not mask & occ:
+            return True
+    return False
