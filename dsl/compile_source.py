@@ -33,8 +33,9 @@ from dataclasses import fields, is_dataclass
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
-from meeple.dsl.compile_expr import (RANGE_LIMIT, Scope, Table, _plus, _times, attr_reader, closure_only,
-                                     compile_table, constant, is_constant, shared_content, static_kind)
+from meeple.dsl.compile_expr import (Scope, attr_reader, closure_only, compile_table, constant, is_constant,
+                                     shared_content, static_kind)
+from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table, step_reader
 from meeple.interpreter import builtins
 from meeple.interpreter.builtins import FUNCTIONS
 from meeple.interpreter.game import KIND
@@ -59,21 +60,6 @@ class Var:
     def __init__(self, py: str, grid=None, content: str | None = None):
         self.py, self.grid, self.content = py, grid, content
         self.used = False  # read other than through its content: the loop needs the cell itself
-
-
-def _range(a, b):
-    if b - a >= RANGE_LIMIT:
-        raise ValueError("range too long")
-    return list(range(a, b + 1))
-
-
-def _index(container, i):
-    if isinstance(container, Table):
-        return container.lookup(i)
-    return container[i]
-
-
-HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index}
 
 
 def names_in(node):
@@ -404,7 +390,7 @@ class Gen:
         once the body is written (a loop over a fixed grid whose cells are only read for their
         content runs over the content array alone)."""
         if sel.pattern.unpack:
-            raise NotGenerated("unpack")
+            return self.unpacking_loop(sel, bound)
         name = sel.pattern.names[0]
         if not safe_name(name):
             raise NotGenerated(name)
@@ -429,7 +415,23 @@ class Gen:
             return f"for {py}, {content_py} in zip({shape}, {content}){where}"
         return inner, finish
 
+    def unpacking_loop(self, sel: ast.Selection, bound: dict):
+        """`each [a, b] in ITEMS`: each name a Python local, the items checked first."""
+        names = sel.pattern.names
+        if not all(map(safe_name, names)):
+            raise NotGenerated("unpack")
+        self.loops += 1
+        inner = dict(bound)
+        for name in names:
+            inner[name] = Var(f"v{self.loops}_{name}")
+        source = self.expr(sel.source, bound)
+        where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
+        targets = "".join(f"{inner[n].py}, " for n in names)
+        return inner, lambda: f"for ({targets}) in UNPACKED({source}, {len(names)}){where}"
+
     def x_Selection(self, node, bound):
+        if node.pattern.unpack:
+            raise NotGenerated("unpack")  # the items themselves, not their parts, are kept
         if node.where is None:
             return f"list({self.expr(node.source, bound)})"
         inner, finish = self.loop(node, bound)
@@ -452,50 +454,6 @@ def atomic(source: str) -> bool:
     """A local, a constant or a frame local: as cheap to read twice as to pass once."""
     return source.isidentifier() or source.lstrip("-").isdigit() or (
         source.startswith("E[") and source.count("[") == 1)
-
-
-def step_reader(game, direction: str):
-    """`above(c)` and the like, as the builtin, with each grid's step table looked up once."""
-    tables: dict = {}
-
-    def step(cell):
-        if cell is None:
-            return None
-        key, i = cell
-        table = tables.get(key)
-        if table is None:
-            table = tables[key] = game.grids[key.split("/", 1)[0]].geometry.steps[direction]
-        j = table[i]
-        return None if j < 0 else [key, j]
-    return step
-
-
-def field_table(game, name: str) -> dict:
-    """Component id -> its value of field `name`, for the components that have it (built once)."""
-    table = game.cache.get(("source", "field", name))
-    if table is None:
-        table = game.cache[("source", "field", name)] = {
-            cid: comp[name] for cid, comp in game.components.items() if name in comp}
-    return table
-
-
-def content_reader(read):
-    """A cell's content, as compile_expr.compile_attr reads it when the object is not a plain name."""
-    def content(m, value):
-        if value is None:
-            return None
-        if isinstance(value, list):
-            return m.state["grids"][value[0]]["cells"][value[1]]
-        return read(m, value)
-    return content
-
-
-def empty_reader(read):
-    def empty(m, value):
-        if isinstance(value, list):
-            return m.state["grids"][value[0]]["cells"][value[1]] is None
-        return read(m, value)
-    return empty
 
 
 def safe_name(name: str) -> bool:

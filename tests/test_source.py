@@ -110,7 +110,9 @@ setup:
     # conditions written in the fused run: `elif`s nest, a failing condition errs as its closure
     "c.mark = x\n    if all(not d.empty for each d in cells(board)):\n        a = 1\n"
     "    elif any(d.empty for each d in cells(board)):\n        a = 2\n    else:\n        a = 3",
-    "if a == 1:\n        a = 1\n    elif a == [1][3]:\n        a = 2"])
+    "if a == 1:\n        a = 1\n    elif a == [1][3]:\n        a = 2",
+    # loops that unpack their items: generated, and the closure's error when one does not unpack
+    "a = max(p - q for each [p, q] in [[3, 1], [5, 2]])", "a = max(p for each [p, q] in [[3, 1], [5]])"])
 def test_generated_statements_fail_and_work_as_their_closures(monkeypatch, statement):
     text = f'''
 game "S"

@@ -1,0 +1,77 @@
+"""What generated source (dsl/compile_source.py) calls while a game runs.
+
+The rules' expressions written as Python call these for what Python's own operators
+do not say the way the rules mean it: ranges with a size limit, a table's lookup,
+unpacking checked item by item, a cell's neighbour with the grid's step table found once.
+"""
+from __future__ import annotations
+
+from meeple.dsl.compile_expr import RANGE_LIMIT, Table, _plus, _times
+
+
+def _range(a, b):
+    if b - a >= RANGE_LIMIT:
+        raise ValueError("range too long")
+    return list(range(a, b + 1))
+
+
+def _index(container, i):
+    if isinstance(container, Table):
+        return container.lookup(i)
+    return container[i]
+
+
+def _unpacked(items, n: int):
+    """`items` when each is a list of n values (`each [a, b] in ...`), else an error (the
+    closure then runs and says which item could not be unpacked)."""
+    for item in items:
+        if type(item) is not list or len(item) != n:
+            raise ValueError("cannot unpack")
+    return items
+
+
+HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked}
+
+
+def step_reader(game, direction: str):
+    """`above(c)` and the like, as the builtin, with each grid's step table looked up once."""
+    tables: dict = {}
+
+    def step(cell):
+        if cell is None:
+            return None
+        key, i = cell
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = game.grids[key.split("/", 1)[0]].geometry.steps[direction]
+        j = table[i]
+        return None if j < 0 else [key, j]
+    return step
+
+
+def field_table(game, name: str) -> dict:
+    """Component id -> its value of field `name`, for the components that have it (built once)."""
+    table = game.cache.get(("source", "field", name))
+    if table is None:
+        table = game.cache[("source", "field", name)] = {
+            cid: comp[name] for cid, comp in game.components.items() if name in comp}
+    return table
+
+
+def content_reader(read):
+    """A cell's content, as compile_expr.compile_attr reads it when the object is not a plain name."""
+    def content(m, value):
+        if value is None:
+            return None
+        if isinstance(value, list):
+            return m.state["grids"][value[0]]["cells"][value[1]]
+        return read(m, value)
+    return content
+
+
+def empty_reader(read):
+    def empty(m, value):
+        if isinstance(value, list):
+            return m.state["grids"][value[0]]["cells"][value[1]] is None
+        return read(m, value)
+    return empty
