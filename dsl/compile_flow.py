@@ -219,7 +219,7 @@ class FlowCompiler:
             raise fail("who decides here? no `player` is known", span,
                        "add `by first_player` (or another player), or use it inside "
                        "`for each player in turn_order`")
-        return lambda m: m.env["player"]
+        return choices.the_player
 
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
@@ -383,6 +383,7 @@ class FlowCompiler:
                                 cell_test=cell_test(s.where, s.var, scope)
                                 if filtered is None and is_cell_source(s.source, scope) else None,
                                 secret=s.secret)
+        op.fresh = filtered is not None  # the filter's comprehension makes the list
         if op.where is not None and op.cell_test is None and compile_source.ENABLED:
             op.filter = compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep)
         if s.label:

@@ -7,13 +7,18 @@ through the machine's loop. A run of such statements (nothing that can wait
 for a decision, call an effect or loop) is compiled instead into one Python
 function whose body is the run itself, written out as source text:
 
-    def run(m):
+    def run(m, frame):
+      try:
         k0(m)                 # c.mark = x
         if k1(m):             # if in_a_row(...)
             k2(m)             #     winner = player
         elif k3(m):
             k4(m)
-            return k5         #     next turn (the op is run after the function)
+            frame[1] += 1
+            return k5.run(m, frame)   # next turn
+      except ...:             # the error, located at the statement that raised it
+      frame[1] += 1
+      return False
 
 `kN` are the statements' own compiled closures, so the meaning is exactly the
 one-op-per-statement meaning; only the jumps are gone. With generated source on
@@ -75,28 +80,27 @@ class _At:
 
 
 class Fused:
-    """One op for a run of simple statements; returns like the ops it replaces."""
+    """One op for a run of simple statements; returns like the ops it replaces.
 
-    __slots__ = ("fn", "spans", "span")
+    Its `run(m, frame)` is the generated function itself (one call per op, not two):
+    it moves the frame on, runs a `next` or `end game` it reaches, and hands errors
+    to `located`/`failed`, which say at which statement they happened."""
 
-    def __init__(self, fn, spans: dict, span):
-        self.fn, self.spans, self.span = fn, spans, span
+    __slots__ = ("run", "fn", "spans", "span")
 
-    def run(self, m, frame):
-        try:
-            end = self.fn(m)
-        except MeepleError as exc:
-            at = self.where(exc)
-            for d in exc.diagnostics:
-                if not d.span.line:
-                    d.span = at.span
-            raise
-        except RULE_ERRORS as exc:
-            raise m.rule_error(str(exc) or type(exc).__name__, self.where(exc), frame) from None
-        frame[1] += 1
-        if end is None:
-            return False
-        return end.run(m, frame)  # `next` or `end game`: they replace the frames
+    def __init__(self, spans: dict, span):
+        self.spans, self.span = spans, span
+        self.run = self.fn = None  # set once generated (compile_run)
+
+    def located(self, exc: MeepleError) -> MeepleError:
+        at = self.where(exc)
+        for d in exc.diagnostics:
+            if not d.span.line:
+                d.span = at.span
+        return exc
+
+    def failed(self, m, exc, frame) -> MeepleError:
+        return m.rule_error(str(exc) or type(exc).__name__, self.where(exc), frame)
 
     def where(self, exc) -> _At:
         tb, line = exc.__traceback__, None
@@ -115,7 +119,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
-    lines = ["def run(m):", "    E = m.env", "    S = m.state"]
+    lines = ["def run(m, frame):", "  try:", "    E = m.env", "    S = m.state"]
     gen = compile_source.Gen(scope, names)
 
     def name_for(value) -> str:
@@ -138,8 +142,9 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
                 ops: list = []
                 flow.stmt(ops, s, scope)
                 (op,) = ops
-                if isinstance(op, (Goto, EndGame)):
-                    emit(f"return {name_for(op)}", depth, s.span)
+                if isinstance(op, (Goto, EndGame)):  # they replace the frames
+                    emit("frame[1] += 1", depth, s.span)
+                    emit(f"return {name_for(op)}.run(m, frame)", depth, s.span)
                 else:
                     assert isinstance(op, Exec), type(op).__name__
                     fallback = name_for(op.fn)
@@ -182,8 +187,13 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
             return None
 
     body(stmts, 1)
+    lines.extend(["  except MeepleError as exc:", "    raise OP.located(exc)",
+                  "  except RULE_ERRORS as exc:", "    raise OP.failed(m, exc, frame) from None",
+                  "  frame[1] += 1", "  return False"])
+    op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span)
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
+    namespace.update(OP=op, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:
@@ -191,5 +201,5 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
             raise
         return compile_run(flow, stmts, scope, inline=False)  # conditions called, as before
     exec(code, namespace)
-    span = stmts[0].span
-    return Fused(namespace["run"], {k: v for k, v in spans.items() if v is not None}, span)
+    op.run = op.fn = namespace["run"]
+    return op

@@ -144,7 +144,7 @@ class Engine:
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:
-            if pending.get("interrupt") or type(value) is dict and actions.ACT in value:  # an action at any time
+            if type(value) is dict and actions.ACT in value or pending.get("interrupt"):  # an action at any time
                 actions.take(m, pending, value)
             else:
                 op.take(m, frame, value)

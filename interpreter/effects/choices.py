@@ -43,6 +43,11 @@ def _hashable(value):
     return (type(value).__name__, value)
 
 
+def the_player(m):
+    """Who decides when the rules do not say: the `player` local."""
+    return m.env["player"]
+
+
 def suspend(m, frame, op, actor, options, **extra) -> bool:
     """Take a lone option at once; otherwise record the pending decision and stop.
 
@@ -79,7 +84,7 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 class ChooseFrom:
     __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret", "label", "filter")
+                 "cell_test", "secret", "label", "filter", "fresh")
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -89,6 +94,7 @@ class ChooseFrom:
         self.secret = secret  # `secret choose`: only the chooser learns which option was taken
         self.label = None  # fn(machine) -> str with the option in `var`: how each option reads
         self.filter = None  # fn(machine, items) -> the items `where` keeps, generated (dsl/compile_source.py)
+        self.fresh = False  # `source` makes a new list each time (not a zone's own list): no copy needed
 
     def run(self, m, frame):
         options = self.options(m, frame)
@@ -99,7 +105,8 @@ class ChooseFrom:
             return False
         if len(options) > 1 and type(self.prompt) is str and not m.game.actions:
             # The usual case, what `suspend` would do, without its call: a plain decision.
-            m.state["pending"] = {"actor": self.by(m), "options": options,
+            m.state["pending"] = {"actor": m.env["player"] if self.by is the_player else self.by(m),
+                                  "options": options,
                                   "line": self.span.line if self.span else 0}
             return True
         return suspend(m, frame, self, self.by(m), options)
@@ -117,6 +124,8 @@ class ChooseFrom:
             options = self.filter(m, items)
         elif self.where is not None:
             options = self.keep(m, items)
+        elif self.fresh:  # a list made for this choice alone
+            options = items
         else:
             options = list(items)
         if len(options) > 1 and not self.unique:
