@@ -16,10 +16,11 @@ from meeple.dsl.compile_calls import binder, restore
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
-from meeple.dsl.compile_fused import compile_run, fusable, worth_fusing
+from meeple.dsl.compile_fused import Fused, compile_run, fusable, worth_fusing
 from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
+from meeple.interpreter import machine
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
 
@@ -62,6 +63,7 @@ class FlowCompiler:
         self.effect_blocks = effect_blocks  # name -> (block index, params)
         self.lines = source_lines
         self.slots = itertools.count(1)
+        self.gotos: list = []  # every `next` compiled (interpreter/machine.py: chain_phases)
 
     def prompt(self, span) -> str:
         if span and 0 < span.line <= len(self.lines):
@@ -76,6 +78,11 @@ class FlowCompiler:
 
     def compile_block(self, block: Block, stmts, scope: Scope) -> None:
         self.body(block.ops, stmts, scope)
+        if machine.CHAINED:  # a fused run runs the choice right after it (one machine step less)
+            ops = block.ops
+            for op, after in zip(ops, ops[1:]):
+                if type(op) is Fused and type(after) is choices.ChooseFrom:
+                    op.chain(after)
 
     # ------------------------------------------------------------- statements
     def body(self, ops: list, stmts, scope: Scope) -> None:
@@ -230,7 +237,9 @@ class FlowCompiler:
         if s.phase not in self.phase_blocks:
             raise fail(f"`next {s.phase}`: there is no phase `{s.phase}`", s.span,
                        did_you_mean(s.phase, self.phase_blocks, "phase"))
-        ops.append(Goto(self.phase_blocks[s.phase], s.phase, s.span))
+        goto = Goto(self.phase_blocks[s.phase], s.phase, s.span)
+        self.gotos.append(goto)  # linked to its phase's opening op once all are compiled
+        ops.append(goto)
 
     def s_EndGame(self, ops, s, scope):
         ops.append(EndGame(s.span))

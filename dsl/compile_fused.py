@@ -45,11 +45,10 @@ from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.machine import EndGame, Exec, Goto
+from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)
-RULE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
 # Python refuses source nested about 100 blocks deep; deeper `if`s run as plain ops.
 MAX_DEPTH = 40
 
@@ -86,11 +85,17 @@ class Fused:
     it moves the frame on, runs a `next` or `end game` it reaches, and hands errors
     to `located`/`failed`, which say at which statement they happened."""
 
-    __slots__ = ("run", "fn", "spans", "span")
+    __slots__ = ("run", "fn", "spans", "span", "then", "leaves")
 
     def __init__(self, spans: dict, span):
         self.spans, self.span = spans, span
         self.run = self.fn = None  # set once generated (compile_run)
+        self.then = None  # the choice right after it, run from here (`chain`)
+        self.leaves = False  # it may run a `next` or `end game`
+
+    def chain(self, op) -> None:
+        """Run `op` (the choice after this run) straight from the generated function."""
+        self.then = self.fn.__globals__["THEN"] = op
 
     def located(self, exc: MeepleError) -> MeepleError:
         at = self.where(exc)
@@ -120,6 +125,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     names: dict = {}
     spans: dict = {}
     lines = ["def run(m, frame):", "  try:", "    E = m.env", "    S = m.state"]
+    leaves = [False]
     gen = compile_source.Gen(scope, names)
 
     def name_for(value) -> str:
@@ -143,6 +149,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
                 flow.stmt(ops, s, scope)
                 (op,) = ops
                 if isinstance(op, (Goto, EndGame)):  # they replace the frames
+                    leaves[0] = True
                     emit("frame[1] += 1", depth, s.span)
                     emit(f"return {name_for(op)}.run(m, frame)", depth, s.span)
                 else:
@@ -189,11 +196,16 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     body(stmts, 1)
     lines.extend(["  except MeepleError as exc:", "    raise OP.located(exc)",
                   "  except RULE_ERRORS as exc:", "    raise OP.failed(m, exc, frame) from None",
-                  "  frame[1] += 1", "  return False"])
+                  "  frame[1] += 1", "  if THEN is None:", "    return False",
+                  # the choice after the run, as the machine would run it (errors located at it)
+                  "  try:", "    return THEN.run(m, frame)", "  except MeepleError as exc:",
+                  "    raise m.locate(exc, THEN, frame) from None", "  except RULE_ERRORS as exc:",
+                  "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None"])
     op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span)
+    op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS)
+    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:

@@ -16,6 +16,7 @@ from meeple.dsl import ast
 from meeple.dsl.checker import check
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from meeple.interpreter.machine import chain_phases
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
@@ -289,6 +290,7 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     for a, compiled in zip(actions, game.actions):
         names = {a.param} | bound_names(a.body)
         flow.compile_block(game.blocks[compiled.block], a.body, scope.with_locals(names))
+    chain_phases(game, flow.gotos)
     game.flow = flow_graph(setups, phases, effects)
 
 

@@ -18,6 +18,11 @@ from meeple.interpreter.game import KIND
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 NEW_FRAME = 2  # what an op's run() returns when it pushed, replaced or cleared frames
+RULE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+# A `next` runs the next phase's opening op itself, and a fused run the choice after it,
+# instead of returning to the machine's loop (see `Goto` and dsl/compile_fused.py); tests
+# turn it off to play the same games op by op.
+CHAINED = True
 
 
 def _ignore(kind: str, **data) -> None:
@@ -65,7 +70,7 @@ class Machine:
                     moved = op.run(self, frame)
                 except MeepleError as exc:
                     raise self.locate(exc, op, frame) from None
-                except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+                except RULE_ERRORS as exc:
                     raise self.rule_error(str(exc) or type(exc).__name__, op, frame) from None
                 budget -= 1
                 if budget == 0:
@@ -242,23 +247,52 @@ class CallField:
 
 
 class Goto:
-    """`next phase`: the current phase and everything pending in it are finished."""
+    """`next phase`: the current phase and everything pending in it are finished.
 
-    __slots__ = ("block", "name", "span")
+    `first` is the next phase's opening op when it can be run from here (a choice, or
+    a fused run that leads into one without leaving the phase): one pass through the
+    machine's loop less per phase, and never a chain longer than those two ops."""
+
+    __slots__ = ("block", "name", "span", "first")
 
     def __init__(self, block, name, span):
         self.block, self.name, self.span = block, name, span
+        self.first = None  # set by chain_phases once every block is compiled
 
     def run(self, m, frame):
         state = m.state
         stack = state["stack"]
         stack.clear()
-        stack.append([self.block, 0, {}])
+        new = [self.block, 0, {}]
+        stack.append(new)
         state["phase"] = self.name
         state["seq"] += 1
         if m.recording:
             m.emit("phase", phase=self.name)
-        return NEW_FRAME
+        first = self.first
+        if first is None:
+            return NEW_FRAME
+        m.env = new[2]
+        try:
+            moved = first.run(m, new)
+        except MeepleError as exc:
+            raise m.locate(exc, first, new) from None
+        except RULE_ERRORS as exc:
+            raise m.rule_error(str(exc) or type(exc).__name__, first, new) from None
+        return True if moved is True else NEW_FRAME
+
+
+def chain_phases(game, gotos: list) -> None:
+    """Let each `next` run its phase's opening op (see Goto) when that op cannot lead
+    further: a choice, or a fused run chained to a choice with no `next` of its own."""
+    if not CHAINED:
+        return
+    for goto in gotos:
+        ops = game.blocks[goto.block].ops
+        first = ops[0] if ops else None
+        name = type(first).__name__
+        if name == "ChooseFrom" or name == "Fused" and first.then is not None and not first.leaves:
+            goto.first = first
 
 
 class EndGame:

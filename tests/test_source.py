@@ -167,3 +167,41 @@ def test_placements_by_covers_are_the_placements_that_fit(monkeypatch, players, 
     fast = played(shipped("queens_wishes"), players, seed)
     monkeypatch.setattr(placing, "BY_COVERS", False)
     assert played(shipped("queens_wishes"), players, seed) == fast
+
+
+@pytest.mark.parametrize("name, players, seed", GAMES[:3] + GAMES[4:6])
+def test_chained_and_op_by_op_games_are_the_same(monkeypatch, name, players, seed):
+    from meeple.interpreter import machine
+    engine = shipped(name)
+    assert any(type(op).__name__ == "Fused" and op.then is not None for b in engine.game.blocks for op in b.ops)
+    fast = played(engine, players, seed)
+    monkeypatch.setattr(machine, "CHAINED", False)
+    assert played(shipped(name), players, seed) == fast
+
+
+def test_a_chained_choice_fails_where_it_is_written(monkeypatch):
+    from meeple.interpreter import machine
+    text = '''
+game "C"
+players 2
+counter n = 0
+setup:
+    next turn
+phase turn:
+    let player = first_player
+    choose x from [1, 2, 3] where x > n "Which?":
+        n = x
+    next turn
+score "S": n
+'''
+    outcomes = []
+    for chained in (True, False):
+        monkeypatch.setattr(machine, "CHAINED", chained)
+        engine = rules(text)
+        state, _ = engine.start(2, 1)
+        with pytest.raises(MeepleError) as failed:
+            for _ in range(3):
+                state, _ = engine.apply(state, engine.decision(state).options[-1].id)
+        outcomes.append(failed.value.format())
+    assert "<test>:8:5: error: in phase turn: nothing to choose for `x`" in outcomes[0]
+    assert outcomes[0] == outcomes[1]
