@@ -193,17 +193,12 @@ def _in_a_row(m, key, n, value):
 def line_checker(lines: list, n: int):
     """`check(cells, value)` for lines of n >= 1 cells (see `_in_a_row`)."""
     if len(lines) < SHIFT_FROM:
-        indexes = tuple(tuple(c[1] for c in line) for line in lines)
-
-        def by_lines(cells, value):
-            for line in indexes:
-                for i in line:
-                    if cells[i] != value:
-                        break
-                else:
-                    return True
-            return False
-        return by_lines
+        # Few lines: one expression testing each line's cells in turn, written out as
+        # Python (`c[0] == v and c[1] == v and c[2] == v or ...`) - no loop to run.
+        tests = " or ".join("(" + " and ".join(f"c[{cell[1]}] == v" for cell in line) + ")" for line in lines)
+        namespace: dict = {}
+        exec(f"def by_lines(c, v):\n    return {tests or 'False'}\n", namespace)
+        return namespace["by_lines"]
     starts: dict = {}
     for line in lines:
         first, second = line[0][1], line[1][1] if n > 1 else line[0][1] + 1
