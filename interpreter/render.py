@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
-from meeple.interpreter.state import can_see, may_see_var
+from meeple.interpreter.state import HIDDEN, can_see, may_see_var
 
 
 def player_name(p) -> str:
     return f"P{p + 1}" if isinstance(p, int) else str(p)
+
+
+def choice_text(title: str, actor, label: str) -> str:
+    """A choice as every log says it: the decision's title, who chose, and the option's label."""
+    return f"{title} {player_name(actor)} chooses {label}" if title else f"{player_name(actor)} chooses {label}"
 
 
 def key_label(game, key: str) -> str:
@@ -67,8 +72,15 @@ def shown_event(game, e: dict) -> bool:
 
 
 def _auto_choice(game, e, viewer) -> str:
-    # Without the state at hand, a hidden-looking choice (a card) is not shown to others.
-    return "something hidden" if e["choice"] in game.components else e["choice"]
+    """A lone option as `viewer` reads it: another player's is hidden when secret, hidden
+    in the viewer's view ("?"), or naming a component the viewer could not see (`seen_by`)."""
+    if viewer is None or viewer == e["player"]:
+        return e.get("label", item_text(game, e["choice"]))
+    if e.get("secret") or e["choice"] == HIDDEN or viewer not in e.get("seen_by", [viewer]):
+        return "something hidden"
+    if "label" not in e and e["choice"] in game.components:  # an event from before labels and `seen_by`
+        return "something hidden"
+    return e.get("label", e["choice"])
 
 
 def cell_text(game, key: str, index: int) -> str:
@@ -103,9 +115,7 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "phase":
         return f"phase {e['phase']}"
     if kind == "auto":
-        shown = (item_text(game, e["choice"]) if viewer is None or viewer == e["player"]
-                 else "something hidden" if e.get("secret") else _auto_choice(game, e, viewer))
-        return f"{player_name(e['player'])} has one option: {shown}"
+        return choice_text(e.get("title", ""), e["player"], _auto_choice(game, e, viewer)) + " (the only option)"
     if kind == "mark":
         return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
     if kind == "react":
@@ -131,6 +141,8 @@ def var_text(game, key: str, value) -> str:
         return player_name(value)
     if isinstance(value, str) and value in game.labels:  # a value holding a component
         return game.labels[value]
+    if spec is not None and spec.players and isinstance(value, list):  # seats among them read P1, P2...
+        return ", ".join(player_name(x) if type(x) is int else var_text(game, "", x) for x in value) or "nothing"
     if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
         return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
                          for x in value) if value else "nothing"

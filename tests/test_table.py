@@ -159,7 +159,7 @@ def test_a_choice_over_the_socket_reaches_every_page_in_its_own_view():
         after_a, after_b = a.receive_json()["table"], b.receive_json()["table"]
         assert after_a["step"] == after_b["step"] == 1
         assert after_a["log"][-1] == after_b["log"][-1]
-        assert any(line == f"P1 chooses {d['options'][0]['label']}" for line in after_b["log"])
+        assert any(line == f"{d['prompt']} P1 chooses {d['options'][0]['label']}" for line in after_b["log"])
         # the next choice is of cards in a public zone: the page may click them
         assert all("card" in o for o in after_a["decision"]["options"])
 
@@ -413,7 +413,8 @@ def test_a_trace_can_be_uploaded_and_a_bad_one_is_refused():
     r = c.post("/api/replays", content=text.encode())
     assert r.status_code == 200 and r.json()["steps"] == result.decisions
     page = c.get(f"/api/replays/{r.json()['id']}?step=3").json()
-    assert page["taken"].startswith("P") and page["grids"]
+    line = next(ln for ln in result.trace.lines if ln.get("step") == 3)  # the question, who, and what
+    assert page["taken"] == f"{line['title']} P{line['actor'] + 1} chooses {line['label']}" and page["grids"]
     bad = c.post("/api/replays", content=b"{}\n")
     assert bad.status_code == 400 and "not a Meeple trace" in bad.json()["error"]
     changed = text.replace('"choice": "', '"choice": "x', 1)

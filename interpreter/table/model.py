@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.engine import field_text
+from meeple.interpreter.labels import field_text
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text, var_text
+from meeple.interpreter.render import board_occupants, choice_text, boards_in_use, key_label, player_name, value_text, var_text
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -234,7 +234,7 @@ def log_lines(setup: dict, entries: list, viewer) -> list[str]:
     # the setup's events read as events under a heading, not as choices someone made
     lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
     for e in entries:
-        lines.append(f"{player_name(e['actor'])} chooses {e['label'][viewer]}")
+        lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
         lines += ["  " + t for t in e["lines"][viewer]]
     return lines[-LOG_LINES:]
 
