@@ -220,7 +220,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
+                                            label=c.label)
     for name in player_values(items, game.counters):
         game.counters[name].player = True
     for name in player_lists(items, game.counters):

@@ -23,13 +23,17 @@ def choice_text(title: str, actor, label: str) -> str:
 
 
 def key_label(game, key: str) -> str:
+    """A zone's, grid's or counter's key as people read it: `bag[O]`, `stock[P1, red]`; a
+    counter with a `label` goes by its label (`last round`)."""
     name, *indices = key.split("/")
+    counter = game.counters.get(name)
+    said = counter.label if counter is not None and counter.label else name
     if not indices:
-        return name
-    spec = game.zones.get(name) or game.grids.get(name) or game.counters.get(name)
+        return said
+    spec = game.zones.get(name) or game.grids.get(name) or counter
     dims = spec.per if spec is not None else ()
     shown = [player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)]
-    return f"{name}[{', '.join(shown)}]"
+    return f"{said}[{', '.join(shown)}]"
 
 
 MANY = 8  # a move of more items reads as a count per kind ("48 × card"), like a box emptied at setup
@@ -64,6 +68,19 @@ def is_quiet(game, key: str) -> bool:
         return True
     spec = game.counters.get(key.split("/", 1)[0])
     return spec is not None and spec.quiet
+
+
+def shown_value(game, key: str, value) -> bool:
+    """Whether displays (state text, the table's chips) show this counter now: not a `quiet`
+    one, nor a flag with a `label` while it is false (it reads as its label while true)."""
+    if is_quiet(game, key):
+        return False
+    return not (value is False and _labelled_flag(game, key))
+
+
+def _labelled_flag(game, key: str) -> bool:
+    spec = game.counters.get(key.split("/", 1)[0])
+    return spec is not None and spec.kind == "flag" and bool(spec.label)
 
 
 def shown_event(game, e: dict) -> bool:
@@ -108,6 +125,8 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
+        if e["value"] is True and _labelled_flag(game, e["var"]):  # it reads as its label: "last round"
+            return key_label(game, e["var"])
         shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
         return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":
@@ -254,8 +273,9 @@ def grid_codes(game, spec) -> dict:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [f"{key_label(game, k)}={var_text(game, k, v)}" for k, v in state["vars"].items()
-                  if not is_quiet(game, k)]
+    shown_vars = [key_label(game, k) if v is True and _labelled_flag(game, k)
+                  else f"{key_label(game, k)}={var_text(game, k, v)}"
+                  for k, v in state["vars"].items() if shown_value(game, k, v)]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():
@@ -297,16 +317,41 @@ def boards_in_use(game, state: dict) -> list:
     return used or list(game.boards)
 
 
+def space_names(game, name: str) -> dict:
+    """How each space of path board `name` is written on the board: its label without what
+    the board shows beside it (a tag in brackets) and without the words every label shares
+    (`space 7 (bridge)` -> `7`, with `bridge` drawn as its tag); its name when it has no label."""
+    key = ("space names", name)
+    if key in game.cache:
+        return game.cache[key]
+    board = game.boards[name]
+    words = {}
+    for space in board.order:
+        label = game.labels.get(space)
+        if label is not None:
+            tags = set(board.graph.nodes[space]["tags"])
+            words[space] = [w for w in label.split() if w.strip("()") not in tags or not w.startswith("(")]
+    shared = set.intersection(*(set(ws) for ws in words.values())) if len(words) > 1 else set()
+    out = {}
+    for space in board.order:
+        short = " ".join(w for w in words.get(space, []) if w not in shared)
+        out[space] = short or game.labels.get(space, space)
+    game.cache[key] = out
+    return out
+
+
 def path_board_text(game, state: dict | None, name: str) -> list:
-    """A path board as text: its spaces in order with tags, areas, where the arrows
-    lead, and who stands there (with a state)."""
+    """A path board as text: its spaces in order (as `space_names` writes them) with tags,
+    areas, where the arrows lead, and who stands there (with a state)."""
     board = game.boards[name]
     here = board_occupants(game, state, name) if state is not None else {}
+    shown = space_names(game, name)
     rows = []
     for space in board.order:
         node = board.graph.nodes[space]
-        rows.append((space, " ".join(node["tags"]), " ".join(node["areas"]),
-                     "-> " + (", ".join(board.successors[space]) or "nowhere"), ", ".join(here.get(space, []))))
+        rows.append((shown[space], " ".join(node["tags"]), " ".join(node["areas"]),
+                     "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
+                     ", ".join(here.get(space, []))))
     widths = [max([len(r[i]) for r in rows] + [1]) for i in range(4)]
     lines = [f"board {name} (space, tags, areas, arrows, who is there):"]
     for row in rows:

@@ -344,3 +344,46 @@ setup:
     state, events = eng.start(2, 1)
     texts = [event_text(eng.game, e) for e in events if e["e"] == "set"]
     assert texts == ["order = bank, P1, P2", "counts = 5, 5"]
+
+
+def test_a_path_board_shows_its_spaces_as_the_log_names_them(tmp_path):
+    """Boards write a space by its label, short: without the words every label shares and
+    without a tag in brackets (the board shows tags beside it); the name without a label."""
+    from meeple.interpreter.render import path_board_text, space_names
+    from meeple.interpreter.table.model import boards
+    board = {"spaces": {"s1": {"tags": ["start"], "label": "space 1 (start)"}, "s2": {},
+                        "s3": {"tags": ["pond"], "label": "space 3 (pond)"}, "s4": {"label": "space 4 (bridge)"}},
+             "arrows": [["s1", "s2"], ["s2", "s3"], ["s3", "s4"]]}
+    (tmp_path / "path.json").write_text(json.dumps(board))
+    (tmp_path / "g.rules").write_text('game "Walk"\nplayers 1\nboard path from "path.json"\n'
+                                      'value at per player = none\nsetup:\n    at[0] = "s1"\n')
+    eng = Engine(load_game(tmp_path / "g.rules"))
+    state, _ = eng.start(1, 1)
+    assert space_names(eng.game, "path") == {"s1": "1", "s2": "s2", "s3": "3", "s4": "4 (bridge)"}
+    text = path_board_text(eng.game, state, "path")
+    assert text[1].split() == ["1", "start", "->", "s2", "<-", "at[P1]"] and text[2].split() == ["s2", "->", "3"]
+    spaces = boards(eng, eng.view(state, 0))[0]["spaces"]
+    assert [(s["short"], s["label"]) for s in spaces] == [
+        ("1", "space 1 (start)"), ("s2", "s2"), ("3", "space 3 (pond)"), ("4 (bridge)", "space 4 (bridge)")]
+
+
+def test_a_flag_with_a_label_reads_as_its_label_while_true_and_is_left_out_while_false(tmp_path):
+    from meeple.interpreter.table.model import counters
+    from meeple.interpreter.terminal import counter_lines
+    eng = game(tmp_path, HEAD + '''flag ending = false, label "the last round"
+flag plain = false
+setup:
+    move card to market
+    choose c from market by first_player "Which card ends it?":
+        ending = true
+''')
+    state, _ = eng.start(1, 1)
+    chips = {c["name"]: c for c in counters(eng, eng.view(state, 0))}
+    assert "ending" not in chips and chips["plain"]["value"] == "false"
+    assert "the last round" not in " ".join(state_text(eng.game, state))
+    state, events = eng.apply(state, "c1")
+    assert [event_text(eng.game, e) for e in events if e["e"] == "set"] == ["the last round"]
+    chips = {c["name"]: c for c in counters(eng, eng.view(state, 0))}
+    assert (chips["ending"]["label"], chips["ending"]["value"]) == ("the last round", "")
+    assert "the last round" in state_text(eng.game, state)[1].split("  ")
+    assert "the last round" in counter_lines(eng.game, eng.view(state, 0), lambda mine, spec: True)[0]

@@ -17,7 +17,7 @@ from meeple.interpreter.boards import polyomino
 from meeple.interpreter.labels import field_text
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, choice_text, boards_in_use, key_label, player_name, value_text, var_text
+from meeple.interpreter.render import board_occupants, choice_text, shown_value, space_names, boards_in_use, key_label, player_name, value_text, var_text
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -84,12 +84,14 @@ def counters(engine, view: dict) -> list:
     out = []
     for key, value in view["vars"].items():
         spec = g.counters.get(key.split("/", 1)[0])
-        if spec is None or spec.quiet:  # bookkeeping (the rules' `quiet` ones, the engine's `#...`)
+        if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
             continue
         name, *indices = key.split("/")
         part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
+        # a labelled flag while true is its label alone: "last round", not "ending true"
+        said = "" if value is True and spec.label and not part else var_text(g, key, value)
         out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
-                    "owner": owner_of(spec, key), "value": var_text(g, key, value)})
+                    "owner": owner_of(spec, key), "value": said})
     return out
 
 
@@ -127,7 +129,8 @@ def boards(engine, view: dict) -> list:
         board = g.boards[name]
         pos = space_positions(g, name)
         here = occupants(g, view, name)
-        spaces = [{"name": s, "x": pos[s][0], "y": pos[s][1],
+        shown = space_names(g, name)
+        spaces = [{"name": s, "short": shown[s], "label": g.labels.get(s, s), "x": pos[s][0], "y": pos[s][1],
                    "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
                    "who": here.get(s, [])} for s in board.order]
         out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})

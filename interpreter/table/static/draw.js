@@ -193,9 +193,11 @@ function drawBoard(board, hooks) {
     const g = svgEl("g", {class: "space" + (pick ? " choosable" : "") + (s.who.length ? " occupied" : ""),
       "data-space": s.name});
     if (pick) g.addEventListener("click", () => hooks.choose(pick));
-    const title = svgEl("title", {}, [s.name, ...s.tags, ...s.areas].join(" · "));
-    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}),
-      svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.name));
+    const title = svgEl("title", {}, [s.label, ...s.tags, ...s.areas].join(" · "));
+    // the space as the log names it (its label, shortened to what the circle can hold)
+    const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
+    if (s.short.length > 4) name.setAttribute("textLength", 28), name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}), name);
     if (s.tags.length) g.append(svgEl("text", {x: x, y: y + 29, "text-anchor": "middle", class: "space-tags"}, s.tags.join(" ")));
     if (s.who.length) g.append(svgEl("text", {x: x, y: y - 21, "text-anchor": "middle", class: "space-who"}, s.who.join(", ")));
     svg.append(g);

@@ -9,6 +9,7 @@ const heldKey = "meeple-seats-" + tableId;
 let held = JSON.parse(localStorage.getItem(heldKey) || "{}"); // seat name -> token
 let token = params.get("token") || Object.values(held)[0] || "";
 let socket = null, current = null, orientation = 0, flash = null;
+let asked = null; // the step of the latest decision of yours whose arrival brought your area out from under it
 
 function remember(name, tok) {
   held[name] = tok;
@@ -187,7 +188,22 @@ function render() {
   document.getElementById("scores").replaceChildren(...(scores ? [scores] : []));
   drawTable(document.getElementById("table"), t, hooks);
   drawLog(document.getElementById("log"), t.log);
+  clearOfDecision(panel, d);
   document.getElementById("seat-list").textContent = t.seats.map((s) => `${s.name}: ${s.agent}`).join(" · ");
+}
+
+// The decision panel stays in sight over the table (sticky), so it must not hide what you act on:
+// scrolling (and keyboard focus) stops below it, and when a decision of yours arrives while the top
+// of your own area is under the panel, the page scrolls just enough to show it.
+function clearOfDecision(panel, d) {
+  const below = panel.getBoundingClientRect().bottom + 8;
+  document.documentElement.style.scrollPaddingTop = `${panel.offsetHeight + 8}px`;
+  if (!d || !d.mine || asked === d.step) return;
+  asked = d.step;
+  const yours = document.querySelector("section.area.yours");
+  if (!yours) return;
+  const area = yours.getBoundingClientRect();
+  if (area.top < below && area.bottom > 0) window.scrollBy(0, area.top - below);
 }
 
 if (!token) showError("this page needs a seat link (…?token=…) from the lobby");
