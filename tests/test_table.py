@@ -454,6 +454,27 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
 
 
+def test_a_piece_reads_short_where_its_shape_is_drawn():
+    """A tile's label writes its shape in words (`O12 [gardener tree / rose chess]`); where the
+    page draws the shape (its card, its option's button, the placing panel) the words go."""
+    from meeple.interpreter.table.model import card, decision_json
+    engine = load("queens_wishes")
+    state, _ = engine.start(2, 1)
+    while (d := engine.decision(state)).prompt != "Which tile do you plant?":
+        state, _ = engine.apply(state, 0)
+    tile = d.options[0].value
+    assert engine.game.labels[tile].startswith(f"{tile} [") and card(engine, tile)["title"] == tile
+    assert card(engine, "bonus-rose-1")["title"] == "bonus tile"  # `bonus tile [rose]`: empty brackets go too
+    option = decision_json(engine, state, engine.view(state, d.actor), d.actor)["options"][0]
+    assert option["label"] == engine.game.labels[tile] and option["short"] == tile
+    assert sorted(map(tuple, option["shape"])) == sorted(map(tuple, engine.game.components[tile]["cells"]))
+    state, _ = engine.apply(state, 0)
+    d = engine.decision(state)
+    placing = decision_json(engine, state, engine.view(state, d.actor), d.actor)
+    assert "placement" in placing
+    assert [o["short"] for o in placing["options"][:2]] == ["row 1, column 1, upright", "row 1, column 2, upright"]
+
+
 def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup():
     c = client()
     t = new_table(c, game="wild_gardens", seats=("person", "random"))

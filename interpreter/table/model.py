@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.labels import field_text
+from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import board_occupants, choice_text, shown_value, space_names, boards_in_use, key_label, player_name, value_text, var_text
@@ -34,8 +34,8 @@ def card(engine, cid: str) -> dict:
     """A component's face: its name (or id) and its fields in words."""
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
-    title = engine.game.labels.get(cid) or comp.get("name") or cid  # how the rules say it reads
-    out = {"id": cid, "title": str(title), "kind": comp[KIND],
+    title = without_shapes(comp, str(engine.game.labels.get(cid) or comp.get("name") or cid)) or cid
+    out = {"id": cid, "title": title, "kind": comp[KIND],
            "fields": [field_text(k, v) for k, v in shown.items()
                       if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)],
            "text": engine.describe(cid)}
@@ -43,6 +43,15 @@ def card(engine, cid: str) -> dict:
     if shapes:  # drawn as small grids, the way the piece looks
         out["shapes"] = shapes
     return out
+
+
+def without_shapes(comp: dict, title: str) -> str:
+    """A title less the shapes it writes out in words (`T3 [red blue / . red]` is
+    `T3`): the page draws the shape beside it. Brackets left empty go too."""
+    for value in comp.values():
+        if isinstance(value, tuple):
+            title = title.replace(polyomino.render(value), "")
+    return re.sub(r"\s*(\[\s*\]|\(\s*\))", "", title).strip()
 
 
 def does(game, value) -> bool:
@@ -171,6 +180,10 @@ def option_json(engine, state: dict, option, visible: set) -> dict:
     out = {"id": option.id, "label": option.label}
     if isinstance(v, str) and v in visible:
         out["card"] = v
+        shapes = [s for s in g.components[v].values() if isinstance(s, tuple)] if v in g.components else []
+        if shapes:  # a piece: its button shows the shape drawn, beside the label less the shape in words
+            out["short"] = without_shapes(g.components[v], option.label) or v
+            out["shape"] = [list(c) for c in shapes[0]]
     elif is_cell(v):
         out["cell"] = v
     elif isinstance(v, list) and v and all(is_cell(x) for x in v):
@@ -194,6 +207,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
            "requests": [{"id": o.id, "label": o.label} for o in d.requests]}
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
+        for o in out["options"]:  # the panel names and draws the piece: a place reads as where and how
+            o["short"] = option_label(engine.game, next(x.value for x in d.options if x.id == o["id"]), pending, True)
         shape = engine.game.shapes[pending["piece"]]
         found = sorted({o.value[0] for o in d.options})
         out["placement"] = {

@@ -113,7 +113,8 @@ function drawZones(zones, hooks) {
 // ------------------------------------------------------------------ counters
 function drawCounters(list) {
   // A counter kept per something (per colour, per token) reads as one chip, the way people say it:
-  // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true).
+  // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true, and
+  // is left out while false everywhere).
   if (!list.length) return null;
   const byName = new Map();
   for (const c of list) {
@@ -128,6 +129,7 @@ function drawCounters(list) {
     const flags = cs.every((c) => c.value === "true" || c.value === "false");
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
+    if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
     out.push(chip(name, cs[0].label.replace(/\[.*$/, "") + (cs[0].owner !== null ? `[${playerName(cs[0].owner)}]` : ""),
       shown.length ? shown.join(", ") : "none"));
   }

@@ -135,6 +135,7 @@ function render() {
   const tabs = document.getElementById("seats");
   tabs.replaceChildren(...Object.keys(held).sort().map((n) =>
     el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), onclick: () => switchTo(n)}, n)));
+  SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
   const hooks = {choose, cards: {}, cells: {}, spaces: {}};
   const panel = document.getElementById("decision");
   panel.replaceChildren();
@@ -160,9 +161,11 @@ function render() {
           el("button", {onclick: () => hooks.placement.rotate(), id: "rotate"}, "Rotate (R)"),
           el("button", {onclick: () => hooks.placement.flip(), id: "flip"}, "Flip (F)"))));
       panel.append(el("details", {}, el("summary", {}, `or pick one of the ${d.options.length} places from a list`),
-        el("div", {class: "options"}, d.options.map((o) => el("button", {class: "option", "data-option": o.id, onclick: () => choose(o.id)}, o.label)))));
+        el("div", {class: "options"}, d.options.map((o) => el("button", {class: "option", "data-option": o.id, title: o.label, onclick: () => choose(o.id)}, o.short || o.label)))));
     } else {
-      const buttons = d.options.map((o) => el("button", {class: "option", "data-option": o.id, title: o.label, onclick: () => choose(o.id)}, o.label));
+      // a piece's button draws its shape small beside a short label (the label keeps the shape in words)
+      const buttons = d.options.map((o) => el("button", {class: "option" + (o.shape ? " piece" : ""), "data-option": o.id,
+        title: o.label, onclick: () => choose(o.id)}, o.shape ? [o.short, drawShape(o.shape, 14)] : o.label));
       panel.append(el("div", {class: "options"}, buttons));
       if (Object.keys(hooks.cards).length + Object.keys(hooks.cells).length + Object.keys(hooks.spaces).length)
         panel.append(el("div", {class: "hint"}, "or click a highlighted card, cell or space"));
