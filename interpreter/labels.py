@@ -54,7 +54,8 @@ def describe(game, value) -> str:
         parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
         head = f"{value} {comp['name']}" if "name" in comp else value
         return f"{head} [{'; '.join(parts)}]" if parts else head
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].split("/", 1)[0] in g.grids:
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) \
+            and value[0].split("/", 1)[0] in g.grids:
         spec = g.grids[value[0].split("/", 1)[0]]
         r, c = divmod(value[1], spec.geometry.cols)
         return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"

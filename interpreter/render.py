@@ -84,8 +84,11 @@ def _labelled_flag(game, key: str) -> bool:
 
 
 def shown_event(game, e: dict) -> bool:
-    """Whether people are shown this event: not the changes of `quiet` counters."""
-    return e["e"] != "set" or not is_quiet(game, e["var"])
+    """Whether people are shown this event: not the changes of `quiet` counters, nor a flag
+    with a label turning false (it reads as its label while true, and says nothing else)."""
+    if e["e"] != "set":
+        return True
+    return not (is_quiet(game, e["var"]) or e["value"] is False and _labelled_flag(game, e["var"]))
 
 
 def _auto_choice(game, e, viewer) -> str:

@@ -15,7 +15,7 @@ import re
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
-                                       player_name, value_text, var_text)
+                                       player_name, var_text)
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest

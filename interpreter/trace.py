@@ -114,7 +114,8 @@ def render(game, lines: list[dict], viewer=None) -> str:
             out += ["  " + event_text(game, e, viewer) for e in line["setup"] if shown_event(game, e)]
         elif "step" in line:
             label = "something hidden" if hidden_from(line, viewer) else line["label"]
-            out.append(f"{line['step']}. {choice_text(line.get('title', ''), line['actor'], label)} (of {line['options']})")
+            said = choice_text(line.get("title", ""), line["actor"], label)
+            out.append(f"{line['step']}. {said} (of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"] if shown_event(game, e)]
         elif "end" in line:
             out += line["end"].get("boards", [])

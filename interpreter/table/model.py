@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.game import BOX, KIND
+from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, choice_text, shown_value, space_names, boards_in_use, key_label, player_name, value_text, var_text
+from meeple.interpreter.render import (board_occupants, boards_in_use, choice_text, key_label, player_name,
+                                       shown_value, space_names, var_text)
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
