@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak bench strength strength-quick install-check
+.PHONY: run test setup clean snapshots soak fuzz bench strength strength-quick install-check
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -26,6 +26,10 @@ install-check: $(STAMP)
 # Long runs, not part of `make test`.
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py --games 10000 --jobs 2
+
+# The fuzz test with ten times the mutants of `make test` (about half an hour).
+fuzz: $(STAMP)
+	MEEPLE_FUZZ_MUTANTS=3000 $(BIN)/python -m pytest tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -9,6 +9,7 @@ exception is a bug; every input must finish within a time bound.
 """
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
@@ -24,7 +25,8 @@ from meeple.dsl.parser import parse_text
 from meeple.interpreter.engine import Engine
 
 TIME_LIMIT = 10.0  # CPU seconds per input: an endless loop stops at the step limit well before
-MUTANTS = 400  # per shipped ruleset: with the generated texts, a few thousand inputs
+# per shipped ruleset: with the generated texts, a few thousand inputs; `make fuzz` runs many more
+MUTANTS = int(os.environ.get("MEEPLE_FUZZ_MUTANTS", "300"))
 PLAYED = 12  # decisions each loadable mutant plays before it is scored
 SHIPPED = shipped_rulesets()
 
