@@ -14,6 +14,8 @@ are covered:
   best that chain of its own choices reaches, up to 4 further choices of at
   most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
   choice is worth taking when its payoff comes three choices later.
+  A small choice that opens a wide one of the same seat (which tile, then where among a
+  hundred places) is valued by the wide one's best option, one step deep.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
@@ -32,6 +34,9 @@ REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a si
 FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks further, up to this many options
 CHAIN = 4  # how many of the seat's own choices in a row that look follows
 CHAIN_TRIES = 200  # options tried in all along those chains, per decision (bounds greedy's cost)
+# A small choice that opens a wide one of the same seat (which card, then where among a hundred
+# places) is valued by the best of the wide one's options, trying up to this many of them.
+WIDE = 160
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -70,6 +75,8 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
                 value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share], (guess, decision.line)))
+            elif nxt is not None and nxt.actor == seat and len(decision.options) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, nxt, seat, 1, [WIDE], (guess, decision.line)))
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
