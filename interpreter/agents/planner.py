@@ -21,8 +21,11 @@ If `meeple train` left a model next to the ruleset (interpreter/agents/learned.p
 leaves are valued by its predicted final scores instead of the outlook.
 
 The agent reads only its view and its guesses (the guard test in
-tests/test_agents.py covers it). Budget as for mcts: `planner` (100
-iterations), `planner@N`, `planner@Xs` (wall clock: not reproducible).
+tests/test_agents.py covers it). Budget: `planner` searches 30 iterations plus
+one per option of the decision (widening needs visits to reach the options
+further down a hundred placements, while a handful of options is settled by
+30: docs/agents.md has the duels that chose it); `planner@N` N iterations,
+`planner@Xs` X seconds (wall clock: not reproducible).
 """
 from __future__ import annotations
 
@@ -36,16 +39,23 @@ from meeple.interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_u
 SAMPLED = 3        # options a playout step compares by one-step outlook
 RANDOM_STEP = 0.25  # the chance a playout step takes a random option instead
 WIDEN = 2.0        # root options searched: 1 + WIDEN * sqrt(root visits)
+BASE_ITERATIONS = 30  # `planner`: this many iterations plus one per option of the decision
 
 
 class PlannerAgent(MctsAgent):
     name = "planner"
 
-    def __init__(self, engine, seat: int, seed: int, iterations: int = 100, seconds: float | None = None,
+    def __init__(self, engine, seat: int, seed: int, iterations: int | None = None, seconds: float | None = None,
                  depth: int = 10, exploration: float = 0.7):
-        super().__init__(engine, seat, seed, iterations, seconds, depth, exploration)
+        super().__init__(engine, seat, seed, iterations or BASE_ITERATIONS, seconds, depth, exploration)
+        self.per_option = iterations is None and seconds is None  # `planner`: the budget grows with the options
         self.margin = 1.0  # the largest outlook gap between seats seen, to scale the margin reward
         self.model = load_model(engine.game)  # `meeple train`'s evaluation, if the ruleset has one
+
+    def choose(self, view: dict, decision) -> int:
+        if self.per_option:
+            self.iterations = BASE_ITERATIONS + len(decision.options)
+        return super().choose(view, decision)
 
     def iterate(self, root: Node, view: dict) -> None:
         # Progressive widening: the root's untried options are offered only while the
