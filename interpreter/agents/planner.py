@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 
 from meeple.interpreter.agents.determinize import determinize
-from meeple.interpreter.agents.greedy import one_step_gains
+from meeple.interpreter.agents.greedy import FOLLOW_UP, one_step_gains
 from meeple.interpreter.agents.learned import load_model
 from meeple.interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
@@ -54,6 +54,10 @@ class PlannerAgent(MctsAgent):
 
     def choose(self, view: dict, decision) -> int:
         if self.per_option:
+            if len(decision.options) > FOLLOW_UP:
+                # Too many options for the budget to visit each a few times: greedy's look
+                # tries every one of them, and its best is taken.
+                return self.greedy_order(view, decision).index(0)
             self.iterations = BASE_ITERATIONS + len(decision.options)
         return super().choose(view, decision)
 
@@ -76,6 +80,26 @@ class PlannerAgent(MctsAgent):
 
     def untried_at_root(self, untried: list[int]) -> list[int]:
         return [] if self.closed else untried
+
+    def untried_below(self, node: Node, ids: list[str], untried: list[int]) -> list[int]:
+        # Widening below the root too: a tile's worth is the worth of its best placements,
+        # not of a new random placement at each visit. (Called only when some option here
+        # already has a child, so selection always has one to take.)
+        return untried if len(node.children) < 1 + int(WIDEN * math.sqrt(node.visits)) else []
+
+    def expand_below(self, state: dict, untried: list[int]) -> int:
+        """The best of a few sampled untried options by the chooser's one-step outlook."""
+        engine, rng = self.engine, self.rng
+        actor = state["pending"]["actor"]
+        best_k, best = untried[rng.below(len(untried))], -math.inf
+        for k in {untried[rng.below(len(untried))] for _ in range(SAMPLED)}:
+            try:
+                value = engine.outlook(engine.apply(state, k, events=False)[0], actor)
+            except GUESS_ERRORS:
+                continue
+            if value > best:
+                best_k, best = k, value
+        return best_k
 
     def playout(self, state: dict) -> list[float]:
         engine, rng, seat_outlook = self.engine, self.rng, self.engine.outlook
