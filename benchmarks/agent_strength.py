@@ -13,7 +13,7 @@ Three parts (each can be run alone with --part):
 Games are seeded and budgets are iterations, so every figure replays exactly
 (time per decision does not; it is CPU time, the cost on one core).
 
-    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent greedy] [--jobs 2] [--part figures]
+    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner] [--jobs 2] [--part figures]
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
 """
 from __future__ import annotations
