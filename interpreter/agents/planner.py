@@ -82,14 +82,19 @@ class PlannerAgent(MctsAgent):
         return [] if self.closed else untried
 
     def untried_below(self, node: Node, ids: list[str], untried: list[int]) -> list[int]:
-        # Widening below the root too: a tile's worth is the worth of its best placements,
-        # not of a new random placement at each visit. (Called only when some option here
-        # already has a child, so selection always has one to take.)
+        # Widening below the root too, where the options are many: a tile's worth is the
+        # worth of its best placements, not of a new random placement at each visit. (Called
+        # only when some option here already has a child, so selection has one to take.)
+        if len(ids) <= FOLLOW_UP:
+            return untried
         return untried if len(node.children) < 1 + int(WIDEN * math.sqrt(node.visits)) else []
 
     def expand_below(self, state: dict, untried: list[int]) -> int:
-        """The best of a few sampled untried options by the chooser's one-step outlook."""
+        """Among many options, the best of a few sampled untried ones by the chooser's one-step
+        outlook; among a few, one at random (each is tried soon anyway)."""
         engine, rng = self.engine, self.rng
+        if len(state["pending"]["options"]) <= FOLLOW_UP:
+            return untried[rng.below(len(untried))]
         actor = state["pending"]["actor"]
         best_k, best = untried[rng.below(len(untried))], -math.inf
         for k in {untried[rng.below(len(untried))] for _ in range(SAMPLED)}:
