@@ -498,6 +498,7 @@ class CounterDecl:
     secret: bool = False  # kept per player and seen by that player only
     span: Span = _span()
     quiet: bool = False  # bookkeeping: kept in the state, left out of displays
+    label: str = ""  # the words displays name it by; a flag with one shows only while true
 
 
 @dataclass

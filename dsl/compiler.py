@@ -20,7 +20,7 @@ from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
-from meeple.dsl.player_values import player_values
+from meeple.dsl.player_values import player_lists, player_values
 from meeple.interpreter.boards.grid import Geometry
 from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
                               ScoreRule, ZoneSpec)
@@ -220,9 +220,12 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet)
+        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
+                                            label=c.label)
     for name in player_values(items, game.counters):
         game.counters[name].player = True
+    for name in player_lists(items, game.counters):
+        game.counters[name].players = True
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)

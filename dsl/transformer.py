@@ -162,6 +162,9 @@ class ToAst(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
+            if which == "label":
+                node.label = _unquote(expr)
+                continue
             setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
                     True if expr is None else expr)
         return node

@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import state as st
-from meeple.interpreter.boards import polyomino
 from meeple.interpreter.effects import actions
-from meeple.interpreter.effects.choices import PASS_ID, option_id
-from meeple.interpreter.game import KIND, Game
+from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.game import Game
 from meeple.interpreter.machine import Machine
-from meeple.interpreter.render import key_label
+from meeple.interpreter.labels import describe, option_label, own_label
 
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
@@ -51,18 +50,6 @@ class Decision:
             if o.id == option_id:
                 return i
         raise KeyError(option_id)
-
-
-def field_text(name: str, value) -> str:
-    """A component's field for people: shapes drawn, lists as words, abilities as calls."""
-    if isinstance(value, tuple):
-        return polyomino.render(value)
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[1], list):
-        args = ", ".join(str(a) for a in value[1])
-        return f"{name} {value[0]}({args})" if args else f"{name} {value[0]}"
-    if isinstance(value, list):
-        return f"{name} {' '.join(str(v) for v in value) or 'nothing'}"
-    return f"{name} {value}"
 
 
 class Engine:
@@ -279,46 +266,14 @@ class Engine:
         """Options read through the choice's own `label` text, the option bound to its name."""
         m = Machine(self.game, state)
         m.env = dict(state["stack"][-1][2])
-        out = []
-        for v in values:
-            if v is None or type(v) is dict:  # pass, an action at any time, "done": not the choice's items
-                out.append(self.label(v))
-                continue
-            m.env[op.var] = v
-            try:
-                out.append(op.label(m))
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-                raise MeepleError(f"in the label of `{op.var}`: {exc}", op.span).located(
-                    self.game.path, self.game.source) from None
-        return out
+        try:
+            return [own_label(m, op, v) for v in values]
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise MeepleError(f"in the label of `{op.var}`: {exc}", op.span).located(
+                self.game.path, self.game.source) from None
 
     def label(self, value, pending=None, titled=False) -> str:
-        if value is None:
-            return PASS_ID
-        if type(value) is dict:
-            return actions.title(self.game, value) if actions.ACT in value else "done"
-        if pending is not None and "piece" in pending and isinstance(value, list) and len(value) == 3:
-            o, r, c = value
-            place = f"row {r}, column {c}, {polyomino.describe_orientation(o)}"
-            if titled:  # the question already names the piece
-                return place
-            return f"{self.game.labels.get(pending['piece'], pending['piece'])} at {place}"
-        return self.describe(value)
+        return option_label(self.game, value, pending, titled)
 
     def describe(self, value) -> str:
-        g = self.game
-        if isinstance(value, str) and value in g.labels:
-            return g.labels[value]
-        if isinstance(value, str) and value in g.components:
-            comp = g.components[value]
-            parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
-            head = f"{value} {comp['name']}" if "name" in comp else value
-            return f"{head} [{'; '.join(parts)}]" if parts else head
-        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].split("/", 1)[0] in g.grids:
-            spec = g.grids[value[0].split("/", 1)[0]]
-            r, c = divmod(value[1], spec.geometry.cols)
-            return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
-        if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-            return " + ".join(g.labels.get(v, str(v)) if isinstance(v, str) else str(v)
-                              for v in value) if value else "none of them"
-        return str(value)
+        return describe(self.game, value)

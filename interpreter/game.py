@@ -55,6 +55,8 @@ class CounterSpec:
     secret: bool = False  # each player sees only their own
     quiet: bool = False  # bookkeeping: in the state and views, left out of displays
     player: bool = False  # a `value` that holds a player: shown as P1, P2...
+    players: bool = False  # a `value` that holds a list of players (and maybe texts): P3, P2, P1
+    label: str = ""  # the words displays name it by (`last round`); a flag with one shows only while true
 
 
 @dataclass

@@ -16,7 +16,8 @@ import sys
 
 from meeple.interpreter import saves
 from meeple.interpreter.agents import choose as bot_choice, make_agents
-from meeple.interpreter.render import all_boards_text, event_text, outcome_text, player_name, score_table, shown_event
+from meeple.interpreter.render import (all_boards_text, choice_text, event_text, outcome_text, player_name,
+                                       score_table, shown_event)
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.terminal import ask, choose
 
@@ -112,8 +113,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             choices.append(d.options[index].id)
             write_save()
             label = d.options[index].label
-            tell(lambda p: [f"{player_name(d.actor)} chooses "
-                            + (label if seen is None or p in seen else "something hidden")])
+            tell(lambda p: [choice_text(d.prompt, d.actor, label if seen is None or p in seen else "something hidden")])
             happened(events)
             continue
         p = d.actor
@@ -144,8 +144,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         choices.append(taken.id)
         write_save()
         label = taken.label
-        tell(lambda q: [] if q == p else [f"{player_name(p)} chooses "
-                                          + (label if seen is None or q in seen else "something hidden")])
+        title = "" if asked else d.prompt
+        tell(lambda q: [] if q == p else [choice_text(title, p, label if seen is None or q in seen
+                                                      else "something hidden")])
         for e in events:  # what the choice did, at once, as this person sees it
             if shown_event(g, e):
                 print("  " + event_text(g, e, p), file=out)

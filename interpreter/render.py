@@ -10,21 +10,30 @@ from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
-from meeple.interpreter.state import can_see, may_see_var
+from meeple.interpreter.state import HIDDEN, can_see, may_see_var
 
 
 def player_name(p) -> str:
     return f"P{p + 1}" if isinstance(p, int) else str(p)
 
 
+def choice_text(title: str, actor, label: str) -> str:
+    """A choice as every log says it: the decision's title, who chose, and the option's label."""
+    return f"{title} {player_name(actor)} chooses {label}" if title else f"{player_name(actor)} chooses {label}"
+
+
 def key_label(game, key: str) -> str:
+    """A zone's, grid's or counter's key as people read it: `bag[O]`, `stock[P1, red]`; a
+    counter with a `label` goes by its label (`last round`)."""
     name, *indices = key.split("/")
+    counter = game.counters.get(name)
+    said = counter.label if counter is not None and counter.label else name
     if not indices:
-        return name
-    spec = game.zones.get(name) or game.grids.get(name) or game.counters.get(name)
+        return said
+    spec = game.zones.get(name) or game.grids.get(name) or counter
     dims = spec.per if spec is not None else ()
     shown = [player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)]
-    return f"{name}[{', '.join(shown)}]"
+    return f"{said}[{', '.join(shown)}]"
 
 
 MANY = 8  # a move of more items reads as a count per kind ("48 × card"), like a box emptied at setup
@@ -61,14 +70,37 @@ def is_quiet(game, key: str) -> bool:
     return spec is not None and spec.quiet
 
 
+def shown_value(game, key: str, value) -> bool:
+    """Whether displays (state text, the table's chips) show this counter now: not a `quiet`
+    one, nor a flag with a `label` while it is false (it reads as its label while true)."""
+    if is_quiet(game, key):
+        return False
+    return not (value is False and _labelled_flag(game, key))
+
+
+def _labelled_flag(game, key: str) -> bool:
+    spec = game.counters.get(key.split("/", 1)[0])
+    return spec is not None and spec.kind == "flag" and bool(spec.label)
+
+
 def shown_event(game, e: dict) -> bool:
-    """Whether people are shown this event: not the changes of `quiet` counters."""
-    return e["e"] != "set" or not is_quiet(game, e["var"])
+    """Whether people are shown this event: not the changes of `quiet` counters, nor a flag
+    with a label turning false (it reads as its label while true, and says nothing else)."""
+    if e["e"] != "set":
+        return True
+    return not (is_quiet(game, e["var"]) or e["value"] is False and _labelled_flag(game, e["var"]))
 
 
 def _auto_choice(game, e, viewer) -> str:
-    # Without the state at hand, a hidden-looking choice (a card) is not shown to others.
-    return "something hidden" if e["choice"] in game.components else e["choice"]
+    """A lone option as `viewer` reads it: another player's is hidden when secret, hidden
+    in the viewer's view ("?"), or naming a component the viewer could not see (`seen_by`)."""
+    if viewer is None or viewer == e["player"]:
+        return e.get("label", item_text(game, e["choice"]))
+    if e.get("secret") or e["choice"] == HIDDEN or viewer not in e.get("seen_by", [viewer]):
+        return "something hidden"
+    if "label" not in e and e["choice"] in game.components:  # an event from before labels and `seen_by`
+        return "something hidden"
+    return e.get("label", e["choice"])
 
 
 def cell_text(game, key: str, index: int) -> str:
@@ -96,6 +128,8 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
+        if e["value"] is True and _labelled_flag(game, e["var"]):  # it reads as its label: "last round"
+            return key_label(game, e["var"])
         shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
         return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":
@@ -103,9 +137,7 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "phase":
         return f"phase {e['phase']}"
     if kind == "auto":
-        shown = (item_text(game, e["choice"]) if viewer is None or viewer == e["player"]
-                 else "something hidden" if e.get("secret") else _auto_choice(game, e, viewer))
-        return f"{player_name(e['player'])} has one option: {shown}"
+        return choice_text(e.get("title", ""), e["player"], _auto_choice(game, e, viewer)) + " (the only option)"
     if kind == "mark":
         return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
     if kind == "react":
@@ -131,6 +163,8 @@ def var_text(game, key: str, value) -> str:
         return player_name(value)
     if isinstance(value, str) and value in game.labels:  # a value holding a component
         return game.labels[value]
+    if spec is not None and spec.players and isinstance(value, list):  # seats among them read P1, P2...
+        return ", ".join(player_name(x) if type(x) is int else var_text(game, "", x) for x in value) or "nothing"
     if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
         return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
                          for x in value) if value else "nothing"
@@ -242,8 +276,9 @@ def grid_codes(game, spec) -> dict:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [f"{key_label(game, k)}={var_text(game, k, v)}" for k, v in state["vars"].items()
-                  if not is_quiet(game, k)]
+    shown_vars = [key_label(game, k) if v is True and _labelled_flag(game, k)
+                  else f"{key_label(game, k)}={var_text(game, k, v)}"
+                  for k, v in state["vars"].items() if shown_value(game, k, v)]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():
@@ -285,16 +320,41 @@ def boards_in_use(game, state: dict) -> list:
     return used or list(game.boards)
 
 
+def space_names(game, name: str) -> dict:
+    """How each space of path board `name` is written on the board: its label without what
+    the board shows beside it (a tag in brackets) and without the words every label shares
+    (`space 7 (bridge)` -> `7`, with `bridge` drawn as its tag); its name when it has no label."""
+    key = ("space names", name)
+    if key in game.cache:
+        return game.cache[key]
+    board = game.boards[name]
+    words = {}
+    for space in board.order:
+        label = game.labels.get(space)
+        if label is not None:
+            tags = set(board.graph.nodes[space]["tags"])
+            words[space] = [w for w in label.split() if w.strip("()") not in tags or not w.startswith("(")]
+    shared = set.intersection(*(set(ws) for ws in words.values())) if len(words) > 1 else set()
+    out = {}
+    for space in board.order:
+        short = " ".join(w for w in words.get(space, []) if w not in shared)
+        out[space] = short or game.labels.get(space, space)
+    game.cache[key] = out
+    return out
+
+
 def path_board_text(game, state: dict | None, name: str) -> list:
-    """A path board as text: its spaces in order with tags, areas, where the arrows
-    lead, and who stands there (with a state)."""
+    """A path board as text: its spaces in order (as `space_names` writes them) with tags,
+    areas, where the arrows lead, and who stands there (with a state)."""
     board = game.boards[name]
     here = board_occupants(game, state, name) if state is not None else {}
+    shown = space_names(game, name)
     rows = []
     for space in board.order:
         node = board.graph.nodes[space]
-        rows.append((space, " ".join(node["tags"]), " ".join(node["areas"]),
-                     "-> " + (", ".join(board.successors[space]) or "nowhere"), ", ".join(here.get(space, []))))
+        rows.append((shown[space], " ".join(node["tags"]), " ".join(node["areas"]),
+                     "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
+                     ", ".join(here.get(space, []))))
     widths = [max([len(r[i]) for r in rows] + [1]) for i in range(4)]
     lines = [f"board {name} (space, tags, areas, arrows, who is there):"]
     for row in rows:

@@ -212,9 +212,10 @@ def visible_events(game: Game, events: list, viewer, after: dict) -> list:
         kind = e["e"]
         if kind in ("move", "draw") and not (can_see(game, e["src"], viewer) or can_see(game, e["dst"], viewer)):
             e = dict(e, items=[HIDDEN] * len(e["items"]))
-        elif kind == "auto" and e.get("player") != viewer and (e.get("secret") or not visible_to(
-                game, after, viewer, component_ids(e["choice"], game))):
-            e = dict(e, choice=HIDDEN)
+        elif kind == "auto" and e.get("player") != viewer and (
+                e.get("secret") or viewer not in e.get("seen_by", [viewer])
+                or not visible_to(game, after, viewer, component_ids(e["choice"], game))):
+            e = dict(e, choice=HIDDEN, label=HIDDEN)
         elif kind == "set" and not may_see_var(game, e["var"], viewer):
             e = dict(e, value=HIDDEN)
         out.append(e)

@@ -15,7 +15,7 @@ import re
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
-                                       player_name, value_text)
+                                       player_name, var_text)
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -156,12 +156,14 @@ def counter_lines(game, view: dict, keep) -> list[str]:
         if not keep(mine, spec):
             continue
         rest = [i for d, i in zip(spec.per, indices) if d != "player"]
-        if not rest:
-            single.append(f"{key_label(game, key)}={value_text(value)}")
+        if not rest:  # a flag with a `label` reads as its label alone ("last round")
+            single.append(key_label(game, key) if value is True and spec.label
+                          else f"{key_label(game, key)}={var_text(game, key, value)}")
             continue
-        head = f"{name}[{player_name(mine)}]" if mine is not None else name
+        said = spec.label or name
+        head = f"{said}[{player_name(mine)}]" if mine is not None else said
         word = " ".join(rest)
-        groups.setdefault(head, []).append(word if value is True else f"{word} {value_text(value)}")
+        groups.setdefault(head, []).append(word if value is True else f"{word} {var_text(game, key, value)}")
     lines: list[str] = []
     for part in single + [f"{head}: {', '.join(words)}" for head, words in groups.items()]:
         if lines and len(lines[-1]) + 2 + len(part) <= WIDTH:

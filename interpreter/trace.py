@@ -13,7 +13,7 @@ from pathlib import Path
 
 from meeple.interpreter import outputs
 from meeple.interpreter import trace_schema as schema
-from meeple.interpreter.render import event_text, outcome_text, player_name, shown_event
+from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, shown_event
 
 
 class TraceError(Exception):
@@ -114,8 +114,8 @@ def render(game, lines: list[dict], viewer=None) -> str:
             out += ["  " + event_text(game, e, viewer) for e in line["setup"] if shown_event(game, e)]
         elif "step" in line:
             label = "something hidden" if hidden_from(line, viewer) else line["label"]
-            title = f"{line['title']} " if line.get("title") else ""
-            out.append(f"{line['step']}. {title}{player_name(line['actor'])} chooses {label} (of {line['options']})")
+            said = choice_text(line.get("title", ""), line["actor"], label)
+            out.append(f"{line['step']}. {said} (of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"] if shown_event(game, e)]
         elif "end" in line:
             out += line["end"].get("boards", [])

@@ -256,7 +256,8 @@ setup:
         e, result = self.play()
         for_p2 = trace.render(e.game, result.trace.lines, 1)
         assert "P1 chooses something hidden" in for_p2 and "bid[P1] = ?" in for_p2
-        assert "P1 has one option: something hidden" in for_p2  # the one-option secret choice
+        assert "Only one way P1 chooses something hidden (the only option)" in for_p2  # a lone secret choice
+        assert "Only one way P1 chooses 7 (the only option)" in trace.render(e.game, result.trace.lines, 0)
         assert "paid[P1] = " + str(result.state["vars"]["bid/0"]) in for_p2  # revealed by the rules
         s, _ = e.start(2, 1)
         s, events = e.apply(s, "2")

@@ -283,3 +283,107 @@ def test_a_label_that_is_not_a_text_is_a_located_error(tmp_path):
     with pytest.raises(MeepleError) as err:
         load_game(tmp_path / "g.rules")
     assert "path.json:1:" in str(err.value) and "a label is a text" in str(err.value)
+
+
+def test_a_lone_option_reads_with_its_question_and_label_for_everyone(tmp_path):
+    """Taken at once, an option still reads as a choice: the question, who, and the option's
+    label (a space's, a set of cards'), for the chooser and for the others alike."""
+    from meeple.interpreter.state import visible_events
+    (tmp_path / "path.json").write_text(json.dumps(BOARD))
+    eng = game(tmp_path, HEAD + '''board path from "path.json"
+value at per player = none
+setup:
+    move card to market
+    at[0] = "s2"
+    for each player in turn_order:
+        choose s from next_spaces(path, "s2") by player "Walk on to?":
+            at[player] = s
+    choose pair from subsets(list(each c in market where c != "c2"), 2, 2) by first_player "Which two cakes?":
+        pass
+''')
+    state, events = eng.start(2, 1)
+    autos = [e for e in events if e["e"] == "auto"]
+    assert [e["choice"] for e in autos] == ["s3", "s3", "c1+c3"], "the ids stay in the events"
+    for viewer in (None, 0, 1):
+        texts = [event_text(eng.game, e, viewer) for e in visible_events(eng.game, autos, viewer, state)]
+        assert texts == ["Walk on to? P1 chooses the pond (the only option)",
+                         "Walk on to? P2 chooses the pond (the only option)",
+                         "Which two cakes? P1 chooses Honey Cake: 2 -> 3 VP + Rose Tart: 3 -> 5 VP (the only option)"]
+
+
+def test_a_lone_option_from_a_hidden_hand_stays_hidden_from_the_others(tmp_path):
+    from meeple.interpreter.state import visible_events
+    eng = game(tmp_path, HEAD + '''setup:
+    move card to market
+    for each player in turn_order:
+        move top(market) to hand[player]
+    for each player in turn_order:
+        choose c from hand[player] by player "Play which card?":
+            move c to market
+''')
+    state, events = eng.start(2, 1)
+    autos = [e for e in events if e["e"] == "auto"]
+    assert [e.get("seen_by") for e in autos] == [[0], [1]], "judged before it is played: in a hand"
+    mine = [event_text(eng.game, e, 0) for e in visible_events(eng.game, autos, 0, state)]
+    assert mine[0].startswith("Play which card? P1 chooses ") and mine[0].endswith(" VP (the only option)")
+    assert mine[1] == "Play which card? P2 chooses something hidden (the only option)"
+
+
+def test_a_value_that_holds_a_list_of_players_reads_them_as_players(tmp_path):
+    """Seats in a list read P1, P2 like a single player value: followed through sorting, a
+    generator over `turn_order`, and texts for another side of the table (`"bank"`)."""
+    eng = game(tmp_path, HEAD + '''value order = []
+value counts = []
+function sides() = turn_order + ["bank"]
+function key(x) = 0 if x == "bank" else coins[x]
+setup:
+    order = list(k[1] for each k in sort(list([key(x), x] for each x in sides())))
+    counts = list(coins[p] for each p in turn_order)
+''')
+    assert eng.game.counters["order"].players and not eng.game.counters["counts"].players
+    state, events = eng.start(2, 1)
+    texts = [event_text(eng.game, e) for e in events if e["e"] == "set"]
+    assert texts == ["order = bank, P1, P2", "counts = 5, 5"]
+
+
+def test_a_path_board_shows_its_spaces_as_the_log_names_them(tmp_path):
+    """Boards write a space by its label, short: without the words every label shares and
+    without a tag in brackets (the board shows tags beside it); the name without a label."""
+    from meeple.interpreter.render import path_board_text, space_names
+    from meeple.interpreter.table.model import boards
+    board = {"spaces": {"s1": {"tags": ["start"], "label": "space 1 (start)"}, "s2": {},
+                        "s3": {"tags": ["pond"], "label": "space 3 (pond)"}, "s4": {"label": "space 4 (bridge)"}},
+             "arrows": [["s1", "s2"], ["s2", "s3"], ["s3", "s4"]]}
+    (tmp_path / "path.json").write_text(json.dumps(board))
+    (tmp_path / "g.rules").write_text('game "Walk"\nplayers 1\nboard path from "path.json"\n'
+                                      'value at per player = none\nsetup:\n    at[0] = "s1"\n')
+    eng = Engine(load_game(tmp_path / "g.rules"))
+    state, _ = eng.start(1, 1)
+    assert space_names(eng.game, "path") == {"s1": "1", "s2": "s2", "s3": "3", "s4": "4 (bridge)"}
+    text = path_board_text(eng.game, state, "path")
+    assert text[1].split() == ["1", "start", "->", "s2", "<-", "at[P1]"] and text[2].split() == ["s2", "->", "3"]
+    spaces = boards(eng, eng.view(state, 0))[0]["spaces"]
+    assert [(s["short"], s["label"]) for s in spaces] == [
+        ("1", "space 1 (start)"), ("s2", "s2"), ("3", "space 3 (pond)"), ("4 (bridge)", "space 4 (bridge)")]
+
+
+def test_a_flag_with_a_label_reads_as_its_label_while_true_and_is_left_out_while_false(tmp_path):
+    from meeple.interpreter.table.model import counters
+    from meeple.interpreter.terminal import counter_lines
+    eng = game(tmp_path, HEAD + '''flag ending = false, label "the last round"
+flag plain = false
+setup:
+    move card to market
+    choose c from market by first_player "Which card ends it?":
+        ending = true
+''')
+    state, _ = eng.start(1, 1)
+    chips = {c["name"]: c for c in counters(eng, eng.view(state, 0))}
+    assert "ending" not in chips and chips["plain"]["value"] == "false"
+    assert "the last round" not in " ".join(state_text(eng.game, state))
+    state, events = eng.apply(state, "c1")
+    assert [event_text(eng.game, e) for e in events if e["e"] == "set"] == ["the last round"]
+    chips = {c["name"]: c for c in counters(eng, eng.view(state, 0))}
+    assert (chips["ending"]["label"], chips["ending"]["value"]) == ("the last round", "")
+    assert "the last round" in state_text(eng.game, state)[1].split("  ")
+    assert "the last round" in counter_lines(eng.game, eng.view(state, 0), lambda mine, spec: True)[0]

@@ -159,7 +159,7 @@ def test_a_choice_over_the_socket_reaches_every_page_in_its_own_view():
         after_a, after_b = a.receive_json()["table"], b.receive_json()["table"]
         assert after_a["step"] == after_b["step"] == 1
         assert after_a["log"][-1] == after_b["log"][-1]
-        assert any(line == f"P1 chooses {d['options'][0]['label']}" for line in after_b["log"])
+        assert any(line == f"{d['prompt']} P1 chooses {d['options'][0]['label']}" for line in after_b["log"])
         # the next choice is of cards in a public zone: the page may click them
         assert all("card" in o for o in after_a["decision"]["options"])
 
@@ -413,7 +413,8 @@ def test_a_trace_can_be_uploaded_and_a_bad_one_is_refused():
     r = c.post("/api/replays", content=text.encode())
     assert r.status_code == 200 and r.json()["steps"] == result.decisions
     page = c.get(f"/api/replays/{r.json()['id']}?step=3").json()
-    assert page["taken"].startswith("P") and page["grids"]
+    line = next(ln for ln in result.trace.lines if ln.get("step") == 3)  # the question, who, and what
+    assert page["taken"] == f"{line['title']} P{line['actor'] + 1} chooses {line['label']}" and page["grids"]
     bad = c.post("/api/replays", content=b"{}\n")
     assert bad.status_code == 400 and "not a Meeple trace" in bad.json()["error"]
     changed = text.replace('"choice": "', '"choice": "x', 1)
@@ -451,6 +452,27 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
     objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
     assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+
+
+def test_a_piece_reads_short_where_its_shape_is_drawn():
+    """A tile's label writes its shape in words (`O12 [gardener tree / rose chess]`); where the
+    page draws the shape (its card, its option's button, the placing panel) the words go."""
+    from meeple.interpreter.table.model import card, decision_json
+    engine = load("queens_wishes")
+    state, _ = engine.start(2, 1)
+    while (d := engine.decision(state)).prompt != "Which tile do you plant?":
+        state, _ = engine.apply(state, 0)
+    tile = d.options[0].value
+    assert engine.game.labels[tile].startswith(f"{tile} [") and card(engine, tile)["title"] == tile
+    assert card(engine, "bonus-rose-1")["title"] == "bonus tile"  # `bonus tile [rose]`: empty brackets go too
+    option = decision_json(engine, state, engine.view(state, d.actor), d.actor)["options"][0]
+    assert option["label"] == engine.game.labels[tile] and option["short"] == tile
+    assert sorted(map(tuple, option["shape"])) == sorted(map(tuple, engine.game.components[tile]["cells"]))
+    state, _ = engine.apply(state, 0)
+    d = engine.decision(state)
+    placing = decision_json(engine, state, engine.view(state, d.actor), d.actor)
+    assert "placement" in placing
+    assert [o["short"] for o in placing["options"][:2]] == ["row 1, column 1, upright", "row 1, column 2, upright"]
 
 
 def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup():

@@ -11,9 +11,8 @@ from __future__ import annotations
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.builtins import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
+from meeple.interpreter.labels import PASS_ID, lone_option
 from meeple.interpreter.state import SECRET_LOCALS
-
-PASS_ID = "pass"
 
 
 def distinct(options: list) -> list:
@@ -62,10 +61,10 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
             return True
     if len(options) == 1 and (not op.may or options[0] is None):
         if options[0] is not None and m.recording:  # a pass with nothing else to choose is not news
+            said = lone_option(m, op, options[0], extra)
             if getattr(op, "secret", False):
-                m.emit("auto", player=actor, choice=option_id(m.game, options[0]), secret=True)
-            else:
-                m.emit("auto", player=actor, choice=option_id(m.game, options[0]))
+                said["secret"] = True
+            m.emit("auto", player=actor, choice=option_id(m.game, options[0]), **said)
         op.take(m, frame, options[0])
         return False
     pending = {"actor": actor, "options": options, "line": op.span.line if op.span else 0}

@@ -20,6 +20,7 @@ from __future__ import annotations
 from meeple.interpreter import rng
 from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.labels import lone_option
 from meeple.interpreter.state import HIDDEN, SIM_PREFIX  # noqa: F401 - the compiler names kept choices with it
 
 
@@ -57,7 +58,9 @@ class Gather:
                 return True
             options = options + mine
         if len(options) == 1 and (not self.inner.may or options[0] is None):
-            m.emit("auto", player=who, choice=option_id(m.game, options[0]), secret=True)
+            if m.recording:
+                m.emit("auto", player=who, choice=option_id(m.game, options[0]), secret=True,
+                       **lone_option(m, self.inner, options[0], {}))
             self.keep(frame, who, True, options[0])
             return False
         m.state["pending"] = {"actor": who, "options": options, "line": self.span.line if self.span else 0}

@@ -98,7 +98,7 @@ class LiveTable:
         self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
         self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
-        self.entries.append({"actor": d.actor, "step": state["step"],
+        self.entries.append({"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
                              "label": {v: label if who is None or v in who else "something hidden"
                                        for v in self.viewers()},
                              "lines": self._texts(events, state)})

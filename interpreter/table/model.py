@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.engine import field_text
 from meeple.interpreter.game import BOX, KIND
+from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import board_occupants, boards_in_use, key_label, player_name, value_text, var_text
+from meeple.interpreter.render import (board_occupants, boards_in_use, choice_text, key_label, player_name,
+                                       shown_value, space_names, var_text)
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -34,8 +35,8 @@ def card(engine, cid: str) -> dict:
     """A component's face: its name (or id) and its fields in words."""
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
-    title = engine.game.labels.get(cid) or comp.get("name") or cid  # how the rules say it reads
-    out = {"id": cid, "title": str(title), "kind": comp[KIND],
+    title = without_shapes(comp, str(engine.game.labels.get(cid) or comp.get("name") or cid)) or cid
+    out = {"id": cid, "title": title, "kind": comp[KIND],
            "fields": [field_text(k, v) for k, v in shown.items()
                       if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)],
            "text": engine.describe(cid)}
@@ -43,6 +44,15 @@ def card(engine, cid: str) -> dict:
     if shapes:  # drawn as small grids, the way the piece looks
         out["shapes"] = shapes
     return out
+
+
+def without_shapes(comp: dict, title: str) -> str:
+    """A title less the shapes it writes out in words (`T3 [red blue / . red]` is
+    `T3`): the page draws the shape beside it. Brackets left empty go too."""
+    for value in comp.values():
+        if isinstance(value, tuple):
+            title = title.replace(polyomino.render(value), "")
+    return re.sub(r"\s*(\[\s*\]|\(\s*\))", "", title).strip()
 
 
 def does(game, value) -> bool:
@@ -84,12 +94,14 @@ def counters(engine, view: dict) -> list:
     out = []
     for key, value in view["vars"].items():
         spec = g.counters.get(key.split("/", 1)[0])
-        if spec is None or spec.quiet:  # bookkeeping (the rules' `quiet` ones, the engine's `#...`)
+        if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
             continue
         name, *indices = key.split("/")
         part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
+        # a labelled flag while true is its label alone: "last round", not "ending true"
+        said = "" if value is True and spec.label and not part else var_text(g, key, value)
         out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
-                    "owner": owner_of(spec, key), "value": var_text(g, key, value)})
+                    "owner": owner_of(spec, key), "value": said})
     return out
 
 
@@ -127,7 +139,8 @@ def boards(engine, view: dict) -> list:
         board = g.boards[name]
         pos = space_positions(g, name)
         here = occupants(g, view, name)
-        spaces = [{"name": s, "x": pos[s][0], "y": pos[s][1],
+        shown = space_names(g, name)
+        spaces = [{"name": s, "short": shown[s], "label": g.labels.get(s, s), "x": pos[s][0], "y": pos[s][1],
                    "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
                    "who": here.get(s, [])} for s in board.order]
         out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})
@@ -168,6 +181,10 @@ def option_json(engine, state: dict, option, visible: set) -> dict:
     out = {"id": option.id, "label": option.label}
     if isinstance(v, str) and v in visible:
         out["card"] = v
+        shapes = [s for s in g.components[v].values() if isinstance(s, tuple)] if v in g.components else []
+        if shapes:  # a piece: its button shows the shape drawn, beside the label less the shape in words
+            out["short"] = without_shapes(g.components[v], option.label) or v
+            out["shape"] = [list(c) for c in shapes[0]]
     elif is_cell(v):
         out["cell"] = v
     elif isinstance(v, list) and v and all(is_cell(x) for x in v):
@@ -191,6 +208,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
            "requests": [{"id": o.id, "label": o.label} for o in d.requests]}
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
+        for o in out["options"]:  # the panel names and draws the piece: a place reads as where and how
+            o["short"] = option_label(engine.game, next(x.value for x in d.options if x.id == o["id"]), pending, True)
         shape = engine.game.shapes[pending["piece"]]
         found = sorted({o.value[0] for o in d.options})
         out["placement"] = {
@@ -234,7 +253,7 @@ def log_lines(setup: dict, entries: list, viewer) -> list[str]:
     # the setup's events read as events under a heading, not as choices someone made
     lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
     for e in entries:
-        lines.append(f"{player_name(e['actor'])} chooses {e['label'][viewer]}")
+        lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
         lines += ["  " + t for t in e["lines"][viewer]]
     return lines[-LOG_LINES:]
 

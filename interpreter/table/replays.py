@@ -8,7 +8,7 @@ none), with the decision taken at that step in the words that seat may read.
 """
 from __future__ import annotations
 
-from meeple.interpreter.render import player_name
+from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.table.live import viewer_lines
 from meeple.interpreter.table.model import scores_json, table_picture
 from meeple.interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
@@ -41,7 +41,7 @@ class Replay:
         taken = None
         if line is not None:
             label = "something hidden" if hidden_from(line, seat if seat is not None else -1) else line["label"]
-            taken = f"{player_name(line['actor'])} chooses {label}"
+            taken = choice_text(line.get("title", ""), line["actor"], label)
         return {"title": engine.game.title, "step": step, "steps": self.steps, "players": self.head["players"],
                 "seat": seat, "seat_name": player_name(seat) if seat is not None else "public",
                 "seed": self.head["seed"], "agents": self.head.get("agents", []),

@@ -113,7 +113,8 @@ function drawZones(zones, hooks) {
 // ------------------------------------------------------------------ counters
 function drawCounters(list) {
   // A counter kept per something (per colour, per token) reads as one chip, the way people say it:
-  // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true).
+  // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true, and
+  // is left out while false everywhere).
   if (!list.length) return null;
   const byName = new Map();
   for (const c of list) {
@@ -128,6 +129,7 @@ function drawCounters(list) {
     const flags = cs.every((c) => c.value === "true" || c.value === "false");
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
+    if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
     out.push(chip(name, cs[0].label.replace(/\[.*$/, "") + (cs[0].owner !== null ? `[${playerName(cs[0].owner)}]` : ""),
       shown.length ? shown.join(", ") : "none"));
   }
@@ -193,9 +195,11 @@ function drawBoard(board, hooks) {
     const g = svgEl("g", {class: "space" + (pick ? " choosable" : "") + (s.who.length ? " occupied" : ""),
       "data-space": s.name});
     if (pick) g.addEventListener("click", () => hooks.choose(pick));
-    const title = svgEl("title", {}, [s.name, ...s.tags, ...s.areas].join(" · "));
-    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}),
-      svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.name));
+    const title = svgEl("title", {}, [s.label, ...s.tags, ...s.areas].join(" · "));
+    // the space as the log names it (its label, shortened to what the circle can hold)
+    const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
+    if (s.short.length > 4) name.setAttribute("textLength", 28), name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}), name);
     if (s.tags.length) g.append(svgEl("text", {x: x, y: y + 29, "text-anchor": "middle", class: "space-tags"}, s.tags.join(" ")));
     if (s.who.length) g.append(svgEl("text", {x: x, y: y - 21, "text-anchor": "middle", class: "space-who"}, s.who.join(", ")));
     svg.append(g);

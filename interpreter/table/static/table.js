@@ -9,6 +9,7 @@ const heldKey = "meeple-seats-" + tableId;
 let held = JSON.parse(localStorage.getItem(heldKey) || "{}"); // seat name -> token
 let token = params.get("token") || Object.values(held)[0] || "";
 let socket = null, current = null, orientation = 0, flash = null;
+let asked = null; // the step of the latest decision of yours whose arrival brought your area out from under it
 
 function remember(name, tok) {
   held[name] = tok;
@@ -134,6 +135,7 @@ function render() {
   const tabs = document.getElementById("seats");
   tabs.replaceChildren(...Object.keys(held).sort().map((n) =>
     el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), onclick: () => switchTo(n)}, n)));
+  SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
   const hooks = {choose, cards: {}, cells: {}, spaces: {}};
   const panel = document.getElementById("decision");
   panel.replaceChildren();
@@ -159,9 +161,11 @@ function render() {
           el("button", {onclick: () => hooks.placement.rotate(), id: "rotate"}, "Rotate (R)"),
           el("button", {onclick: () => hooks.placement.flip(), id: "flip"}, "Flip (F)"))));
       panel.append(el("details", {}, el("summary", {}, `or pick one of the ${d.options.length} places from a list`),
-        el("div", {class: "options"}, d.options.map((o) => el("button", {class: "option", "data-option": o.id, onclick: () => choose(o.id)}, o.label)))));
+        el("div", {class: "options"}, d.options.map((o) => el("button", {class: "option", "data-option": o.id, title: o.label, onclick: () => choose(o.id)}, o.short || o.label)))));
     } else {
-      const buttons = d.options.map((o) => el("button", {class: "option", "data-option": o.id, title: o.label, onclick: () => choose(o.id)}, o.label));
+      // a piece's button draws its shape small beside a short label (the label keeps the shape in words)
+      const buttons = d.options.map((o) => el("button", {class: "option" + (o.shape ? " piece" : ""), "data-option": o.id,
+        title: o.label, onclick: () => choose(o.id)}, o.shape ? [o.short, drawShape(o.shape, 14)] : o.label));
       panel.append(el("div", {class: "options"}, buttons));
       if (Object.keys(hooks.cards).length + Object.keys(hooks.cells).length + Object.keys(hooks.spaces).length)
         panel.append(el("div", {class: "hint"}, "or click a highlighted card, cell or space"));
@@ -187,7 +191,22 @@ function render() {
   document.getElementById("scores").replaceChildren(...(scores ? [scores] : []));
   drawTable(document.getElementById("table"), t, hooks);
   drawLog(document.getElementById("log"), t.log);
+  clearOfDecision(panel, d);
   document.getElementById("seat-list").textContent = t.seats.map((s) => `${s.name}: ${s.agent}`).join(" · ");
+}
+
+// The decision panel stays in sight over the table (sticky), so it must not hide what you act on:
+// scrolling (and keyboard focus) stops below it, and when a decision of yours arrives while the top
+// of your own area is under the panel, the page scrolls just enough to show it.
+function clearOfDecision(panel, d) {
+  const below = panel.getBoundingClientRect().bottom + 8;
+  document.documentElement.style.scrollPaddingTop = `${panel.offsetHeight + 8}px`;
+  if (!d || !d.mine || asked === d.step) return;
+  asked = d.step;
+  const yours = document.querySelector("section.area.yours");
+  if (!yours) return;
+  const area = yours.getBoundingClientRect();
+  if (area.top < below && area.bottom > 0) window.scrollBy(0, area.top - below);
 }
 
 if (!token) showError("this page needs a seat link (…?token=…) from the lobby");
