@@ -56,18 +56,24 @@ def play(task: tuple) -> dict:
     bots = make_agents(engine, list(agents), players, seed)
     state, _ = engine.start(players, seed)
     seconds, decisions = [0.0] * players, [0] * players
+    # Guests served are counted as they arrive in a play area: a guest may later be
+    # discarded for its ability, and it was served all the same.
+    served = [0] * players
     while (d := engine.decision(state)) is not None and sum(decisions) < MAX_DECISIONS:
         start = time.process_time()  # CPU time: the cost on one core, however busy the machine
         index = bots[d.actor].choose(engine.view(state, d.actor), d)
         seconds[d.actor] += time.process_time() - start
         decisions[d.actor] += 1
+        before = [len(state["zones"].get(f"served/{p}", ())) for p in range(players)]
         state, _ = engine.apply(state, index, inplace=True)
+        for p in range(players):
+            served[p] += max(0, len(state["zones"].get(f"served/{p}", ())) - before[p])
     zones, ranking = state["zones"], engine.ranking(state)
     firsts = [r["player"] for r in ranking if r["place"] == 1]
     return {"game": game, "agents": agents, "seed": seed, "seconds": seconds, "decisions": decisions,
             "scores": [engine.total(state, p) for p in range(players)],
             "wins": [1 / len(firsts) if p in firsts else 0 for p in range(players)],
-            "served": [len(zones.get(f"served/{p}", [])) for p in range(players)],
+            "served": served,
             "cured": [len(zones.get(f"cures_won/{p}", [])) for p in range(players)],
             "won": bool(state["vars"].get("won")), "unfinished": not state["over"]}
 

@@ -1,8 +1,12 @@
 """Agents see only views and options; the greedy agent plays better than random."""
 from __future__ import annotations
 
+import copy
+
+import pytest
+
 from meeple.interpreter import runner
-from meeple.interpreter.agents import AGENTS, agent_class, make_agents
+from meeple.interpreter.agents import AGENTS, AgentError, agent_class, make_agents
 from meeple.interpreter.state import HIDDEN, can_see
 from tests.conftest import shipped
 
@@ -177,3 +181,69 @@ score "Coins": coins
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "cards")
         assert result.ranking[0]["total"] == 13, f"seed {seed}: {result.ranking}"
+
+
+def test_greedy_splits_its_look_evenly_so_the_last_option_is_seen_too():
+    """Behind a door, two wide halls of nothing listed first and a narrow corridor to gold.
+    With the door's 15 tries spent depth-first the first hall used them all, the corridor was
+    never looked down and the sure coin won; split evenly among the options at every step,
+    greedy@30 walks in and finds the gold."""
+    from meeple.dsl.compiler import compile_ruleset
+    from meeple.dsl.parser import parse_text
+    from meeple.interpreter.engine import Engine
+    text = '''game "Halls"
+players 1
+counter coins = 0
+counter step = 0
+setup:
+    next play
+phase play:
+    choose one by first_player:
+        "Take the coin":
+            coins = 1
+        "Open the door":
+            choose one by first_player:
+                "East hall":
+                    choose n from [1, 2, 3, 4, 5, 6, 7, 8] by first_player:
+                        choose m from [1, 2, 3, 4, 5, 6, 7, 8] by first_player:
+                            step = n + m
+                "West hall":
+                    choose n from [1, 2, 3, 4, 5, 6, 7, 8] by first_player:
+                        choose m from [1, 2, 3, 4, 5, 6, 7, 8] by first_player:
+                            step = n + m
+                "Corridor":
+                    choose one by first_player:
+                        "Gold":
+                            coins = 5
+                        "Dust":
+                            coins = 0
+score "Coins": coins
+'''
+    engine = Engine(compile_ruleset(parse_text(text, "halls.rules"), {}, []))
+    for seed in range(1, 4):
+        result = runner.play(engine, 1, seed, ["greedy@30"], "halls")
+        assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"
+
+
+def test_greedy_does_not_take_the_same_option_twice_from_the_same_position():
+    """Back at a view it has decided in, nothing changed, greedy takes another option: a menu
+    entry whose sub-menu leads straight back to the menu is not taken forever."""
+    engine = shipped("tic_tac_toe")
+    state, _ = engine.start(2, 1)
+    for cell in ("board@0", "board@4", "board@1", "board@5"):  # X X _ / O O _: X wins at 2
+        engine.apply(state, engine.decision(state).index_of(cell), inplace=True)
+    decision, view = engine.decision(state), engine.view(state, 0)
+    agent = make_agents(engine, ["greedy"], 2, 1)[0]
+    first = agent.choose(view, decision)
+    assert decision.options[first].id == "board@2"
+    again = agent.choose(copy.deepcopy(view), decision)
+    assert again != first
+    other = make_agents(engine, ["greedy"], 2, 1)[0]  # a fresh agent has no memory of it
+    assert other.choose(view, decision) == first
+
+
+def test_greedy_budget_on_the_command_line():
+    engine = shipped("tic_tac_toe")
+    assert make_agents(engine, ["greedy@50"], 2, 1)[0].tries == 50
+    with pytest.raises(AgentError, match="greedy@200"):
+        make_agents(engine, ["greedy@lots"], 2, 1)

@@ -27,7 +27,7 @@ SCENARIOS = {
         (2, 1, {}, [], ["greedy", "random"]),
         (3, 2, {}, [], ["random"]),
         (4, 3, {"objectives": "off"}, [], ["random"]),
-        (1, 4, {}, [], ["greedy"]),
+        (1, 4, {}, [], ["greedy@200"]),
         (1, 5, {"difficulty": "difficult"}, [], ["random"]),
         (2, 6, {"difficulty": "difficult"}, [], ["random"]),
     ],

@@ -12,7 +12,7 @@ import math
 import signal
 import threading
 
-from meeple.interpreter.agents.greedy import GreedyAgent
+from meeple.interpreter.agents.greedy import GreedyAgent, greedy_budget
 from meeple.interpreter.agents.mcts import MctsAgent, budget_agent
 from meeple.interpreter.agents.planner import PlannerAgent, planner_budget
 from meeple.interpreter.agents.random_agent import RandomAgent
@@ -71,6 +71,11 @@ def builtin_agent(name: str) -> bool:
 def agent_class(name: str):
     if name in AGENTS:
         return AGENTS[name]
+    if name.startswith("greedy@"):
+        try:
+            return greedy_budget(name[len("greedy@"):])
+        except ValueError:
+            raise AgentError(f"`{name}`: give greedy a budget like greedy@200 (options its look tries per decision)") from None
     if name.startswith("mcts@"):
         try:
             return budget_agent(name[len("mcts@"):])
@@ -90,7 +95,7 @@ def agent_class(name: str):
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
         return found
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, mcts@N, planner@N or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N or give module:Class")
 
 
 def make_agent(engine, name: str, seat: int, game_seed: int):

@@ -11,19 +11,27 @@ are covered:
   were shown.
 - A choice that leads straight to the same seat's next choices (an action,
   then a place to move to, then what to do there, then which card) is valued by the
-  best that chain of its own choices reaches, up to 4 further choices of at
-  most 12 options each and 200 tries in all, shared among the options: a one-step look never sees why a
-  choice is worth taking when its payoff comes three choices later.
+  best that chain of its own choices reaches, up to 6 further choices of at
+  most 16 options each and 1000 tries in all, split evenly among the options at
+  every step: a one-step look never sees why a choice is worth taking when its
+  payoff comes three choices later.
   A small choice that opens a wide one of the same seat (which tile, then where among a
   hundred places) is valued by the wide one's best option, one step deep.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
   Trades that lose value already lose outlook through the hints.
+- Back at a position it has already decided in (its view exactly as it was:
+  nothing changed), it does not take the same option again while another is
+  left: a menu entry whose sub-menu's "done" leads back to the menu would
+  otherwise be taken forever, when the chain look values the entry by what
+  lies beyond its horizon inside the sub-menu.
 
 Remaining ties go to a seeded random pick.
 """
 from __future__ import annotations
+
+import json
 
 from meeple.interpreter.agents.determinize import determinize
 from meeple.interpreter.agents.mcts import GUESS_ERRORS
@@ -31,9 +39,9 @@ from meeple.interpreter.rng import Random
 from meeple.interpreter.state import copy_state
 
 REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a simultaneous pick
-FOLLOW_UP = 12  # a choice leading to the seat's own next choice looks further, up to this many options
-CHAIN = 4  # how many of the seat's own choices in a row that look follows
-CHAIN_TRIES = 200  # options tried in all along those chains, per decision (bounds greedy's cost)
+FOLLOW_UP = 16  # a choice leading to the seat's own next choice looks further, up to this many options
+CHAIN = 6  # how many of the seat's own choices in a row that look follows
+CHAIN_TRIES = 1000  # options tried in all along those chains, per decision (bounds greedy's cost); greedy@N
 # A small choice that opens a wide one of the same seat (which card, then where among a hundred
 # places) is valued by the best of the wide one's options, trying up to this many of them.
 WIDE = 160
@@ -43,29 +51,37 @@ GUESSES = 1  # guesses at the hidden parts per decision (more made the last pick
 class GreedyAgent:
     name = "greedy"
 
-    def __init__(self, engine, seat: int, seed: int):
-        self.engine, self.seat, self.rng = engine, seat, Random(seed)
+    def __init__(self, engine, seat: int, seed: int, tries: int = CHAIN_TRIES):
+        self.engine, self.seat, self.rng, self.tries = engine, seat, Random(seed), tries
+        self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
 
     def choose(self, view: dict, decision) -> int:
         if len(decision.options) == 1:
             return 0
+        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
+        taken = self.taken.setdefault(here, set())
         gains = None
         for _ in range(GUESSES):
             guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
-            sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng)
+            sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng, self.tries)
             gains = sample if gains is None else [(a[0] + b[0], a[1]) for a, b in zip(gains, sample)]
+        fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
+        if fresh and len(fresh) < len(gains):  # been here: not the same way round again
+            gains = [g if k in fresh else (-float("inf"), False) for k, g in enumerate(gains)]
         best = max(gains)
-        return self.rng.choice([k for k, g in enumerate(gains) if g == best])
+        pick = self.rng.choice([k for k, g in enumerate(gains) if g == best])
+        taken.add(decision.options[pick].id)
+        return pick
 
 
-def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]:
+def one_step_gains(engine, guess: dict, decision, seat: int, rng, tries: int = CHAIN_TRIES) -> list[tuple]:
     """Per option: (change in the seat's outlook, whether it moves the game on), on one guess.
 
     When one step shows no difference at all and the same choice goes to another
     seat next (a simultaneous pick), the others' picks are played out first."""
     before = engine.outlook(guess, seat)
     out, afters = [], []
-    share = max(FOLLOW_UP, CHAIN_TRIES // len(decision.options))  # each option's own share: no order bias
+    share = max(FOLLOW_UP, tries // len(decision.options))  # each option's own share: no order bias
     for k in range(len(decision.options)):
         try:
             after, _ = engine.apply(guess, k, events=False)
@@ -74,9 +90,9 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
             simultaneous = nxt is not None and nxt.actor != seat and nxt.line == decision.line
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, [share], (guess, decision.line)))
+                value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, share, (guess, decision.line))[0])
             elif nxt is not None and nxt.actor == seat and len(decision.options) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, 1, [WIDE], (guess, decision.line)))
+                value = max(value, best_follow_up(engine, after, nxt, seat, 1, WIDE, (guess, decision.line))[0])
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:
@@ -93,32 +109,36 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng) -> list[tuple]
     return [(round(g, 9), m) for g, m in out]
 
 
-def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: list, origin=None) -> float:
-    """The best outlook the seat's own next decisions can reach (an action, then which card).
+def best_follow_up(engine, state: dict, decision, seat: int, depth: int, budget: int, origin=None):
+    """The best outlook the seat's own next decisions can reach (an action, then which card),
+    and how many options that look tried.
 
     Follows the chain while the same seat decides among at most FOLLOW_UP options, for
-    `depth` decisions, trying at most `budget[0]` options in all (shared, counted down).
+    `depth` decisions, trying at most `budget` options in all. The budget is split evenly
+    among the options at each step, what one leaves unused going to the next: spent
+    depth-first, the first option's chain would use it all and the last ones (a section
+    listed last, whose payoff is three choices on) would never be looked at.
     A step back to the choice the chain started from (`origin`: its state and line) with
     nothing changed is no way forward and is left out: a menu entry whose sub-menu's "done"
-    leads back to the menu would otherwise be worth everything the menu offers, and be
-    taken forever."""
+    leads back to the menu would otherwise be worth everything the menu offers."""
     best = -float("inf")
-    for j in range(len(decision.options)):
-        if budget[0] <= 0:
-            break
-        budget[0] -= 1
+    tries = min(len(decision.options), budget)
+    pool = budget - tries
+    for j in range(tries):
         try:
             after = engine.apply(state, j, events=False)[0]
             value = engine.outlook(after, seat)
             nxt = engine.decision(after)
             if origin is not None and nxt is not None and nxt.line == origin[1] and not changed(origin[0], after):
                 continue
-            if depth > 1 and nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
-                value = max(value, best_follow_up(engine, after, nxt, seat, depth - 1, budget, origin))
+            if depth > 1 and pool > 0 and nxt is not None and nxt.actor == seat and len(nxt.options) <= FOLLOW_UP:
+                deeper, used = best_follow_up(engine, after, nxt, seat, depth - 1, pool // (tries - j), origin)
+                pool -= used
+                value = max(value, deeper)
             best = max(best, value)
         except GUESS_ERRORS:
             continue
-    return best
+    return best, budget - pool
 
 
 def changed(before: dict, after: dict) -> bool:
@@ -138,3 +158,15 @@ def played_out(engine, state: dict, line: int, seat: int, rng) -> dict:
             break
         engine.apply(state, rng.below(len(d.options)), inplace=True, events=False)
     return state
+
+
+def greedy_budget(spec: str):
+    """`greedy@200`: a GreedyAgent whose chain look tries at most 200 options per decision."""
+    tries = int(spec)
+    if not 0 <= tries <= 1_000_000:
+        raise ValueError
+
+    def make(engine, seat, seed):
+        return GreedyAgent(engine, seat, seed, tries=tries)
+    make.name = "greedy"
+    return make
