@@ -13,7 +13,7 @@ Three parts (each can be run alone with --part):
 Games are seeded and budgets are iterations, so every figure replays exactly
 (time per decision does not; it is CPU time, the cost on one core).
 
-    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent greedy] [--jobs 2] [--part figures]
+    .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner] [--jobs 2] [--part figures]
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from meeple.interpreter.lab.stats import mcnemar, wilson  # noqa: E402
 
-BEST = "greedy"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
+BEST = "planner"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
 PREVIOUS = "mcts@30"
 # Greedy cannot duel itself: against greedy in The Queen's Wishes the search plays.
 SEARCH_VS_GREEDY = "planner@150"
@@ -108,7 +108,8 @@ def figures(agent: str, n: int, seed: int, jobs: int) -> None:
 
 def duels(agent: str, n: int, seed: int, jobs: int) -> None:
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
-    print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} {'s/game':>7s}")
+    print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
+          f"{'s/game':>7s} {'agent s/decision':>17s}")
     for game, opponent in (("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS),
                            ("wild_gardens", PREVIOUS), ("apothebakery", PREVIOUS)):
         a, o = (QW_BUDGETS.get(agent, agent), QW_BUDGETS.get(opponent, opponent)) if game == "queens_wishes" \
@@ -118,6 +119,8 @@ def duels(agent: str, n: int, seed: int, jobs: int) -> None:
         tasks = [(game, (a, o) if i % 2 == 0 else (o, a), seed + i) for i in range(n)]
         rows = run(tasks, jobs)
         wins = won = lost = 0
+        spent = sum(r["seconds"][i % 2] for i, r in enumerate(rows))
+        decided = sum(r["decisions"][i % 2] for i, r in enumerate(rows))
         for i, r in enumerate(rows):
             w = r["wins"][i % 2]
             wins += w
@@ -125,7 +128,7 @@ def duels(agent: str, n: int, seed: int, jobs: int) -> None:
             lost += w == 0
         p, low, high = wilson(wins, n)
         print(f"{game:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
-              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f}", flush=True)
+              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / max(1, decided):17.3f}", flush=True)
 
 
 def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:

@@ -158,6 +158,31 @@ score "Coins": coins
         assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"
 
 
+def test_greedy_values_a_small_choice_by_the_wide_choice_it_opens():
+    """Which card, then where among 30 places: the card shows no gain until it is placed, and the
+    places are too many to chain through; greedy values each card by its best place (it picked
+    the card at random before, as it picked tiles in The Queen's Wishes)."""
+    from meeple.dsl.compiler import compile_ruleset
+    from meeple.dsl.parser import parse_text
+    from meeple.interpreter.engine import Engine
+    text = '''game "Cards and places"
+players 1
+counter coins = 0
+setup:
+    next play
+phase play:
+    choose c from [1, 2, 3] by first_player "Which card?":
+        choose spot from [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] by first_player "Where?":
+            if spot == 17:
+                coins = c * 10 - spot
+score "Coins": coins
+'''
+    engine = Engine(compile_ruleset(parse_text(text, "cards.rules"), {}, []))
+    for seed in range(1, 4):
+        result = runner.play(engine, 1, seed, ["greedy"], "cards")
+        assert result.ranking[0]["total"] == 13, f"seed {seed}: {result.ranking}"
+
+
 def test_greedy_splits_its_look_evenly_so_the_last_option_is_seen_too():
     """Behind a door, two wide halls of nothing listed first and a narrow corridor to gold.
     With the door's 15 tries spent depth-first the first hall used them all, the corridor was

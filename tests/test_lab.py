@@ -173,6 +173,46 @@ class TestMcts:
         agent.choose(engine.view(state, d.actor), d)
         assert seen[-1] == 1 + int(2.0 * 15 ** 0.5) < len(d.options)
 
+    def test_planner_budget_grows_with_the_options(self):
+        """`planner` (no budget given) searches 30 iterations plus one per option: 39 over tic-tac-toe's
+        nine squares, 37 once two are taken; `planner@N` keeps N."""
+        from meeple.interpreter.agents.planner import PlannerAgent
+        engine = shipped("tic_tac_toe")
+        state, _ = engine.start(2, 1)
+        agent = agent_class("planner")(engine, 0, 1)
+        done = []
+        real = agent.iterate
+        agent.iterate = lambda root, view: (real(root, view), done.append(1))[0]
+        d = engine.decision(state)
+        agent.choose(engine.view(state, 0), d)
+        assert len(done) == 39
+        state, _ = engine.apply(state, "board@4")
+        state, _ = engine.apply(state, "board@0")
+        done.clear()
+        agent.choose(engine.view(state, 0), engine.decision(state))
+        assert len(done) == 37
+        assert PlannerAgent(engine, 0, 1, iterations=12).per_option is False
+
+    def test_planner_takes_greedys_best_among_too_many_options_to_search(self):
+        """A Queen's Wishes placement (over a hundred options): `planner` takes the option greedy's
+        look ranks first, without searching; planner@N searches it."""
+        engine = shipped("queens_wishes")
+        state, _ = engine.start(2, 1)
+        d = engine.decision(state)
+        while len(d.options) <= 12:
+            state, _ = engine.apply(state, 0)
+            d = engine.decision(state)
+        view = engine.view(state, d.actor)
+        for name, searched in (("planner", False), ("planner@3", True)):
+            agent = agent_class(name)(engine, d.actor, 5)
+            done = []
+            real = agent.iterate
+            agent.iterate = lambda root, v, real=real: (real(root, v), done.append(1))[0]
+            agent.choose(view, d)
+            assert bool(done) is searched
+        ranked = agent_class("planner")(engine, d.actor, 5).greedy_order(view, d)
+        assert agent_class("planner")(engine, d.actor, 5).choose(view, d) == ranked.index(0)
+
     def test_it_takes_a_win_and_blocks_a_loss(self):
         engine = shipped("tic_tac_toe")
         state, _ = engine.start(2, 1)

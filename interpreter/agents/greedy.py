@@ -15,6 +15,8 @@ are covered:
   most 16 options each and 1000 tries in all, split evenly among the options at
   every step: a one-step look never sees why a choice is worth taking when its
   payoff comes three choices later.
+  A small choice that opens a wide one of the same seat (which tile, then where among a
+  hundred places) is valued by the wide one's best option, one step deep.
 - Among options worth the same, one that moves the game on beats one that
   comes back to the same choice having changed nothing but the order of a
   zone, so the bot does not shuffle its things while it could act.
@@ -40,6 +42,9 @@ REVEAL_SAMPLES = 8  # the others' picks played out this many times to value a si
 FOLLOW_UP = 16  # a choice leading to the seat's own next choice looks further, up to this many options
 CHAIN = 6  # how many of the seat's own choices in a row that look follows
 CHAIN_TRIES = 1000  # options tried in all along those chains, per decision (bounds greedy's cost); greedy@N
+# A small choice that opens a wide one of the same seat (which card, then where among a hundred
+# places) is valued by the best of the wide one's options, trying up to this many of them.
+WIDE = 160
 GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
 
 
@@ -86,6 +91,8 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng, tries: int = C
             value = engine.outlook(after, seat)
             if nxt is not None and nxt.actor == seat and max(len(decision.options), len(nxt.options)) <= FOLLOW_UP:
                 value = max(value, best_follow_up(engine, after, nxt, seat, CHAIN, share, (guess, decision.line))[0])
+            elif nxt is not None and nxt.actor == seat and len(decision.options) <= FOLLOW_UP:
+                value = max(value, best_follow_up(engine, after, nxt, seat, 1, WIDE, (guess, decision.line))[0])
             out.append([value - before, moves_on])
             afters.append(after if simultaneous else None)
         except GUESS_ERRORS:

@@ -113,10 +113,13 @@ class MctsAgent:
                         child.avail += 1
                 if node is root and len(untried) < len(ids):
                     untried = self.untried_at_root(untried)
+                elif node is not root and len(untried) < len(ids):
+                    untried = self.untried_below(node, ids, untried)
                 if untried:
-                    # At the root, the options with the best immediate gain first; below, at random.
+                    # At the root, the options with the best immediate gain first; below, as
+                    # expand_below picks (at random here).
                     k = (min(untried, key=self.order.__getitem__) if node is root
-                         else untried[self.rng.below(len(untried))])
+                         else self.expand_below(state, untried))
                     engine.apply(state, k, inplace=True, events=False)
                     child = node.children[ids[k]] = Node()  # only once the option could be taken
                     child.avail = 1
@@ -142,6 +145,14 @@ class MctsAgent:
     def untried_at_root(self, untried: list[int]) -> list[int]:
         """The root's untried options that may be expanded now (all of them: no widening)."""
         return untried
+
+    def untried_below(self, node: Node, ids: list[str], untried: list[int]) -> list[int]:
+        """A node's untried options that may be expanded now, below the root (all of them)."""
+        return untried
+
+    def expand_below(self, state: dict, untried: list[int]) -> int:
+        """Which untried option below the root is expanded first: one at random."""
+        return untried[self.rng.below(len(untried))]
 
     def select(self, node: Node, ids: list[str]) -> int:
         c = self.exploration

@@ -21,31 +21,45 @@ If `meeple train` left a model next to the ruleset (interpreter/agents/learned.p
 leaves are valued by its predicted final scores instead of the outlook.
 
 The agent reads only its view and its guesses (the guard test in
-tests/test_agents.py covers it). Budget as for mcts: `planner` (100
-iterations), `planner@N`, `planner@Xs` (wall clock: not reproducible).
+tests/test_agents.py covers it). Budget: `planner` searches 30 iterations plus
+one per option of the decision (widening needs visits to reach the options
+further down a hundred placements, while a handful of options is settled by
+30: docs/agents.md has the duels that chose it); `planner@N` N iterations,
+`planner@Xs` X seconds (wall clock: not reproducible).
 """
 from __future__ import annotations
 
 import math
 
 from meeple.interpreter.agents.determinize import determinize
-from meeple.interpreter.agents.greedy import one_step_gains
+from meeple.interpreter.agents.greedy import FOLLOW_UP, one_step_gains
 from meeple.interpreter.agents.learned import load_model
 from meeple.interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
 SAMPLED = 3        # options a playout step compares by one-step outlook
 RANDOM_STEP = 0.25  # the chance a playout step takes a random option instead
 WIDEN = 2.0        # root options searched: 1 + WIDEN * sqrt(root visits)
+BASE_ITERATIONS = 30  # `planner`: this many iterations plus one per option of the decision
 
 
 class PlannerAgent(MctsAgent):
     name = "planner"
 
-    def __init__(self, engine, seat: int, seed: int, iterations: int = 100, seconds: float | None = None,
+    def __init__(self, engine, seat: int, seed: int, iterations: int | None = None, seconds: float | None = None,
                  depth: int = 10, exploration: float = 0.7):
-        super().__init__(engine, seat, seed, iterations, seconds, depth, exploration)
+        super().__init__(engine, seat, seed, iterations or BASE_ITERATIONS, seconds, depth, exploration)
+        self.per_option = iterations is None and seconds is None  # `planner`: the budget grows with the options
         self.margin = 1.0  # the largest outlook gap between seats seen, to scale the margin reward
         self.model = load_model(engine.game)  # `meeple train`'s evaluation, if the ruleset has one
+
+    def choose(self, view: dict, decision) -> int:
+        if self.per_option:
+            if len(decision.options) > FOLLOW_UP:
+                # Too many options for the budget to visit each a few times: greedy's look
+                # tries every one of them, and its best is taken.
+                return self.greedy_order(view, decision).index(0)
+            self.iterations = BASE_ITERATIONS + len(decision.options)
+        return super().choose(view, decision)
 
     def iterate(self, root: Node, view: dict) -> None:
         # Progressive widening: the root's untried options are offered only while the
@@ -66,6 +80,31 @@ class PlannerAgent(MctsAgent):
 
     def untried_at_root(self, untried: list[int]) -> list[int]:
         return [] if self.closed else untried
+
+    def untried_below(self, node: Node, ids: list[str], untried: list[int]) -> list[int]:
+        # Widening below the root too, where the options are many: a tile's worth is the
+        # worth of its best placements, not of a new random placement at each visit. (Called
+        # only when some option here already has a child, so selection has one to take.)
+        if len(ids) <= FOLLOW_UP:
+            return untried
+        return untried if len(node.children) < 1 + int(WIDEN * math.sqrt(node.visits)) else []
+
+    def expand_below(self, state: dict, untried: list[int]) -> int:
+        """Among many options, the best of a few sampled untried ones by the chooser's one-step
+        outlook; among a few, one at random (each is tried soon anyway)."""
+        engine, rng = self.engine, self.rng
+        if len(state["pending"]["options"]) <= FOLLOW_UP:
+            return untried[rng.below(len(untried))]
+        actor = state["pending"]["actor"]
+        best_k, best = untried[rng.below(len(untried))], -math.inf
+        for k in {untried[rng.below(len(untried))] for _ in range(SAMPLED)}:
+            try:
+                value = engine.outlook(engine.apply(state, k, events=False)[0], actor)
+            except GUESS_ERRORS:
+                continue
+            if value > best:
+                best_k, best = k, value
+        return best_k
 
     def playout(self, state: dict) -> list[float]:
         engine, rng, seat_outlook = self.engine, self.rng, self.engine.outlook
