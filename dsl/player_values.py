@@ -145,16 +145,22 @@ class _Shapes:
             self.busy.discard(f.name)
 
 
-def player_lists(items, counters: dict) -> set:
-    """The names of the `value`s that hold a list of players."""
-    shapes = _Shapes(items, _seat_names(items))
-    verdicts: dict[str, list] = {}
+def _value_assignments(items, counters: dict):
+    """(name, expression) for every `=` to a `value` declaration (whole or one entry)."""
     for n in _nodes(items):
         if not isinstance(n, ast.Assign) or n.op != "=":
             continue
         target = n.target.obj if isinstance(n.target, ast.Index) else n.target
         if isinstance(target, ast.Name) and target.name in counters and counters[target.name].kind == "value":
-            verdicts.setdefault(target.name, []).append(shapes.item(shapes.of(n.value, {})))
+            yield target.name, n.value
+
+
+def player_lists(items, counters: dict) -> set:
+    """The names of the `value`s that hold a list of players."""
+    shapes = _Shapes(items, _seat_names(items))
+    verdicts: dict[str, list] = {}
+    for name, value in _value_assignments(items, counters):
+        verdicts.setdefault(name, []).append(shapes.item(shapes.of(value, {})))
     return {name for name, vs in verdicts.items()
             if counters[name].init in ([], None) and all(v in (PLAYER, MIXED, "empty") for v in vs)
             and any(v in (PLAYER, MIXED) for v in vs)}
@@ -164,11 +170,7 @@ def player_values(items, counters: dict) -> set:
     """The names of the `value`s that hold a player."""
     seats = _seat_names(items)
     verdicts: dict[str, list] = {}
-    for n in _nodes(items):
-        if not isinstance(n, ast.Assign) or n.op != "=":
-            continue
-        target = n.target.obj if isinstance(n.target, ast.Index) else n.target
-        if isinstance(target, ast.Name) and target.name in counters and counters[target.name].kind == "value":
-            verdicts.setdefault(target.name, []).append(_is_player(n.value, seats))
+    for name, value in _value_assignments(items, counters):
+        verdicts.setdefault(name, []).append(_is_player(value, seats))
     return {name for name, vs in verdicts.items()
             if counters[name].init is None and True in vs and False not in vs}
