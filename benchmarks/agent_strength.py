@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from meeple.interpreter.lab.stats import mcnemar, wilson  # noqa: E402
 
-BEST = "planner"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
+BEST = "greedy"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
 PREVIOUS = "mcts@30"
 # Greedy cannot duel itself: against greedy in The Queen's Wishes the search plays.
 SEARCH_VS_GREEDY = "planner@150"
