@@ -11,6 +11,14 @@ from meeple.interpreter.state import HIDDEN, can_see
 from tests.conftest import shipped
 
 
+def engine_of(text: str, name: str):
+    """An engine for a small ruleset written in a test."""
+    from meeple.dsl.compiler import compile_ruleset
+    from meeple.dsl.parser import parse_text
+    from meeple.interpreter.engine import Engine
+    return Engine(compile_ruleset(parse_text(text, f"{name}.rules"), {}, []))
+
+
 class Spy:
     """Records what it is shown and checks that nothing hidden is in it."""
 
@@ -97,9 +105,6 @@ def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
 
 
 def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path):
-    from meeple.dsl.compiler import compile_ruleset
-    from meeple.dsl.parser import parse_text
-    from meeple.interpreter.engine import Engine
     text = '''game "Idle"
 players 1
 counter rounds = 0
@@ -119,7 +124,7 @@ phase play:
         next play
 score "Coins": coins
 '''
-    engine = Engine(compile_ruleset(parse_text(text, "idle.rules"), {}, []))
+    engine = engine_of(text, "idle")
     for seed in range(1, 6):
         result = runner.play(engine, 1, seed, ["greedy"], "idle")
         assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"
@@ -128,9 +133,6 @@ score "Coins": coins
 def test_greedy_follows_its_own_choices_to_a_payoff_three_steps_away():
     """A door, then a path, then a chest: only the far chest pays, so a one-step look takes the
     small sure coin; following its own chain of choices, greedy finds the gold."""
-    from meeple.dsl.compiler import compile_ruleset
-    from meeple.dsl.parser import parse_text
-    from meeple.interpreter.engine import Engine
     text = '''game "Doors"
 players 1
 counter coins = 0
@@ -152,7 +154,7 @@ phase play:
             coins = 1
 score "Coins": coins
 '''
-    engine = Engine(compile_ruleset(parse_text(text, "doors.rules"), {}, []))
+    engine = engine_of(text, "doors")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "doors")
         assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"
@@ -162,9 +164,6 @@ def test_greedy_values_a_small_choice_by_the_wide_choice_it_opens():
     """Which card, then where among 30 places: the card shows no gain until it is placed, and the
     places are too many to chain through; greedy values each card by its best place (it picked
     the card at random before, as it picked tiles in The Queen's Wishes)."""
-    from meeple.dsl.compiler import compile_ruleset
-    from meeple.dsl.parser import parse_text
-    from meeple.interpreter.engine import Engine
     text = '''game "Cards and places"
 players 1
 counter coins = 0
@@ -177,7 +176,7 @@ phase play:
                 coins = c * 10 - spot
 score "Coins": coins
 '''
-    engine = Engine(compile_ruleset(parse_text(text, "cards.rules"), {}, []))
+    engine = engine_of(text, "cards")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "cards")
         assert result.ranking[0]["total"] == 13, f"seed {seed}: {result.ranking}"
@@ -188,9 +187,6 @@ def test_greedy_splits_its_look_evenly_so_the_last_option_is_seen_too():
     With the door's 15 tries spent depth-first the first hall used them all, the corridor was
     never looked down and the sure coin won; split evenly among the options at every step,
     greedy@30 walks in and finds the gold."""
-    from meeple.dsl.compiler import compile_ruleset
-    from meeple.dsl.parser import parse_text
-    from meeple.interpreter.engine import Engine
     text = '''game "Halls"
 players 1
 counter coins = 0
@@ -219,7 +215,7 @@ phase play:
                             coins = 0
 score "Coins": coins
 '''
-    engine = Engine(compile_ruleset(parse_text(text, "halls.rules"), {}, []))
+    engine = engine_of(text, "halls")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy@30"], "halls")
         assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"
