@@ -231,7 +231,7 @@ class TestMcts:
         rows = [play_row(Side("queens_wishes", 2, (agent, "random")), 3) for _ in range(2)]
         assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"]}
 
-    @pytest.mark.parametrize("agent", ["mcts@10", "planner@10", "greedy"])
+    @pytest.mark.parametrize("agent", ["mcts@10", "planner@10", "greedy", "rollout@1"])
     @pytest.mark.parametrize("game", ["apothebakery", "wild_gardens"])
     def test_it_never_reads_the_true_state(self, monkeypatch, agent, game):
         """The agent gets the view: hidden cards are `?`; it must not find them elsewhere,
@@ -272,7 +272,7 @@ score "Won": won
 '''
 
     @pytest.mark.parametrize("agents", [["random", "mcts@50"], ["random", "mcts@2"], ["random", "greedy"],
-                                        ["random", "planner@20"]])
+                                        ["random", "planner@20"], ["random", "rollout@2"]])
     def test_a_rule_that_needs_what_the_bot_cannot_see_does_not_stop_it(self, tmp_path, agents):
         """P2 decides while P1's chosen card (hidden) sits in a local: every guess fails on it."""
         from tests.conftest import rules

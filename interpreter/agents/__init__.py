@@ -16,8 +16,10 @@ from meeple.interpreter.agents.greedy import GreedyAgent, greedy_budget
 from meeple.interpreter.agents.mcts import MctsAgent, budget_agent
 from meeple.interpreter.agents.planner import PlannerAgent, planner_budget
 from meeple.interpreter.agents.random_agent import RandomAgent
+from meeple.interpreter.agents.rollout import RolloutAgent, rollout_budget
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent,
+          "rollout": RolloutAgent}
 
 
 class AgentError(ValueError):
@@ -86,6 +88,11 @@ def agent_class(name: str):
             return planner_budget(name[len("planner@"):])
         except ValueError:
             raise AgentError(f"`{name}`: give planner a budget like planner@100 (iterations) or planner@1s") from None
+    if name.startswith("rollout@"):
+        try:
+            return rollout_budget(name[len("rollout@"):])
+        except ValueError:
+            raise AgentError(f"`{name}`: give rollout a budget like rollout@8 (guesses each candidate is played on)") from None
     if ":" in name:
         module, _, cls = name.partition(":")
         try:
@@ -95,7 +102,7 @@ def agent_class(name: str):
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
         return found
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N, rollout@N or give module:Class")
 
 
 def make_agent(engine, name: str, seat: int, game_seed: int):

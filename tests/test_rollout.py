@@ -1,0 +1,80 @@
+"""The rollout agent: greedy's best options played on, the one that ends furthest ahead taken."""
+from __future__ import annotations
+
+import pytest
+
+from meeple.interpreter import runner
+from meeple.interpreter.agents import AgentError, make_agents
+from tests.conftest import shipped
+from tests.test_agents import engine_of
+
+# P1 takes 2 coins now or plants a seed; P2 then decides (which breaks greedy's look along
+# P1's own chain of choices); P1 harvests 5 coins per seed planted.
+SEEDS = '''game "Seeds"
+players 2
+counter coins per player = 0
+counter seeds per player = 0
+setup:
+    next play
+phase play:
+    choose one by first_player:
+        "Take two coins":
+            coins[first_player] += 2
+        "Plant a seed":
+            seeds[first_player] += 1
+    choose one by next_player(first_player):
+        "Whistle":
+            pass
+        "Hum":
+            pass
+    choose one by first_player:
+        "Harvest":
+            coins[first_player] += 5 * seeds[first_player]
+        "Rest":
+            pass
+    end game
+score "Coins": coins
+'''
+
+
+def first_pick(engine, agent: str, seed: int) -> str:
+    state, _ = engine.start(2, seed)
+    bot = make_agents(engine, [agent], 2, seed)[0]
+    d = engine.decision(state)
+    return d.options[bot.choose(engine.view(state, 0), d)].label
+
+
+def test_rollout_plays_on_past_another_seat_to_a_payoff_greedy_misses():
+    """Greedy's look stops at the other seat's choice and takes the two coins; played on,
+    the seed harvests five."""
+    engine = engine_of(SEEDS, "seeds")
+    for seed in range(1, 4):
+        assert first_pick(engine, "greedy", seed) == "Take two coins"
+        assert first_pick(engine, "rollout@1", seed) == "Plant a seed"
+        result = runner.play(engine, 2, seed, ["rollout@1", "greedy"], "seeds")
+        assert result.ranking[0]["player"] == 0 and result.ranking[0]["total"] == 5, result.ranking
+
+
+def test_rollout_with_no_guesses_is_greedy():
+    engine = engine_of(SEEDS, "seeds")
+    assert first_pick(engine, "rollout@0", 1) == "Take two coins"
+
+
+def test_rollout_same_seed_same_choices_in_the_queens_wishes():
+    """Seeded guesses and dice: two agents built alike choose alike, decision after decision
+    (a bag, a tile, a place among a hundred)."""
+    engine = shipped("queens_wishes")
+    state, _ = engine.start(2, 5)
+    for _ in range(3):
+        d = engine.decision(state)
+        picks = {make_agents(engine, ["rollout@1"], 2, 5)[d.actor].choose(engine.view(state, d.actor), d)
+                 for _ in range(2)}
+        assert len(picks) == 1
+        state, _ = engine.apply(state, picks.pop())
+
+
+def test_rollout_budget_on_the_command_line():
+    engine = shipped("tic_tac_toe")
+    assert make_agents(engine, ["rollout@3"], 2, 1)[0].guesses == 3
+    with pytest.raises(AgentError, match="rollout@8"):
+        make_agents(engine, ["rollout@many"], 2, 1)
