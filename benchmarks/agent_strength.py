@@ -6,8 +6,9 @@ Three parts (each can be run alone with --part):
   per player per game; Apothebakery 2p adventurers healed per game (both
   players together); Apothebakery solo win rate; seconds per decision.
 - duels: the best agent against an opponent (greedy in The Queen's Wishes, the
-  previous mcts in every game), seats alternating by seed; its win rate (a
-  shared first place counts half) with a 95% Wilson interval and the sign test.
+  previous mcts in every game; greedy in every game too when the agent is not
+  greedy), seats alternating by seed; its win rate (a shared first place
+  counts half) with a 95% Wilson interval and the sign test.
 - cost: decisions per second of each agent, from Wild Gardens 2p self-play.
 
 Games are seeded and budgets are iterations, so every figure replays exactly
@@ -15,6 +16,7 @@ Games are seeded and budgets are iterations, so every figure replays exactly
 
     .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner] [--jobs 2] [--part figures]
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
+    .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game wild_gardens --opponent greedy --jobs 1
 """
 from __future__ import annotations
 
@@ -30,8 +32,9 @@ from meeple.interpreter.lab.stats import mcnemar, wilson  # noqa: E402
 
 BEST = "greedy"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
 PREVIOUS = "mcts@30"
-# Greedy cannot duel itself: against greedy in The Queen's Wishes the search plays.
-SEARCH_VS_GREEDY = "planner@150"
+# Greedy cannot duel itself: against greedy in The Queen's Wishes the rollout agent plays
+# (greedy's best options played on; docs/agents.md).
+SEARCH_VS_GREEDY = "rollout"
 # The Queen's Wishes offers about a hundred placements and plays fast: both searches get
 # five times the iterations there (as the previous mcts benchmark did).
 QW_BUDGETS = {"planner@30": "planner@150", "mcts@30": "mcts@150"}
@@ -106,12 +109,18 @@ def figures(agent: str, n: int, seed: int, jobs: int) -> None:
           f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
 
 
-def duels(agent: str, n: int, seed: int, jobs: int) -> None:
+def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None) -> None:
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
     print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
           f"{'s/game':>7s} {'agent s/decision':>17s}")
-    for game, opponent in (("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS),
-                           ("wild_gardens", PREVIOUS), ("apothebakery", PREVIOUS)):
+    pairs = [("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS), ("wild_gardens", PREVIOUS),
+             ("apothebakery", PREVIOUS)]
+    if agent != "greedy":  # is it at least as strong as greedy where greedy is the best agent?
+        pairs[3:3] = [("wild_gardens", "greedy")]
+        pairs.append(("apothebakery", "greedy"))
+    for game, opponent in pairs:
+        if games and game not in games or opponents and opponent not in opponents:
+            continue
         a, o = (QW_BUDGETS.get(agent, agent), QW_BUDGETS.get(opponent, opponent)) if game == "queens_wishes" \
             else (agent, opponent)
         if a == o:
@@ -146,6 +155,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
     ap.add_argument("--agent", default=BEST)
     ap.add_argument("--part", choices=["figures", "duels", "cost"], action="append")
+    ap.add_argument("--game", action="append", help="duels in this game only (repeatable)")
+    ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -155,7 +166,7 @@ def main() -> int:
     if "figures" in parts:
         figures(args.agent, args.games, args.seed, args.jobs)
     if "duels" in parts:
-        duels(args.agent, args.games, args.seed, args.jobs)
+        duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent)
     if "cost" in parts:
         cost(["random", "greedy", PREVIOUS, args.agent], max(2, args.games // 5), args.seed, args.jobs)
     return 0
