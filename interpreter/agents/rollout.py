@@ -7,7 +7,9 @@ several guesses at the hidden parts (determinize; never the true state), the
 game is played on from that option by a quick greedy for every seat, for a
 number of decisions or to the end, and the position is valued by the seat's
 outlook (score plus hints) over the best other seat's. The candidate with the
-best mean margin is taken; greedy's order breaks ties.
+best mean margin is taken; greedy's order breaks ties. Back at a view it has
+decided in, nothing changed, it leaves out the options it took there (as
+greedy does: a menu whose sub-menu leads back to it is not entered forever).
 
 Every candidate is played on the same guesses with the same dice and the same
 quick choices where they meet the same options (common random numbers), so
@@ -20,6 +22,8 @@ Budget: `rollout` plays each candidate on GUESSES guesses; `rollout@N` on N
 guesses (reproducible: the same seed and budget make the same choice).
 """
 from __future__ import annotations
+
+import json
 
 from meeple.interpreter import rng as game_rng
 from meeple.interpreter.agents.determinize import determinize
@@ -40,18 +44,28 @@ class RolloutAgent:
                  horizon: int = HORIZON, sample: int = SAMPLE):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
+        self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
 
     def choose(self, view: dict, decision) -> int:
         n = len(decision.options)
         if n == 1:
             return 0
         engine, rng = self.engine, self.rng
+        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
+        taken = self.taken.setdefault(here, set())
         guess = determinize(engine.game, view, rng.below(1 << 62))
         gains = one_step_gains(engine, guess, decision, self.seat, rng)
         ranked = sorted(range(n), key=lambda k: (-gains[k][0], not gains[k][1], rng.below(1 << 30)))
-        top = ranked[:self.candidates]
-        if self.guesses < 1:
-            return top[0]
+        fresh = [k for k in ranked if decision.options[k].id not in taken]
+        top = (fresh or ranked)[:self.candidates]  # been here: not the same way round again (as greedy)
+        pick = top[0] if self.guesses < 1 or len(top) == 1 else self.played_best(view, guess, top)
+        taken.add(decision.options[pick].id)
+        return pick
+
+    def played_best(self, view: dict, guess: dict, top: list[int]) -> int:
+        """Among the candidates, the one with the best mean margin played on (on `guess`
+        first, the guess greedy's ranking was made on, then on fresh ones)."""
+        engine, rng = self.engine, self.rng
         totals = [0.0] * len(top)
         for g in range(self.guesses):
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
