@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seed", type=int, default=1)
         q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         q.add_argument("--variant", action="append", default=[], metavar="NAME")
-        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, planner, planner@N, module:Class")
+        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, planner, planner@N, rollout, rollout@N, module:Class")
 
     r = sub.add_parser("run", help="bots play one game")
     game_args(r)
