@@ -35,15 +35,17 @@ CANDIDATES = 4  # greedy's best this many options are played on
 GUESSES = 4  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
 HORIZON = 12  # decisions the quick greedy plays after a candidate before the position is valued
 SAMPLE = 24  # options the quick greedy values at a decision with more than this many
+FOLLOW = 24  # options of the same seat's next choice it values to judge a choice leading there
 
 
 class RolloutAgent:
     name = "rollout"
 
     def __init__(self, engine, seat: int, seed: int, guesses: int = GUESSES, candidates: int = CANDIDATES,
-                 horizon: int = HORIZON, sample: int = SAMPLE):
+                 horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
+        self.follow = follow
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
 
     def choose(self, view: dict, decision) -> int:
@@ -89,16 +91,16 @@ class RolloutAgent:
             if state["over"] or state["pending"] is None:
                 break
             try:
-                engine.apply(state, quick_pick(engine, state, quick, self.sample), inplace=True, events=False)
+                engine.apply(state, quick_pick(engine, state, quick, self.sample, self.follow), inplace=True, events=False)
             except GUESS_ERRORS:
                 break
         return margin(engine, state, self.seat)
 
 
-def quick_pick(engine, state: dict, rng, sample: int = SAMPLE) -> int:
+def quick_pick(engine, state: dict, rng, sample: int = SAMPLE, follow: int = None) -> int:
     """The quick greedy: the option with the best outlook for the seat deciding, among at most
     `sample` of them; a small choice leading to the same seat's next choice is valued by
-    the best of at most `sample` of that one's options."""
+    the best of at most `follow` of that one's options (`sample` if not given)."""
     pending = state["pending"]
     n, actor = len(pending["options"]), pending["actor"]
     if n == 1:
@@ -110,7 +112,7 @@ def quick_pick(engine, state: dict, rng, sample: int = SAMPLE) -> int:
             value = engine.outlook(after, actor)
             nxt = after["pending"]
             if n <= FOLLOW_UP and nxt is not None and not after["over"] and nxt["actor"] == actor:
-                for j in sampled(len(nxt["options"]), sample, rng):
+                for j in sampled(len(nxt["options"]), follow or sample, rng):
                     try:
                         value = max(value, engine.outlook(engine.apply(after, j, events=False)[0], actor))
                     except GUESS_ERRORS:
