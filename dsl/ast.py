@@ -466,6 +466,7 @@ class ZoneDecl:
     visibility: str = ""  # public | private | hidden ("" = the kind's default)
     refill: str = ""  # a zone whose contents are shuffled in when a draw runs out
     span: Span = _span()
+    label: str = ""  # the words displays say it by; braces name what it is kept per
 
 
 @dataclass
@@ -485,6 +486,7 @@ class GridDecl:
     content: str  # enum name of what a cell holds
     layouts: list[LayoutDecl]
     span: Span = _span()
+    label: str = ""  # the words displays say it by; braces name what it is kept per
 
 
 @dataclass

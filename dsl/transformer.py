@@ -20,6 +20,13 @@ class Refill:
     zone: str
 
 
+@dataclass
+class ShownAs:
+    """`label "TEXT"` after a zone's or grid's declaration, while it is being read."""
+
+    text: str
+
+
 SECRET = object()  # `secret` before `choose`, while the statement is being read
 INTERRUPTING = object()  # `, interrupting` after an action's test
 ON_REQUEST = object()  # marks `, on request` among an action's parts
@@ -129,19 +136,24 @@ class ToAst(Transformer):
         per = self._pers(rest)
         kind, of = str(rest[0]), str(rest[1])
         # `, VISIBILITY` and `, refill from ZONE` are both optional.
+        label = rest.pop().text if rest and isinstance(rest[-1], ShownAs) else ""
         refill = rest.pop().zone if rest and isinstance(rest[-1], Refill) else ""
         vis = str(rest[2]) if len(rest) > 2 else ""
-        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta))
+        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta), label=label)
 
     def zone_refill(self, meta, c):
         return Refill(str(c[0]))
+
+    def shown_as(self, meta, c):
+        return ShownAs(_unquote(c[0]))
 
     def grid_decl(self, meta, c):
         name = str(c[0])
         rest = list(c[1:])
         per = self._pers(rest)
         rows, cols, content = int(rest[0]), int(rest[1]), str(rest[2])
-        return ast.GridDecl(name, per, rows, cols, content, list(rest[3:]), span=span_of(meta))
+        label = rest.pop(3).text if len(rest) > 3 and isinstance(rest[3], ShownAs) else ""
+        return ast.GridDecl(name, per, rows, cols, content, list(rest[3:]), span=span_of(meta), label=label)
 
     def layout_decl(self, meta, c):
         return ast.LayoutDecl(str(c[0]), _unquote(c[1]), dict(c[2:]), span=span_of(meta))

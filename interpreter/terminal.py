@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.naming import parts_of
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
                                        player_name, var_text)
@@ -148,20 +149,19 @@ def counter_lines(game, view: dict, keep) -> list[str]:
     """Counters for which keep(owner, spec) holds, grouped and wrapped as `counters_text` says."""
     single, groups = [], {}
     for key, value in view["vars"].items():
-        name, *indices = key.split("/")
+        name = key.split("/", 1)[0]
         spec = game.counters.get(name)
         if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
             continue
         mine = owner(game, key)
         if not keep(mine, spec):
             continue
-        rest = [i for d, i in zip(spec.per, indices) if d != "player"]
+        rest = parts_of(game, key)
         if not rest:  # a flag with a `label` reads as its label alone ("last round")
             single.append(key_label(game, key) if value is True and spec.label
                           else f"{key_label(game, key)}={var_text(game, key, value)}")
             continue
-        said = spec.label or name
-        head = f"{said}[{player_name(mine)}]" if mine is not None else said
+        head = key_label(game, key, parts=False)
         word = " ".join(rest)
         groups.setdefault(head, []).append(word if value is True else f"{word} {var_text(game, key, value)}")
     lines: list[str] = []

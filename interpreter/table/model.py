@@ -19,6 +19,7 @@ from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import (board_occupants, boards_in_use, choice_text, key_label, player_name,
                                        shown_value, space_names, var_text)
+from meeple.interpreter.naming import parts_of
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -96,12 +97,12 @@ def counters(engine, view: dict) -> list:
         spec = g.counters.get(key.split("/", 1)[0])
         if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
             continue
-        name, *indices = key.split("/")
-        part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
+        name = key.split("/", 1)[0]
+        part = " ".join(parts_of(g, key))
         # a labelled flag while true is its label alone: "last round", not "ending true"
         said = "" if value is True and spec.label and not part else var_text(g, key, value)
-        out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
-                    "owner": owner_of(spec, key), "value": said})
+        out.append({"key": key, "label": key_label(g, key), "head": key_label(g, key, parts=False), "name": name,
+                    "part": part, "owner": owner_of(spec, key), "value": said})
     return out
 
 

@@ -130,7 +130,7 @@ function drawCounters(list) {
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
     if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
-    out.push(chip(name, cs[0].label.replace(/\[.*$/, "") + (cs[0].owner !== null ? `[${playerName(cs[0].owner)}]` : ""),
+    out.push(chip(name, cs[0].head,
       shown.length ? shown.join(", ") : "none"));
   }
   return el("div", {class: "counters"}, out);
