@@ -57,3 +57,15 @@ def parts_of(game, key: str) -> list[str]:
         return []
     named = set(placeholders(spec.label))
     return [i for d, i in zip(spec.per, indices) if d != "player" and d not in named]
+
+
+def in_area(label: str, owner) -> str:
+    """A label as it reads inside its owner's area on the table, where the area's heading
+    already says whose it is: `P1's mana` reads `mana`, `P1 fed a card` reads `fed a card`."""
+    if owner is None:
+        return label
+    who = player_name(owner)
+    for prefix in (f"{who}'s ", f"{who} "):
+        if label.startswith(prefix) and len(label) > len(prefix):
+            return label[len(prefix):]
+    return label

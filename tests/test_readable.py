@@ -421,8 +421,11 @@ def test_labels_with_braces_name_zones_counters_and_grids_by_what_they_are_kept_
     lines = counter_lines(eng.game, eng.view(state, 0), lambda mine, spec: mine == 0)
     assert lines == ["  coins[P1]=5  P1 used blue  P1's gems: red 2"]
     chips = {c["key"]: c for c in counters(eng, eng.view(state, 0))}
-    assert (chips["gems/0/red"]["head"], chips["gems/0/red"]["part"]) == ("P1's gems", "red")
+    assert chips["gems/0/red"]["part"] == "red"
     assert (chips["used/0/blue"]["label"], chips["used/0/blue"]["value"]) == ("P1 used blue", "")
+    # inside P1's area, whose heading says whose it is, the table drops the owner's name
+    assert [chips["used/0/blue"]["short"], chips["gems/0/red"]["head"], chips["coins/0"]["short"]] == [
+        "used blue", "gems", "coins[P1]"]
 
 
 @pytest.mark.parametrize("line, hint", [
