@@ -61,7 +61,7 @@ def parts_of(game, key: str) -> list[str]:
 
 def in_area(label: str, owner) -> str:
     """A label as it reads inside its owner's area on the table, where the area's heading
-    already says whose it is: `P1's mana` reads `mana`, `P1 fed a card` reads `fed a card`."""
+    already says whose it is: `P1's coins` reads `coins`, `P1 passed` reads `passed`."""
     if owner is None:
         return label
     who = player_name(owner)
