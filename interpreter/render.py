@@ -28,13 +28,26 @@ def item_text(game, cid) -> str:
 
 
 def items_text(game, items: list) -> str:
+    """Components moved together: a count per kind when there are many (a box emptied at setup),
+    else in order with a run of alike ones as a count."""
     if len(items) > MANY and all(i in game.components for i in items):
         kinds: dict = {}
         for i in items:
             kind = game.components[i][KIND]
             kinds[kind] = kinds.get(kind, 0) + 1
         return ", ".join(f"{n} × {kind}" for kind, n in kinds.items())
-    return ", ".join(item_text(game, i) for i in items)
+    return runs_text(game, items)
+
+
+def runs_text(game, items: list) -> str:
+    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
+    runs: list = []
+    for label in (item_text(game, i) for i in items):
+        if runs and runs[-1][0] == label:
+            runs[-1][1] += 1
+        else:
+            runs.append([label, 1])
+    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
 
 
 def _items(game, event, viewer) -> str:

@@ -15,8 +15,8 @@ import re
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
-                                       player_name, var_text)
+from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, key_label, path_board_text,
+                                       player_name, runs_text, var_text)
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -183,17 +183,6 @@ def zone_lines(game, view: dict, keep) -> list[str]:
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
         lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
     return lines
-
-
-def runs_text(game, items: list) -> str:
-    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
-    runs: list = []
-    for label in (item_text(game, i) for i in items):
-        if runs and runs[-1][0] == label:
-            runs[-1][1] += 1
-        else:
-            runs.append([label, 1])
-    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
 
 
 def table_text(game, view: dict, seat: int) -> list[str]:
