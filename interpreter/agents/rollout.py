@@ -34,8 +34,8 @@ from meeple.interpreter.rng import Random
 CANDIDATES = 4  # greedy's best this many options are played on
 GUESSES = 4  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
 HORIZON = 12  # decisions the quick greedy plays after a candidate before the position is valued
-SAMPLE = 24  # options the quick greedy values at a decision with more than this many
-FOLLOW = 24  # options of the same seat's next choice it values to judge a choice leading there
+SAMPLE = 48  # options the quick greedy values at a decision with more than this many
+FOLLOW = 48  # options of the same seat's next choice it values to judge a choice leading there
 
 
 class RolloutAgent:
