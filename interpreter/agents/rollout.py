@@ -18,6 +18,11 @@ The quick greedy is greedy's one-step look with fewer tries: among many
 options it values a sample, and a choice that leads to the same seat's next
 choice is valued by the best of a sample of that one (which tile, then where).
 
+A weaker quick greedy makes a weaker rollout: where greedy's own look follows
+long chains of the seat's choices, the quick greedy (one choice ahead) plays
+the candidates on worse than greedy would, and the rollout can lose to greedy
+(docs/agents.md has the duels).
+
 Budget: `rollout` plays each candidate on GUESSES guesses; `rollout@N` on N
 guesses (reproducible: the same seed and budget make the same choice).
 """
