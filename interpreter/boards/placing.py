@@ -35,11 +35,14 @@ def occupied(m, key) -> int:
     of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
     snapshot = tuple(cells)
-    last = m.game.cache.get(("occupied", key))
+    masks = m.game.cache.get("occupied")
+    if masks is None:
+        masks = m.game.cache["occupied"] = {}
+    last = masks.get(key)
     if last is not None and last[0] == snapshot:
         return last[1]
     occ = gridlib.occupancy(cells)
-    m.game.cache[("occupied", key)] = (snapshot, occ)
+    masks[key] = (snapshot, occ)
     return occ
 
 
@@ -62,8 +65,9 @@ def placements_for(m, piece, key):
 
 
 def _fits(m, piece, key):
+    found = placement_table(m, piece, key)
     occ = occupied(m, key)
-    for mask in placement_table(m, piece, key).footprints:
+    for mask in found.footprints:
         if not mask & occ:
             return True
     return False
