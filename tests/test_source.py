@@ -205,3 +205,25 @@ score "S": n
         outcomes.append(failed.value.format())
     assert "<test>:8:5: error: in phase turn: nothing to choose for `x`" in outcomes[0]
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("title, shown", [
+    ("Take {n}?", "Take 2?"), ("{n} left", "2 left"), ("{n}", "2"), ("{{{n}}} left", "{2} left"),
+    ("{{n}} is {n}", "{n} is 2"), ("{n} of {n + 1}", "2 of 3"), ("{[n, none]}!", "2, none!")])
+def test_titles_with_one_value_read_as_the_joined_text(title, shown):
+    """A title with one value in braces is read without the general join (dsl/compile_text.py)."""
+    engine = rules(f'''
+game "T"
+players 2
+counter n = 2
+setup:
+    next turn
+phase turn:
+    let player = first_player
+    choose x from [1, 2] "{title}":
+        n = x
+    end game
+score "S": n
+''')
+    state, _ = engine.start(2, 1)
+    assert engine.decision(state).prompt == shown
