@@ -227,3 +227,41 @@ score "S": n
 ''')
     state, _ = engine.start(2, 1)
     assert engine.decision(state).prompt == shown
+
+
+@pytest.mark.parametrize("name, players, seed", [GAMES[0], GAMES[2], GAMES[3]])
+def test_decks_moved_at_once_and_item_by_item_are_the_same(monkeypatch, name, players, seed):
+    from meeple.interpreter.effects import zones
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(zones, "MANY", 10 ** 9)
+    assert played(shipped(name), players, seed) == fast
+
+
+def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
+    """Items repeated or from several zones take the item-by-item way, with its error."""
+    import copy
+    from types import SimpleNamespace
+
+    from meeple.interpreter.effects import zones
+    engine = shipped("mudcake_fair")
+    state, _ = engine.start(3, 5)
+    held = {k: v for k, v in state["zones"].items() if v}
+    big = max(held, key=lambda k: len(held[k]))
+    other = next(k for k in held if k != big)
+    target = next(k for k, v in state["zones"].items() if k not in (big, other))
+    cases = [held[big][:10], held[big][:9] + held[other][:1] + held[big][9:10], held[big][:9] + held[big][:1]]
+    said = []
+    for items in cases:
+        outcomes = []
+        for many in (8, 10 ** 9):
+            monkeypatch.setattr(zones, "MANY", many)
+            m = SimpleNamespace(game=engine.game, state=copy.deepcopy(state), recording=True, events=[])
+            m.emit = lambda kind, **data: m.events.append((kind, data))
+            try:
+                zones.move(m, list(items), target)
+                outcomes.append((m.state["zones"], m.events))
+            except ValueError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1]
+        said.append(outcomes[0])
+    assert [type(o) for o in said] == [tuple, tuple, str] and "not in any zone" in said[2]
