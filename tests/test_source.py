@@ -162,10 +162,10 @@ def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
 
 
 @pytest.mark.parametrize("players, seed", [(4, 31), (1, 32)])
-def test_placements_by_covers_are_the_placements_that_fit(monkeypatch, players, seed):
+def test_placements_by_corners_are_the_placements_that_fit(monkeypatch, players, seed):
     from meeple.interpreter.boards import placing
     fast = played(shipped("queens_wishes"), players, seed)
-    monkeypatch.setattr(placing, "BY_COVERS", False)
+    monkeypatch.setattr(placing, "BY_CORNERS", False)
     assert played(shipped("queens_wishes"), players, seed) == fast
 
 

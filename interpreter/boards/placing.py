@@ -46,16 +46,35 @@ def occupied(m, key) -> int:
     return occ
 
 
-BY_COVERS = True  # tests turn it off to play the same games checking placement by placement
+BY_CORNERS = True  # tests turn it off to play the same games checking placement by placement
+SHIFTED = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def fitting_corners(found, occ: int) -> int:
+    """The corners where each outline fits, outline after outline, as one bitmask
+    (outline i's corners shifted by i times the grid's cells)."""
+    free = ~occ
+    out = 0
+    for i, (corners, distances) in enumerate(found.outlines):
+        for d in distances:
+            corners &= free >> d
+        out |= corners << (i * found.size)
+    return out
 
 
 def placements_for(m, piece, key):
     """The placements (as options `[orientation, row, col]`) of a component's shape that fit
     the grid as it is now."""
     found = placement_table(m, piece, key)
-    if BY_COVERS:
-        # The placements covering a filled cell, or-ed together, are the ones that do not fit;
-        # with a byte per placement, the rest select the options at C speed.
+    if BY_CORNERS:
+        if found.corner_keys is not None:
+            # Each placement's (outline, corner) byte, translated by whether that corner is
+            # free for that outline, selects the shared option lists at C speed.
+            fits = fitting_corners(found, occupied(m, key))
+            by_key = bin(fits)[:1:-1].encode().translate(SHIFTED).ljust(256, b"\x00")
+            return list(compress(found.option_lists, found.corner_keys.translate(by_key)))
+        # Too many (outline, corner) pairs for a byte: per cell, the placements covering it
+        # as one byte each of a number; or-ed over the filled cells, the rest select.
         cells = m.state["grids"][key]["cells"]
         blocked = reduce(or_, compress(found.covers, map(is_not, cells, repeat(None))), 0)
         free = (found.everything & ~blocked).to_bytes(len(found.options), "little")
@@ -67,6 +86,14 @@ def placements_for(m, piece, key):
 def _fits(m, piece, key):
     found = placement_table(m, piece, key)
     occ = occupied(m, key)
+    if BY_CORNERS:
+        free = ~occ
+        for corners, distances in found.outlines:
+            for d in distances:
+                corners &= free >> d
+            if corners:
+                return True
+        return False
     for mask in found.footprints:
         if not mask & occ:
             return True

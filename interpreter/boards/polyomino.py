@@ -104,6 +104,16 @@ class Table:
     covers: tuple
     everything: int
     option_lists: tuple
+    # For `fits` and the placements that fit, by corners: per outline (the shape's cells
+    # without their values, one per distinct turn), the cells where its top-left corner
+    # may stand (a bitmask) and its cells' distances from that corner in the grid's
+    # numbering. The free cells shifted by each distance and and-ed together leave the
+    # corners where the outline fits, whatever the grid holds. `corner_keys` gives each
+    # placement's (outline, corner) as one byte (outline * cells + corner), or is None
+    # when they do not fit in a byte (then the covers above are used).
+    outlines: tuple
+    corner_keys: bytes | None
+    size: int  # the grid's cells
 
 
 @lru_cache(maxsize=None)
@@ -111,13 +121,38 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     found = placements(cells, rows, cols)
     options = tuple((p.orientation, p.row + 1, p.col + 1) for p in found)
     masks = tuple(p.mask for p in found)
-    covers = [0] * (rows * cols)
-    for k, p in enumerate(found):
-        for i, _ in p.cells:
-            covers[i] |= 1 << (8 * k)
+    outlines, which = corners(cells, rows, cols)
+    size = rows * cols
+    keys = [which[p.orientation] * size + p.row * cols + p.col for p in found]
+    corner_keys = bytes(keys) if len(outlines) * size <= 256 else None
+    covers = [0] * size
+    if corner_keys is None:
+        for k, p in enumerate(found):
+            for i, _ in p.cells:
+                covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options))
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, corner_keys, size)
+
+
+def corners(cells: tuple, rows: int, cols: int) -> tuple:
+    """((corner mask, distances) per distinct outline, {orientation: its outline's index})."""
+    index: dict = {}
+    which = {}
+    out = []
+    for k in range(8):
+        outline = tuple((r, c) for r, c, _ in orient(cells, k))
+        if outline not in index:
+            index[outline] = len(out)
+            height = max(r for r, _ in outline) + 1
+            width = max(c for _, c in outline) + 1
+            mask = 0
+            for r in range(rows - height + 1):
+                for c in range(cols - width + 1):
+                    mask |= 1 << (r * cols + c)
+            out.append((mask, tuple(r * cols + c for r, c in outline)))
+        which[k] = index[outline]
+    return tuple(out), which
 
 
 def render(cells: tuple) -> str:
