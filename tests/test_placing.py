@@ -1,5 +1,6 @@
-"""Placements found by corners (interpreter/boards/placing.py) are the placements that fit,
-checked placement by placement, on random grids, for shapes with and without holes."""
+"""Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
+256 cells) are the placements that fit, checked placement by placement, on random grids, for
+shapes with and without holes."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -14,7 +15,7 @@ SHAPES = ["a b / c d", "a", "a a a a", "a . / a . / a b", "a b . / . b a", "a . 
 
 
 @pytest.mark.parametrize("text", SHAPES)
-@pytest.mark.parametrize("rows, cols", [(6, 8), (3, 3), (5, 2), (16, 16)])
+@pytest.mark.parametrize("rows, cols", [(6, 8), (3, 3), (5, 2), (16, 16), (17, 16)])
 def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, cols):
     shape = polyomino.parse_shape(text, {"a", "b", "c", "d"})
     game = SimpleNamespace(shapes={"p": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(rows, cols))})

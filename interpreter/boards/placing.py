@@ -50,31 +50,24 @@ BY_CORNERS = True  # tests turn it off to play the same games checking placement
 SHIFTED = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def fitting_corners(found, occ: int) -> int:
-    """The corners where each outline fits, outline after outline, as one bitmask
-    (outline i's corners shifted by i times the grid's cells)."""
-    free = ~occ
-    out = 0
-    for i, (corners, distances) in enumerate(found.outlines):
-        for d in distances:
-            corners &= free >> d
-        out |= corners << (i * found.size)
-    return out
-
-
 def placements_for(m, piece, key):
     """The placements (as options `[orientation, row, col]`) of a component's shape that fit
     the grid as it is now."""
     found = placement_table(m, piece, key)
     if BY_CORNERS:
-        if found.corner_keys is not None:
-            # Each placement's (outline, corner) byte, translated by whether that corner is
-            # free for that outline, selects the shared option lists at C speed.
-            fits = fitting_corners(found, occupied(m, key))
-            by_key = bin(fits)[:1:-1].encode().translate(SHIFTED).ljust(256, b"\x00")
-            return list(compress(found.option_lists, found.corner_keys.translate(by_key)))
-        # Too many (outline, corner) pairs for a byte: per cell, the placements covering it
-        # as one byte each of a number; or-ed over the filled cells, the rest select.
+        if found.segments is not None:
+            # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
+            # each orientation's corners translated by it select the shared option lists.
+            free = ~occupied(m, key)
+            fitting = []
+            for corners, distances in found.outlines:
+                for d in distances:
+                    corners &= free >> d
+                fitting.append(bin(corners)[:1:-1].encode().translate(SHIFTED).ljust(256, b"\x00"))
+            chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
+            return list(compress(found.option_lists, chosen))
+        # A grid of more than 256 cells: per cell, the placements covering it as one byte
+        # each of a number; or-ed over the filled cells, the rest select the options.
         cells = m.state["grids"][key]["cells"]
         blocked = reduce(or_, compress(found.covers, map(is_not, cells, repeat(None))), 0)
         free = (found.everything & ~blocked).to_bytes(len(found.options), "little")

@@ -108,12 +108,12 @@ class Table:
     # without their values, one per distinct turn), the cells where its top-left corner
     # may stand (a bitmask) and its cells' distances from that corner in the grid's
     # numbering. The free cells shifted by each distance and and-ed together leave the
-    # corners where the outline fits, whatever the grid holds. `corner_keys` gives each
-    # placement's (outline, corner) as one byte (outline * cells + corner), or is None
-    # when they do not fit in a byte (then the covers above are used).
+    # corners where the outline fits, whatever the grid holds. `segments`: per run of
+    # placements of one orientation (in the table's order), its outline's index and each
+    # placement's corner as a byte; None on grids of more than 256 cells (then the covers
+    # above are used).
     outlines: tuple
-    corner_keys: bytes | None
-    size: int  # the grid's cells
+    segments: tuple | None
 
 
 @lru_cache(maxsize=None)
@@ -123,16 +123,20 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     masks = tuple(p.mask for p in found)
     outlines, which = corners(cells, rows, cols)
     size = rows * cols
-    keys = [which[p.orientation] * size + p.row * cols + p.col for p in found]
-    corner_keys = bytes(keys) if len(outlines) * size <= 256 else None
+    segments = None
+    if size <= 256:
+        runs: dict = {}
+        for p in found:  # the table lists each orientation's placements together
+            runs.setdefault(p.orientation, []).append(p.row * cols + p.col)
+        segments = tuple((which[k], bytes(at)) for k, at in runs.items())
     covers = [0] * size
-    if corner_keys is None:
+    if segments is None:
         for k, p in enumerate(found):
             for i, _ in p.cells:
                 covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, corner_keys, size)
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments)
 
 
 def corners(cells: tuple, rows: int, cols: int) -> tuple:
