@@ -32,17 +32,16 @@ def placement_table(m, piece, key) -> polyomino.Table:
 def occupied(m, key) -> int:
     """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
     runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
-    of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
+    of the cells it was computed from, and compared (a C-speed list compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
-    snapshot = tuple(cells)
     masks = m.game.cache.get("occupied")
     if masks is None:
         masks = m.game.cache["occupied"] = {}
     last = masks.get(key)
-    if last is not None and last[0] == snapshot:
+    if last is not None and last[0] == cells:
         return last[1]
     occ = gridlib.occupancy(cells)
-    masks[key] = (snapshot, occ)
+    masks[key] = (cells[:], occ)
     return occ
 
 
@@ -77,7 +76,7 @@ def placements_for(m, piece, key):
 
 
 def _fits(m, piece, key):
-    found = placement_table(m, piece, key)
+    found = m.game.cache.get(("placements", piece, key)) or placement_table(m, piece, key)
     occ = occupied(m, key)
     if BY_CORNERS:
         free = ~occ
