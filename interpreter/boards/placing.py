@@ -46,7 +46,7 @@ def occupied(m, key) -> int:
 
 
 BY_CORNERS = True  # tests turn it off to play the same games checking placement by placement
-SHIFTED = bytes.maketrans(b"01", b"\x00\x01")
+DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digits, as bytes 0 and 1
 
 
 def placements_for(m, piece, key):
@@ -62,7 +62,7 @@ def placements_for(m, piece, key):
             for corners, distances in found.outlines:
                 for d in distances:
                     corners &= free >> d
-                fitting.append(bin(corners)[:1:-1].encode().translate(SHIFTED).ljust(256, b"\x00"))
+                fitting.append(bin(corners)[:1:-1].encode().translate(DIGITS_AS_BYTES).ljust(256, b"\x00"))
             chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
             return list(compress(found.option_lists, chosen))
         # A grid of more than 256 cells: per cell, the placements covering it as one byte
