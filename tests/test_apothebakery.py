@@ -696,3 +696,22 @@ def test_greedy_keeps_the_elixirs_of_a_cure_it_can_pay_when_its_inventory_overfl
     for seed in range(6):
         pick = GreedyAgent(eng, 0, seed).choose(eng.view(state, 0), d)
         assert d.options[pick].id not in ("pure-rock-1", "pure-insect-1", "rainbow-1"), seed
+
+
+def test_the_bots_hint_drops_a_cure_whose_adventurer_dies_tonight_once_healing_has_begun():
+    """An adventurer with one heart left is healed in this round's healing turns or lost: passing
+    its heal must not keep the progress toward its cure (greedy passed such heals it could pay)."""
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        for place in ("a2", "a3"):
+            put(state, f"{zone}/{place}", [])
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-03", 1))  # berry berry, 2 reputation; 1 heart: +3
+    put(state, "inventory/0", ["impure-berry-1", "impure-berry-2"])
+    state["vars"]["#moment"] = "alchemy turn"
+    assert eng.hints(state, 0)[HINT] == 2.5, "still to be healed this round"
+    state["vars"]["#moment"] = "healing turn"
+    assert eng.hints(state, 0)[HINT] == 0
+    state["vars"]["hearts/a1"] = 2
+    assert eng.hints(state, 0)[HINT] == 2, "two hearts: it outlives the round (heart bonus +2)"
+    state["vars"].update({"hearts/a1": 1, "sun": 6})
+    assert eng.hints(state, 0)[HINT] == 2.5, "the final round's healing turns go on while anyone heals"
