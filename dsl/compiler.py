@@ -23,6 +23,7 @@ from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_values
 from meeple.interpreter.boards.grid import Geometry
+from meeple.interpreter.naming import placeholders
 from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
                               ScoreRule, ZoneSpec)
 
@@ -150,8 +151,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
         if vis not in ("public", "private", "hidden"):
             raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
-        check_per(z.per, enums, kinds, z.span)
-        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill)
+        check_per(z.per, enums, kinds, z.span, z.label)
+        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label)
     for z in of(ast.ZoneDecl):
         if not z.refill:
             continue
@@ -165,7 +166,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
 
     grids = {}
     for gd in of(ast.GridDecl):
-        check_per(gd.per, enums, kinds, gd.span)
+        check_per(gd.per, enums, kinds, gd.span, gd.label)
         if gd.content not in enums:
             raise fail(f"cells of `{gd.name}` hold `{gd.content}`, which is not an enum", gd.span,
                        did_you_mean(gd.content, enums, "enum"))
@@ -175,7 +176,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         for lay in gd.layouts:
             layouts[lay.attr] = load_layout(lay, gd, base, options)
             symbols |= set(lay.legend.values())
-        grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span)
+        grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span,
+                                  gd.label)
 
     boards = {b.name: load_board(b, base, options) for b in of(ast.BoardDecl)}
     backs = {}
@@ -201,7 +203,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     # Counters are known before functions are compiled (a function may read one), and their starting
     # values are worked out after (a starting value may call a function defined anywhere in the file).
     for c in of(ast.CounterDecl):
-        check_per(c.per, enums, kinds, c.span)
+        check_per(c.per, enums, kinds, c.span, c.label)
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, None, None, None, c.span, c.secret)
     for f in of(ast.FunctionDecl):
         game.functions[f.name] = [list(f.params), None]
@@ -237,7 +239,15 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     return game
 
 
-def check_per(per: tuple, enums: dict, kinds: dict, span) -> None:
+def check_per(per: tuple, enums: dict, kinds: dict, span, label: str = "") -> None:
+    """What a thing is kept per are known, `per player` comes first, and its label's braces
+    name only those."""
+    for name in placeholders(label):
+        if name not in per:
+            kept = ", ".join("{" + d + "}" for d in per)
+            raise fail(f"the label names `{{{name}}}`, which this is not kept per", span,
+                       f"braces in this label may name {kept}" if per else
+                       "only a thing kept per something has braces in its label (`per player`: {player})")
     for dim in per:
         if dim != "player" and dim not in enums and dim not in kinds:
             raise fail(f"`per {dim}`: a thing is kept per player, per value of an enum, or per component",

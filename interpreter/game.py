@@ -31,6 +31,7 @@ class ZoneSpec:
     visibility: str  # public | private | hidden
     span: Span = field(default_factory=Span)
     refill: str = ""  # zone shuffled in when a draw finds this one short ("" = none)
+    label: str = ""  # the words displays say it by; braces name what it is kept per ("{player}'s hand")
 
 
 @dataclass
@@ -41,6 +42,7 @@ class GridSpec:
     geometry: Geometry
     layouts: dict  # attribute name -> tuple of values, one per cell
     span: Span = field(default_factory=Span)
+    label: str = ""  # the words displays say it by; braces name what it is kept per
 
 
 @dataclass
@@ -56,7 +58,8 @@ class CounterSpec:
     quiet: bool = False  # bookkeeping: in the state and views, left out of displays
     player: bool = False  # a `value` that holds a player: shown as P1, P2...
     players: bool = False  # a `value` that holds a list of players (and maybe texts): P3, P2, P1
-    label: str = ""  # the words displays name it by (`last round`); a flag with one shows only while true
+    label: str = ""  # the words displays name it by (`last round`; braces name what it is kept per:
+    # "{player}'s coins"); a flag with one shows only while true
 
 
 @dataclass

@@ -10,30 +10,13 @@ from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
+from meeple.interpreter.naming import key_label, player_name  # noqa: F401 (said from here too)
 from meeple.interpreter.state import HIDDEN, can_see, may_see_var
-
-
-def player_name(p) -> str:
-    return f"P{p + 1}" if isinstance(p, int) else str(p)
 
 
 def choice_text(title: str, actor, label: str) -> str:
     """A choice as every log says it: the decision's title, who chose, and the option's label."""
     return f"{title} {player_name(actor)} chooses {label}" if title else f"{player_name(actor)} chooses {label}"
-
-
-def key_label(game, key: str) -> str:
-    """A zone's, grid's or counter's key as people read it: `bag[O]`, `stock[P1, red]`; a
-    counter with a `label` goes by its label (`last round`)."""
-    name, *indices = key.split("/")
-    counter = game.counters.get(name)
-    said = counter.label if counter is not None and counter.label else name
-    if not indices:
-        return said
-    spec = game.zones.get(name) or game.grids.get(name) or counter
-    dims = spec.per if spec is not None else ()
-    shown = [player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)]
-    return f"{said}[{', '.join(shown)}]"
 
 
 MANY = 8  # a move of more items reads as a count per kind ("48 × card"), like a box emptied at setup
@@ -45,13 +28,26 @@ def item_text(game, cid) -> str:
 
 
 def items_text(game, items: list) -> str:
+    """Components moved together: a count per kind when there are many (a box emptied at setup),
+    else in order with a run of alike ones as a count."""
     if len(items) > MANY and all(i in game.components for i in items):
         kinds: dict = {}
         for i in items:
             kind = game.components[i][KIND]
             kinds[kind] = kinds.get(kind, 0) + 1
         return ", ".join(f"{n} × {kind}" for kind, n in kinds.items())
-    return ", ".join(item_text(game, i) for i in items)
+    return runs_text(game, items)
+
+
+def runs_text(game, items: list) -> str:
+    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
+    runs: list = []
+    for label in (item_text(game, i) for i in items):
+        if runs and runs[-1][0] == label:
+            runs[-1][1] += 1
+        else:
+            runs.append([label, 1])
+    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
 
 
 def _items(game, event, viewer) -> str:

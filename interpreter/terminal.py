@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.naming import parts_of
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, item_text, key_label, path_board_text,
-                                       player_name, var_text)
+from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, key_label, path_board_text,
+                                       player_name, runs_text, var_text)
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -148,20 +149,19 @@ def counter_lines(game, view: dict, keep) -> list[str]:
     """Counters for which keep(owner, spec) holds, grouped and wrapped as `counters_text` says."""
     single, groups = [], {}
     for key, value in view["vars"].items():
-        name, *indices = key.split("/")
+        name = key.split("/", 1)[0]
         spec = game.counters.get(name)
         if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
             continue
         mine = owner(game, key)
         if not keep(mine, spec):
             continue
-        rest = [i for d, i in zip(spec.per, indices) if d != "player"]
+        rest = parts_of(game, key)
         if not rest:  # a flag with a `label` reads as its label alone ("last round")
             single.append(key_label(game, key) if value is True and spec.label
                           else f"{key_label(game, key)}={var_text(game, key, value)}")
             continue
-        said = spec.label or name
-        head = f"{said}[{player_name(mine)}]" if mine is not None else said
+        head = key_label(game, key, parts=False)
         word = " ".join(rest)
         groups.setdefault(head, []).append(word if value is True else f"{word} {var_text(game, key, value)}")
     lines: list[str] = []
@@ -183,17 +183,6 @@ def zone_lines(game, view: dict, keep) -> list[str]:
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
         lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
     return lines
-
-
-def runs_text(game, items: list) -> str:
-    """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
-    runs: list = []
-    for label in (item_text(game, i) for i in items):
-        if runs and runs[-1][0] == label:
-            runs[-1][1] += 1
-        else:
-            runs.append([label, 1])
-    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
 
 
 def table_text(game, view: dict, seat: int) -> list[str]:

@@ -180,7 +180,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     assert text.index("P1 to choose") < text.index("P1 acts: Cast your spell")
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
-    assert f"reputation[P2] = {rep + 2}" in text
+    assert f"P2's reputation = {rep + 2}" in text
 
 
 SECRET_PICK = '''
@@ -386,9 +386,9 @@ def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_o
     mine, theirs = lines.index("P1 (you):"), lines.index("P2:")
     assert lines[1] == "On the table:" and 1 < mine < theirs
     shared, p1, p2 = lines[2:mine], lines[mine + 1:theirs], lines[theirs + 1:]
-    assert "  stock[pure, plant]: 8 × pure plant vial" in shared  # a pile of alike cards is a count
-    assert any(line.startswith("  mana[P1]=") for line in p1) and not any("[P2" in line for line in p1)
+    assert "  the pure plant vials: 8 × pure plant vial" in shared  # a pile of alike cards is a count
+    assert any(line.startswith("  P1's mana=") for line in p1) and not any("P2" in line for line in p1)
     secret = engine.game.labels[state["zones"]["secret/0"][0]]
-    assert any(line.startswith("  secret[P1]: ") and secret in line for line in p1)  # your own cards by name
-    assert "  secret[P2]: 3 hidden" in p2  # another's, only as a count
+    assert any(line.startswith("  P1's secret Objectives: ") and secret in line for line in p1)  # yours by name
+    assert "  P2's secret Objectives: 3 hidden" in p2  # another's, only as a count
     assert not any("=0 " in line + " " or "=false" in line for line in lines)  # zeros and false are left out

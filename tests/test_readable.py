@@ -387,3 +387,53 @@ setup:
     assert (chips["ending"]["label"], chips["ending"]["value"]) == ("the last round", "")
     assert "the last round" in state_text(eng.game, state)[1].split("  ")
     assert "the last round" in counter_lines(eng.game, eng.view(state, 0), lambda mine, spec: True)[0]
+
+
+LABELLED = HEAD.replace("zone hand per player: hand of card", "zone hand per player: hand of card, label \"{player}'s hand\"") + '''
+enum colour = red | blue
+zone stash per player per colour: pile of card, label "{player}'s {colour} stash"
+counter gems per player per colour = 0, label "{player}'s gems"
+flag used per player per colour = false, label "{player} used {colour}"
+grid board per player: 2 x 2 of colour, label "{player}'s board"
+setup:
+    move card to market
+    choose c from market by first_player "Which card?":
+        move c to hand[first_player]
+        gems[first_player, red] += 2
+        used[first_player, blue] = true
+'''
+
+
+def test_labels_with_braces_name_zones_counters_and_grids_by_what_they_are_kept_per(tmp_path):
+    from meeple.interpreter.naming import key_label
+    from meeple.interpreter.table.model import counters
+    from meeple.interpreter.terminal import counter_lines
+    eng = game(tmp_path, LABELLED)
+    state, _ = eng.start(2, 1)
+    state, events = eng.apply(state, "c2")
+    assert [event_text(eng.game, e) for e in events] == [
+        "move Mud Pie: 1 -> 1 VP from market to P1's hand", "P1's gems (red) = 2", "P1 used blue", "game over"]
+    assert [key_label(eng.game, k) for k in ("stash/1/red", "board/0", "board")] == [
+        "P2's red stash", "P1's board", "board"]  # a bare name has nothing to fill the braces with
+    assert "  P1's hand: Mud Pie: 1 -> 1 VP" in state_text(eng.game, state)
+    # the counter kept per colour reads as one group headed by the seat's label; the flag that
+    # names its colour is a line of its own, its label alone while true
+    lines = counter_lines(eng.game, eng.view(state, 0), lambda mine, spec: mine == 0)
+    assert lines == ["  coins[P1]=5  P1 used blue  P1's gems: red 2"]
+    chips = {c["key"]: c for c in counters(eng, eng.view(state, 0))}
+    assert chips["gems/0/red"]["part"] == "red"
+    assert (chips["used/0/blue"]["label"], chips["used/0/blue"]["value"]) == ("P1 used blue", "")
+    # inside P1's area, whose heading says whose it is, the table drops the owner's name
+    assert [chips["used/0/blue"]["short"], chips["gems/0/red"]["head"], chips["coins/0"]["short"]] == [
+        "used blue", "gems", "coins[P1]"]
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("zone pool: pile of card, label \"the {player} pool\"", "only a thing kept per something has braces"),
+    ("counter gold per player = 0, label \"{seat}'s gold\"", "braces in this label may name {player}"),
+])
+def test_a_label_naming_what_a_thing_is_not_kept_per_is_a_located_error(tmp_path, line, hint):
+    with pytest.raises(MeepleError) as err:
+        game(tmp_path, HEAD + line + "\n")
+    text = str(err.value)
+    assert "g.rules:12:1: error: the label names" in text and line in text and hint in text

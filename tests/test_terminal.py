@@ -47,7 +47,7 @@ def play_out(child: pexpect.spawn, answer: str = "1", limit: int = 3000) -> str:
 def preview_cells(screen: str) -> list[tuple[int, int]]:
     """(row, col) of the CAPITALS in the last grid drawn on the screen."""
     lines = screen.replace("\r", "").splitlines()
-    top = max(i for i, ln in enumerate(lines) if ln.startswith("garden[P1]"))
+    top = max(i for i, ln in enumerate(lines) if ln.startswith("P1's garden"))
     out = []
     for line in lines[top + 2:]:
         words = line.split()

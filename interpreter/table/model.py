@@ -19,6 +19,7 @@ from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import (board_occupants, boards_in_use, choice_text, key_label, player_name,
                                        shown_value, space_names, var_text)
+from meeple.interpreter.naming import in_area, parts_of
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -79,7 +80,9 @@ def zones(engine, view: dict) -> list:
         if name == BOX or not items:
             continue
         spec = g.zones[name]
-        row = {"key": key, "label": key_label(g, key), "name": name, "owner": owner_of(spec, key),
+        owner = owner_of(spec, key)
+        label = key_label(g, key)
+        row = {"key": key, "label": label, "short": in_area(label, owner), "name": name, "owner": owner,
                "kind": spec.kind, "visibility": spec.visibility, "count": len(items)}
         if any(i.startswith(HIDDEN) for i in items):
             row["backs"] = [i[len(HIDDEN):] for i in items]  # what the backs show ("" if nothing)
@@ -96,12 +99,13 @@ def counters(engine, view: dict) -> list:
         spec = g.counters.get(key.split("/", 1)[0])
         if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
             continue
-        name, *indices = key.split("/")
-        part = " ".join(i for d, i in zip(spec.per, indices) if d != "player") if spec is not None else ""
+        name = key.split("/", 1)[0]
+        part = " ".join(parts_of(g, key))
         # a labelled flag while true is its label alone: "last round", not "ending true"
         said = "" if value is True and spec.label and not part else var_text(g, key, value)
-        out.append({"key": key, "label": key_label(g, key), "name": name, "part": part,
-                    "owner": owner_of(spec, key), "value": said})
+        owner, label = owner_of(spec, key), key_label(g, key)
+        out.append({"key": key, "label": label, "short": in_area(label, owner), "name": name, "part": part,
+                    "head": in_area(key_label(g, key, parts=False), owner), "owner": owner, "value": said})
     return out
 
 
@@ -111,7 +115,8 @@ def grids(engine, view: dict) -> list:
     for key, grid in view["grids"].items():
         spec = g.grids[key.split("/", 1)[0]]
         geo = spec.geometry
-        out.append({"key": key, "label": key_label(g, key), "owner": owner_of(spec, key),
+        owner, label = owner_of(spec, key), key_label(g, key)
+        out.append({"key": key, "label": label, "short": in_area(label, owner), "owner": owner,
                     "rows": geo.rows, "cols": geo.cols, "cells": grid["cells"],
                     "layouts": {k: list(v) for k, v in spec.layouts.items()},
                     "contents": list(g.enums.get(spec.content, [])),

@@ -86,7 +86,7 @@ function drawCards(cards, hooks) {
 
 function drawZone(zone, hooks) {
   const head = el("div", {class: "zone-head"},
-    el("span", {class: "zone-name"}, zone.label),
+    el("span", {class: "zone-name", title: zone.label}, zone.short),
     el("span", {class: "zone-count"}, `${zone.count} · ${zone.kind}, ${zone.visibility}`));
   let body;
   if (zone.backs) {
@@ -94,7 +94,7 @@ function drawZone(zone, hooks) {
     for (const b of zone.backs) if (b) shown[b] = (shown[b] || 0) + 1;
     const parts = Object.entries(shown).map(([b, n]) => `${n} × ${b}`);
     return el("div", {class: "zone hidden-zone", "data-zone": zone.key, title: `${zone.kind}, ${zone.visibility}`},
-      el("span", {class: "zone-name"}, zone.label), " ",
+      el("span", {class: "zone-name", title: zone.label}, zone.short), " ",
       el("span", {class: "back-count"}, `${zone.count} face down`),
       parts.length ? el("span", {class: "backs"}, " · backs: " + parts.join(", ")) : null);
   } else {
@@ -125,12 +125,12 @@ function drawCounters(list) {
     el("span", {class: "counter-name"}, name), el("span", {class: "counter-value"}, value));
   const out = [];
   for (const [name, cs] of byName) {
-    if (cs.every((c) => c.part === "")) { out.push(...cs.map((c) => chip(c.key, c.label, c.value))); continue; }
+    if (cs.every((c) => c.part === "")) { out.push(...cs.map((c) => chip(c.key, c.short, c.value))); continue; }
     const flags = cs.every((c) => c.value === "true" || c.value === "false");
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
     if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
-    out.push(chip(name, cs[0].label.replace(/\[.*$/, "") + (cs[0].owner !== null ? `[${playerName(cs[0].owner)}]` : ""),
+    out.push(chip(name, cs[0].head,
       shown.length ? shown.join(", ") : "none"));
   }
   return el("div", {class: "counters"}, out);
@@ -171,7 +171,7 @@ function drawGrid(grid, hooks) {
   const legend = layoutValues.length ? el("div", {class: "legend"},
     layoutValues.map((v, k) => el("span", {class: "swatch", style: `background:${LAYOUT_COLOURS[k % LAYOUT_COLOURS.length]}`},
       `${layoutNames[0]} ${v}`))) : null;
-  const box = el("div", {class: "grid-box"}, el("div", {class: "grid-name"}, grid.label), table, legend);
+  const box = el("div", {class: "grid-box"}, el("div", {class: "grid-name", title: grid.label}, grid.short), table, legend);
   if (hooks.placement && hooks.placement.grid === grid.key) hooks.placement.attach(grid, cells, box);
   return box;
 }

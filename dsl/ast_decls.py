@@ -1,0 +1,247 @@
+"""Typed AST for .rules files, the declarations: the game's header, components, zones,
+counters, the flow's phases and effects, scores, variants, outcomes, and the whole Ruleset.
+
+Expressions and statements are in dsl/ast.py, which also re-exports these, so the
+parser, checker and compiler name every node as `ast.X`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from meeple.dsl.ast import Expr, _span
+from meeple.dsl.errors import Span
+
+
+# ----------------------------------------------------------------- declarations
+@dataclass
+class GameDecl:
+    title: str
+    span: Span = _span()
+
+
+@dataclass
+class PlayersDecl:
+    lo: int
+    hi: int
+    span: Span = _span()
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    values: list[str]
+    doc: str = ""
+    span: Span = _span()
+
+
+@dataclass
+class EnumDecl:
+    name: str
+    values: list[str]
+    span: Span = _span()
+
+
+@dataclass
+class FieldDecl:
+    name: str
+    type: str  # "int" | "text" | "effect" | an enum name
+    form: str = ""  # "" | "shape" (a polyomino of enum values) | "list" (several enum values)
+    back: bool = False  # printed on the back: visible while the component is hidden
+    span: Span = _span()
+
+
+@dataclass
+class ComponentDecl:
+    name: str
+    path: str
+    fields: list[FieldDecl]
+    span: Span = _span()
+    label: str = ""  # how one reads to people: a text with fields in braces ("" = id and fields)
+    label_span: Span = _span()
+
+
+@dataclass
+class ZoneDecl:
+    name: str
+    per: tuple  # () or dimensions: "player", an enum name, a component kind
+    kind: str  # deck | bag | pile | hand
+    of: str  # component name
+    visibility: str = ""  # public | private | hidden ("" = the kind's default)
+    refill: str = ""  # a zone whose contents are shuffled in when a draw runs out
+    span: Span = _span()
+    label: str = ""  # the words displays say it by; braces name what it is kept per
+
+
+@dataclass
+class LayoutDecl:
+    attr: str
+    path: str
+    legend: dict  # character -> value name
+    span: Span = _span()
+
+
+@dataclass
+class GridDecl:
+    name: str
+    per: tuple
+    rows: int
+    cols: int
+    content: str  # enum name of what a cell holds
+    layouts: list[LayoutDecl]
+    span: Span = _span()
+    label: str = ""  # the words displays say it by; braces name what it is kept per
+
+
+@dataclass
+class CounterDecl:
+    kind: str  # counter | flag | value
+    name: str
+    per: tuple
+    init: Expr
+    lo: Optional[Expr] = None
+    hi: Optional[Expr] = None
+    secret: bool = False  # kept per player and seen by that player only
+    span: Span = _span()
+    quiet: bool = False  # bookkeeping: kept in the state, left out of displays
+    label: str = ""  # the words displays name it by; a flag with one shows only while true
+
+
+@dataclass
+class TableDecl:
+    name: str
+    table: TableLit
+    span: Span = _span()
+
+
+@dataclass
+class BoardDecl:
+    name: str
+    path: str
+    span: Span = _span()
+
+
+@dataclass
+class FunctionDecl:
+    name: str
+    params: list[str]
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass
+class SetupDecl:
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class PhaseDecl:
+    name: str
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class EffectDecl:
+    name: str
+    params: list[str]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class ReactionDecl:
+    """Something a player may do out of turn when a `window` opens: (player, moment)."""
+
+    name: str
+    params: list[str]
+    title: str
+    guard: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class ActionDecl:
+    """Something a player may do at any decision point while its test holds (docs/language.md)."""
+
+    name: str
+    param: str
+    title: str
+    guard: Optional[Expr]
+    interrupting: bool
+    body: list
+    span: Span = _span()
+    on_request: bool = False  # never among the options: the player asks for it
+
+
+@dataclass
+class ScoreDecl:
+    label: str
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class HintDecl:
+    """A bot's hint: per player, progress the score does not count yet, worth `num/den` points a unit."""
+    label: str
+    num: int
+    den: int
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class TiebreakDecl:
+    keys: list  # [("most"|"fewest", expr)]
+    span: Span = _span()
+
+
+@dataclass
+class VariantDecl:
+    name: str
+    title: str
+    items: list
+    span: Span = _span()
+
+
+@dataclass
+class OutcomeEntry:
+    """`win if score >= 30: "Victory, {score} to 30"`: one way the game can end for a player."""
+
+    kind: str  # win | loss
+    guard: Optional[Expr]
+    text: str
+    span: Span = _span()
+
+
+@dataclass
+class OutcomeDecl:
+    """`outcome if players == 1:` how a solo or cooperative game ends; the first entry that holds."""
+
+    guard: Optional[Expr]
+    entries: list[OutcomeEntry]
+    span: Span = _span()
+
+
+Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
+             CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+
+
+@dataclass
+class Ruleset:
+    """A whole parsed file: its declarations in source order, and where it came from."""
+
+    items: list
+    path: str = ""
+    source: str = ""
+
+    def of(self, cls) -> list:
+        return [item for item in self.items if isinstance(item, cls)]
