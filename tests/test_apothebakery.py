@@ -715,3 +715,15 @@ def test_the_bots_hint_drops_a_cure_whose_adventurer_dies_tonight_once_healing_h
     assert eng.hints(state, 0)[HINT] == 2, "two hearts: it outlives the round (heart bonus +2)"
     state["vars"].update({"hearts/a1": 1, "sun": 6})
     assert eng.hints(state, 0)[HINT] == 2.5, "the final round's healing turns go on while anyone heals"
+
+
+def test_a_death_whose_adventurer_a_spell_already_took_away_does_nothing():
+    """Seed 20 of greedy self-play: while the adventurers left at the end were lost one by one, a Ghost
+    Vengeance's decision let P2 cast Stasis on the next one; its turn in the loop then found no adventurer."""
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        put(state, f"{zone}/a1", [])
+    before = {k: list(v) for k, v in state["zones"].items()}
+    events = push(eng, state, "natural_death", a="a1", at_the_end=True)
+    assert not any(e["e"] == "log" for e in events)
+    assert state["zones"] == before
