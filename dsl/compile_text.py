@@ -67,6 +67,12 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
         return "".join(parts)
     compiled = [p if isinstance(p, str) else compile_expr(p, scope) for p in parts]
     game = scope.game
+    if len(compiled) <= 3 and sum(not isinstance(p, str) for p in compiled) == 1:
+        # One value in the text, the usual title ("Where does {piece} go?"): read at every
+        # decision that asks it, so without a generator and a join.
+        at = next(i for i, p in enumerate(compiled) if not isinstance(p, str))
+        head, value, tail = "".join(compiled[:at]), compiled[at], "".join(compiled[at + 1:])
+        return lambda m: head + shown(game, value(m)) + tail
 
     def render(m) -> str:
         return "".join(p if type(p) is str else shown(game, p(m)) for p in compiled)
@@ -75,6 +81,8 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
 
 def shown(game, value) -> str:
     """A value as people read it: components by label, lists joined by commas."""
+    if type(value) is str:  # the usual value: a component's id, or a word
+        return game.labels.get(value, value)
     if value is None:
         return "none"
     if isinstance(value, bool):

@@ -26,6 +26,8 @@ from meeple.interpreter.labels import describe, option_label, own_label
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
 MAX_POINTS = 10 ** 15
+# What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
+RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -156,11 +158,17 @@ class Engine:
         return out
 
     def breakdown(self, state: dict, player: int) -> dict[str, int]:
-        m = Machine(self.game, state)
+        # Quiet: nothing keeps a score's events. Bots value positions by this many times a move.
+        m = Machine(self.game, state, quiet=True)
         m.env = {"player": player}
         out: dict[str, int] = {}
         for rule in self.game.scores:
-            points = self._number(m, rule.fn, rule.span, f'score "{rule.label}"')
+            try:
+                points = rule.fn(m)
+            except RULE_FAILURES as exc:
+                raise self._failure(exc, rule.span, f'score "{rule.label}"') from None
+            if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
+                points = self._checked(points, rule.span, f'score "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + points
         return out
 
@@ -168,18 +176,23 @@ class Engine:
         """A score, tie-break or hint expression's value, or a located error naming `what`."""
         try:
             return fn(m)
-        except MeepleError as exc:
-            raise exc.located(self.game.path, self.game.source) from None
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-            if isinstance(exc, RecursionError):
-                raise MeepleError(f"in {what}: a function calls itself without end", span,
-                                  "give the function a case that does not call itself").located(
-                                      self.game.path, self.game.source) from None
-            raise MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source) from None
+        except RULE_FAILURES as exc:
+            raise self._failure(exc, span, what) from None
+
+    def _failure(self, exc: Exception, span, what: str) -> MeepleError:
+        if isinstance(exc, MeepleError):
+            return exc.located(self.game.path, self.game.source)
+        if isinstance(exc, RecursionError):
+            return MeepleError(f"in {what}: a function calls itself without end", span,
+                               "give the function a case that does not call itself").located(
+                                   self.game.path, self.game.source)
+        return MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source)
 
     def _number(self, m: Machine, fn, span, what: str) -> int:
         """A score or tie-break value: a whole number of a sane size, or a located error."""
-        value = self._evaluate(m, fn, span, what)
+        return self._checked(self._evaluate(m, fn, span, what), span, what)
+
+    def _checked(self, value, span, what: str) -> int:
         if type(value) is bool:
             return int(value)
         if type(value) is not int:
@@ -213,7 +226,9 @@ class Engine:
         return total + sum(self.hints(state, player).values()) if self.game.hints else total
 
     def tiebreak_keys(self, state: dict, player: int) -> list:
-        m = Machine(self.game, state)
+        if not self.game.tiebreaks:
+            return []
+        m = Machine(self.game, state, quiet=True)
         m.env = {"player": player}
         keys = []
         for direction, fn, span in self.game.tiebreaks:

@@ -631,3 +631,99 @@ def test_d38_rearranging_is_asked_for_at_any_decision_and_moves_an_elixir_to_the
     state, _ = eng.apply(state, PLANTS[2])
     assert state["zones"]["inventory/0"] == [PLANTS[2]] + PLANTS[:2]
     assert eng.decision(state).prompt == "Alchemy:", "then the interrupted decision again"
+
+
+HINT = "A cure within reach, by what healing pays"
+
+
+def test_the_bots_hint_values_a_cure_by_its_share_of_what_healing_it_pays():
+    """The hint for bots (never scored): progress toward a cure on the table is worth its share of the
+    cure's reputation plus the heart bonus, at half; a complete cure beats a start on a richer one."""
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        for place in ("a2", "a3"):
+            put(state, f"{zone}/{place}", [])
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-06", 2))  # plant water, 3 reputation; 2 hearts: +2
+    put(state, "inventory/0", [])
+    put(state, "resources/0", [])
+    assert eng.hints(state, 0)[HINT] == 0
+    put(state, "inventory/0", ["pure-plant-1", "pure-plant-2"])
+    assert eng.hints(state, 0)[HINT] == 1.25, "a second plant is not needed: half of 5 for half the cure"
+    put(state, "inventory/0", ["pure-plant-1", "pure-water-1"])
+    assert eng.hints(state, 0)[HINT] == 2.5, "complete: half of the 5 points the heal pays"
+    adventurer(state, ("a2", "adv-05", "dx-03", "cure-16", 1))  # plant berry rock, 4 reputation; 1 heart: +3
+    assert eng.hints(state, 0)[HINT] == 2.5, "one of three toward a cure paying 7 is less than a complete one"
+
+
+def test_the_bots_hint_counts_a_resource_by_its_potency_and_spare_pure_elixirs_as_a_rainbow():
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        for place in ("a2", "a3"):
+            put(state, f"{zone}/{place}", [])
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-10", 3))  # berry rainbow, 3 reputation; 3 hearts: +1
+    put(state, "inventory/0", ["pure-plant-1"])
+    put(state, "resources/0", ["res-berry-06"])  # potency 2: one pull more than the cure needs
+    assert eng.hints(state, 0)[HINT] == 1
+    put(state, "inventory/0", ["pure-plant-1", "pure-plant-2"])  # the Rainbow ability can make one of them
+    assert eng.hints(state, 0)[HINT] == 1.5, "two spare pure elixirs are half a rainbow in hand"
+    put(state, "inventory/0", ["rainbow-1"])
+    assert eng.hints(state, 0)[HINT] == 2
+
+
+def test_the_bots_hint_values_the_stamina_revealed_this_round():
+    """Forries sent out show no gain until their stamina buys resources: the revealed stamina is worth 1/8 a point."""
+    eng, state = fresh()
+    state["vars"].update({"stamina/0": 8, "stamina/1": 3})
+    assert eng.hints(state, 0)["Stamina to forage with"] == 1
+    assert eng.hints(state, 1)["Stamina to forage with"] == 3 / 8
+
+
+def test_greedy_keeps_the_elixirs_of_a_cure_it_can_pay_when_its_inventory_overflows():
+    """Seed 1 of the 2-player snapshot once saw greedy throw away the rainbow of a complete cure
+    (insect rock rainbow) to keep a berry "toward" another: counting elixirs alone, both looked alike."""
+    from meeple.interpreter.agents.greedy import GreedyAgent
+    eng, state = fresh()
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-22", 2),  # insect rock rainbow, 5 reputation
+               ("a2", "adv-05", "dx-03", "cure-27", 2),  # plant water berry insect, 6
+               ("a3", "adv-08", "dx-03", "cure-26", 2))  # insect insect berry water, 5
+    put(state, "inventory/0", ["pure-rock-1", "pure-insect-1", "rainbow-1", "pure-plant-1", "failed-1"])
+    put(state, "pulled/0", ["pure-berry-1", "pure-berry-2"])
+    # P2 holds more of these three kinds: keeping them wins no majority, only the cure.
+    put(state, "inventory/1", ["rainbow-2", "rainbow-3", "pure-rock-2", "pure-rock-3", "pure-insect-2", "pure-insect-3"])
+    push(eng, state, "keep_pulled", p=0)
+    d = eng.decision(state)
+    assert d.prompt == "Inventory full: which elixir do you discard?"
+    for seed in range(6):
+        pick = GreedyAgent(eng, 0, seed).choose(eng.view(state, 0), d)
+        assert d.options[pick].id not in ("pure-rock-1", "pure-insect-1", "rainbow-1"), seed
+
+
+def test_the_bots_hint_drops_a_cure_whose_adventurer_dies_tonight_once_healing_has_begun():
+    """An adventurer with one heart left is healed in this round's healing turns or lost: passing
+    its heal must not keep the progress toward its cure (greedy passed such heals it could pay)."""
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        for place in ("a2", "a3"):
+            put(state, f"{zone}/{place}", [])
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-03", 1))  # berry berry, 2 reputation; 1 heart: +3
+    put(state, "inventory/0", ["impure-berry-1", "impure-berry-2"])
+    state["vars"]["#moment"] = "alchemy turn"
+    assert eng.hints(state, 0)[HINT] == 2.5, "still to be healed this round"
+    state["vars"]["#moment"] = "healing turn"
+    assert eng.hints(state, 0)[HINT] == 0
+    state["vars"]["hearts/a1"] = 2
+    assert eng.hints(state, 0)[HINT] == 2, "two hearts: it outlives the round (heart bonus +2)"
+    state["vars"].update({"hearts/a1": 1, "sun": 6})
+    assert eng.hints(state, 0)[HINT] == 2.5, "the final round's healing turns go on while anyone heals"
+
+
+def test_a_death_whose_adventurer_a_spell_already_took_away_does_nothing():
+    """Seed 20 of greedy self-play: while the adventurers left at the end were lost one by one, a Ghost
+    Vengeance's decision let P2 cast Stasis on the next one; its turn in the loop then found no adventurer."""
+    eng, state = fresh()
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        put(state, f"{zone}/a1", [])
+    before = {k: list(v) for k, v in state["zones"].items()}
+    events = push(eng, state, "natural_death", a="a1", at_the_end=True)
+    assert not any(e["e"] == "log" for e in events)
+    assert state["zones"] == before

@@ -162,10 +162,10 @@ def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
 
 
 @pytest.mark.parametrize("players, seed", [(4, 31), (1, 32)])
-def test_placements_by_covers_are_the_placements_that_fit(monkeypatch, players, seed):
+def test_placements_by_corners_are_the_placements_that_fit(monkeypatch, players, seed):
     from meeple.interpreter.boards import placing
     fast = played(shipped("queens_wishes"), players, seed)
-    monkeypatch.setattr(placing, "BY_COVERS", False)
+    monkeypatch.setattr(placing, "BY_CORNERS", False)
     assert played(shipped("queens_wishes"), players, seed) == fast
 
 
@@ -205,3 +205,63 @@ score "S": n
         outcomes.append(failed.value.format())
     assert "<test>:8:5: error: in phase turn: nothing to choose for `x`" in outcomes[0]
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("title, shown", [
+    ("Take {n}?", "Take 2?"), ("{n} left", "2 left"), ("{n}", "2"), ("{{{n}}} left", "{2} left"),
+    ("{{n}} is {n}", "{n} is 2"), ("{n} of {n + 1}", "2 of 3"), ("{[n, none]}!", "2, none!")])
+def test_titles_with_one_value_read_as_the_joined_text(title, shown):
+    """A title with one value in braces is read without the general join (dsl/compile_text.py)."""
+    engine = rules(f'''
+game "T"
+players 2
+counter n = 2
+setup:
+    next turn
+phase turn:
+    let player = first_player
+    choose x from [1, 2] "{title}":
+        n = x
+    end game
+score "S": n
+''')
+    state, _ = engine.start(2, 1)
+    assert engine.decision(state).prompt == shown
+
+
+@pytest.mark.parametrize("name, players, seed", [GAMES[0], GAMES[2], GAMES[3]])
+def test_decks_moved_at_once_and_item_by_item_are_the_same(monkeypatch, name, players, seed):
+    from meeple.interpreter.effects import zones
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(zones, "MANY", 10 ** 9)
+    assert played(shipped(name), players, seed) == fast
+
+
+def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
+    """Items repeated or from several zones take the item-by-item way, with its error."""
+    import copy
+    from types import SimpleNamespace
+
+    from meeple.interpreter.effects import zones
+    engine = shipped("mudcake_fair")
+    state, _ = engine.start(3, 5)
+    held = {k: v for k, v in state["zones"].items() if v}
+    big = max(held, key=lambda k: len(held[k]))
+    other = next(k for k in held if k != big)
+    target = next(k for k, v in state["zones"].items() if k not in (big, other))
+    cases = [held[big][:10], held[big][:9] + held[other][:1] + held[big][9:10], held[big][:9] + held[big][:1]]
+    said = []
+    for items in cases:
+        outcomes = []
+        for many in (8, 10 ** 9):
+            monkeypatch.setattr(zones, "MANY", many)
+            m = SimpleNamespace(game=engine.game, state=copy.deepcopy(state), recording=True, events=[])
+            m.emit = lambda kind, **data: m.events.append((kind, data))
+            try:
+                zones.move(m, list(items), target)
+                outcomes.append((m.state["zones"], m.events))
+            except ValueError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1]
+        said.append(outcomes[0])
+    assert [type(o) for o in said] == [tuple, tuple, str] and "not in any zone" in said[2]

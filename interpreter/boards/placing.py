@@ -32,27 +32,41 @@ def placement_table(m, piece, key) -> polyomino.Table:
 def occupied(m, key) -> int:
     """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
     runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
-    of the cells it was computed from, and compared (a C-speed tuple compare) before reuse."""
+    of the cells it was computed from, and compared (a C-speed list compare) before reuse."""
     cells = m.state["grids"][key]["cells"]
-    snapshot = tuple(cells)
-    last = m.game.cache.get(("occupied", key))
-    if last is not None and last[0] == snapshot:
+    masks = m.game.cache.get("occupied")
+    if masks is None:
+        masks = m.game.cache["occupied"] = {}
+    last = masks.get(key)
+    if last is not None and last[0] == cells:
         return last[1]
     occ = gridlib.occupancy(cells)
-    m.game.cache[("occupied", key)] = (snapshot, occ)
+    masks[key] = (cells[:], occ)
     return occ
 
 
-BY_COVERS = True  # tests turn it off to play the same games checking placement by placement
+BY_CORNERS = True  # tests turn it off to play the same games checking placement by placement
+DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digits, as bytes 0 and 1
 
 
 def placements_for(m, piece, key):
     """The placements (as options `[orientation, row, col]`) of a component's shape that fit
     the grid as it is now."""
     found = placement_table(m, piece, key)
-    if BY_COVERS:
-        # The placements covering a filled cell, or-ed together, are the ones that do not fit;
-        # with a byte per placement, the rest select the options at C speed.
+    if BY_CORNERS:
+        if found.segments is not None:
+            # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
+            # each orientation's corners translated by it select the shared option lists.
+            free = ~occupied(m, key)
+            fitting = []
+            for corners, distances in found.outlines:
+                for d in distances:
+                    corners &= free >> d
+                fitting.append(bin(corners)[:1:-1].encode().translate(DIGITS_AS_BYTES).ljust(256, b"\x00"))
+            chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
+            return list(compress(found.option_lists, chosen))
+        # A grid of more than 256 cells: per cell, the placements covering it as one byte
+        # each of a number; or-ed over the filled cells, the rest select the options.
         cells = m.state["grids"][key]["cells"]
         blocked = reduce(or_, compress(found.covers, map(is_not, cells, repeat(None))), 0)
         free = (found.everything & ~blocked).to_bytes(len(found.options), "little")
@@ -62,8 +76,17 @@ def placements_for(m, piece, key):
 
 
 def _fits(m, piece, key):
+    found = m.game.cache.get(("placements", piece, key)) or placement_table(m, piece, key)
     occ = occupied(m, key)
-    for mask in placement_table(m, piece, key).footprints:
+    if BY_CORNERS:
+        free = ~occ
+        for corners, distances in found.outlines:
+            for d in distances:
+                corners &= free >> d
+            if corners:
+                return True
+        return False
+    for mask in found.footprints:
         if not mask & occ:
             return True
     return False

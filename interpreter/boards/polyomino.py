@@ -104,6 +104,16 @@ class Table:
     covers: tuple
     everything: int
     option_lists: tuple
+    # For `fits` and the placements that fit, by corners: per outline (the shape's cells
+    # without their values, one per distinct turn), the cells where its top-left corner
+    # may stand (a bitmask) and its cells' distances from that corner in the grid's
+    # numbering. The free cells shifted by each distance and and-ed together leave the
+    # corners where the outline fits, whatever the grid holds. `segments`: per run of
+    # placements of one orientation (in the table's order), its outline's index and each
+    # placement's corner as a byte; None on grids of more than 256 cells (then the covers
+    # above are used).
+    outlines: tuple
+    segments: tuple | None
 
 
 @lru_cache(maxsize=None)
@@ -111,13 +121,42 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     found = placements(cells, rows, cols)
     options = tuple((p.orientation, p.row + 1, p.col + 1) for p in found)
     masks = tuple(p.mask for p in found)
-    covers = [0] * (rows * cols)
-    for k, p in enumerate(found):
-        for i, _ in p.cells:
-            covers[i] |= 1 << (8 * k)
+    outlines, which = corners(cells, rows, cols)
+    size = rows * cols
+    segments = None
+    if size <= 256:
+        runs: dict = {}
+        for p in found:  # the table lists each orientation's placements together
+            runs.setdefault(p.orientation, []).append(p.row * cols + p.col)
+        segments = tuple((which[k], bytes(at)) for k, at in runs.items())
+    covers = [0] * size
+    if segments is None:
+        for k, p in enumerate(found):
+            for i, _ in p.cells:
+                covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options))
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments)
+
+
+def corners(cells: tuple, rows: int, cols: int) -> tuple:
+    """((corner mask, distances) per distinct outline, {orientation: its outline's index})."""
+    index: dict = {}
+    which = {}
+    out = []
+    for k in range(8):
+        outline = tuple((r, c) for r, c, _ in orient(cells, k))
+        if outline not in index:
+            index[outline] = len(out)
+            height = max(r for r, _ in outline) + 1
+            width = max(c for _, c in outline) + 1
+            mask = 0
+            for r in range(rows - height + 1):
+                for c in range(cols - width + 1):
+                    mask |= 1 << (r * cols + c)
+            out.append((mask, tuple(r * cols + c for r, c in outline)))
+        which[k] = index[outline]
+    return tuple(out), which
 
 
 def render(cells: tuple) -> str:

@@ -23,6 +23,9 @@ def locate(state: dict, item: str) -> str | None:
     return None
 
 
+MANY = 8  # moves of more items than this from one zone take them out at once (tests set it higher)
+
+
 def move(m, what, to: str, position: str = "") -> None:
     """Move one component or a list of them to a zone (at its bottom unless `top`)."""
     # A copy: `what` may be the very list of a zone this move empties.
@@ -32,15 +35,22 @@ def move(m, what, to: str, position: str = "") -> None:
     check_kind(m, items, to)
     by_source: dict[str, list] = {}
     moved = []
-    for item in items:
-        if item is None:
-            continue
-        src = locate(m.state, item)
-        if src is None:
-            raise ValueError(f"`{item}` is not in any zone (is it placed on a grid?)")
-        zones[src].remove(item)
-        by_source.setdefault(src, []).append(item)
-        moved.append(item)
+    present = [item for item in items if item is not None]
+    src = locate(m.state, present[0]) if len(present) > MANY else None
+    gone = set(present) if src is not None else ()
+    if src is not None and len(gone) == len(present) and gone.issubset(zones[src]):
+        # Setting up a game moves whole decks out of one zone: take them out at once
+        # instead of a search of every zone and a removal per item.
+        zones[src][:] = [x for x in zones[src] if x not in gone]
+        by_source[src] = moved = present
+    else:
+        for item in present:
+            src = locate(m.state, item)
+            if src is None:
+                raise ValueError(f"`{item}` is not in any zone (is it placed on a grid?)")
+            zones[src].remove(item)
+            by_source.setdefault(src, []).append(item)
+            moved.append(item)
     if position == "top":
         dest[0:0] = moved  # a list put on top keeps its order: its first item becomes the top
     else:
