@@ -221,15 +221,17 @@ score "Coins": coins
         assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"
 
 
-def test_greedy_does_not_take_the_same_option_twice_from_the_same_position():
-    """Back at a view it has decided in, nothing changed, greedy takes another option: a menu
-    entry whose sub-menu leads straight back to the menu is not taken forever."""
+@pytest.mark.parametrize("name", ["greedy", "rollout@2"])
+def test_greedy_does_not_take_the_same_option_twice_from_the_same_position(name):
+    """Back at a view it has decided in, nothing changed, greedy (and rollout, which ranks by
+    greedy) takes another option: a menu entry whose sub-menu leads straight back to the menu
+    is not taken forever."""
     engine = shipped("tic_tac_toe")
     state, _ = engine.start(2, 1)
     for cell in ("board@0", "board@4", "board@1", "board@5"):  # X X _ / O O _: X wins at 2
         engine.apply(state, engine.decision(state).index_of(cell), inplace=True)
     decision, view = engine.decision(state), engine.view(state, 0)
-    agent = make_agents(engine, ["greedy"], 2, 1)[0]
+    agent = make_agents(engine, [name], 2, 1)[0]
     first = agent.choose(view, decision)
     assert decision.options[first].id == "board@2"
     again = agent.choose(copy.deepcopy(view), decision)
