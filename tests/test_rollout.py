@@ -1,7 +1,6 @@
 """The rollout agent: greedy's best options played on, the one that ends furthest ahead taken."""
 from __future__ import annotations
 
-
 import pytest
 
 from meeple.interpreter import runner
