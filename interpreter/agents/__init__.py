@@ -12,14 +12,23 @@ import math
 import signal
 import threading
 
-from meeple.interpreter.agents.greedy import GreedyAgent, greedy_budget
-from meeple.interpreter.agents.mcts import MctsAgent, budget_agent
-from meeple.interpreter.agents.planner import PlannerAgent, planner_budget
+from meeple.interpreter.agents.greedy import GreedyAgent
+from meeple.interpreter.agents.mcts import MctsAgent
+from meeple.interpreter.agents.planner import PlannerAgent
 from meeple.interpreter.agents.random_agent import RandomAgent
-from meeple.interpreter.agents.rollout import RolloutAgent, rollout_budget
+from meeple.interpreter.agents.rollout import RolloutAgent
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent,
           "rollout": RolloutAgent}
+
+# NAME@N: the keyword N sets and its bounds; NAME@Xs (where seconds bound) a time per decision;
+# the example and the words an error says.
+BUDGETS = {
+    "greedy": ("tries", (0, 1_000_000), None, "greedy@200 (options its look tries per decision)"),
+    "mcts": ("iterations", (1, 10_000_000), (0, 3600), "mcts@500 (iterations) or mcts@2s"),
+    "planner": ("iterations", (1, math.inf), (0, math.inf), "planner@100 (iterations) or planner@1s"),
+    "rollout": ("guesses", (0, 10_000), None, "rollout@8 (guesses each candidate is played on)"),
+}
 
 
 class AgentError(ValueError):
@@ -70,29 +79,35 @@ def builtin_agent(name: str) -> bool:
     return ":" not in name
 
 
+def budgeted(base: str, spec: str):
+    """`greedy@200`, `mcts@2s`...: a maker of that agent with that budget (ValueError if the
+    budget is not a number within its bounds)."""
+    keyword, (lo, hi), timed, _ = BUDGETS[base]
+    if timed and spec.endswith("s"):
+        keyword, value = "seconds", float(spec[:-1])
+        if not timed[0] < value <= timed[1]:  # also refuses nan
+            raise ValueError
+    else:
+        value = int(spec)
+        if not lo <= value <= hi:
+            raise ValueError
+    cls = AGENTS[base]
+
+    def make(engine, seat, seed):
+        return cls(engine, seat, seed, **{keyword: value})
+    make.name = base
+    return make
+
+
 def agent_class(name: str):
     if name in AGENTS:
         return AGENTS[name]
-    if name.startswith("greedy@"):
+    base, at, spec = name.partition("@")
+    if at and base in BUDGETS:
         try:
-            return greedy_budget(name[len("greedy@"):])
+            return budgeted(base, spec)
         except ValueError:
-            raise AgentError(f"`{name}`: give greedy a budget like greedy@200 (options its look tries per decision)") from None
-    if name.startswith("mcts@"):
-        try:
-            return budget_agent(name[len("mcts@"):])
-        except ValueError:
-            raise AgentError(f"`{name}`: give mcts a budget like mcts@500 (iterations) or mcts@2s") from None
-    if name.startswith("planner@"):
-        try:
-            return planner_budget(name[len("planner@"):])
-        except ValueError:
-            raise AgentError(f"`{name}`: give planner a budget like planner@100 (iterations) or planner@1s") from None
-    if name.startswith("rollout@"):
-        try:
-            return rollout_budget(name[len("rollout@"):])
-        except ValueError:
-            raise AgentError(f"`{name}`: give rollout a budget like rollout@8 (guesses each candidate is played on)") from None
+            raise AgentError(f"`{name}`: give {base} a budget like {BUDGETS[base][3]}") from None
     if ":" in name:
         module, _, cls = name.partition(":")
         try:

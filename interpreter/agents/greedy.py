@@ -158,15 +158,3 @@ def played_out(engine, state: dict, line: int, seat: int, rng) -> dict:
             break
         engine.apply(state, rng.below(len(d.options)), inplace=True, events=False)
     return state
-
-
-def greedy_budget(spec: str):
-    """`greedy@200`: a GreedyAgent whose chain look tries at most 200 options per decision."""
-    tries = int(spec)
-    if not 0 <= tries <= 1_000_000:
-        raise ValueError
-
-    def make(engine, seat, seed):
-        return GreedyAgent(engine, seat, seed, tries=tries)
-    make.name = "greedy"
-    return make

@@ -199,23 +199,3 @@ def rank_utility(keys: list) -> list[float]:
         level = sum(1 for x in keys if x == k)
         out.append(1 - (above + (level - 1) / 2) / (n - 1))
     return out
-
-
-def budget_agent(spec: str):
-    """`mcts@500` or `mcts@2s`: an MctsAgent class with that budget."""
-    if spec.endswith("s"):
-        seconds = float(spec[:-1])
-        if not 0 < seconds <= 3600:  # also refuses nan and inf
-            raise ValueError
-
-        def make(engine, seat, seed):
-            return MctsAgent(engine, seat, seed, seconds=seconds)
-    else:
-        iterations = int(spec)
-        if not 1 <= iterations <= 10_000_000:
-            raise ValueError
-
-        def make(engine, seat, seed):
-            return MctsAgent(engine, seat, seed, iterations=iterations)
-    make.name = "mcts"
-    return make

@@ -149,23 +149,3 @@ class PlannerAgent(MctsAgent):
             self.margin = max(self.margin, abs(gap))
             out.append(0.5 * ranks[p] + 0.5 / (1 + math.exp(-4 * gap / self.margin)))
         return out
-
-
-def planner_budget(spec: str):
-    """`planner@500` or `planner@2s`: a PlannerAgent class with that budget."""
-    if spec.endswith("s"):
-        seconds = float(spec[:-1])
-        if seconds <= 0:
-            raise ValueError
-
-        def make(engine, seat, seed):
-            return PlannerAgent(engine, seat, seed, seconds=seconds)
-    else:
-        iterations = int(spec)
-        if iterations < 1:
-            raise ValueError
-
-        def make(engine, seat, seed):
-            return PlannerAgent(engine, seat, seed, iterations=iterations)
-    make.name = "planner"
-    return make

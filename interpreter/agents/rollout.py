@@ -147,15 +147,3 @@ def margin(engine, state: dict, seat: int) -> float:
     mine = look(state, seat)
     others = [look(state, p) for p in range(state["players"]) if p != seat]
     return mine - max(others) if others else mine
-
-
-def rollout_budget(spec: str):
-    """`rollout@8`: a RolloutAgent playing each candidate on 8 guesses."""
-    guesses = int(spec)
-    if not 0 <= guesses <= 10_000:
-        raise ValueError
-
-    def make(engine, seat, seed):
-        return RolloutAgent(engine, seat, seed, guesses=guesses)
-    make.name = "rollout"
-    return make
