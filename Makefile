@@ -11,12 +11,13 @@ STAMP := $(VENV)/.installed
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
 
+# On every core; worksteal: an idle worker takes queued tests from the other (a few tests are long).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)
-	$(BIN)/python -m pytest tests --snapshot-update
+	$(BIN)/python -m pytest -n 0 tests --snapshot-update
 
 # The wheel holds only `meeple`, and a fresh core install (no extras) plays every game; prints its size.
 # (Also part of `make test`.)
