@@ -339,20 +339,47 @@ def space_names(game, name: str) -> dict:
     return out
 
 
+def area_zones(game, zones: dict, boards=None) -> dict:
+    """Zones kept per area of the path boards named (every one by default), by area
+    (`zone source per area`): a board shows what lies in each area beside the spaces that
+    touch it, so nobody has to look it up."""
+    areas = {a for name in (game.boards if boards is None else boards) for a in game.boards[name].area_names}
+    out: dict = {}
+    for key in zones:
+        head, _, index = key.partition("/")
+        if index in areas:
+            out.setdefault(index, []).append(key)
+    return out
+
+
+def area_text(game, state: dict, area: str, keys: list) -> str:
+    """An area as a board row writes it: its name and what its zones hold, face-down ones counted."""
+    said = []
+    for key in keys:
+        items = state["zones"][key]
+        shown = [i for i in items if not (type(i) is str and i.startswith(HIDDEN))]
+        hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
+        said += filter(None, [runs_text(game, shown), hidden])
+    return f"{area} ({', '.join(said)})" if said else area
+
+
 def path_board_text(game, state: dict | None, name: str) -> list:
     """A path board as text: its spaces in order (as `space_names` writes them) with tags,
-    areas, where the arrows lead, and who stands there (with a state)."""
+    areas (with a state, what lies in each), where the arrows lead, and who stands there."""
     board = game.boards[name]
     here = board_occupants(game, state, name) if state is not None else {}
+    held = area_zones(game, state["zones"], [name]) if state is not None else {}
     shown = space_names(game, name)
     rows = []
     for space in board.order:
         node = board.graph.nodes[space]
-        rows.append((shown[space], " ".join(node["tags"]), " ".join(node["areas"]),
+        areas = [area_text(game, state, a, held[a]) if a in held else a for a in node["areas"]]
+        rows.append((shown[space], " ".join(node["tags"]), ", ".join(areas) if held else " ".join(areas),
                      "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
                      ", ".join(here.get(space, []))))
     widths = [max([len(r[i]) for r in rows] + [1]) for i in range(4)]
-    lines = [f"board {name} (space, tags, areas, arrows, who is there):"]
+    what = "areas and what lies there" if held else "areas"
+    lines = [f"board {name} (space, tags, {what}, arrows, who is there):"]
     for row in rows:
         cells = [c.ljust(w) for c, w in zip(row, widths)] + ([f"<- {row[4]}"] if row[4] else [])
         lines.append("  " + "  ".join(cells).rstrip())

@@ -15,7 +15,7 @@ import re
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.render import (boards_in_use, grid_codes, grid_text, key_label, path_board_text,
+from meeple.interpreter.render import (area_zones, boards_in_use, grid_codes, grid_text, key_label, path_board_text,
                                        player_name, runs_text, var_text)
 
 WIDTH = 100  # the summary's lines wrap here
@@ -173,11 +173,12 @@ def counter_lines(game, view: dict, keep) -> list[str]:
     return lines
 
 
-def zone_lines(game, view: dict, keep) -> list[str]:
-    """Zones for which keep(owner) holds, each as its cards, with face-down ones counted."""
+def zone_lines(game, view: dict, keep, skip=frozenset()) -> list[str]:
+    """Zones for which keep(owner) holds, each as its cards, with face-down ones counted;
+    those in `skip` are said elsewhere (on a board)."""
     lines = []
     for key, items in view["zones"].items():
-        if key == "box" or not items or not keep(owner(game, key)):
+        if key == "box" or not items or key in skip or not keep(owner(game, key)):
             continue
         shown = [i for i in items if not i.startswith(HIDDEN)]
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
@@ -190,10 +191,12 @@ def table_text(game, view: dict, seat: int) -> list[str]:
     own counters, cards and boards, yours marked. Zeros, false and empty zones are left out."""
     lines = [f"phase {view['phase']}, first player {player_name(view['first'])}", "On the table:"]
     lines += counter_lines(game, view, lambda mine, spec: mine is None)
-    lines += zone_lines(game, view, lambda mine: mine is None)
+    boards = boards_in_use(game, view) if game.boards else []
+    on_boards = {k for keys in area_zones(game, view["zones"], boards).values() for k in keys} if boards else ()
+    lines += zone_lines(game, view, lambda mine: mine is None, skip=on_boards)
     lines += ["  " + line for key, grid in view["grids"].items() if owner(game, key) is None
               for line in grid_text(game, key, grid)]
-    for name in boards_in_use(game, view) if game.boards else []:
+    for name in boards:
         lines += ["  " + line for line in path_board_text(game, view, name)]
     for p in range(view["players"]):
         lines.append(f"{player_name(p)}{' (you)' if p == seat else ''}:")

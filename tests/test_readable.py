@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -365,6 +366,33 @@ def test_a_path_board_shows_its_spaces_as_the_log_names_them(tmp_path):
     spaces = boards(eng, eng.view(state, 0))[0]["spaces"]
     assert [(s["short"], s["label"]) for s in spaces] == [
         ("1", "space 1 (start)"), ("s2", "s2"), ("3", "space 3 (pond)"), ("4 (bridge)", "space 4 (bridge)")]
+
+
+def test_a_path_board_row_says_what_lies_in_each_area_it_touches(tmp_path):
+    """Zones kept per area are read beside the spaces that touch the area (face-down ones
+    counted), and the whole table (`s`) does not list them a second time."""
+    from meeple.interpreter.render import path_board_text
+    from meeple.interpreter.terminal import table_text
+    board = {"spaces": {"s1": {"areas": ["north", "pond"]}, "s2": {"areas": ["pond"]}}, "arrows": [["s1", "s2"]]}
+    (tmp_path / "path.json").write_text(json.dumps(board))
+    (tmp_path / "stones.csv").write_text("id,name,count\nred,red stone,3\nblue,blue stone,1\n")
+    (tmp_path / "g.rules").write_text(
+        'game "Walk"\nplayers 2\nenum area = north | pond\nboard path from "path.json"\n'
+        'component stone from "stones.csv":\n    label "{name}"\n'
+        'zone stones per area: pile of stone, public, label "the stones at {area}"\n'
+        'zone buried per area: pile of stone, hidden\n'
+        'value at per player = none\nsetup:\n    at[0] = "s1"\n'
+        '    move stone to stones[north]\n    move top(stones[north]) to buried[pond]\n')
+    eng = Engine(load_game(tmp_path / "g.rules"))
+    state, _ = eng.start(2, 1)
+    view = eng.view(state, 1)
+    text = path_board_text(eng.game, view, "path")
+    assert text[0] == "board path (space, tags, areas and what lies there, arrows, who is there):"
+    assert re.split(r"\s{2,}", text[1].strip()) == [
+        "s1", "north (2 × red stone, blue stone), pond (1 hidden)", "-> s2", "<- at[P1]"]
+    assert re.split(r"\s{2,}", text[2].strip()) == ["s2", "pond (1 hidden)", "-> nowhere"]
+    table = "\n".join(table_text(eng.game, view, 1))
+    assert "the stones at north" not in table and "north (2 × red stone, blue stone)" in table
 
 
 def test_a_flag_with_a_label_reads_as_its_label_while_true_and_is_left_out_while_false(tmp_path):
