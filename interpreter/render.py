@@ -352,15 +352,21 @@ def area_zones(game, zones: dict, boards=None) -> dict:
     return out
 
 
-def area_text(game, state: dict, area: str, keys: list) -> str:
-    """An area as a board row writes it: its name and what its zones hold, face-down ones counted."""
+def area_holds(game, state: dict, keys: list) -> str:
+    """What an area's zones hold, face-down ones counted ('' when nothing)."""
     said = []
     for key in keys:
         items = state["zones"][key]
         shown = [i for i in items if not (type(i) is str and i.startswith(HIDDEN))]
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
         said += filter(None, [runs_text(game, shown), hidden])
-    return f"{area} ({', '.join(said)})" if said else area
+    return ", ".join(said)
+
+
+def area_text(game, state: dict, area: str, keys: list) -> str:
+    """An area as a board row writes it: its name and what lies there."""
+    holds = area_holds(game, state, keys)
+    return f"{area} ({holds})" if holds else area
 
 
 def path_board_text(game, state: dict | None, name: str) -> list:

@@ -372,6 +372,7 @@ def test_a_path_board_row_says_what_lies_in_each_area_it_touches(tmp_path):
     """Zones kept per area are read beside the spaces that touch the area (face-down ones
     counted), and the whole table (`s`) does not list them a second time."""
     from meeple.interpreter.render import path_board_text
+    from meeple.interpreter.table.model import boards
     from meeple.interpreter.terminal import table_text
     board = {"spaces": {"s1": {"areas": ["north", "pond"]}, "s2": {"areas": ["pond"]}}, "arrows": [["s1", "s2"]]}
     (tmp_path / "path.json").write_text(json.dumps(board))
@@ -393,6 +394,8 @@ def test_a_path_board_row_says_what_lies_in_each_area_it_touches(tmp_path):
     assert re.split(r"\s{2,}", text[2].strip()) == ["s2", "pond (1 hidden)", "-> nowhere"]
     table = "\n".join(table_text(eng.game, view, 1))
     assert "the stones at north" not in table and "north (2 × red stone, blue stone)" in table
+    # the play table's board says the same in its legend (what `boards` gives the page)
+    assert boards(eng, view)[0]["held"] == {"north": "2 × red stone, blue stone", "pond": "1 hidden"}
 
 
 def test_a_flag_with_a_label_reads_as_its_label_while_true_and_is_left_out_while_false(tmp_path):

@@ -17,8 +17,8 @@ from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import (board_occupants, boards_in_use, choice_text, key_label, player_name,
-                                       shown_value, space_names, var_text)
+from meeple.interpreter.render import (area_holds, area_zones, board_occupants, boards_in_use, choice_text, key_label,
+                                       player_name, shown_value, space_names, var_text)
 from meeple.interpreter.naming import in_area, parts_of
 from meeple.interpreter.state import HIDDEN
 
@@ -148,7 +148,8 @@ def boards(engine, view: dict) -> list:
         spaces = [{"name": s, "short": shown[s], "label": g.labels.get(s, s), "x": pos[s][0], "y": pos[s][1],
                    "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
                    "who": here.get(s, [])} for s in board.order]
-        out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges]})
+        held = {a: area_holds(g, view, keys) for a, keys in area_zones(g, view["zones"], [name]).items()}
+        out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges], "held": held})
     return out
 
 

@@ -182,6 +182,9 @@ function drawBoard(board, hooks) {
   const at = {};
   for (const s of board.spaces) at[s.name] = [pad + s.x * (W - 2 * pad), pad + s.y * (H - 2 * pad)];
   const areas = [...new Set(board.spaces.flatMap((s) => s.areas))];
+  // what lies in an area (the zones kept per area), so nobody has to look it up below
+  const held = board.held || {};
+  const areaSays = (a) => held[a] ? `${a}: ${held[a]}` : "area " + a;
   const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, class: "board", "data-board": board.name});
   svg.append(svgEl("defs", {}, svgEl("marker", {id: "arrow-" + board.name, viewBox: "0 0 10 10", refX: "22", refY: "5",
     markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"}, svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}))));
@@ -195,7 +198,7 @@ function drawBoard(board, hooks) {
     const g = svgEl("g", {class: "space" + (pick ? " choosable" : "") + (s.who.length ? " occupied" : ""),
       "data-space": s.name});
     if (pick) g.addEventListener("click", () => hooks.choose(pick));
-    const title = svgEl("title", {}, [s.label, ...s.tags, ...s.areas].join(" · "));
+    const title = svgEl("title", {}, [s.label, ...s.tags, ...s.areas.map(areaSays)].join(" · "));
     // the space as the log names it (its label, shortened to what the circle can hold)
     const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
     if (s.short.length > 4) name.setAttribute("textLength", 28), name.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -205,7 +208,7 @@ function drawBoard(board, hooks) {
     svg.append(g);
   }
   const legend = areas.length ? el("div", {class: "legend"},
-    areas.map((a) => el("span", {class: "swatch", style: `background:${colourOf(areas, a)}`}, "area " + a))) : null;
+    areas.map((a) => el("span", {class: "swatch", style: `background:${colourOf(areas, a)}`}, areaSays(a)))) : null;
   return el("div", {class: "board-box"}, el("div", {class: "grid-name"}, "board " + board.name), svg, legend);
 }
 
