@@ -54,7 +54,10 @@ def _items(game, event, viewer) -> str:
     items = event["items"]
     visible = viewer is None or any(_visible(game, k, viewer) for k in (event["src"], event["dst"]))
     if not visible:
-        return f"{len(items)} hidden"
+        # the kind is no secret (a zone holds one kind): "draw 1 × card (hidden)" says what was drawn
+        kinds = {game.components[i][KIND] for i in items if i in game.components}
+        kind = f" × {kinds.pop()}" if len(kinds) == 1 and all(i in game.components for i in items) else ""
+        return f"{len(items)}{kind} hidden" if not kind else f"{len(items)}{kind} (hidden)"
     return items_text(game, items)
 
 
