@@ -55,10 +55,15 @@ def _items(game, event, viewer) -> str:
     visible = viewer is None or any(_visible(game, k, viewer) for k in (event["src"], event["dst"]))
     if not visible:
         # the kind is no secret (a zone holds one kind): "draw 1 × card (hidden)" says what was drawn
-        kinds = {game.components[i][KIND] for i in items if i in game.components}
-        kind = f" × {kinds.pop()}" if len(kinds) == 1 and all(i in game.components for i in items) else ""
-        return f"{len(items)}{kind} hidden" if not kind else f"{len(items)}{kind} (hidden)"
+        kind = _zone_kind(game, event["dst"]) or _zone_kind(game, event["src"])
+        return f"{len(items)} × {kind} (hidden)" if kind else f"{len(items)} hidden"
     return items_text(game, items)
+
+
+def _zone_kind(game, key: str) -> str:
+    """The kind of component a zone holds ('' for the box, which holds every kind)."""
+    spec = game.zones.get(key.split("/", 1)[0])
+    return spec.of if spec is not None else ""
 
 
 def is_quiet(game, key: str) -> bool:
