@@ -14,6 +14,7 @@ import re
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
+from meeple.interpreter.standing import score_so_far_text
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.render import (area_zones, boards_in_use, grid_codes, grid_text, key_label, path_board_text,
                                        player_name, runs_text, var_text)
@@ -207,12 +208,15 @@ def table_text(game, view: dict, seat: int) -> list[str]:
     return lines
 
 
-def summary(game, view: dict, seat: int, drawn: str | None = None) -> list[str]:
+def summary(engine, view: dict, seat: int, drawn: str | None = None) -> list[str]:
     """A few lines before a decision: whose turn, the running counters, what is yours,
     and your boards (the shared ones too). Quiet counters and empty things are left out;
     `s` shows everything."""
+    game = engine.game
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
     lines += counters_text(game, view, seat)
+    if sofar := score_so_far_text(engine, view):
+        lines.append("  " + sofar)
     lines += zone_lines(game, view, lambda mine: mine == seat)  # your own deck is face down too
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
@@ -246,7 +250,7 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         print("\n".join(lines), file=out)
 
     drawn = placing.key if placing else on_cells[0] if on_cells else None
-    say(summary(game, engine.view(state, seat), seat, drawn))
+    say(summary(engine, engine.view(state, seat), seat, drawn))
     say([decision.prompt])
     if placing:  # the drawing is the way to choose; the numbers stay one `l` away
         say(placing.drawing() + [f"Or type a number from 1 to {len(decision.options)}: "

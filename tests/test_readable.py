@@ -468,3 +468,25 @@ def test_a_label_naming_what_a_thing_is_not_kept_per_is_a_located_error(tmp_path
         game(tmp_path, HEAD + line + "\n")
     text = str(err.value)
     assert "g.rules:12:1: error: the label names" in text and line in text and hint in text
+
+
+def test_the_score_so_far_counts_what_the_seat_sees_and_leaves_out_what_it_cannot(tmp_path):
+    from meeple.interpreter.standing import score_so_far, score_so_far_text
+    from meeple.interpreter.terminal import summary
+    e = game(tmp_path, HEAD + '''score "Coins": coins
+score "Hand": sum(c.vp for each c in hand)
+setup:
+    move card to market
+    move top(market) to hand[0]
+    move top(market) to hand[1]
+    choose n from [1, 9] by first_player "How many?":
+        coins[0] += n
+''')
+    state, _ = e.start(2, 1)
+    # each seat sees its own hand, not the other's: the other player's score is not guessed
+    assert score_so_far(e, e.view(state, 0)) == {0: 5 + 3}
+    assert score_so_far(e, e.view(state, 1)) == {1: 5 + 1}
+    assert score_so_far(e, state) == {0: 8, 1: 6}  # the true state counts everyone
+    assert "  score so far: P1 8" in summary(e, e.view(state, 0), 0)
+    over, _ = e.apply(state, "9")
+    assert over["over"] and score_so_far_text(e, e.view(over, 0)) == ""  # the final scores say it

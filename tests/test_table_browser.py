@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from meeple.interpreter.standing import score_so_far
 from tests.browser import Server, browser, need_chromium, screenshot
 
 pytest.importorskip("selenium")
@@ -145,6 +146,11 @@ def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
                 ActionChains(driver).move_to_element(cell).click().perform()
                 wait_step(driver, step + 1)
                 assert live.choices[-1] == option
+                # each player's area says the score so far, counted from what this seat sees
+                view = live.engine.view(live.state, 0)
+                sofar = [c.text for c in driver.find_elements(By.CSS_SELECTOR, ".score-so-far .counter-value")]
+                assert sofar == [str(t) for t in score_so_far(live.engine, view).values()] and len(sofar) == 2
+                screenshot(driver, "queens_wishes-score-so-far")
             continue
         socket_choose(server, row["id"], tokens[d.actor], rnd.choice(d.options).id, step)
     wait_for(driver, ".scores")

@@ -20,6 +20,7 @@ from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import (area_holds, area_zones, board_occupants, boards_in_use, choice_text, key_label,
                                        player_name, shown_value, space_names, var_text)
 from meeple.interpreter.naming import in_area, parts_of
+from meeple.interpreter.standing import score_so_far
 from meeple.interpreter.state import HIDDEN
 
 LOG_LINES = 300  # the latest log lines a page gets
@@ -173,6 +174,7 @@ def table_picture(engine, view: dict) -> dict:
     return {"phase": view["phase"], "first": player_name(view["first"]), "step": view["step"],
             "over": view["over"], "zones": zones(engine, view), "counters": counters(engine, view),
             "grids": grids(engine, view), "boards": boards(engine, view),
+            "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
             "symbols": sorted({v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])},
                               key=str)}
 

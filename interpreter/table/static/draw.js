@@ -111,11 +111,12 @@ function drawZones(zones, hooks) {
 }
 
 // ------------------------------------------------------------------ counters
-function drawCounters(list) {
+function drawCounters(list, first) {
   // A counter kept per something (per colour, per token) reads as one chip, the way people say it:
   // "gems: red 1, blue 2" (zeros left out), "used: A, C" (a flag lists where it is true, and
-  // is left out while false everywhere).
-  if (!list.length) return null;
+  // is left out while false everywhere). `first`: chips shown before them (the score so far).
+  first = first || [];
+  if (!list.length && !first.length) return null;
   const byName = new Map();
   for (const c of list) {
     if (!byName.has(c.name)) byName.set(c.name, []);
@@ -123,7 +124,7 @@ function drawCounters(list) {
   }
   const chip = (key, name, value) => el("span", {class: "counter", "data-counter": key},
     el("span", {class: "counter-name"}, name), el("span", {class: "counter-value"}, value));
-  const out = [];
+  const out = [...first];
   for (const [name, cs] of byName) {
     if (cs.every((c) => c.part === "")) { out.push(...cs.map((c) => chip(c.key, c.short, c.value))); continue; }
     const flags = cs.every((c) => c.value === "true" || c.value === "false");
@@ -229,9 +230,14 @@ function drawTable(root, pic, hooks) {
     if (!zones.length && !counters.length && !grids.length && !boards.length) continue;
     const you = owner !== null && owner === pic.seat;
     const title = owner === null ? "On the table" : playerName(owner) + (you ? " (you)" : "");
+    // the score rules run on what this page may see: "if the game ended now"
+    const sofar = owner !== null && pic.standing && String(owner) in pic.standing
+      ? [el("span", {class: "counter score-so-far", title: "if the game ended now, counted from what you can see"},
+          el("span", {class: "counter-name"}, "score so far"), el("span", {class: "counter-value"}, String(pic.standing[owner])))]
+      : [];
     root.append(el("section", {class: "area" + (you ? " yours" : ""), "data-owner": owner === null ? "table" : playerName(owner)},
       el("h2", {}, title),
-      drawCounters(counters),
+      drawCounters(counters, sofar),
       el("div", {class: "boards"}, boards.map((b) => drawBoard(b, hooks)), grids.map((g) => drawGrid(g, hooks))),
       drawZones(zones, hooks)));
   }
