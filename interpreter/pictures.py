@@ -21,7 +21,8 @@ import math
 
 import networkx as nx
 
-from meeple.interpreter.render import board_occupants, boards_in_use, key_label, value_text
+from meeple.interpreter.board_text import board_occupants, boards_in_use
+from meeple.interpreter.render import key_label, value_text
 
 FORMATS = ("svg", "png")
 PALETTE = ["#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5",

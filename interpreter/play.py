@@ -16,8 +16,8 @@ import sys
 
 from meeple.interpreter import saves
 from meeple.interpreter.agents import choose as bot_choice, make_agents
-from meeple.interpreter.render import (all_boards_text, choice_text, event_text, outcome_text, player_name,
-                                       score_table, shown_event)
+from meeple.interpreter.board_text import all_boards_text
+from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, score_table, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.terminal import ask, choose
 

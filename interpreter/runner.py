@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from meeple.interpreter.agents import choose, make_agents
 from meeple.interpreter.engine import Engine
-from meeple.interpreter.render import all_boards_text
+from meeple.interpreter.board_text import all_boards_text
 from meeple.interpreter.state import component_ids, visible_to
 from meeple.interpreter.trace import TraceWriter
 

@@ -16,8 +16,8 @@ from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
 from meeple.interpreter.standing import score_so_far_text
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.render import (area_zones, boards_in_use, grid_codes, grid_text, key_label, path_board_text,
-                                       player_name, runs_text, var_text)
+from meeple.interpreter.board_text import area_zones, boards_in_use, grid_codes, grid_text, path_board_text
+from meeple.interpreter.render import key_label, player_name, runs_text, var_text
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest

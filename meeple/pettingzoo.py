@@ -32,7 +32,7 @@ from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import encoding  # noqa: E402
-from meeple.interpreter.render import all_boards_text  # noqa: E402
+from meeple.interpreter.board_text import all_boards_text  # noqa: E402
 
 DEFAULT_SEED = 0
 MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated

@@ -350,7 +350,7 @@ setup:
 def test_a_path_board_shows_its_spaces_as_the_log_names_them(tmp_path):
     """Boards write a space by its label, short: without the words every label shares and
     without a tag in brackets (the board shows tags beside it); the name without a label."""
-    from meeple.interpreter.render import path_board_text, space_names
+    from meeple.interpreter.board_text import path_board_text, space_names
     from meeple.interpreter.table.model import boards
     board = {"spaces": {"s1": {"tags": ["start"], "label": "space 1 (start)"}, "s2": {},
                         "s3": {"tags": ["pond"], "label": "space 3 (pond)"}, "s4": {"label": "space 4 (bridge)"}},
@@ -371,7 +371,7 @@ def test_a_path_board_shows_its_spaces_as_the_log_names_them(tmp_path):
 def test_a_path_board_row_says_what_lies_in_each_area_it_touches(tmp_path):
     """Zones kept per area are read beside the spaces that touch the area (face-down ones
     counted), and the whole table (`s`) does not list them a second time."""
-    from meeple.interpreter.render import path_board_text
+    from meeple.interpreter.board_text import path_board_text
     from meeple.interpreter.table.model import boards
     from meeple.interpreter.terminal import table_text
     board = {"spaces": {"s1": {"areas": ["north", "pond"]}, "s2": {"areas": ["pond"]}}, "arrows": [["s1", "s2"]]}
