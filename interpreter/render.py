@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
-from meeple.interpreter.naming import key_label, player_name  # noqa: F401 (said from here too)
+from meeple.interpreter.naming import key_label, parts_of, player_name  # noqa: F401 (said from here too)
 from meeple.interpreter.state import HIDDEN, can_see, may_see_var
 
 
@@ -133,7 +133,8 @@ def event_text(game, e: dict, viewer=None) -> str:
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
         if e["value"] is True and _labelled_flag(game, e["var"]):  # it reads as its label: "last round"
-            return key_label(game, e["var"])
+            rest = parts_of(game, e["var"])  # the displays list these after the label: one more joins them
+            return f"{key_label(game, e['var'], parts=False)}: + {' '.join(rest)}" if rest else key_label(game, e["var"])
         shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
         return f"{key_label(game, e['var'])} = {shown}"
     if kind == "first":

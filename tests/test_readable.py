@@ -490,3 +490,13 @@ setup:
     assert "  score so far: P1 8" in summary(e, e.view(state, 0), 0)
     over, _ = e.apply(state, "9")
     assert over["over"] and score_so_far_text(e, e.view(over, 0)) == ""  # the final scores say it
+
+
+def test_a_flag_kept_per_something_its_label_leaves_out_joins_its_group_when_it_turns_true(tmp_path):
+    e = game(tmp_path, HEAD + '''flag used per player per slot = false, label "{player}'s used slots"
+setup:
+    used[0, middle] = true
+''')
+    state, events = e.start(2, 1)
+    said = [event_text(e.game, ev) for ev in events if ev["e"] == "set"]
+    assert said == ["P1's used slots: + middle"]
