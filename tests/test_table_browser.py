@@ -209,6 +209,11 @@ def test_a_wild_gardens_turn_by_clicking(site):
     # the path board's spaces read as the log names them (`space 4 (picnic)`: 4, tagged picnic), not p04
     names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".space-name")]
     assert "4" in names and not any(n.startswith("p") for n in names), names
+    # areas holding the same thing share a colour and a legend entry, and a space touching
+    # areas of several colours is cut into a slice for each
+    legend = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".board-box .swatch")]
+    assert len(legend) == 8 and all(re.fullmatch(r"\w+ source: z\d\d(, z\d\d)+", t) for t in legend), legend
+    assert driver.find_elements(By.CSS_SELECTOR, ".space .wedge")
     # a bot's turn reads as the bot thinking, not as waiting for a person
     driver.execute_script("""current.decision = {mine: false, actor: 1, actor_name: "P2"}; render();""")
     assert driver.find_element(By.ID, "waiting").text == "P2 (random bot) is thinking…"

@@ -178,6 +178,17 @@ function drawGrid(grid, hooks) {
 }
 
 // ------------------------------------------------------------------ path boards
+function wedges(x, y, r, fills) {
+  // equal slices of a circle, the first from the top, clockwise; none for one colour or none
+  if (fills.length < 2) return [];
+  const point = (i) => {
+    const t = 2 * Math.PI * i / fills.length - Math.PI / 2;
+    return `${x + r * Math.cos(t)} ${y + r * Math.sin(t)}`;
+  };
+  return fills.map((f, i) => svgEl("path", {class: "wedge", fill: f,
+    d: `M ${x} ${y} L ${point(i)} A ${r} ${r} 0 0 1 ${point(i + 1)} Z`}));
+}
+
 function drawBoard(board, hooks) {
   const W = 760, H = Math.max(260, Math.min(560, 60 * Math.sqrt(board.spaces.length) * 2)), pad = 34;
   const at = {};
@@ -186,6 +197,10 @@ function drawBoard(board, hooks) {
   // what lies in an area (the zones kept per area), so nobody has to look it up below
   const held = board.held || {};
   const areaSays = (a) => held[a] ? `${a}: ${held[a]}` : "area " + a;
+  // areas that hold the same thing share a colour, so a player sees "flower" at a glance, not "z01"
+  const looks = (a) => held[a] || a;
+  const kinds = [...new Set(areas.map(looks))].sort();
+  const tint = (a) => colourOf(kinds, looks(a));
   const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, class: "board", "data-board": board.name});
   svg.append(svgEl("defs", {}, svgEl("marker", {id: "arrow-" + board.name, viewBox: "0 0 10 10", refX: "22", refY: "5",
     markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"}, svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}))));
@@ -203,13 +218,19 @@ function drawBoard(board, hooks) {
     // the space as the log names it (its label, shortened to what the circle can hold)
     const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
     if (s.short.length > 4) name.setAttribute("textLength", 28), name.setAttribute("lengthAdjust", "spacingAndGlyphs");
-    g.append(title, svgEl("circle", {cx: x, cy: y, r: 16, fill: s.areas.length ? colourOf(areas, s.areas[0]) : "#f7f7f7"}), name);
+    // a space touching several areas is cut into one slice per colour, so every area it reaches shows
+    const tints = [...new Set(s.areas.map(tint))];
+    g.append(title, ...wedges(x, y, 16, tints),
+      svgEl("circle", {cx: x, cy: y, r: 16, fill: tints.length === 1 ? tints[0] : tints.length ? "none" : "#f7f7f7"}), name);
     if (s.tags.length) g.append(svgEl("text", {x: x, y: y + 29, "text-anchor": "middle", class: "space-tags"}, s.tags.join(" ")));
     if (s.who.length) g.append(svgEl("text", {x: x, y: y - 21, "text-anchor": "middle", class: "space-who"}, s.who.join(", ")));
     svg.append(g);
   }
-  const legend = areas.length ? el("div", {class: "legend"},
-    areas.map((a) => el("span", {class: "swatch", style: `background:${colourOf(areas, a)}`}, areaSays(a)))) : null;
+  const legend = areas.length ? el("div", {class: "legend"}, kinds.map((k) => {
+    const where = areas.filter((a) => looks(a) === k).sort();
+    const says = held[where[0]] ? `${k}: ${where.join(", ")}` : "area " + k;
+    return el("span", {class: "swatch", style: `background:${colourOf(kinds, k)}`}, says);
+  })) : null;
   return el("div", {class: "board-box"}, el("div", {class: "grid-name"}, "board " + board.name), svg, legend);
 }
 
