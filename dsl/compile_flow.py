@@ -3,7 +3,7 @@
 Structured statements (if, for each, repeat, while, choose) compile to jumps,
 so the whole "where are we" of a running game is a block number, a pc and the
 locals - plain data in the state. Score rules compile instead to one pure
-closure (they may not change the game).
+function (dsl/compile_pure.py: they may not change the game).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import itertools
 
 from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
-from meeple.dsl.compile_calls import binder, restore
+from meeple.dsl.compile_calls import binder
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
@@ -449,64 +449,3 @@ class FlowCompiler:
         op.end = len(ops)
         for jump in exits:
             jump.target = len(ops)
-
-
-# ----------------------------------------------------------------- score rules
-def compile_pure(stmts, scope: Scope):
-    """A score rule's block -> fn(m) returning the points its `add`s total."""
-    parts = [pure_stmt(s, scope) for s in stmts]
-
-    def run(m):
-        total = [0]
-        for part in parts:
-            part(m, total)
-        return total[0]
-    return run
-
-
-def pure_stmt(s, scope: Scope):
-    if isinstance(s, ast.Add):
-        value = compile_expr(s.value, scope)
-
-        def add(m, total):
-            total[0] += value(m)
-        return add
-    if isinstance(s, ast.Let):
-        value, name = compile_expr(s.value, scope), s.name
-
-        def let(m, total):
-            m.env[name] = value(m)
-        return let
-    if isinstance(s, ast.For):
-        source = compile_expr(s.source, scope)
-        where = compile_expr(s.where, scope) if s.where is not None else None
-        bind, names = binder(s.pattern), s.pattern.names
-        body = [pure_stmt(x, scope) for x in s.body]
-
-        def loop(m, total):
-            env = m.env
-            saved = {n: env[n] for n in names if n in env}
-            for item in list(source(m)):
-                bind(env, item)
-                if where is None or where(m):
-                    for part in body:
-                        part(m, total)
-            restore(env, names, saved)
-        return loop
-    if isinstance(s, ast.If):
-        branches = [(compile_expr(c, scope), [pure_stmt(x, scope) for x in b]) for c, b in s.branches]
-        other = [pure_stmt(x, scope) for x in (s.else_body or [])]
-
-        def choose_branch(m, total):
-            for cond, body in branches:
-                if cond(m):
-                    break
-            else:
-                body = other
-            for part in body:
-                part(m, total)
-        return choose_branch
-    if isinstance(s, ast.Pass):
-        return lambda m, total: None
-    raise fail("a score rule can only use let, for each, if and add", s.span,
-               "score rules read the game; they cannot change it")
