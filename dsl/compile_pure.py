@@ -11,8 +11,8 @@ written as one Python function instead, its names Python locals:
             E = m.env
             S = m.state
             _total = 0
-            for v1_row in ROWS(m, ('garden/' + str(E['player']))):
-                l_trees = [v2_c for v2_c in v1_row if ...]
+            for v1_row in ROWS(m, ('board/' + str(E['player']))):
+                l_marked = [v2_c for v2_c in v1_row if ...]
                 _total += max(...)
             return _total
         except Exception:
