@@ -45,7 +45,8 @@ from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto
+from meeple.dsl.compile_calls import binder
+from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, loop_items
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)
@@ -53,19 +54,28 @@ ENDS = (ast.Next, ast.EndGame)
 MAX_DEPTH = 40
 
 
-def fusable(s, depth: int = 0) -> bool:
-    if isinstance(s, LEAVES + ENDS):
+# `for each` loops whose bodies are plain statements (no `next`) are fused too: the loop runs
+# whole inside the run, its items bound in the frame as IterNext would (tests turn it off).
+LOOPS = True
+
+
+def fusable(s, depth: int = 0, ends: bool = True) -> bool:
+    if isinstance(s, LEAVES) or ends and isinstance(s, ENDS):
         return True
-    if isinstance(s, ast.If) and depth < MAX_DEPTH:
+    if depth >= MAX_DEPTH:
+        return False
+    if isinstance(s, ast.If):
         bodies = [body for _, body in s.branches] + [s.else_body or []]
-        return all(fusable(x, depth + 1) for body in bodies for x in body)
+        return all(fusable(x, depth + 1, ends) for body in bodies for x in body)
+    if isinstance(s, ast.For) and LOOPS:
+        return all(fusable(x, depth + 1, False) for x in s.body)
     return False
 
 
 def worth_fusing(stmts: list) -> bool:
     """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
     assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
-    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts) or (
+    return len(stmts) > 1 or any(isinstance(s, (ast.If, ast.For)) for s in stmts) or (
         compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
 
 
@@ -144,6 +154,8 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
                 continue
             if isinstance(s, ast.If):
                 branches(s.branches, s, depth)
+            elif isinstance(s, ast.For):
+                loop(s, depth)
             else:
                 ops: list = []
                 flow.stmt(ops, s, scope)
@@ -161,6 +173,16 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
             wrote = True
         if not wrote:
             emit("pass", depth, None)
+
+    def loop(s: ast.For, depth: int) -> None:
+        """The loop of IterStart/IterNext as a Python `for` over the same items, bound the same way."""
+        next(flow.slots)  # the hidden slot op-by-op loops take: later ones keep their names
+        where = name_for(compile_expr(s.where, scope)) if s.where is not None else "None"
+        bind, item = name_for(binder(s.pattern)), f"_i{len(names)}"
+        emit(f"for {item} in LOOP(m, E, {name_for(compile_expr(s.source, scope))}, {where}, {bind}, "
+             f"{name_for(s.pattern.names)}):", depth, s.span)
+        emit(f"    {bind}(E, {item})", depth, s.span)
+        body(s.body, depth + 1)
 
     def branches(rest: list, s, depth: int) -> None:
         """`if`/`elif`/`else` from the first of `rest` on; a condition written as source nests."""
@@ -205,7 +227,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS)
+    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LOOP=loop_items)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:

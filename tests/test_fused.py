@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_flow
+from meeple.dsl import compile_flow, compile_fused
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import runner
+from meeple.interpreter import rng, runner
+from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 
 
@@ -99,3 +100,61 @@ setup:
         e.start(2, 1)
     text = info.value.format()
     assert text.startswith("<test>:9:") and "needs numbers" in text and "v += 1" in text
+
+
+def played(engine, players: int, seed: int) -> list:
+    """Each step's events and state of a random game; of the frames, their blocks and locals
+    (where in its block a frame waits depends on how many ops the block compiled to)."""
+    picker = {"rng": rng.seed_state(seed)}
+    state, events = engine.start(players, seed)
+    out = []
+    while True:
+        kept = copy_state(state)
+        kept["stack"] = [[block, env] for block, _, env in kept["stack"]]
+        out += [events, kept]
+        if not (n := engine.option_count(state)):
+            return out
+        state, events = engine.apply(state, rng.below(picker, n))
+
+
+@pytest.mark.parametrize("name, players, seed", [
+    ("queens_wishes", 4, 41), ("queens_wishes", 1, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44),
+    ("mudcake_fair", 3, 45), ("breakthrough", 2, 46)])
+def test_fused_loops_and_op_by_op_loops_play_the_same(monkeypatch, name, players, seed):
+    fused = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_fused, "LOOPS", False)
+    assert played(shipped(name), players, seed) == fused
+
+
+LOOP_RULES = '''
+game "L"
+players 2
+counter a = 0
+setup:
+    let xs = [[1, 2], [3, 4]]
+    for each [p, q] in SOURCE where p > 0:
+        if q > 1:
+            a += p * q
+        else:
+            a = [0][q]
+    a += 1
+    end game
+'''
+
+
+@pytest.mark.parametrize("source, total", [("xs", 15), ("[[1, 2], [3]]", None), ("[[1, 0]]", None),
+                                           ("[[true, 2]]", None), ("[[2, 1]]", None), ("count(a)", None), ("[[1, 2], [5, 6]]", 33)])
+def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
+    outcomes = []
+    for loops in (True, False):
+        monkeypatch.setattr(compile_fused, "LOOPS", loops)
+        try:
+            engine = rules(LOOP_RULES.replace("SOURCE", source))
+            assert ("IterStart" in [type(op).__name__ for op in engine.game.blocks[0].ops]) != loops
+            state, events = engine.start(2, 1)
+            outcomes.append([state, events])
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1]
+    if total is not None:
+        assert outcomes[0][0]["vars"]["a"] == total
