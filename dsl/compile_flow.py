@@ -12,46 +12,17 @@ import itertools
 
 from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
-from meeple.dsl.compile_calls import binder
+from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
-from meeple.dsl.compile_fused import Fused, compile_run, fusable, worth_fusing
+from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
 from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter import machine
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
-
-
-def bound_names(stmts) -> set:
-    """Every local a body binds anywhere (lets, loop variables, choices, `as`)."""
-    out = set()
-    for s in stmts:
-        if isinstance(s, ast.Let):
-            out.add(s.name)
-        elif isinstance(s, ast.For):
-            out.update(s.pattern.names)
-            out |= bound_names(s.body)
-        elif isinstance(s, ast.Simultaneous):
-            out.add(s.var)
-            out |= bound_names(s.body)
-        elif isinstance(s, (ast.Choose, ast.ChooseSome)):
-            out.add(s.var)
-            out |= bound_names(s.body) | bound_names(s.otherwise or [])
-        elif isinstance(s, ast.Place) and s.bind:
-            out.add(s.bind)
-        elif isinstance(s, ast.If):
-            for _, body in s.branches:
-                out |= bound_names(body)
-            out |= bound_names(s.else_body or [])
-        elif isinstance(s, (ast.Repeat, ast.While)):
-            out |= bound_names(s.body)
-        elif isinstance(s, ast.Menu):
-            for e in s.entries:
-                out |= bound_names(e.body)
-    return out
 
 
 class FlowCompiler:
@@ -80,9 +51,9 @@ class FlowCompiler:
         self.body(block.ops, stmts, scope)
         if machine.CHAINED:  # a fused run runs the choice right after it (one machine step less)
             ops = block.ops
-            for op, after in zip(ops, ops[1:]):
-                if type(op) is Fused and type(after) is choices.ChooseFrom:
-                    op.chain(after)
+            for i, op in enumerate(ops):
+                if type(op) is Fused and i + op.skip < len(ops) and type(ops[i + op.skip]) is choices.ChooseFrom:
+                    op.chain(ops[i + op.skip])
 
     # ------------------------------------------------------------- statements
     def body(self, ops: list, stmts, scope: Scope) -> None:
@@ -91,9 +62,13 @@ class FlowCompiler:
             j = i
             while j < len(stmts) and fusable(stmts[j]):
                 j += 1
+            after = followers(stmts, i, fusable) if j == i else []
             if j > i and worth_fusing(stmts[i:j]):
                 ops.append(compile_run(self, stmts[i:j], scope))  # one op for the whole run
                 i = j
+            elif after:  # a required choice whose body runs on into the statements after it
+                join_after_choice(self, ops, stmts[i], after, scope)
+                i += 1 + len(after)
             else:
                 self.stmt(ops, stmts[i], scope)
                 i += 1

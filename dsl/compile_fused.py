@@ -40,6 +40,9 @@ function tells which).
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
+
 from meeple.dsl import ast
 from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
@@ -72,6 +75,35 @@ def fusable(s, depth: int = 0, ends: bool = True) -> bool:
     return False
 
 
+# A required `choose ... from` whose body is plain statements runs on into the plain statements
+# after it: body and followers are one fused run (tests turn it off). See join_after_choice.
+JOIN = True
+
+
+def followers(stmts: list, i: int, plain=fusable) -> list:
+    """The plain statements right after `stmts[i]` when it is a choice without `otherwise`
+    whose body is plain (its body falls through into them); else none."""
+    s = stmts[i]
+    if not (JOIN and isinstance(s, ast.Choose) and s.otherwise is None and s.body and all(map(plain, s.body))):
+        return []
+    j = i + 1
+    while j < len(stmts) and plain(stmts[j]):
+        j += 1
+    return stmts[i + 1:j]
+
+
+def join_after_choice(flow, ops: list, s, after: list, scope) -> None:
+    """[choice, run of body + `after`, run of `after`]: a taken option goes on into the first
+    run, which then skips the second; no option (or a `may` passed) skips to the second."""
+    flow.s_Choose(ops, dataclasses.replace(s, body=[]), scope)
+    choice = ops[-1]
+    ops.append(compile_run(flow, s.body + after, scope, skip=2))
+    choice.end = len(ops)
+    slots = next(flow.slots)  # `after` is compiled twice; its loops count once, as op by op
+    ops.append(compile_run(flow, after, scope))
+    flow.slots = itertools.count(slots)
+
+
 def worth_fusing(stmts: list) -> bool:
     """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
     assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
@@ -95,10 +127,11 @@ class Fused:
     it moves the frame on, runs a `next` or `end game` it reaches, and hands errors
     to `located`/`failed`, which say at which statement they happened."""
 
-    __slots__ = ("run", "fn", "spans", "span", "then", "leaves")
+    __slots__ = ("run", "fn", "spans", "span", "then", "leaves", "skip")
 
-    def __init__(self, spans: dict, span):
+    def __init__(self, spans: dict, span, skip: int = 1):
         self.spans, self.span = spans, span
+        self.skip = skip  # how far it moves the frame on: 2 when the next op repeats its tail
         self.run = self.fn = None  # set once generated (compile_run)
         self.then = None  # the choice right after it, run from here (`chain`)
         self.leaves = False  # it may run a `next` or `end game`
@@ -130,7 +163,7 @@ class Fused:
 INLINE_DEPTH = 30
 
 
-def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
+def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
@@ -218,12 +251,12 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     body(stmts, 1)
     lines.extend(["  except MeepleError as exc:", "    raise OP.located(exc)",
                   "  except RULE_ERRORS as exc:", "    raise OP.failed(m, exc, frame) from None",
-                  "  frame[1] += 1", "  if THEN is None:", "    return False",
+                  f"  frame[1] += {skip}", "  if THEN is None:", "    return False",
                   # the choice after the run, as the machine would run it (errors located at it)
                   "  try:", "    return THEN.run(m, frame)", "  except MeepleError as exc:",
                   "    raise m.locate(exc, THEN, frame) from None", "  except RULE_ERRORS as exc:",
                   "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None"])
-    op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span)
+    op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span, skip)
     op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
@@ -233,7 +266,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     except SyntaxError:
         if not inline:
             raise
-        return compile_run(flow, stmts, scope, inline=False)  # conditions called, as before
+        return compile_run(flow, stmts, scope, inline=False, skip=skip)  # conditions called, as before
     exec(code, namespace)
     op.run = op.fn = namespace["run"]
     return op

@@ -158,3 +158,53 @@ def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["vars"]["a"] == total
+
+
+@pytest.mark.parametrize("name, players, seed", [
+    ("tic_tac_toe", 2, 51), ("connect_four", 2, 52), ("apothebakery", 3, 53), ("wild_gardens", 2, 54),
+    ("queens_wishes", 1, 55), ("mudcake_fair", 4, 56)])
+def test_a_choice_joined_to_what_follows_plays_as_op_by_op(monkeypatch, name, players, seed):
+    joined = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_fused, "JOIN", False)
+    assert played(shipped(name), players, seed) == joined
+
+
+JOIN_RULES = '''
+game "J"
+players 2
+counter a = 0
+counter b = 0
+setup:
+    next play
+phase play:
+    MAYchoose x from [1, 2, 3] where x > LOW by 0:
+        a += x
+        b = [0, 1][a - BAD]
+    for each y in [1, 2]:
+        b += y
+    a += 10
+    end game
+'''
+
+
+@pytest.mark.parametrize("may, low, bad, answer", [("", 0, 0, 0), ("", 0, 0, 1), ("may ", 0, 0, None), ("", 5, 0, None),
+                                                   ("", 0, 5, 0), ("may ", 5, 0, None)])
+def test_a_joined_choice_skips_passes_and_fails_as_op_by_op(monkeypatch, may, low, bad, answer):
+    text = JOIN_RULES.replace("MAY", may).replace("LOW", str(low)).replace("BAD", str(bad))
+    outcomes = []
+    for join in (True, False):
+        monkeypatch.setattr(compile_fused, "JOIN", join)
+        engine = rules(text)
+        assert ([op.skip for op in engine.game.blocks[1].ops if hasattr(op, "skip")] == [2, 1]) == join
+        steps = []
+        try:
+            state, events = engine.start(2, 1)
+            steps.append([state["vars"], events])
+            while (d := engine.decision(state)) is not None:
+                index = next((i for i, o in enumerate(d.options) if o.value is None), 0) if may else 0
+                state, events = engine.apply(state, answer if answer is not None else index)
+                steps.append([state["vars"], events])
+        except MeepleError as exc:
+            steps.append(exc.format())
+        outcomes.append(steps)
+    assert outcomes[0] == outcomes[1]
