@@ -54,6 +54,35 @@ def compile_selection(node: ast.Selection, scope: Scope):
     return select, inner, bind
 
 
+def bound_names(stmts) -> set:
+    """Every local a body binds anywhere (lets, loop variables, choices, `as`)."""
+    out = set()
+    for s in stmts:
+        if isinstance(s, ast.Let):
+            out.add(s.name)
+        elif isinstance(s, ast.For):
+            out.update(s.pattern.names)
+            out |= bound_names(s.body)
+        elif isinstance(s, ast.Simultaneous):
+            out.add(s.var)
+            out |= bound_names(s.body)
+        elif isinstance(s, (ast.Choose, ast.ChooseSome)):
+            out.add(s.var)
+            out |= bound_names(s.body) | bound_names(s.otherwise or [])
+        elif isinstance(s, ast.Place) and s.bind:
+            out.add(s.bind)
+        elif isinstance(s, ast.If):
+            for _, body in s.branches:
+                out |= bound_names(body)
+            out |= bound_names(s.else_body or [])
+        elif isinstance(s, (ast.Repeat, ast.While)):
+            out |= bound_names(s.body)
+        elif isinstance(s, ast.Menu):
+            for e in s.entries:
+                out |= bound_names(e.body)
+    return out
+
+
 def binder(pattern: ast.Pattern):
     names = pattern.names
     if not pattern.unpack:

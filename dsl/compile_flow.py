@@ -3,7 +3,7 @@
 Structured statements (if, for each, repeat, while, choose) compile to jumps,
 so the whole "where are we" of a running game is a block number, a pc and the
 locals - plain data in the state. Score rules compile instead to one pure
-closure (they may not change the game).
+function (dsl/compile_pure.py: they may not change the game).
 """
 from __future__ import annotations
 
@@ -12,46 +12,17 @@ import itertools
 
 from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
-from meeple.dsl.compile_calls import binder, restore
+from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
-from meeple.dsl.compile_fused import Fused, compile_run, fusable, worth_fusing
+from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
 from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter import machine
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
-
-
-def bound_names(stmts) -> set:
-    """Every local a body binds anywhere (lets, loop variables, choices, `as`)."""
-    out = set()
-    for s in stmts:
-        if isinstance(s, ast.Let):
-            out.add(s.name)
-        elif isinstance(s, ast.For):
-            out.update(s.pattern.names)
-            out |= bound_names(s.body)
-        elif isinstance(s, ast.Simultaneous):
-            out.add(s.var)
-            out |= bound_names(s.body)
-        elif isinstance(s, (ast.Choose, ast.ChooseSome)):
-            out.add(s.var)
-            out |= bound_names(s.body) | bound_names(s.otherwise or [])
-        elif isinstance(s, ast.Place) and s.bind:
-            out.add(s.bind)
-        elif isinstance(s, ast.If):
-            for _, body in s.branches:
-                out |= bound_names(body)
-            out |= bound_names(s.else_body or [])
-        elif isinstance(s, (ast.Repeat, ast.While)):
-            out |= bound_names(s.body)
-        elif isinstance(s, ast.Menu):
-            for e in s.entries:
-                out |= bound_names(e.body)
-    return out
 
 
 class FlowCompiler:
@@ -80,9 +51,9 @@ class FlowCompiler:
         self.body(block.ops, stmts, scope)
         if machine.CHAINED:  # a fused run runs the choice right after it (one machine step less)
             ops = block.ops
-            for op, after in zip(ops, ops[1:]):
-                if type(op) is Fused and type(after) is choices.ChooseFrom:
-                    op.chain(after)
+            for i, op in enumerate(ops):
+                if type(op) is Fused and i + op.skip < len(ops) and type(ops[i + op.skip]) is choices.ChooseFrom:
+                    op.chain(ops[i + op.skip])
 
     # ------------------------------------------------------------- statements
     def body(self, ops: list, stmts, scope: Scope) -> None:
@@ -91,9 +62,13 @@ class FlowCompiler:
             j = i
             while j < len(stmts) and fusable(stmts[j]):
                 j += 1
+            after = followers(stmts, i, fusable) if j == i else []
             if j > i and worth_fusing(stmts[i:j]):
                 ops.append(compile_run(self, stmts[i:j], scope))  # one op for the whole run
                 i = j
+            elif after:  # a required choice whose body runs on into the statements after it
+                join_after_choice(self, ops, stmts[i], after, scope)
+                i += 1 + len(after)
             else:
                 self.stmt(ops, stmts[i], scope)
                 i += 1
@@ -449,64 +424,3 @@ class FlowCompiler:
         op.end = len(ops)
         for jump in exits:
             jump.target = len(ops)
-
-
-# ----------------------------------------------------------------- score rules
-def compile_pure(stmts, scope: Scope):
-    """A score rule's block -> fn(m) returning the points its `add`s total."""
-    parts = [pure_stmt(s, scope) for s in stmts]
-
-    def run(m):
-        total = [0]
-        for part in parts:
-            part(m, total)
-        return total[0]
-    return run
-
-
-def pure_stmt(s, scope: Scope):
-    if isinstance(s, ast.Add):
-        value = compile_expr(s.value, scope)
-
-        def add(m, total):
-            total[0] += value(m)
-        return add
-    if isinstance(s, ast.Let):
-        value, name = compile_expr(s.value, scope), s.name
-
-        def let(m, total):
-            m.env[name] = value(m)
-        return let
-    if isinstance(s, ast.For):
-        source = compile_expr(s.source, scope)
-        where = compile_expr(s.where, scope) if s.where is not None else None
-        bind, names = binder(s.pattern), s.pattern.names
-        body = [pure_stmt(x, scope) for x in s.body]
-
-        def loop(m, total):
-            env = m.env
-            saved = {n: env[n] for n in names if n in env}
-            for item in list(source(m)):
-                bind(env, item)
-                if where is None or where(m):
-                    for part in body:
-                        part(m, total)
-            restore(env, names, saved)
-        return loop
-    if isinstance(s, ast.If):
-        branches = [(compile_expr(c, scope), [pure_stmt(x, scope) for x in b]) for c, b in s.branches]
-        other = [pure_stmt(x, scope) for x in (s.else_body or [])]
-
-        def choose_branch(m, total):
-            for cond, body in branches:
-                if cond(m):
-                    break
-            else:
-                body = other
-            for part in body:
-                part(m, total)
-        return choose_branch
-    if isinstance(s, ast.Pass):
-        return lambda m, total: None
-    raise fail("a score rule can only use let, for each, if and add", s.span,
-               "score rules read the game; they cannot change it")

@@ -40,12 +40,16 @@ function tells which).
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
+
 from meeple.dsl import ast
 from meeple.dsl import compile_source
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto
+from meeple.dsl.compile_calls import binder
+from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, loop_items
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)
@@ -53,19 +57,57 @@ ENDS = (ast.Next, ast.EndGame)
 MAX_DEPTH = 40
 
 
-def fusable(s, depth: int = 0) -> bool:
-    if isinstance(s, LEAVES + ENDS):
+# `for each` loops whose bodies are plain statements (no `next`) are fused too: the loop runs
+# whole inside the run, its items bound in the frame as IterNext would (tests turn it off).
+LOOPS = True
+
+
+def fusable(s, depth: int = 0, ends: bool = True) -> bool:
+    if isinstance(s, LEAVES) or ends and isinstance(s, ENDS):
         return True
-    if isinstance(s, ast.If) and depth < MAX_DEPTH:
+    if depth >= MAX_DEPTH:
+        return False
+    if isinstance(s, ast.If):
         bodies = [body for _, body in s.branches] + [s.else_body or []]
-        return all(fusable(x, depth + 1) for body in bodies for x in body)
+        return all(fusable(x, depth + 1, ends) for body in bodies for x in body)
+    if isinstance(s, ast.For) and LOOPS:
+        return all(fusable(x, depth + 1, False) for x in s.body)
     return False
+
+
+# A required `choose ... from` whose body is plain statements runs on into the plain statements
+# after it: body and followers are one fused run (tests turn it off). See join_after_choice.
+JOIN = True
+
+
+def followers(stmts: list, i: int, plain=fusable) -> list:
+    """The plain statements right after `stmts[i]` when it is a choice without `otherwise`
+    whose body is plain (its body falls through into them); else none."""
+    s = stmts[i]
+    if not (JOIN and isinstance(s, ast.Choose) and s.otherwise is None and s.body and all(map(plain, s.body))):
+        return []
+    j = i + 1
+    while j < len(stmts) and plain(stmts[j]):
+        j += 1
+    return stmts[i + 1:j]
+
+
+def join_after_choice(flow, ops: list, s, after: list, scope) -> None:
+    """[choice, run of body + `after`, run of `after`]: a taken option goes on into the first
+    run, which then skips the second; no option (or a `may` passed) skips to the second."""
+    flow.s_Choose(ops, dataclasses.replace(s, body=[]), scope)
+    choice = ops[-1]
+    ops.append(compile_run(flow, s.body + after, scope, skip=2))
+    choice.end = len(ops)
+    slots = next(flow.slots)  # `after` is compiled twice; its loops count once, as op by op
+    ops.append(compile_run(flow, after, scope))
+    flow.slots = itertools.count(slots)
 
 
 def worth_fusing(stmts: list) -> bool:
     """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
     assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
-    return len(stmts) > 1 or any(isinstance(s, ast.If) for s in stmts) or (
+    return len(stmts) > 1 or any(isinstance(s, (ast.If, ast.For)) for s in stmts) or (
         compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
 
 
@@ -85,10 +127,11 @@ class Fused:
     it moves the frame on, runs a `next` or `end game` it reaches, and hands errors
     to `located`/`failed`, which say at which statement they happened."""
 
-    __slots__ = ("run", "fn", "spans", "span", "then", "leaves")
+    __slots__ = ("run", "fn", "spans", "span", "then", "leaves", "skip")
 
-    def __init__(self, spans: dict, span):
+    def __init__(self, spans: dict, span, skip: int = 1):
         self.spans, self.span = spans, span
+        self.skip = skip  # how far it moves the frame on: 2 when the next op repeats its tail
         self.run = self.fn = None  # set once generated (compile_run)
         self.then = None  # the choice right after it, run from here (`chain`)
         self.leaves = False  # it may run a `next` or `end game`
@@ -120,7 +163,7 @@ class Fused:
 INLINE_DEPTH = 30
 
 
-def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
+def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) -> Fused:
     """Build the op for `stmts` (all `fusable`); `flow` compiles each simple statement."""
     names: dict = {}
     spans: dict = {}
@@ -144,6 +187,8 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
                 continue
             if isinstance(s, ast.If):
                 branches(s.branches, s, depth)
+            elif isinstance(s, ast.For):
+                loop(s, depth)
             else:
                 ops: list = []
                 flow.stmt(ops, s, scope)
@@ -161,6 +206,16 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
             wrote = True
         if not wrote:
             emit("pass", depth, None)
+
+    def loop(s: ast.For, depth: int) -> None:
+        """The loop of IterStart/IterNext as a Python `for` over the same items, bound the same way."""
+        next(flow.slots)  # the hidden slot op-by-op loops take: later ones keep their names
+        where = name_for(compile_expr(s.where, scope)) if s.where is not None else "None"
+        bind, item = name_for(binder(s.pattern)), f"_i{len(names)}"
+        emit(f"for {item} in LOOP(m, E, {name_for(compile_expr(s.source, scope))}, {where}, {bind}, "
+             f"{name_for(s.pattern.names)}):", depth, s.span)
+        emit(f"    {bind}(E, {item})", depth, s.span)
+        body(s.body, depth + 1)
 
     def branches(rest: list, s, depth: int) -> None:
         """`if`/`elif`/`else` from the first of `rest` on; a condition written as source nests."""
@@ -196,22 +251,22 @@ def compile_run(flow, stmts: list, scope, inline: bool = True) -> Fused:
     body(stmts, 1)
     lines.extend(["  except MeepleError as exc:", "    raise OP.located(exc)",
                   "  except RULE_ERRORS as exc:", "    raise OP.failed(m, exc, frame) from None",
-                  "  frame[1] += 1", "  if THEN is None:", "    return False",
+                  f"  frame[1] += {skip}", "  if THEN is None:", "    return False",
                   # the choice after the run, as the machine would run it (errors located at it)
                   "  try:", "    return THEN.run(m, frame)", "  except MeepleError as exc:",
                   "    raise m.locate(exc, THEN, frame) from None", "  except RULE_ERRORS as exc:",
                   "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None"])
-    op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span)
+    op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span, skip)
     op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS)
+    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LOOP=loop_items)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:
         if not inline:
             raise
-        return compile_run(flow, stmts, scope, inline=False)  # conditions called, as before
+        return compile_run(flow, stmts, scope, inline=False, skip=skip)  # conditions called, as before
     exec(code, namespace)
     op.run = op.fn = namespace["run"]
     return op

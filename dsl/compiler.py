@@ -15,7 +15,8 @@ import networkx as nx
 from meeple.dsl import ast
 from meeple.dsl.checker import check
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
-from meeple.dsl.compile_flow import FlowCompiler, bound_names, compile_pure
+from meeple.dsl.compile_flow import FlowCompiler, bound_names
+from meeple.dsl.compile_pure import compile_pure
 from meeple.interpreter.machine import chain_phases
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
@@ -378,26 +379,25 @@ def sub_bodies(s) -> list:
     return []
 
 
+def rule_function(rule, scope: Scope):
+    """A score rule's or hint's value: its block (dsl/compile_pure.py) or its expression."""
+    if rule.body is not None:
+        return compile_pure(rule.body, scope.with_locals(bound_names(rule.body)))
+    return compile_expr(rule.expr, scope)
+
+
 def compile_scoring(game: Game, items: list, scope: Scope) -> None:
     player_scope = scope.with_locals({"player"})
     for s in [i for i in items if isinstance(i, ast.ScoreDecl)]:
         if s.guard is not None and not constant(s.guard, scope):
             continue
-        if s.body is not None:
-            fn = compile_pure(s.body, player_scope.with_locals(bound_names(s.body)))
-        else:
-            fn = compile_expr(s.expr, player_scope)
-        game.scores.append(ScoreRule(s.label, fn, s.span))
+        game.scores.append(ScoreRule(s.label, rule_function(s, player_scope), s.span))
     for h in [i for i in items if isinstance(i, ast.HintDecl)]:
         if h.guard is not None and not constant(h.guard, scope):
             continue
         if h.den == 0 or h.num == 0:
             raise fail(f'hint "{h.label}" is worth nothing', h.span,
                        "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
-        if h.body is not None:
-            fn = compile_pure(h.body, player_scope.with_locals(bound_names(h.body)))
-        else:
-            fn = compile_expr(h.expr, player_scope)
-        game.hints.append(HintRule(h.label, fn, h.num / h.den, h.span))
+        game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

@@ -28,6 +28,10 @@ from meeple.interpreter.labels import describe, option_label, own_label
 MAX_POINTS = 10 ** 15
 # What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
 RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+# `apply(..., events=False)` and the scores reuse one quiet machine per engine instead of
+# building one per call (simulations and bots call them millions of times); tests turn it
+# off to play the same games with a new machine each time.
+REUSE = True
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,15 @@ class Decision:
 class Engine:
     def __init__(self, game: Game):
         self.game = game
+        self._quiet = Machine(game, {}, quiet=True)  # reused where no events are kept (REUSE)
+
+    def quiet_machine(self, state: dict) -> Machine:
+        """A machine on `state` that keeps no events: the engine's own one, or a new one."""
+        if not REUSE:
+            return Machine(self.game, state, quiet=True)
+        m = self._quiet
+        m.state = state
+        return m
 
     # ------------------------------------------------------------- lifecycle
     def start(self, players: int, seed: int) -> tuple[dict, list]:
@@ -128,7 +141,7 @@ class Engine:
         s = state if inplace else st.copy_state(state)
         s["pending"] = None
         s["step"] += 1
-        m = Machine(self.game, s, quiet=not events)
+        m = Machine(self.game, s) if events else self.quiet_machine(s)
         frame = s["stack"][-1]
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
@@ -142,7 +155,7 @@ class Engine:
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             raise m.rule_error(str(exc), op, frame) from None
         m.run()
-        return s, m.events
+        return s, m.events if events else []
 
     # ------------------------------------------------------------- views
     def view(self, state: dict, player) -> dict:
@@ -159,7 +172,7 @@ class Engine:
 
     def breakdown(self, state: dict, player: int) -> dict[str, int]:
         # Quiet: nothing keeps a score's events. Bots value positions by this many times a move.
-        m = Machine(self.game, state, quiet=True)
+        m = self.quiet_machine(state)
         m.env = {"player": player}
         out: dict[str, int] = {}
         for rule in self.game.scores:
@@ -212,7 +225,7 @@ class Engine:
         """The ruleset's declared hints for one player, each in points (units times its worth).
 
         For bots only: progress the score does not count yet. Never part of a score."""
-        m = Machine(self.game, state)
+        m = self.quiet_machine(state)
         m.env = {"player": player}
         out: dict[str, float] = {}
         for rule in self.game.hints:
@@ -228,7 +241,7 @@ class Engine:
     def tiebreak_keys(self, state: dict, player: int) -> list:
         if not self.game.tiebreaks:
             return []
-        m = Machine(self.game, state, quiet=True)
+        m = self.quiet_machine(state)
         m.env = {"player": player}
         keys = []
         for direction, fn, span in self.game.tiebreaks:

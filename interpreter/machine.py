@@ -150,27 +150,32 @@ class IterStart:
         self.bind, self.names, self.where = bind, names, where
 
     def run(self, m, frame):
-        items = self.source(m)
-        if isinstance(items, int):
-            items = list(range(items))
-        items = list(items)
-        if self.where is not None:
-            env = frame[2]
-            saved = {n: env[n] for n in self.names if n in env}
-            kept = []
-            for item in items:
-                self.bind(env, item)
-                if self.where(m):
-                    kept.append(item)
-            for n in self.names:
-                if n in saved:
-                    env[n] = saved[n]
-                else:
-                    env.pop(n, None)
-            items = kept
-        frame[2][self.slot] = [items, 0]
+        frame[2][self.slot] = [loop_items(m, frame[2], self.source, self.where, self.bind, self.names), 0]
         frame[1] += 1
         return False
+
+
+def loop_items(m, env: dict, source, where, bind, names) -> list:
+    """A loop's items, those that pass `where` (each bound in `env` to be tested; the names
+    are as they were afterwards). Shared by IterStart and loops in fused runs."""
+    items = source(m)
+    if isinstance(items, int):
+        items = list(range(items))
+    items = list(items)
+    if where is not None:
+        saved = {n: env[n] for n in names if n in env}
+        kept = []
+        for item in items:
+            bind(env, item)
+            if where(m):
+                kept.append(item)
+        for n in names:
+            if n in saved:
+                env[n] = saved[n]
+            else:
+                env.pop(n, None)
+        items = kept
+    return items
 
 
 class IterNext:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_flow
+from meeple.dsl import compile_flow, compile_fused
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import runner
+from meeple.interpreter import rng, runner
+from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 
 
@@ -99,3 +100,111 @@ setup:
         e.start(2, 1)
     text = info.value.format()
     assert text.startswith("<test>:9:") and "needs numbers" in text and "v += 1" in text
+
+
+def played(engine, players: int, seed: int) -> list:
+    """Each step's events and state of a random game; of the frames, their blocks and locals
+    (where in its block a frame waits depends on how many ops the block compiled to)."""
+    picker = {"rng": rng.seed_state(seed)}
+    state, events = engine.start(players, seed)
+    out = []
+    while True:
+        kept = copy_state(state)
+        kept["stack"] = [[block, env] for block, _, env in kept["stack"]]
+        out += [events, kept]
+        if not (n := engine.option_count(state)):
+            return out
+        state, events = engine.apply(state, rng.below(picker, n))
+
+
+@pytest.mark.parametrize("name, players, seed", [
+    ("queens_wishes", 4, 41), ("queens_wishes", 1, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44),
+    ("mudcake_fair", 3, 45), ("breakthrough", 2, 46)])
+def test_fused_loops_and_op_by_op_loops_play_the_same(monkeypatch, name, players, seed):
+    fused = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_fused, "LOOPS", False)
+    assert played(shipped(name), players, seed) == fused
+
+
+LOOP_RULES = '''
+game "L"
+players 2
+counter a = 0
+setup:
+    let xs = [[1, 2], [3, 4]]
+    for each [p, q] in SOURCE where p > 0:
+        if q > 1:
+            a += p * q
+        else:
+            a = [0][q]
+    a += 1
+    end game
+'''
+
+
+@pytest.mark.parametrize("source, total", [("xs", 15), ("[[1, 2], [3]]", None), ("[[1, 0]]", None),
+                                           ("[[true, 2]]", None), ("[[2, 1]]", None), ("count(a)", None), ("[[1, 2], [5, 6]]", 33)])
+def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
+    outcomes = []
+    for loops in (True, False):
+        monkeypatch.setattr(compile_fused, "LOOPS", loops)
+        try:
+            engine = rules(LOOP_RULES.replace("SOURCE", source))
+            assert ("IterStart" in [type(op).__name__ for op in engine.game.blocks[0].ops]) != loops
+            state, events = engine.start(2, 1)
+            outcomes.append([state, events])
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1]
+    if total is not None:
+        assert outcomes[0][0]["vars"]["a"] == total
+
+
+@pytest.mark.parametrize("name, players, seed", [
+    ("tic_tac_toe", 2, 51), ("connect_four", 2, 52), ("apothebakery", 3, 53), ("wild_gardens", 2, 54),
+    ("queens_wishes", 1, 55), ("mudcake_fair", 4, 56)])
+def test_a_choice_joined_to_what_follows_plays_as_op_by_op(monkeypatch, name, players, seed):
+    joined = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_fused, "JOIN", False)
+    assert played(shipped(name), players, seed) == joined
+
+
+JOIN_RULES = '''
+game "J"
+players 2
+counter a = 0
+counter b = 0
+setup:
+    next play
+phase play:
+    MAYchoose x from [1, 2, 3] where x > LOW by 0:
+        a += x
+        b = [0, 1][a - BAD]
+    for each y in [1, 2]:
+        b += y
+    a += 10
+    end game
+'''
+
+
+@pytest.mark.parametrize("may, low, bad, answer", [("", 0, 0, 0), ("", 0, 0, 1), ("may ", 0, 0, None), ("", 5, 0, None),
+                                                   ("", 0, 5, 0), ("may ", 5, 0, None)])
+def test_a_joined_choice_skips_passes_and_fails_as_op_by_op(monkeypatch, may, low, bad, answer):
+    text = JOIN_RULES.replace("MAY", may).replace("LOW", str(low)).replace("BAD", str(bad))
+    outcomes = []
+    for join in (True, False):
+        monkeypatch.setattr(compile_fused, "JOIN", join)
+        engine = rules(text)
+        assert ([op.skip for op in engine.game.blocks[1].ops if hasattr(op, "skip")] == [2, 1]) == join
+        steps = []
+        try:
+            state, events = engine.start(2, 1)
+            steps.append([state["vars"], events])
+            while (d := engine.decision(state)) is not None:
+                index = next((i for i, o in enumerate(d.options) if o.value is None), 0) if may else 0
+                state, events = engine.apply(state, answer if answer is not None else index)
+                steps.append([state["vars"], events])
+        except MeepleError as exc:
+            steps.append(exc.format())
+        outcomes.append(steps)
+    assert outcomes[0] == outcomes[1]

@@ -265,3 +265,22 @@ def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
         assert outcomes[0] == outcomes[1]
         said.append(outcomes[0])
     assert [type(o) for o in said] == [tuple, tuple, str] and "not in any zone" in said[2]
+
+
+@pytest.mark.parametrize("name, players, seed", [GAMES[0], GAMES[1], GAMES[2], GAMES[3]])
+def test_zones_found_by_the_last_move_and_by_search_are_the_same(monkeypatch, name, players, seed):
+    from meeple.interpreter.effects import zones
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(zones, "REMEMBER", False)
+    assert played(shipped(name), players, seed) == fast
+
+
+def test_a_wrong_guess_of_a_zone_is_searched_past(monkeypatch):
+    from meeple.interpreter.effects import zones
+    engine = shipped("mudcake_fair")
+    state, _ = engine.start(3, 5)
+    where = {item: key for key, items in state["zones"].items() for item in items}
+    monkeypatch.setattr(zones, "SEEN", {item: "nowhere" for item in where})
+    assert all(zones.locate(state, item) == key for item, key in where.items())
+    zones.SEEN.update({item: key for item, key in zip(where, reversed(list(where.values())))})
+    assert all(zones.locate(state, item) == key for item, key in where.items())

@@ -16,11 +16,31 @@ def zone_spec(game, key: str):
     return None if name == BOX else game.zones[name]
 
 
+# Where each component was last moved or drawn to, in any state of any game: a guess that
+# `locate` checks first (one list instead of a search of every zone; a component is in
+# exactly one zone, so a guess that holds is the answer). Tests turn it off.
+REMEMBER = True
+SEEN: dict = {}
+
+
 def locate(state: dict, item: str) -> str | None:
-    for key, items in state["zones"].items():
+    zones = state["zones"]
+    if REMEMBER:
+        key = SEEN.get(item)
+        if key is not None and item in zones.get(key, ()):
+            return key
+    for key, items in zones.items():
         if item in items:
             return key
     return None
+
+
+def seen(items, to: str) -> None:
+    if REMEMBER:
+        if len(SEEN) > 100_000:  # ids of many games in one process: start again
+            SEEN.clear()
+        for item in items:
+            SEEN[item] = to
 
 
 MANY = 8  # moves of more items than this from one zone take them out at once (tests set it higher)
@@ -51,6 +71,7 @@ def move(m, what, to: str, position: str = "") -> None:
             zones[src].remove(item)
             by_source.setdefault(src, []).append(item)
             moved.append(item)
+    seen(moved, to)
     if position == "top":
         dest[0:0] = moved  # a list put on top keeps its order: its first item becomes the top
     else:
@@ -67,6 +88,7 @@ def move_all(m, src: str, to: str) -> None:
         return
     check_kind(m, items, to)
     zones[to].extend(items)
+    seen(items, to)
     zones[src] = []
     if m.recording:
         m.emit("move", items=list(items), src=src, dst=to)
@@ -95,6 +117,7 @@ def draw(m, count: int, src: str, to: str) -> None:
         del items[:count]
     check_kind(m, taken, to)
     zones[to].extend(taken)
+    seen(taken, to)
     if m.recording:
         m.emit("draw", items=taken, src=src, dst=to, wanted=count)
 
