@@ -197,10 +197,10 @@ function drawBoard(board, hooks) {
   // what lies in an area (the zones kept per area), so nobody has to look it up below
   const held = board.held || {};
   const areaSays = (a) => held[a] ? `${a}: ${held[a]}` : "area " + a;
-  // areas that hold the same thing share a colour, so a player sees "flower" at a glance, not "z01"
+  // areas that hold the same thing share a colour, so a player sees what lies there, not the areas' names
   const looks = (a) => held[a] || a;
   const kinds = [...new Set(areas.map(looks))].sort();
-  const tint = (a) => colourOf(kinds, looks(a));
+  const paint = (a) => colourOf(kinds, looks(a));
   const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, class: "board", "data-board": board.name});
   svg.append(svgEl("defs", {}, svgEl("marker", {id: "arrow-" + board.name, viewBox: "0 0 10 10", refX: "22", refY: "5",
     markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"}, svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}))));
@@ -219,9 +219,9 @@ function drawBoard(board, hooks) {
     const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
     if (s.short.length > 4) name.setAttribute("textLength", 28), name.setAttribute("lengthAdjust", "spacingAndGlyphs");
     // a space touching several areas is cut into one slice per colour, so every area it reaches shows
-    const tints = [...new Set(s.areas.map(tint))];
-    g.append(title, ...wedges(x, y, 16, tints),
-      svgEl("circle", {cx: x, cy: y, r: 16, fill: tints.length === 1 ? tints[0] : tints.length ? "none" : "#f7f7f7"}), name);
+    const paints = [...new Set(s.areas.map(paint))];
+    g.append(title, ...wedges(x, y, 16, paints),
+      svgEl("circle", {cx: x, cy: y, r: 16, fill: paints.length === 1 ? paints[0] : paints.length ? "none" : "#f7f7f7"}), name);
     if (s.tags.length) g.append(svgEl("text", {x: x, y: y + 29, "text-anchor": "middle", class: "space-tags"}, s.tags.join(" ")));
     if (s.who.length) g.append(svgEl("text", {x: x, y: y - 21, "text-anchor": "middle", class: "space-who"}, s.who.join(", ")));
     svg.append(g);
