@@ -49,7 +49,7 @@ from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.compile_calls import binder
-from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, loop_items
+from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, kept_items, listed
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)
@@ -60,6 +60,7 @@ MAX_DEPTH = 40
 # `for each` loops whose bodies are plain statements (no `next`) are fused too: the loop runs
 # whole inside the run, its items bound in the frame as IterNext would (tests turn it off).
 LOOPS = True
+WHERE = True  # a fused loop's `where` written out as source (tests and benchmarks turn it off)
 
 
 def fusable(s, depth: int = 0, ends: bool = True) -> bool:
@@ -211,11 +212,27 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
         """The loop of IterStart/IterNext as a Python `for` over the same items, bound the same way."""
         next(flow.slots)  # the hidden slot op-by-op loops take: later ones keep their names
         where = name_for(compile_expr(s.where, scope)) if s.where is not None else "None"
-        bind, item = name_for(binder(s.pattern)), f"_i{len(names)}"
-        emit(f"for {item} in LOOP(m, E, {name_for(compile_expr(s.source, scope))}, {where}, {bind}, "
-             f"{name_for(s.pattern.names)}):", depth, s.span)
+        bind, item, pattern = name_for(binder(s.pattern)), f"_i{len(names)}", name_for(s.pattern.names)
+        source = f"{name_for(compile_expr(s.source, scope))}(m)"
+        test = filtered(s, item) if where != "None" else None
+        if test is None:
+            emit(f"for {item} in KEPT(m, E, LISTED({source}), {where}, {bind}, {pattern}):", depth, s.span)
+        else:  # the `where` written out, the item a Python local; its closure if that fails
+            for line in [f"{item}s = LISTED({source})", "try:", f"    {item}k = [{item} for {item} in {item}s if {test}]",
+                         "except Exception:", f"    {item}k = KEPT(m, E, {item}s, {where}, {bind}, {pattern})",
+                         f"for {item} in {item}k:"]:
+                emit(line, depth, s.span)
         emit(f"    {bind}(E, {item})", depth, s.span)
         body(s.body, depth + 1)
+
+    def filtered(s: ast.For, item: str) -> str | None:
+        """A loop's `where` as source over its item `_iN`, or None (its closure tests it then)."""
+        if not (inline and compile_source.ENABLED and WHERE) or s.pattern.unpack:
+            return None
+        try:
+            return gen.expr(s.where, {s.pattern.names[0]: compile_source.Var(item)})
+        except compile_source.NotGenerated:
+            return None
 
     def branches(rest: list, s, depth: int) -> None:
         """`if`/`elif`/`else` from the first of `rest` on; a condition written as source nests."""
@@ -260,7 +277,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
     op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LOOP=loop_items)
+    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LISTED=listed, KEPT=kept_items)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:

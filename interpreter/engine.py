@@ -28,7 +28,7 @@ from meeple.interpreter.labels import describe, option_label, own_label
 MAX_POINTS = 10 ** 15
 # What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
 RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
-# `apply(..., events=False)` and the scores reuse one quiet machine per engine instead of
+# `apply(..., events=False)` and the scores reuse the engine's quiet machines instead of
 # building one per call (simulations and bots call them millions of times); tests turn it
 # off to play the same games with a new machine each time.
 REUSE = True
@@ -61,15 +61,22 @@ class Decision:
 class Engine:
     def __init__(self, game: Game):
         self.game = game
-        self._quiet = Machine(game, {}, quiet=True)  # reused where no events are kept (REUSE)
+        # Quiet machines not in use (REUSE). Taken with pop() and given back with append(), each
+        # one atomic, so bots of two tables thinking in two threads never share one.
+        self._spare: list = []
 
     def quiet_machine(self, state: dict) -> Machine:
-        """A machine on `state` that keeps no events: the engine's own one, or a new one."""
-        if not REUSE:
+        """A machine on `state` that keeps no events (give it back with `spare` when done)."""
+        try:
+            m = self._spare.pop()
+        except IndexError:
             return Machine(self.game, state, quiet=True)
-        m = self._quiet
         m.state = state
         return m
+
+    def spare(self, m: Machine) -> None:
+        if REUSE:
+            self._spare.append(m)
 
     # ------------------------------------------------------------- lifecycle
     def start(self, players: int, seed: int) -> tuple[dict, list]:
@@ -155,7 +162,10 @@ class Engine:
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             raise m.rule_error(str(exc), op, frame) from None
         m.run()
-        return s, m.events if events else []
+        if events:
+            return s, m.events
+        self.spare(m)
+        return s, []
 
     # ------------------------------------------------------------- views
     def view(self, state: dict, player) -> dict:
@@ -183,6 +193,7 @@ class Engine:
             if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
                 points = self._checked(points, rule.span, f'score "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + points
+        self.spare(m)
         return out
 
     def _evaluate(self, m: Machine, fn, span, what: str):
@@ -231,6 +242,7 @@ class Engine:
         for rule in self.game.hints:
             units = self._evaluate(m, rule.fn, rule.span, f'hint "{rule.label}"')
             out[rule.label] = out.get(rule.label, 0) + units * rule.weight
+        self.spare(m)
         return out
 
     def outlook(self, state: dict, player: int) -> float:
@@ -247,6 +259,7 @@ class Engine:
         for direction, fn, span in self.game.tiebreaks:
             value = self._number(m, fn, span, "a tie-break")
             keys.append(value if direction == "most" else -value)
+        self.spare(m)
         return keys
 
     def ranking(self, state: dict, scores: list | None = None) -> list[dict]:

@@ -158,10 +158,15 @@ class IterStart:
 def loop_items(m, env: dict, source, where, bind, names) -> list:
     """A loop's items, those that pass `where` (each bound in `env` to be tested; the names
     are as they were afterwards). Shared by IterStart and loops in fused runs."""
-    items = source(m)
-    if isinstance(items, int):
-        items = list(range(items))
-    items = list(items)
+    return kept_items(m, env, listed(source(m)), where, bind, names)
+
+
+def listed(items) -> list:
+    """What a loop runs over: a list's items (a copy), or 0 .. n-1 for a number n."""
+    return list(range(items)) if isinstance(items, int) else list(items)
+
+
+def kept_items(m, env: dict, items: list, where, bind, names) -> list:
     if where is not None:
         saved = {n: env[n] for n in names if n in env}
         kept = []

@@ -208,3 +208,31 @@ def test_a_joined_choice_skips_passes_and_fails_as_op_by_op(monkeypatch, may, lo
             steps.append(exc.format())
         outcomes.append(steps)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("items, total", [("[1, 2, 3]", 6), ("[1, 0, 3]", 4), ("3", 3), ("[1, [2]]", None),
+                                          ("[2, none]", None)])
+def test_a_fused_loops_where_written_out_fails_and_works_as_its_closure(monkeypatch, items, total):
+    from meeple.dsl import compile_source
+    text = f'''
+game "W"
+players 2
+counter a = 0
+setup:
+    for each x in {items} where x > 0 and a < 10:
+        a += x + 1 - 1
+    end game
+'''
+    outcomes = []
+    for enabled, loops, where in ((True, True, True), (False, True, True), (True, False, True), (True, True, False)):
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        monkeypatch.setattr(compile_fused, "LOOPS", loops)
+        monkeypatch.setattr(compile_fused, "WHERE", where)
+        try:
+            state, events = rules(text).start(2, 1)
+            outcomes.append([state, events])
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1] == outcomes[2] == outcomes[3]
+    if total is not None:
+        assert outcomes[0][0]["vars"]["a"] == total

@@ -3,6 +3,8 @@ the engine's reused quiet machine (engine.REUSE) and score rules and hints writt
 generated function (dsl/compile_pure.py) give the same states, scores, hints and rankings."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from meeple.dsl import compile_pure
@@ -93,3 +95,27 @@ def test_a_generated_block_fails_and_works_as_its_closures(monkeypatch, step, to
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["total"] == total
+
+
+def test_quiet_machines_are_never_shared_between_threads():
+    """Bots of two tables of one game think in two threads on one engine (the play table)."""
+    import threading
+    engine = shipped("connect_four")
+    results, alone = {}, {}
+
+    def play(seed: int, into: dict) -> None:
+        into[seed] = valued(engine, 2, seed)
+
+    for seed in (1, 2, 3, 4):
+        play(seed, alone)
+    threads = [threading.Thread(target=play, args=(seed, results)) for seed in (1, 2, 3, 4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # threads take turns often (one machine shared between them fails then)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert results == alone
