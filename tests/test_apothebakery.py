@@ -727,3 +727,28 @@ def test_a_death_whose_adventurer_a_spell_already_took_away_does_nothing():
     events = push(eng, state, "natural_death", a="a1", at_the_end=True)
     assert not any(e["e"] == "log" for e in events)
     assert state["zones"] == before
+
+
+def test_solo_greedy_with_a_cure_it_can_pay_sends_a_team_that_heals_before_corruption_strikes():
+    """Solo: Corruption's die claims the adventurer it names on its healing turn. With a cure it can pay,
+    greedy sends less stamina than Corruption's card so it heals first; without the hint it sent all three
+    Forries every time (stamina 12, after both Corruption cards), since only the stamina showed."""
+    from meeple.interpreter.agents.greedy import GreedyAgent
+    eng, state = fresh(1, zones={"forrie_hand/0": [], **wild(WATER),
+                                 "forrie_deck/0": ["f-plant-12", "f-plant-11", "f-plant-10", "f-plant-01"],
+                                 "corruption_deck": ["cor-05", "cor-14"]})  # stamina 5 and 9
+    for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
+        for place in ("a2", "a3"):
+            put(state, f"{zone}/{place}", [])
+    adventurer(state, ("a1", "adv-02", "dx-03", "cure-06", 2))  # plant water, 3 reputation; 2 hearts: +2
+    put(state, "inventory/0", ["pure-plant-1", "pure-water-1"])
+    push(eng, state, "foraging")
+    d = eng.decision(state)
+    for seed in range(6):
+        team = d.options[GreedyAgent(eng, 0, seed).choose(eng.view(state, 0), d)].value
+        assert len(team) < 3, seed
+    hint = "Ahead of Corruption with a cure under way (solo)"
+    assert eng.hints(state, 0)[hint] == 0, "no order yet: nobody is ahead"
+    state = pick(eng, state, ["f-plant-10"])  # stamina 4: ahead of either card
+    assert state["vars"]["order"] == [0, "corruption"]
+    assert eng.hints(state, 0)[hint] == pytest.approx(10 / 3), "2 faces of 6 name place 1, twice the 5 points the heal pays"
