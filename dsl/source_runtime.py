@@ -7,6 +7,7 @@ unpacking checked item by item, a cell's neighbour with the grid's step table fo
 from __future__ import annotations
 
 from meeple.dsl.compile_expr import RANGE_LIMIT, Table, _plus, _times
+from meeple.interpreter.boards import grid as gridlib
 
 
 def _range(a, b):
@@ -30,7 +31,16 @@ def _unpacked(items, n: int):
     return items
 
 
-HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked}
+def _group_count(m, cells):
+    """`count(groups(cells))` without the groups' cell lists (bots value groups of empty
+    spaces and the like at every playout's end); anything odd fails, and the closure runs."""
+    if not cells:
+        return 0
+    return gridlib.group_count(cells, m.game.grids[cells[0][0].split("/", 1)[0]].geometry)
+
+
+HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked,
+           "GROUP_COUNT": _group_count}
 
 
 def step_reader(game, direction: str):

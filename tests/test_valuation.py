@@ -119,3 +119,38 @@ def test_quiet_machines_are_never_shared_between_threads():
     finally:
         sys.setswitchinterval(interval)
     assert results == alone
+
+
+def test_groups_counted_and_built_value_the_same(monkeypatch):
+    from meeple.dsl import compile_source
+    fast = valued(shipped("queens_wishes"), 4, 38)
+    monkeypatch.setattr(compile_source, "COUNT_GROUPS", False)
+    assert valued(shipped("queens_wishes"), 4, 38) == fast
+
+
+@pytest.mark.parametrize("cells, count", [("each c in cells(board) where c.empty", 1), ("[]", 0),
+                                          ('[["board", 0], ["board", 2], ["board", 0]]', 2),
+                                          ("[1, 2]", None), ("none", 0)])
+def test_a_group_count_fails_and_works_as_the_groups(monkeypatch, cells, count):
+    from meeple.dsl import compile_source
+    text = f'''
+game "G"
+players 2
+enum mark = x | o
+grid board: 3 x 3 of mark
+setup:
+    end game
+score "S": count(groups({cells}))
+'''
+    outcomes = []
+    for counted in (True, False):
+        monkeypatch.setattr(compile_source, "COUNT_GROUPS", counted)
+        engine = rules(text)
+        state, _ = engine.start(2, 1)
+        try:
+            outcomes.append(engine.scores(state))
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    assert outcomes[0] == outcomes[1]
+    if count is not None:
+        assert outcomes[0][0]["total"] == count

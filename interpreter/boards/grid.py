@@ -65,22 +65,30 @@ def groups(cells: list, geometry: Geometry) -> list:
         return []
     key = cells[0][0]
     chosen = {c[1] for c in cells}
-    seen = set()
-    out = []
-    for start in sorted(chosen):
-        if start in seen:
-            continue
-        seen.add(start)
-        group, frontier = [], [start]
-        while frontier:
-            i = frontier.pop()
-            group.append(i)
-            for n in geometry.neighbours[i]:
-                if n in chosen and n not in seen:
-                    seen.add(n)
-                    frontier.append(n)
-        out.append([[key, i] for i in sorted(group)])
-    return out
+    seen: set = set()
+    return [[[key, i] for i in sorted(_group(start, chosen, seen, geometry.neighbours))]
+            for start in sorted(chosen) if start not in seen]
+
+
+def group_count(cells: list, geometry: Geometry) -> int:
+    """How many groups `groups` finds among the cells, without building them."""
+    chosen = {c[1] for c in cells}
+    seen: set = set()
+    return sum(1 for start in chosen if start not in seen and _group(start, chosen, seen, geometry.neighbours))
+
+
+def _group(start: int, chosen: set, seen: set, neighbours) -> list:
+    """The indices connected to `start` among `chosen`, marked in `seen`."""
+    seen.add(start)
+    group, frontier = [], [start]
+    while frontier:
+        i = frontier.pop()
+        group.append(i)
+        for n in neighbours[i]:
+            if n in chosen and n not in seen:
+                seen.add(n)
+                frontier.append(n)
+    return group
 
 
 def render(grid: dict, geometry: Geometry, codes: dict | None = None) -> list[str]:
