@@ -164,7 +164,8 @@ class Engine:
         m.run()
         if events:
             return s, m.events
-        self.spare(m)
+        if REUSE:  # given back in place (not through `spare`): one call less a decision
+            self._spare.append(m)
         return s, []
 
     # ------------------------------------------------------------- views
