@@ -78,3 +78,38 @@ def test_rollout_budget_on_the_command_line():
     assert make_agents(engine, ["rollout@3"], 2, 1)[0].guesses == 3
     with pytest.raises(AgentError, match="rollout@8"):
         make_agents(engine, ["rollout@many"], 2, 1)
+
+
+def test_quick_greedy_plays_the_place_its_look_through_the_tile_found():
+    """Which tile, then where: the quick greedy values each tile by its best place and plays
+    that place next, not a second search (the same choice, found once)."""
+    from meeple.interpreter.agents.rollout import quick_line
+    from meeple.interpreter.rng import Random
+    engine = shipped("queens_wishes")
+    start = engine.start(2, 3)[0]  # which bag: its follow-up (which tile) is no wide choice,
+    assert quick_line(engine, start, Random(1))[1] is None  # a tile is worth its place, not played blind
+    state = engine.apply(start, 0)[0]  # the first bag drawn: which tile now
+    seat = engine.decision(state).actor
+    k, then = quick_line(engine, state, Random(1), sample=1000, follow=1000)
+    after = engine.apply(state, k)[0]
+    places = engine.decision(after)
+    assert places.actor == seat and then is not None
+    best = max(engine.outlook(engine.apply(after, j)[0], seat) for j in range(len(places.options)))
+    assert engine.outlook(engine.apply(after, then)[0], seat) == best
+    assert quick_line(engine, after, Random(1))[1] is None  # a place leads to no choice of the same seat's
+
+
+def test_rollout_plays_on_to_the_start_of_a_round_or_a_fixed_count_where_phases_are_long():
+    """Valued where every seat has had its turns of the same rounds: on to the start of the
+    phase entered `rounds` times after the decision's, at most `cap` decisions; where no phase
+    was entered within `horizon` decisions, `horizon` of them."""
+    engine = shipped("queens_wishes")
+    bot = make_agents(engine, ["rollout"], 2, 1)[0]
+    state = engine.start(2, 1)[0]
+    bot.round = state["seq"]
+    later = {**state, "seq": state["seq"] + 1}
+    assert bot.play_on(state, 0) and bot.play_on(later, 12) and bot.play_on(later, 15)
+    assert not bot.play_on({**state, "seq": state["seq"] + bot.rounds}, 1)  # three rounds on
+    assert not bot.play_on(later, bot.cap)
+    assert bot.play_on(state, bot.horizon - 1) and not bot.play_on(state, bot.horizon)  # one long phase
+    assert not bot.play_on({**later, "over": True}, 0)

@@ -4,8 +4,9 @@ Bertsekas' rollout algorithm (one step of policy improvement over a base
 policy): greedy (greedy.py) ranks every option by its look at the seat's own
 next choices, and its best few are the candidates. For each candidate, on
 several guesses at the hidden parts (determinize; never the true state), the
-game is played on from that option by a quick greedy for every seat, for a
-number of decisions or to the end, and the position is valued by the seat's
+game is played on from that option by a quick greedy for every seat to the
+start of the third round after the decision's (phase entries; at most 16
+decisions, 12 where phases are long) or to the end, and the position is valued by the seat's
 outlook (score plus hints) over the best other seat's. The candidate with the
 best mean margin is taken; greedy's order breaks ties. Back at a view it has
 decided in, nothing changed, it leaves out the options it took there (as
@@ -23,7 +24,9 @@ long chains of the seat's choices, the quick greedy (one choice ahead) plays
 the candidates on worse than greedy would, and the rollout can lose to greedy
 (docs/agents.md has the duels).
 
-Budget: `rollout` plays each candidate on GUESSES guesses; `rollout@N` on N
+Budget: `rollout` plays each candidate on GUESSES guesses (the quick greedy plays a
+tile's place as its look through the tile found it, not searching twice, which paid for
+6 guesses where 4 were played before); `rollout@N` on N
 guesses (reproducible: the same seed and budget make the same choice).
 """
 from __future__ import annotations
@@ -37,8 +40,10 @@ from meeple.interpreter.agents.mcts import GUESS_ERRORS
 from meeple.interpreter.rng import Random
 
 CANDIDATES = 4  # greedy's best this many options are played on
-GUESSES = 4  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
-HORIZON = 12  # decisions the quick greedy plays after a candidate before the position is valued
+GUESSES = 6  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
+HORIZON = 12  # decisions the quick greedy plays after a candidate, where phases are long
+ROUNDS = 3  # ... or on to the start of the phase entered this many times after the decision's,
+CAP = 16  # at most this many decisions, wherever a phase was entered within HORIZON of them
 SAMPLE = 48  # options the quick greedy values at a decision with more than this many
 FOLLOW = 48  # options of the same seat's next choice it values to judge a choice leading there
 
@@ -47,10 +52,12 @@ class RolloutAgent:
     name = "rollout"
 
     def __init__(self, engine, seat: int, seed: int, guesses: int = GUESSES, candidates: int = CANDIDATES,
-                 horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW):
+                 horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW, rounds: int = ROUNDS,
+                 cap: int = CAP):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
-        self.follow = follow
+        self.follow, self.rounds, self.cap = follow, rounds, cap
+        self.round = 0  # the phase entries counted at the decision being made (the view's)
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
 
     def choose(self, view: dict, decision) -> int:
@@ -73,6 +80,7 @@ class RolloutAgent:
         """Among the candidates, the one with the best mean margin played on (on `guess`
         first, the guess greedy's ranking was made on, then on fresh ones)."""
         engine, rng = self.engine, self.rng
+        self.round = view.get("seq", 0)
         totals = [0.0] * len(top)
         for g in range(self.guesses):
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
@@ -83,7 +91,7 @@ class RolloutAgent:
         return top[best]
 
     def played_on(self, world: dict, k: int, dice: int) -> float:
-        """The seat's margin after option k and `horizon` quick-greedy decisions, on one guess."""
+        """The seat's margin after option k and the quick greedy's play on (play_on), on one guess."""
         engine = self.engine
         try:
             state = engine.apply(world, k, events=False)[0]
@@ -92,41 +100,70 @@ class RolloutAgent:
         # The same dice and the same quick choices after every candidate (common random numbers).
         state["rng"] = game_rng.seed_state(dice)
         quick = Random(dice)
-        for _ in range(self.horizon):
-            if state["over"] or state["pending"] is None:
-                break
+        played = 0
+        while self.play_on(state, played):
             try:
-                engine.apply(state, quick_pick(engine, state, quick, self.sample, self.follow), inplace=True, events=False)
+                k, then = quick_line(engine, state, quick, self.sample, self.follow)
+                engine.apply(state, k, inplace=True, events=False)
+                played += 1
+                # The look through this choice already found the seat's best next one among
+                # `follow` (a tile's best place): played as found, not searched a second time.
+                if then is not None and self.play_on(state, played):
+                    engine.apply(state, then, inplace=True, events=False)
+                    played += 1
             except GUESS_ERRORS:
                 break
         return margin(engine, state, self.seat)
 
+    def play_on(self, state: dict, played: int) -> bool:
+        """Whether the quick greedy plays another decision: until the start of the phase entered
+        `rounds` times after the decision's (at most `cap` decisions), so that every seat has
+        had its turns of the same rounds when the position is valued (stopped at a fixed
+        count, whoever moved last in the round was ahead, and the agent was far stronger in
+        the first seat than in the second); where no phase was entered within `horizon`
+        decisions (long phases), after `horizon` decisions."""
+        if state["over"] or state["pending"] is None:
+            return False
+        if played >= self.horizon and state["seq"] == self.round:
+            return False
+        return played < self.cap and state["seq"] < self.round + self.rounds
 
-def quick_pick(engine, state: dict, rng, sample: int = SAMPLE, follow: int = None) -> int:
+
+def quick_line(engine, state: dict, rng, sample: int = SAMPLE, follow: int = None) -> tuple:
     """The quick greedy: the option with the best outlook for the seat deciding, among at most
-    `sample` of them; a small choice leading to the same seat's next choice is valued by
-    the best of at most `follow` of that one's options (`sample` if not given)."""
+    `sample` of them, and None; or, for a small choice leading to the same seat's next choice
+    (which tile, then where), the option valued by the best of at most `follow` of that one's
+    options (`sample` if not given) and, when that next choice is a wide one (more than
+    FOLLOW_UP options, each valued one step deep as this look would value it there), its best
+    option found, to be played next (else None)."""
     pending = state["pending"]
     n, actor = len(pending["options"]), pending["actor"]
     if n == 1:
-        return 0
-    best_k, best = rng.below(n), -float("inf")
+        return 0, None
+    best_k, best, best_then = rng.below(n), -float("inf"), None
     for k in sampled(n, sample, rng):
+        then = None
         try:
             after = engine.apply(state, k, events=False)[0]
             value = engine.outlook(after, actor)
             nxt = after["pending"]
             if n <= FOLLOW_UP and nxt is not None and not after["over"] and nxt["actor"] == actor:
+                # Only a wide next choice is valued one step deep, as this look would value it
+                # there: its best option found here is then the one to play (a bag, then which
+                # tile, is not: a tile is worth its place, one step further).
+                wide = len(nxt["options"]) > FOLLOW_UP
                 for j in sampled(len(nxt["options"]), follow or sample, rng):
                     try:
-                        value = max(value, engine.outlook(engine.apply(after, j, events=False)[0], actor))
+                        worth = engine.outlook(engine.apply(after, j, events=False)[0], actor)
                     except GUESS_ERRORS:
                         continue
+                    if worth > value or wide and then is None and worth >= value:
+                        value, then = worth, (j if wide else None)
         except GUESS_ERRORS:
             continue
         if value > best:
-            best_k, best = k, value
-    return best_k
+            best_k, best, best_then = k, value, then
+    return best_k, best_then
 
 
 def sampled(n: int, sample: int, rng) -> list[int]:
