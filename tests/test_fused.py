@@ -117,13 +117,20 @@ def played(engine, players: int, seed: int) -> list:
         state, events = engine.apply(state, rng.below(picker, n))
 
 
-@pytest.mark.parametrize("name, players, seed", [
-    ("queens_wishes", 4, 41), ("queens_wishes", 1, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44),
-    ("mudcake_fair", 3, 45), ("breakthrough", 2, 46)])
-def test_fused_loops_and_op_by_op_loops_play_the_same(monkeypatch, name, players, seed):
-    fused = played(shipped(name), players, seed)
-    monkeypatch.setattr(compile_fused, "LOOPS", False)
-    assert played(shipped(name), players, seed) == fused
+# Each switch of compile_fused: shipped games play the same with it and without it.
+SWITCH_GAMES = {
+    "LOOPS": [("queens_wishes", 4, 41), ("queens_wishes", 1, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44),
+              ("mudcake_fair", 3, 45), ("breakthrough", 2, 46)],
+    "JOIN": [("tic_tac_toe", 2, 51), ("connect_four", 2, 52), ("apothebakery", 3, 53), ("wild_gardens", 2, 54),
+             ("queens_wishes", 1, 55), ("mudcake_fair", 4, 56)]}
+
+
+@pytest.mark.parametrize("switch, name, players, seed",
+                         [(switch, *game) for switch, games in SWITCH_GAMES.items() for game in games])
+def test_a_switch_of_the_fused_runs_plays_as_without_it(monkeypatch, switch, name, players, seed):
+    on = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_fused, switch, False)
+    assert played(shipped(name), players, seed) == on
 
 
 LOOP_RULES = '''
@@ -158,15 +165,6 @@ def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["vars"]["a"] == total
-
-
-@pytest.mark.parametrize("name, players, seed", [
-    ("tic_tac_toe", 2, 51), ("connect_four", 2, 52), ("apothebakery", 3, 53), ("wild_gardens", 2, 54),
-    ("queens_wishes", 1, 55), ("mudcake_fair", 4, 56)])
-def test_a_choice_joined_to_what_follows_plays_as_op_by_op(monkeypatch, name, players, seed):
-    joined = played(shipped(name), players, seed)
-    monkeypatch.setattr(compile_fused, "JOIN", False)
-    assert played(shipped(name), players, seed) == joined
 
 
 JOIN_RULES = '''
