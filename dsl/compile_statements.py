@@ -28,6 +28,7 @@ from __future__ import annotations
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import shared_content
 from meeple.dsl.compile_source import Gen, NotGenerated
+from meeple.interpreter.boards import placing
 
 
 def statement(s, scope, gen: Gen, fallback: str) -> list | None:
@@ -56,7 +57,9 @@ def _parts(s, scope, gen: Gen):
             return None
         reads = [f"_c = {gen.expr(target.obj, {})}", "_k, _i = _c", "_cs = S['grids'][_k]['cells']",
                  f"_v = {gen.expr(s.value, {})}"]
-        return reads, ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
+        # A game that places shapes may keep a grid's occupancy mask: `put` alone updates it.
+        forget = [f"_kept = m.game.cache.get({placing.KEPT!r})", "if _kept:", "    _kept.pop(_k, None)"] if g.shapes else []
+        return reads, forget + ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
     name = target.name if isinstance(target, ast.Name) else target.obj.name
     index = target.index if isinstance(target, ast.Index) else None
     if index is None and name in scope.locals:
