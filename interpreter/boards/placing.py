@@ -30,7 +30,7 @@ def placement_table(m, piece, key) -> polyomino.Table:
 
 
 KEEP = True  # tests turn it off to play the same games with the mask compared cell by cell
-KEPT = "kept occupancy"  # the game's cache: grid key -> (cells list, mask, fits answers)
+KEPT = "kept occupancy"  # the game's cache: grid key -> (its cells list, mask)
 
 
 def occupied(m, key) -> int:
@@ -42,7 +42,7 @@ def occupied(m, key) -> int:
     loaded from JSON, has new lists). A state's cells edited in place by hand, outside the
     engine, need a copy first (`copy_state`). Otherwise (KEEP off) the last mask is kept
     with a copy of the cells it was computed from, and compared (a C-speed list compare)
-    before reuse; counting the empty cells instead costs more than that compare."""
+    before reuse (a check that counted the empty cells cost more than that compare)."""
     cells = m.state["grids"][key]["cells"]
     if KEEP:
         kept = m.game.cache.get(KEPT)
@@ -52,7 +52,7 @@ def occupied(m, key) -> int:
         if last is not None and last[0] is cells:
             return last[1]
         occ = gridlib.occupancy(cells)
-        kept[key] = (cells, occ, {})
+        kept[key] = (cells, occ)
         return occ
     masks = m.game.cache.get("occupied")
     if masks is None:
@@ -72,7 +72,7 @@ def placed(m, key, cells, mask: int) -> None:
     if kept:
         last = kept.get(key)
         if last is not None and last[0] is cells:
-            kept[key] = (cells, last[1] | mask, {})
+            kept[key] = (cells, last[1] | mask)
 
 
 def forget(m, key) -> None:
@@ -112,44 +112,7 @@ def placements_for(m, piece, key):
     return [list(o) for o, mask in zip(found.options, found.masks) if not mask & occ]
 
 
-ANSWERS = True  # tests turn it off to play the same games working out every `fits`
-
-
 def _fits(m, piece, key):
-    if KEEP and ANSWERS:
-        # Whether a piece fits depends only on its form and the occupancy: the answers are
-        # kept with the mask (a new mask starts with none). Tiles of one form ask the same
-        # question several times a turn (more than half the questions of a game of 4).
-        kept = m.game.cache.get(KEPT)
-        last = kept.get(key) if kept is not None else None
-        if last is None or last[0] is not m.state["grids"][key]["cells"]:
-            occupied(m, key)
-            last = m.game.cache[KEPT][key]
-        answers = last[2]
-        forms = m.game.cache.get("forms")
-        form = forms.get(piece) if forms is not None else None
-        if form is None:
-            form = _form(m, piece, key)
-        answer = answers.get(form)
-        if answer is None:
-            answer = answers[form] = _fits_now(m, piece, key)
-        return answer
-    return _fits_now(m, piece, key)
-
-
-def _form(m, piece, key) -> int:
-    """A number for the piece's cells up to turning and flipping, without their contents:
-    pieces of one form fit the same grids (the same for every piece of that form)."""
-    placement_table(m, piece, key)  # a piece without a shape fails here as it always has
-    forms = m.game.cache.setdefault("forms", {})
-    numbers = m.game.cache.setdefault("form numbers", {})
-    shape = m.game.shapes[piece]
-    outline = min(tuple((r, c) for r, c, _ in polyomino.orient(shape, k)) for k in range(8))
-    form = forms[piece] = numbers.setdefault(outline, len(numbers))
-    return form
-
-
-def _fits_now(m, piece, key):
     found = m.game.cache.get(("placements", piece, key)) or placement_table(m, piece, key)
     occ = occupied(m, key)
     if BY_CORNERS:
