@@ -28,7 +28,6 @@ from __future__ import annotations
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import shared_content
 from meeple.dsl.compile_source import Gen, NotGenerated
-from meeple.interpreter.boards import placing
 
 
 def statement(s, scope, gen: Gen, fallback: str) -> list | None:
@@ -57,8 +56,8 @@ def _parts(s, scope, gen: Gen):
             return None
         reads = [f"_c = {gen.expr(target.obj, {})}", "_k, _i = _c", "_cs = S['grids'][_k]['cells']",
                  f"_v = {gen.expr(s.value, {})}"]
-        # A game that places shapes may keep a grid's occupancy mask: `put` alone updates it.
-        forget = [f"_kept = m.game.cache.get({placing.KEPT!r})", "if _kept:", "    _kept.pop(_k, None)"] if g.shapes else []
+        # A game that places shapes keeps grids' occupancy masks on the machine: `put` alone updates them.
+        forget = ["m.kept.pop(_k, None)"] if g.shapes else []
         return reads, forget + ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
     name = target.name if isinstance(target, ast.Name) else target.obj.name
     index = target.index if isinstance(target, ast.Index) else None

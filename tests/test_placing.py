@@ -24,7 +24,7 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
     for fill in range(0, 11):  # tenths of the cells filled, up to all of them
         for _ in range(6):
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
-            m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}})
+            m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
             for corners in (True, False):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
@@ -60,12 +60,13 @@ def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     assert games[0][0] == games[0][1]
 
 
-def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_rewritten_cells():
+def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells():
     from meeple.interpreter.effects import choices
     shape = polyomino.parse_shape("a b", {"a", "b"})
     game = SimpleNamespace(shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))})
     cells = [None] * 6
-    m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False)
+    m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False,
+                        kept={})
     assert placing.occupied(m, "g/0") == 0 and placing._fits(m, "p", "g/0")
     choices.put(m, "p", "g/0", [0, 1, 1])  # cells 0 and 1
     assert placing.occupied(m, "g/0") == 0b11 and placing._fits(m, "q", "g/0")
@@ -82,6 +83,9 @@ def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_rewritten_cells():
     with pytest.raises(ValueError):  # half written, then stopped: the mask is dropped before
         choices.put(m, "p", "g/0", [0, 2, 2])  # a placement off the table: cell 4 is taken
     assert placing.occupied(m, "g/0") == gridlib_occupancy(m.state["grids"]["g/0"]["cells"])
+    m.state["grids"]["g/0"]["cells"][:] = ["a"] * 5 + [None]  # changed in place by a caller,
+    m.kept = {}  # between two runs of the machine: the next run compares
+    assert placing.occupied(m, "g/0") == 0b11111 and not placing._fits(m, "p", "g/0")
 
 
 def gridlib_occupancy(cells):
