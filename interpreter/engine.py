@@ -72,7 +72,8 @@ class Engine:
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
-        m.kept = {}  # masks kept for another state, or for this one before a caller changed it
+        if m.kept:  # masks kept for another state, or for this one before a caller changed it
+            m.kept.clear()
         return m
 
     def spare(self, m: Machine) -> None:
