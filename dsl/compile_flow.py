@@ -18,6 +18,7 @@ from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
 from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
+from meeple.interpreter.boards.placing import forget
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter import machine
@@ -129,6 +130,7 @@ class FlowCompiler:
                 if attr != content:
                     raise ValueError(f"only a cell's `{content}` can be set, not `{attr}`")
                 cells = m.state["grids"][key]["cells"]
+                forget(m, key)  # a kept occupancy mask is `put`'s alone to update
                 cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
                 if m.recording:
                     m.emit("mark", cell=c, value=cells[i])

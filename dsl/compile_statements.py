@@ -56,7 +56,9 @@ def _parts(s, scope, gen: Gen):
             return None
         reads = [f"_c = {gen.expr(target.obj, {})}", "_k, _i = _c", "_cs = S['grids'][_k]['cells']",
                  f"_v = {gen.expr(s.value, {})}"]
-        return reads, ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
+        # A game that places shapes keeps grids' occupancy masks on the machine: `put` alone updates them.
+        forget = ["m.kept.pop(_k, None)"] if g.shapes else []
+        return reads, forget + ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
     name = target.name if isinstance(target, ast.Name) else target.obj.name
     index = target.index if isinstance(target, ast.Index) else None
     if index is None and name in scope.locals:

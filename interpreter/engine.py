@@ -72,6 +72,8 @@ class Engine:
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
+        if m.kept:  # masks kept for another state, or for this one before a caller changed it
+            m.kept.clear()
         return m
 
     def spare(self, m: Machine) -> None:

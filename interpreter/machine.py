@@ -32,11 +32,12 @@ def _ignore(kind: str, **data) -> None:
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
         self.state = state
+        self.kept = {}  # grids' occupancy masks for this run (interpreter/boards/placing.py)
         self.env = {}
         self.events = []
         # Simulations that need no trace skip building events altogether.

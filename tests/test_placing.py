@@ -24,7 +24,7 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
     for fill in range(0, 11):  # tenths of the cells filled, up to all of them
         for _ in range(6):
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
-            m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}})
+            m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
             for corners in (True, False):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
@@ -32,3 +32,61 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             assert answers[0] == answers[1]
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
+
+
+def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
+    """A random game as bench plays it (one state changed in place), or copying the state at
+    each decision: every decision's options (ids), then the final state and scores."""
+    from meeple.interpreter import state as st
+    picker = {"rng": rng.seed_state(seed)}
+    state, _ = engine.start(players, seed)
+    out = []
+    while (d := engine.decision(state)) is not None:
+        out.append([o.id for o in d.options])
+        choice = rng.below(picker, len(d.options))
+        state, _ = engine.apply(st.copy_state(state) if copies else state, choice, inplace=True, events=False)
+    return out + [engine.scores(state), state]
+
+
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 41), ("queens_wishes", 2, 42),
+                                                 ("wild_gardens", 2, 43), ("apothebakery", 4, 44)])
+def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
+    from tests.conftest import shipped
+    games = []
+    for keep in (True, False):
+        monkeypatch.setattr(placing, "KEEP", keep)
+        games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
+    assert games[0] == games[1]
+    assert games[0][0] == games[0][1]
+
+
+def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells():
+    from meeple.interpreter.effects import choices
+    shape = polyomino.parse_shape("a b", {"a", "b"})
+    game = SimpleNamespace(shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))})
+    cells = [None] * 6
+    m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False,
+                        kept={})
+    assert placing.occupied(m, "g/0") == 0 and placing._fits(m, "p", "g/0")
+    choices.put(m, "p", "g/0", [0, 1, 1])  # cells 0 and 1
+    assert placing.occupied(m, "g/0") == 0b11 and placing._fits(m, "q", "g/0")
+    choices.put(m, "q", "g/0", [1, 1, 3])  # turned: cells 2 and 5
+    assert placing.occupied(m, "g/0") == 0b100111 and placing._fits(m, "p", "g/0")  # cells 3 and 4
+    game.shapes["r"] = shape
+    choices.put(m, "r", "g/0", [0, 2, 1])
+    assert placing.occupied(m, "g/0") == 0b111111 and not placing._fits(m, "p", "g/0")
+    m.state["grids"]["g/0"]["cells"] = [None] * 6  # a new list (a copy, a loaded state): rebuilt
+    assert placing.occupied(m, "g/0") == 0 and placing._fits(m, "p", "g/0")
+    placing.forget(m, "g/0")  # what setting a cell does first
+    m.state["grids"]["g/0"]["cells"][4] = "a"
+    assert placing.occupied(m, "g/0") == 0b10000
+    with pytest.raises(ValueError):  # half written, then stopped: the mask is dropped before
+        choices.put(m, "p", "g/0", [0, 2, 2])  # a placement off the table: cell 4 is taken
+    assert placing.occupied(m, "g/0") == gridlib_occupancy(m.state["grids"]["g/0"]["cells"])
+    m.state["grids"]["g/0"]["cells"][:] = ["a"] * 5 + [None]  # changed in place by a caller,
+    m.kept = {}  # between two runs of the machine: the next run compares
+    assert placing.occupied(m, "g/0") == 0b11111 and not placing._fits(m, "p", "g/0")
+
+
+def gridlib_occupancy(cells):
+    return sum(1 << i for i, v in enumerate(cells) if v is not None)

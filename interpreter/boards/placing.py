@@ -29,20 +29,51 @@ def placement_table(m, piece, key) -> polyomino.Table:
     return found
 
 
+KEEP = True  # tests turn it off to compare the cells with the last mask's at every use
+
+
 def occupied(m, key) -> int:
-    """The grid's filled cells as a bitmask. Checks of many pieces against one grid come in
-    runs (`any(fits(t, board) for each t in bag)`), so the last mask is kept with a copy
-    of the cells it was computed from, and compared (a C-speed list compare) before reuse."""
+    """The grid's filled cells as a bitmask.
+
+    Checks of many pieces against one grid come in runs (`any(fits(t, board) for each t in
+    bag)`), so the last mask is kept with a copy of the cells it was computed from, and
+    compared (a C-speed list compare) before reuse. Kept (KEEP), that compare is made once
+    a run of the machine (an `apply`, a score): the mask is then kept on the machine
+    beside the very cells list it describes and brought up to date by the engine's
+    writers (`put` adds the placed cells; `put_checked` and setting a cell drop it).
+    A caller may change a state's cells between two runs; within one, only rules do."""
     cells = m.state["grids"][key]["cells"]
+    if KEEP:
+        last = m.kept.get(key)
+        if last is not None and last[0] is cells:
+            return last[1]
     masks = m.game.cache.get("occupied")
     if masks is None:
         masks = m.game.cache["occupied"] = {}
     last = masks.get(key)
     if last is not None and last[0] == cells:
-        return last[1]
-    occ = gridlib.occupancy(cells)
-    masks[key] = (cells[:], occ)
+        occ = last[1]
+    else:
+        occ = gridlib.occupancy(cells)
+        masks[key] = (cells[:], occ)
+    if KEEP:
+        m.kept[key] = (cells, occ)
     return occ
+
+
+def placed(m, key, cells, mask: int) -> None:
+    """`put` filled the empty cells of `mask`: the kept mask grows by them, and so does the
+    compared one (the next run's compare then finds it)."""
+    last = m.kept.get(key)
+    if last is not None and last[0] is cells:
+        occ = last[1] | mask
+        m.kept[key] = (cells, occ)
+        m.game.cache["occupied"][key] = (cells[:], occ)
+
+
+def forget(m, key) -> None:
+    """A writer other than `put` is about to change the grid's cells: drop its kept mask."""
+    m.kept.pop(key, None)
 
 
 BY_CORNERS = True  # tests turn it off to play the same games checking placement by placement

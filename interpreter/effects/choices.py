@@ -9,6 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
+from meeple.interpreter.boards import placing
 from meeple.interpreter.boards.placing import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.labels import PASS_ID, lone_option
@@ -225,12 +226,15 @@ def put(m, piece: str, key: str, value) -> None:
     grid = m.state["grids"][key]
     cells = grid["cells"]
     known = placement_table(m, piece, key).by_option.get((orientation, row, col))
-    if known is not None and all(cells[i] is None for i, _ in known.cells):
+    if known is not None and (not known.mask & placing.occupied(m, key) if placing.KEEP
+                              else all(cells[i] is None for i, _ in known.cells)):
         # A placement that fits (the usual case): its cells are known already.
         covered = []
         for i, v in known.cells:
             cells[i] = v
             covered.append(i)
+        if placing.KEEP:
+            placing.placed(m, key, cells, known.mask)
     else:
         covered = put_checked(m, piece, key, value)
     src = zones.locate(m.state, piece)
@@ -248,6 +252,7 @@ def put_checked(m, piece: str, key: str, value) -> list:
     shape = polyomino.orient(m.game.shapes[piece], orientation)
     grid = m.state["grids"][key]
     cols = spec.geometry.cols
+    placing.forget(m, key)  # it may stop half-way, some cells written
     covered = []
     for dr, dc, v in shape:
         r, c = row - 1 + dr, col - 1 + dc
