@@ -1,6 +1,7 @@
 """Helpers the game tests share: run one effect alone, steer decisions, arrange zones."""
 from __future__ import annotations
 
+from meeple.dsl.errors import MeepleError
 from meeple.interpreter.machine import Machine
 
 
@@ -48,3 +49,16 @@ def relocate(state: dict, item: str, zone: str) -> None:
         if item in items:
             items.remove(item)
     state["zones"][zone].append(item)
+
+
+def both_ways(monkeypatch, module, switch: str, run) -> list:
+    """run(on) with `module.switch` set on, then off: each time its result, or its error's text
+    (a shortcut must play, and fail, as the way it shortcuts)."""
+    outcomes = []
+    for on in (True, False):
+        monkeypatch.setattr(module, switch, on)
+        try:
+            outcomes.append(run(on))
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    return outcomes

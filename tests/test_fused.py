@@ -9,6 +9,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.interpreter import rng, runner
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
+from tests.helpers import both_ways
 
 
 def trace_text(name: str, players: int, seed: int) -> list:
@@ -152,16 +153,11 @@ setup:
 @pytest.mark.parametrize("source, total", [("xs", 15), ("[[1, 2], [3]]", None), ("[[1, 0]]", None),
                                            ("[[true, 2]]", None), ("[[2, 1]]", None), ("count(a)", None), ("[[1, 2], [5, 6]]", 33)])
 def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
-    outcomes = []
-    for loops in (True, False):
-        monkeypatch.setattr(compile_fused, "LOOPS", loops)
-        try:
-            engine = rules(LOOP_RULES.replace("SOURCE", source))
-            assert ("IterStart" in [type(op).__name__ for op in engine.game.blocks[0].ops]) != loops
-            state, events = engine.start(2, 1)
-            outcomes.append([state, events])
-        except MeepleError as exc:
-            outcomes.append(exc.format())
+    def run(loops):
+        engine = rules(LOOP_RULES.replace("SOURCE", source))
+        assert ("IterStart" in [type(op).__name__ for op in engine.game.blocks[0].ops]) != loops
+        return list(engine.start(2, 1))
+    outcomes = both_ways(monkeypatch, compile_fused, "LOOPS", run)
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["vars"]["a"] == total

@@ -8,11 +8,11 @@ import sys
 import pytest
 
 from meeple.dsl import compile_pure
-from meeple.dsl.errors import MeepleError
 from meeple.interpreter import engine as engine_module
 from meeple.interpreter import rng
 from meeple.interpreter.engine import Engine
 from tests.conftest import rules, shipped
+from tests.helpers import both_ways
 
 GAMES = [("queens_wishes", 4, 31), ("wild_gardens", 2, 32), ("apothebakery", 4, 33), ("mudcake_fair", 3, 34),
          ("tic_tac_toe", 2, 35), ("connect_four", 2, 36), ("breakthrough", 2, 37)]
@@ -82,16 +82,12 @@ score "S":
 
 @pytest.mark.parametrize("step, total", [("0", 30), ("[0][1]", None), ("xs", None), ("a[3]", None)])
 def test_a_generated_block_fails_and_works_as_its_closures(monkeypatch, step, total):
-    outcomes = []
-    for enabled in (True, False):
-        monkeypatch.setattr(compile_pure, "ENABLED", enabled)
-        try:
-            engine = rules(BLOCK_RULES.replace("STEP", step))
-            assert (engine.game.scores[0].fn.__name__ == "r") == enabled  # written as one function
-            state, _ = engine.start(2, 1)
-            outcomes.append(engine.scores(state))
-        except MeepleError as exc:
-            outcomes.append(exc.format())
+    def run(enabled):
+        engine = rules(BLOCK_RULES.replace("STEP", step))
+        assert (engine.game.scores[0].fn.__name__ == "r") == enabled  # written as one function
+        state, _ = engine.start(2, 1)
+        return engine.scores(state)
+    outcomes = both_ways(monkeypatch, compile_pure, "ENABLED", run)
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["total"] == total
@@ -142,15 +138,11 @@ setup:
     end game
 score "S": count(groups({cells}))
 '''
-    outcomes = []
-    for counted in (True, False):
-        monkeypatch.setattr(compile_source, "COUNT_GROUPS", counted)
+    def run(_):
         engine = rules(text)
         state, _ = engine.start(2, 1)
-        try:
-            outcomes.append(engine.scores(state))
-        except MeepleError as exc:
-            outcomes.append(exc.format())
+        return engine.scores(state)
+    outcomes = both_ways(monkeypatch, compile_source, "COUNT_GROUPS", run)
     assert outcomes[0] == outcomes[1]
     if count is not None:
         assert outcomes[0][0]["total"] == count
