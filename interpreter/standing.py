@@ -10,6 +10,7 @@ figure the seat could not have counted is better not shown than guessed.
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter.naming import player_name
 
 
 def score_so_far(engine, view: dict) -> dict[int, int]:
@@ -28,7 +29,6 @@ def score_so_far(engine, view: dict) -> dict[int, int]:
 
 def score_so_far_text(engine, view: dict) -> str:
     """`score so far: P1 12, P2 9`, or '' when there is nothing to say."""
-    from meeple.interpreter.naming import player_name
     totals = score_so_far(engine, view)
     if not totals:
         return ""
