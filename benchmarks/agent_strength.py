@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from meeple.interpreter.lab.stats import mcnemar, wilson  # noqa: E402
+from meeple.interpreter.lab.stats import mcnemar, mean_ci, wilson  # noqa: E402
 
 BEST = "greedy"  # the best shipped agent by these figures (docs/agents.md); --agent to measure another
 PREVIOUS = "mcts@30"
@@ -97,16 +97,26 @@ def figures(agent: str, n: int, seed: int, jobs: int) -> None:
     wg = run([("wild_gardens", (agent, agent), s) for s in seeds], jobs)
     ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
     solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
-    print(f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1})")
-    print(f"  Wild Gardens 2p: {sum(sum(r['served']) for r in wg) / (2 * n):.2f} guests served and "
-          f"{sum(sum(r['scores']) for r in wg) / (2 * n):.1f} VP per player per game, "
+    print(f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1}); "
+          "each mean with its 95% interval over the games")
+    guests = [sum(r["served"]) / 2 for r in wg]
+    vp = [sum(r["scores"]) / 2 for r in wg]
+    print(f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
           f"{per_decision(wg):.2f} s per decision")
-    print(f"  Apothebakery 2p: {sum(sum(r['cured']) for r in ab) / n:.2f} adventurers healed per game, "
+    print(f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, "
           f"{per_decision(ab):.2f} s per decision")
     won = sum(r["won"] for r in solo)
     p, low, high = wilson(won, n)
     print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
           f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
+
+
+def with_ci(values: list, digits: int = 2) -> str:
+    """`2.12 [1.88, 2.37]`: a per-game mean and its 95% interval (t), so a bar is met or not by it."""
+    m, low, high = mean_ci(values)
+    if low is None:
+        return f"{m:.{digits}f}"
+    return f"{m:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None) -> None:
