@@ -27,6 +27,7 @@ stays a closure.
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 import types
 from dataclasses import fields, is_dataclass
@@ -42,6 +43,11 @@ from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
 COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups (tests turn it off)
+# A key of two or more parts (`stock[p, i]`) built by one f-string, fixed parts written in
+# its text; `any`/`all` over a short fixed list (an enum, a list of constants) written out
+# item by item, `or`/`and`, without a generator (tests turn it off).
+KEYS = True
+UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
 CELL_WORDS = {"row", "col", "empty", "id"}
@@ -218,6 +224,8 @@ class Gen:
                 raise NotGenerated(name)
         elif len(given) != len(per):
             raise NotGenerated(name)
+        if KEYS and (formatted := formatted_key(name, parts)) is not None:
+            return formatted
         if len(parts) == 1:
             return f"({name + '/'!r} + str({parts[0]}))"
         joined = " + '/' + ".join(f"str({p})" for p in parts)
@@ -339,6 +347,8 @@ class Gen:
             raise NotGenerated(func)
         if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             gen = node.args[0]
+            if KEYS and (written := self.written_out(func, gen, bound)) is not None:
+                return written
             inner, finish = self.loop(gen.selection, bound)
             value, loop = self.expr(gen.expr, inner), finish()
             content = inner[gen.selection.pattern.names[0]].content
@@ -376,6 +386,48 @@ class Gen:
             return f"{self.const(step_reader(g, func))}({args[0]})"
         return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
 
+    def written_out(self, func: str, gen: ast.Generator, bound: dict) -> str | None:
+        """`any(x for each i in ENUM)` as `(x1 or x2 or ...)` with each item written in its
+        place (truth tested as any() and all() test it, stopping at the same item); None when
+        the items are not a short fixed list or the text would be long."""
+        sel = gen.selection
+        items = self.fixed_items(sel, bound)
+        if items is None:
+            return None
+        name = sel.pattern.names[0]
+        parts = []
+        for item in items:
+            inner = dict(bound)
+            inner[name] = Var(repr(item))
+            parts.append(self.expr(gen.expr, inner))
+        if sum(map(len, parts)) > UNROLL_SIZE:
+            return None
+        if not parts:
+            return "False" if func == "any" else "True"
+        return f"(True if ({(' or ' if func == 'any' else ' and ').join(parts)}) else False)"
+
+    def fixed_items(self, sel: ast.Selection, bound: dict) -> list | None:
+        """A loop's items when they are known now: an enum's values, a kind's components, or a
+        list of constants; only texts and whole numbers, at most UNROLL_ITEMS of them."""
+        if sel.pattern.unpack or sel.where is not None or not safe_name(sel.pattern.names[0]):
+            return None
+        source, scope, g = sel.source, self.sc(bound), self.game
+        if isinstance(source, ast.Name):
+            n = source.name
+            # Names that x_Name reads as something else before an enum or a kind.
+            if n in bound or n in scope.locals or n in ("players", "first_player", "turn_order") \
+                    or n in g.options:
+                return None
+            items = list(g.enums[n]) if n in g.enums else \
+                list(g.kinds[n]) if n not in scope.symbols and n in g.kinds else None
+        elif isinstance(source, ast.ListLit) and all(is_constant(i, scope) for i in source.items):
+            items = [constant(i, scope) for i in source.items]
+        else:
+            return None
+        if items is None or len(items) > UNROLL_ITEMS or not all(type(i) in (str, int) for i in items):
+            return None
+        return items
+
     def inline(self, func: str, args: list) -> str:
         """A call of the rules' function written in place, its parameters replaced by the
         (plain, cheap to repeat) arguments; the body sees only its parameters, as when called."""
@@ -403,6 +455,8 @@ class Gen:
         inner = dict(bound)
         grid = fixed_grid(sel.source, self.sc(bound))
         source = None if grid is not None else self.expr(sel.source, bound)
+        if KEYS and isinstance(sel.source, ast.Name) and source is not None and COPIED_CONST.fullmatch(source):
+            source = source[5:-1]  # an enum's or kind's list, only read by the loop: no copy
         if grid is not None:
             inner[name] = Var(py, self.game.grids[grid], content_py)
         else:
@@ -452,6 +506,48 @@ class Gen:
 STEPS = {"left", "right", "above", "below"}
 CONTENT_ARRAY = re.compile(r"S\['grids'\]\['[^'\\]+'\]\['cells'\]")
 INLINE_DEPTH = 4
+
+
+def formatted_key(name: str, parts: list) -> str | None:
+    """`f'NAME/{(a)}/b'` for the key `NAME/` + str(a) + '/' + str(b): format() of a state's
+    values (numbers, texts, true/false, none, lists) is their str(). Parts written as a text
+    or a whole number go into the key's text (all of them fixed: the key itself). None (the
+    key is built as before) for one part that is not fixed, a fixed part with characters
+    other than letters, digits and `_-.`, or a part that cannot stand inside an f-string."""
+    fixed = [literal(p) for p in parts]
+    if len(parts) == 1 and fixed[0] is None:
+        return None
+    text, quotes = [name], set()
+    for part, value in zip(parts, fixed):
+        if value is not None:
+            if not SAFE_TEXT.fullmatch(value):
+                return None
+            text.append(value)
+        elif "\\" in part or "#" in part:
+            return None
+        else:
+            quotes.update(q for q in "'\"" if q in part)
+            text.append(f"{{({part})}}")
+    if all(v is not None for v in fixed):
+        return repr("/".join(text))
+    quote = next((q for q in "'\"" if q not in quotes), None)
+    return None if quote is None else f"f{quote}{'/'.join(text)}{quote}"
+
+
+COPIED_CONST = re.compile(r"list\(K[0-9]+\)")
+SAFE_TEXT = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def literal(part: str) -> str | None:
+    """str() of a part written as a text or whole number literal (a loop's item written out), else None."""
+    if part.startswith(("'", '"')) or part.lstrip("-").isdigit():
+        try:
+            value = pyast.literal_eval(part)
+        except (ValueError, SyntaxError):
+            return None
+        if type(value) in (str, int):
+            return str(value)
+    return None
 
 
 def atomic(source: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.dsl import compile_source
 from meeple.interpreter import rng
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
@@ -32,7 +33,7 @@ def played(engine, players: int, seed: int) -> list:
     return out + [copy_state(state), engine.scores(state)]
 
 
-@pytest.mark.parametrize("module, switch", [(actions, "PLAN")])
+@pytest.mark.parametrize("module, switch", [(actions, "PLAN"), (compile_source, "KEYS")])
 @pytest.mark.parametrize("name, players, seed", GAMES)
 def test_a_decision_point_shortcut_plays_as_without_it(monkeypatch, module, switch, name, players, seed):
     on, off = both_ways(monkeypatch, module, switch, lambda on: played(shipped(name), players, seed))
@@ -65,3 +66,65 @@ def test_an_action_test_fails_as_without_the_plan(monkeypatch):
         return state
     on, off = both_ways(monkeypatch, actions, "PLAN", run)
     assert on == off and "no item 1 in [1]" in on and on.startswith("<test>:4:")
+
+
+KEYED = '''
+game "K"
+players 2
+enum colour = red | blue | green
+counter gems per player per colour = 0
+counter n = 0
+setup:
+    gems[0, blue] = 2
+    gems[1, green] = 5
+    next round
+phase round:
+    for each player in turn_order:
+        choose c from colour where TEST by player "Which?":
+            gems[player, c] += 1
+            n += 1
+        otherwise:
+            end game
+    if n > 7:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test", [
+    "any(gems[player, d] >= 3 for each d in colour) or gems[player, c] < 2",
+    "all(gems[player, d] < 4 for each d in colour) and c != red",
+    "any(gems[q, d] > 1 for each q in [0, 1] for each d in colour) or c == blue",
+    "all(gems[player, d] for each d in []) and any([1][gems[player, d]] > 0 for each d in colour)",
+    "any(gems[player, d] == 2 for each d in colour)"])
+def test_keys_and_written_out_loops_play_and_fail_as_before(monkeypatch, test):
+    """Written out `any`/`all` stop at the same item, keep truth as any() and all() do, and fail
+    with the same message at the same place (an index out of range in the last rule)."""
+    def run(on):
+        engine = rules(KEYED.replace("TEST", test))
+        state, _ = engine.start(2, 3)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([o.id for o in d.options])
+            state, events = engine.apply(state, len(d.options) - 1)
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, compile_source, "KEYS", run)
+    assert on == off
+
+
+@pytest.mark.parametrize("parts, values", [
+    (["E['p']", "'red'"], [{"p": 1}, {"p": "x"}, {"p": True}, {"p": None}, {"p": [1, "a"]}]),
+    (["'a'", "E['p']", "E['q']"], [{"p": 0, "q": 1}, {"p": "b", "q": False}]),
+    (["'a'", "2", "-3"], [{}])])
+def test_a_formatted_key_is_the_key_built_by_parts(parts, values):
+    written = compile_source.formatted_key("gems", parts)
+    built = "('gems/' + " + " + '/' + ".join(f"str({p})" for p in parts) + ")"
+    for env in values:
+        assert eval(written, {"E": env}) == eval(built, {"E": env})
+
+
+@pytest.mark.parametrize("parts", [["E['p']"], ["'a b'", "E['p']"], ["E['p'] + '\\\\n'", "1"],
+                                   ["E['p'] + \"'\"", "1"], ["'{x}'", "E['p']"]])
+def test_a_key_that_cannot_be_formatted_is_built_as_before(parts):
+    assert compile_source.formatted_key("gems", parts) is None
