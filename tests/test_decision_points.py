@@ -7,6 +7,7 @@ import pytest
 
 from meeple.dsl import compile_source
 from meeple.interpreter import rng
+from meeple.interpreter.boards import graph
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
@@ -33,7 +34,8 @@ def played(engine, players: int, seed: int) -> list:
     return out + [copy_state(state), engine.scores(state)]
 
 
-@pytest.mark.parametrize("module, switch", [(actions, "PLAN"), (compile_source, "KEYS")])
+@pytest.mark.parametrize("module, switch", [(actions, "PLAN"), (compile_source, "KEYS"),
+                                            (graph, "INDEXED")])
 @pytest.mark.parametrize("name, players, seed", GAMES)
 def test_a_decision_point_shortcut_plays_as_without_it(monkeypatch, module, switch, name, players, seed):
     on, off = both_ways(monkeypatch, module, switch, lambda on: played(shipped(name), players, seed))
@@ -128,3 +130,27 @@ def test_a_formatted_key_is_the_key_built_by_parts(parts, values):
                                    ["E['p'] + \"'\"", "1"], ["'{x}'", "E['p']"]])
 def test_a_key_that_cannot_be_formatted_is_built_as_before(parts):
     assert compile_source.formatted_key("gems", parts) is None
+
+
+BOARD = {"spaces": {"s": {"tags": ["start"], "areas": ["x"]}, "a": {"areas": ["x", "y"]}, "b": {"tags": ["t"]},
+                    "c": {}, "d": {"areas": ["y"]}},
+         "arrows": [["s", "c"], ["s", "a"], ["a", "b"], ["c", "b"], ["b", "d"], ["d", "s"]]}
+
+
+@pytest.mark.parametrize("start, steps, blocked", [("s", 1, []), ("s", 2, ["a"]), ("s", 3, ["b", "c"]),
+                                                   ("a", 0, []), ("d", 4, ["s"]), ("s", 9, [])])
+def test_an_indexed_board_moves_and_reads_as_its_graph(monkeypatch, start, steps, blocked):
+    board = graph.Board.from_data("p", BOARD)
+
+    def run(on):
+        out = [board.reach(start, steps, blocked)] + [[board.areas(s), board.tags(s)] for s in board.order]
+        for bad in ("z", None, ["s"]):
+            try:
+                board.areas(bad)
+            except (graph.BoardError, TypeError) as exc:
+                out.append(repr(exc))
+        return out
+    on, off = both_ways(monkeypatch, graph, "INDEXED", run)
+    assert on == off
+    if (start, steps) == ("s", 1):
+        assert on[0] == ["a", "c"]  # in the file's order of spaces, not of arrows
