@@ -47,6 +47,8 @@ COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups 
 # its text; `any`/`all` over a short fixed list (an enum, a list of constants) written out
 # item by item, `or`/`and`, without a generator (tests turn it off).
 KEYS = True
+# A `choose one`'s entry tests written as one function listing the entries that hold.
+MENUS = True
 UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
@@ -588,6 +590,32 @@ def generate(node, scope: Scope, slow):
                   f"    except Exception:\n        return SLOW(m)\n")
         try:
             return _build(source, consts, "e")
+        except SyntaxError:
+            continue
+    return None
+
+
+def generate_menu(entries: list, scope: Scope, slow):
+    """`fn(m) -> the labels of the entries whose test holds` for a `choose one`, in order
+    ([label, test node or None] each), or None; `slow(m)` asks each entry's own function."""
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        lines = []
+        try:
+            for label, test in entries:
+                shown = gen.const(label)
+                if test is None:
+                    lines.append(f"        out.append({shown})\n")
+                else:
+                    lines.append(f"        if {gen.expr(test, {})}:\n            out.append({shown})\n")
+        except NotGenerated:
+            return None
+        source = ("def g(m):\n    try:\n        E = m.env\n        S = m.state\n        out = []\n"
+                  + "".join(lines) + "        return out\n    except Exception:\n        return SLOW(m)\n")
+        try:
+            return _build(source, consts, "g")
         except SyntaxError:
             continue
     return None

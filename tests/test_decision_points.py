@@ -35,7 +35,7 @@ def played(engine, players: int, seed: int) -> list:
 
 
 @pytest.mark.parametrize("module, switch", [(actions, "PLAN"), (compile_source, "KEYS"),
-                                            (graph, "INDEXED")])
+                                            (graph, "INDEXED"), (compile_source, "MENUS")])
 @pytest.mark.parametrize("name, players, seed", GAMES)
 def test_a_decision_point_shortcut_plays_as_without_it(monkeypatch, module, switch, name, players, seed):
     on, off = both_ways(monkeypatch, module, switch, lambda on: played(shipped(name), players, seed))
@@ -154,3 +154,48 @@ def test_an_indexed_board_moves_and_reads_as_its_graph(monkeypatch, start, steps
     assert on == off
     if (start, steps) == ("s", 1):
         assert on[0] == ["a", "c"]  # in the file's order of spaces, not of arrows
+
+
+MENU = '''
+game "M"
+players 2
+counter coins per player = 0
+counter turns = 0
+setup:
+    next round
+phase round:
+    turns += 1
+    for each player in turn_order:
+        choose one by player "What?":
+            "Earn" if coins[player] < 3:
+                coins[player] += 1
+            "Spend" if TEST:
+                coins[player] -= 2
+            "Pass":
+                pass
+    if turns > 5:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test", ["coins[player] >= 2", "[1, 2][coins[player]] > 1", "coins[player]",
+                                  "any(coins[q] > 2 for each q in [0, 1])"])
+def test_a_menus_tests_written_together_list_and_fail_as_each_alone(monkeypatch, test):
+    """The entries that hold, in order; an entry's failing test (an index out of range once
+    coins reach 2) fails with its own message and line."""
+    def run(on):
+        engine = rules(MENU.replace("TEST", test))
+        menu = next(op for b in engine.game.blocks for op in b.ops if type(op).__name__ == "Menu")
+        assert (menu.listed is not None) == on
+        state, _ = engine.start(2, 5)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([o.id for o in d.options])
+            state, events = engine.apply(state, 0)
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, compile_source, "MENUS", run)
+    assert on == off
+    if test.startswith("[1, 2]"):
+        assert "no item 2" in on and on.startswith("<test>:13:")
