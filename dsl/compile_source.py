@@ -49,6 +49,9 @@ COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups 
 KEYS = True
 # A `choose one`'s entry tests written as one function listing the entries that hold.
 MENUS = True
+# The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
+# twice (a field of `top(...)`, `top` of a zone): no closure called for it.
+NAMED = True
 UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
@@ -382,6 +385,9 @@ class Gen:
             return f"{func}({args[0]})"
         if func == "top" and len(args) == 1 and atomic(args[0]):
             return f"({args[0]}[0] if {args[0]} else None)"
+        if func == "top" and len(args) == 1 and self.walrus and NAMED:
+            self.loops += 1
+            return f"(_a{self.loops}[0] if (_a{self.loops} := {args[0]}) else None)"
         if func == "next_player" and len(args) == 1:
             return f"(({args[0]} + 1) % S['players'])"
         if func in STEPS and len(args) == 1:
@@ -658,15 +664,27 @@ def user_function(game, scope: Scope, name: str):
     stub = _build("def u(m, *args):\n    raise RuntimeError('not generated yet')\n", {}, "u")
     made[name] = stub
     inner = Scope(game, scope.symbols, set(params), scope.where)
-    consts: dict = {"ENTRY": game.functions[name], "P": list(params)}
-    try:
-        body = Gen(inner, consts).expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
-        source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
-    except NotGenerated:
+    real = None
+    for walrus in (True, False) if NAMED else (False,):
+        consts: dict = {"ENTRY": game.functions[name], "P": list(params)}
+        gen = Gen(inner, consts)
+        gen.walrus = walrus
+        try:
+            body = gen.expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
+            source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
+        except NotGenerated:
+            break
+        try:
+            real = _build(source, consts, "u")
+            break
+        except SyntaxError:  # a name given inside a comprehension's source: written again without
+            continue
+    if real is None:
         # As compile_calls.compile_user_call: the body's closure with only its parameters as locals.
+        consts = {"ENTRY": game.functions[name], "P": list(params)}
         source = ("def u(m, *args):\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
                   "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n")
-    real = _build(source, consts, "u")
+        real = _build(source, consts, "u")
     stub.__code__ = real.__code__
     stub.__globals__.update(real.__globals__)
     return stub

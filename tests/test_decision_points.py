@@ -14,7 +14,8 @@ from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 
 GAMES = [("wild_gardens", 4, 61), ("wild_gardens", 2, 62), ("apothebakery", 4, 63), ("apothebakery", 2, 64),
-         ("queens_wishes", 4, 65), ("tic_tac_toe", 2, 66)]
+         ("queens_wishes", 4, 65), ("tic_tac_toe", 2, 66),
+         ("mudcake_fair", 3, 67)]
 
 
 def played(engine, players: int, seed: int) -> list:
@@ -35,7 +36,8 @@ def played(engine, players: int, seed: int) -> list:
 
 
 @pytest.mark.parametrize("module, switch", [(actions, "PLAN"), (compile_source, "KEYS"),
-                                            (graph, "INDEXED"), (compile_source, "MENUS")])
+                                            (graph, "INDEXED"), (compile_source, "MENUS"),
+                                            (compile_source, "NAMED")])
 @pytest.mark.parametrize("name, players, seed", GAMES)
 def test_a_decision_point_shortcut_plays_as_without_it(monkeypatch, module, switch, name, players, seed):
     on, off = both_ways(monkeypatch, module, switch, lambda on: played(shipped(name), players, seed))
@@ -199,3 +201,44 @@ def test_a_menus_tests_written_together_list_and_fail_as_each_alone(monkeypatch,
     assert on == off
     if test.startswith("[1, 2]"):
         assert "no item 2" in on and on.startswith("<test>:13:")
+
+
+NAMED_RULES = '''
+game "N"
+players 2
+component card from "cards.csv":
+    value: int
+zone deck: deck of card
+zone pile per player: pile of card
+counter got per player = 0
+function top_value(p) = top(pile[p]).value
+function best(p) = any(count(pile[q]) > 0 and top(pile[q]).value > LIMIT for each q in [0, 1] where q != p)
+setup:
+    move card to deck
+    next round
+phase round:
+    for each player in turn_order:
+        choose c from deck where best(player) or top_value(player) == none or c.value > top_value(player) by player "Which card?":
+            move c to pile[player]
+            got[player] += 1
+        otherwise:
+            end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("limit, fails", [("2", False), ("count(pile[p]) + 1", False), ("[1, 2][top_value(q)]", True)])
+def test_named_values_in_functions_read_and_fail_as_closures(monkeypatch, tmp_path, limit, fails):
+    """`top` of a zone and a field of it, in the rules' functions (an empty pile's top is none,
+    and so is its field); an index out of range fails as without the names."""
+    def run(on):
+        engine = rules(NAMED_RULES.replace("LIMIT", limit), tmp_path, {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\n"})
+        state, _ = engine.start(2, 9)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([o.id for o in d.options])
+            state, events = engine.apply(state, len(out) % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, compile_source, "NAMED", run)
+    assert on == off and isinstance(on, str) == fails
