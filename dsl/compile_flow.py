@@ -426,3 +426,5 @@ class FlowCompiler:
         op.end = len(ops)
         for jump in exits:
             jump.target = len(ops)
+        if compile_source.ENABLED and compile_source.MENUS:
+            op.listed = compile_source.generate_menu([[e.label, e.guard] for e in s.entries], scope, op.tested)

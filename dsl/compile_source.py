@@ -27,6 +27,7 @@ stays a closure.
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 import types
 from dataclasses import fields, is_dataclass
@@ -42,6 +43,16 @@ from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
 COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups (tests turn it off)
+# A key of two or more parts (`stock[p, i]`) built by one f-string, fixed parts written in
+# its text; `any`/`all` over a short fixed list (an enum, a list of constants) written out
+# item by item, `or`/`and`, without a generator (tests turn it off).
+KEYS = True
+# A `choose one`'s entry tests written as one function listing the entries that hold.
+MENUS = True
+# The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
+# twice (a field of `top(...)`, `top` of a zone): no closure called for it.
+NAMED = True
+UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
 GRID_SHAPES = {"cells", "rows", "columns"}
 CELL_WORDS = {"row", "col", "empty", "id"}
@@ -218,6 +229,8 @@ class Gen:
                 raise NotGenerated(name)
         elif len(given) != len(per):
             raise NotGenerated(name)
+        if KEYS and (formatted := formatted_key(name, parts)) is not None:
+            return formatted
         if len(parts) == 1:
             return f"({name + '/'!r} + str({parts[0]}))"
         joined = " + '/' + ".join(f"str({p})" for p in parts)
@@ -339,6 +352,8 @@ class Gen:
             raise NotGenerated(func)
         if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             gen = node.args[0]
+            if KEYS and (written := self.written_out(func, gen, bound)) is not None:
+                return written
             inner, finish = self.loop(gen.selection, bound)
             value, loop = self.expr(gen.expr, inner), finish()
             content = inner[gen.selection.pattern.names[0]].content
@@ -370,11 +385,56 @@ class Gen:
             return f"{func}({args[0]})"
         if func == "top" and len(args) == 1 and atomic(args[0]):
             return f"({args[0]}[0] if {args[0]} else None)"
+        if func == "top" and len(args) == 1 and self.walrus and NAMED:
+            self.loops += 1
+            return f"(_a{self.loops}[0] if (_a{self.loops} := {args[0]}) else None)"
         if func == "next_player" and len(args) == 1:
             return f"(({args[0]} + 1) % S['players'])"
         if func in STEPS and len(args) == 1:
             return f"{self.const(step_reader(g, func))}({args[0]})"
         return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
+
+    def written_out(self, func: str, gen: ast.Generator, bound: dict) -> str | None:
+        """`any(x for each i in ENUM)` as `(x1 or x2 or ...)` with each item written in its
+        place (truth tested as any() and all() test it, stopping at the same item); None when
+        the items are not a short fixed list or the text would be long."""
+        sel = gen.selection
+        items = self.fixed_items(sel, bound)
+        if items is None:
+            return None
+        name = sel.pattern.names[0]
+        parts = []
+        for item in items:
+            inner = dict(bound)
+            inner[name] = Var(repr(item))
+            parts.append(self.expr(gen.expr, inner))
+        if sum(map(len, parts)) > UNROLL_SIZE:
+            return None
+        if not parts:
+            return "False" if func == "any" else "True"
+        return f"(True if ({(' or ' if func == 'any' else ' and ').join(parts)}) else False)"
+
+    def fixed_items(self, sel: ast.Selection, bound: dict) -> list | None:
+        """A loop's items when they are known now: an enum's values, a kind's components, or a
+        list of constants; only texts and whole numbers, at most UNROLL_ITEMS of them."""
+        if sel.pattern.unpack or sel.where is not None or not safe_name(sel.pattern.names[0]):
+            return None
+        source, scope, g = sel.source, self.sc(bound), self.game
+        if isinstance(source, ast.Name):
+            n = source.name
+            # Names that x_Name reads as something else before an enum or a kind.
+            if n in bound or n in scope.locals or n in ("players", "first_player", "turn_order") \
+                    or n in g.options:
+                return None
+            items = list(g.enums[n]) if n in g.enums else \
+                list(g.kinds[n]) if n not in scope.symbols and n in g.kinds else None
+        elif isinstance(source, ast.ListLit) and all(is_constant(i, scope) for i in source.items):
+            items = [constant(i, scope) for i in source.items]
+        else:
+            return None
+        if items is None or len(items) > UNROLL_ITEMS or not all(type(i) in (str, int) for i in items):
+            return None
+        return items
 
     def inline(self, func: str, args: list) -> str:
         """A call of the rules' function written in place, its parameters replaced by the
@@ -403,6 +463,8 @@ class Gen:
         inner = dict(bound)
         grid = fixed_grid(sel.source, self.sc(bound))
         source = None if grid is not None else self.expr(sel.source, bound)
+        if KEYS and isinstance(sel.source, ast.Name) and source is not None and COPIED_CONST.fullmatch(source):
+            source = source[5:-1]  # an enum's or kind's list, only read by the loop: no copy
         if grid is not None:
             inner[name] = Var(py, self.game.grids[grid], content_py)
         else:
@@ -454,6 +516,48 @@ CONTENT_ARRAY = re.compile(r"S\['grids'\]\['[^'\\]+'\]\['cells'\]")
 INLINE_DEPTH = 4
 
 
+def formatted_key(name: str, parts: list) -> str | None:
+    """`f'NAME/{(a)}/b'` for the key `NAME/` + str(a) + '/' + str(b): format() of a state's
+    values (numbers, texts, true/false, none, lists) is their str(). Parts written as a text
+    or a whole number go into the key's text (all of them fixed: the key itself). None (the
+    key is built as before) for one part that is not fixed, a fixed part with characters
+    other than letters, digits and `_-.`, or a part that cannot stand inside an f-string."""
+    fixed = [literal(p) for p in parts]
+    if len(parts) == 1 and fixed[0] is None:
+        return None
+    text, quotes = [name], set()
+    for part, value in zip(parts, fixed):
+        if value is not None:
+            if not SAFE_TEXT.fullmatch(value):
+                return None
+            text.append(value)
+        elif "\\" in part or "#" in part:
+            return None
+        else:
+            quotes.update(q for q in "'\"" if q in part)
+            text.append(f"{{({part})}}")
+    if all(v is not None for v in fixed):
+        return repr("/".join(text))
+    quote = next((q for q in "'\"" if q not in quotes), None)
+    return None if quote is None else f"f{quote}{'/'.join(text)}{quote}"
+
+
+COPIED_CONST = re.compile(r"list\(K[0-9]+\)")
+SAFE_TEXT = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def literal(part: str) -> str | None:
+    """str() of a part written as a text or whole number literal (a loop's item written out), else None."""
+    if part.startswith(("'", '"')) or part.lstrip("-").isdigit():
+        try:
+            value = pyast.literal_eval(part)
+        except (ValueError, SyntaxError):
+            return None
+        if type(value) in (str, int):
+            return str(value)
+    return None
+
+
 def atomic(source: str) -> bool:
     """A local, a constant or a frame local: as cheap to read twice as to pass once."""
     return source.isidentifier() or source.lstrip("-").isdigit() or (
@@ -497,6 +601,32 @@ def generate(node, scope: Scope, slow):
     return None
 
 
+def generate_menu(entries: list, scope: Scope, slow):
+    """`fn(m) -> the labels of the entries whose test holds` for a `choose one`, in order
+    ([label, test node or None] each), or None; `slow(m)` asks each entry's own function."""
+    for walrus in (True, False):
+        consts: dict = {"SLOW": slow}
+        gen = Gen(scope, consts)
+        gen.walrus = walrus
+        lines = []
+        try:
+            for label, test in entries:
+                shown = gen.const(label)
+                if test is None:
+                    lines.append(f"        out.append({shown})\n")
+                else:
+                    lines.append(f"        if {gen.expr(test, {})}:\n            out.append({shown})\n")
+        except NotGenerated:
+            return None
+        source = ("def g(m):\n    try:\n        E = m.env\n        S = m.state\n        out = []\n"
+                  + "".join(lines) + "        return out\n    except Exception:\n        return SLOW(m)\n")
+        try:
+            return _build(source, consts, "g")
+        except SyntaxError:
+            continue
+    return None
+
+
 def generate_filter(var: str, source, where, scope: Scope, slow):
     """`fn(m, items) -> the items where `where` holds, with each item as `var``, for a choice's
     options; or None. `slow(m, items)` binds `var` in the frame's locals item by item."""
@@ -534,15 +664,27 @@ def user_function(game, scope: Scope, name: str):
     stub = _build("def u(m, *args):\n    raise RuntimeError('not generated yet')\n", {}, "u")
     made[name] = stub
     inner = Scope(game, scope.symbols, set(params), scope.where)
-    consts: dict = {"ENTRY": game.functions[name], "P": list(params)}
-    try:
-        body = Gen(inner, consts).expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
-        source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
-    except NotGenerated:
+    real = None
+    for walrus in (True, False) if NAMED else (False,):
+        consts: dict = {"ENTRY": game.functions[name], "P": list(params)}
+        gen = Gen(inner, consts)
+        gen.walrus = walrus
+        try:
+            body = gen.expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
+            source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
+        except NotGenerated:
+            break
+        try:
+            real = _build(source, consts, "u")
+            break
+        except SyntaxError:  # a name given inside a comprehension's source: written again without
+            continue
+    if real is None:
         # As compile_calls.compile_user_call: the body's closure with only its parameters as locals.
+        consts = {"ENTRY": game.functions[name], "P": list(params)}
         source = ("def u(m, *args):\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
                   "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n")
-    real = _build(source, consts, "u")
+        real = _build(source, consts, "u")
     stub.__code__ = real.__code__
     stub.__globals__.update(real.__globals__)
     return stub

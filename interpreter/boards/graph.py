@@ -22,6 +22,11 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+# Each space's position, tags and areas kept in plain dicts beside the graph: `reach` orders
+# its ends by position instead of scanning every space, `areas` and `tags` skip networkx's
+# node views (tests turn it off to play the same games on the graph alone).
+INDEXED = True
+
 
 class BoardError(ValueError):
     pass
@@ -36,6 +41,12 @@ class Board:
     neighbours: dict = field(repr=False)  # space -> sorted tuple (undirected)
     area_names: tuple = ()  # every area, in order of first appearance
     labels: dict = field(default_factory=dict, repr=False)  # space -> how people read it (optional)
+    # space -> (position in `order`, tags, areas), from the graph (see INDEXED)
+    index: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.index = {s: (i, self.graph.nodes[s]["tags"], self.graph.nodes[s]["areas"])
+                      for i, s in enumerate(self.order)}
 
     @classmethod
     def from_data(cls, name: str, data) -> "Board":
@@ -90,12 +101,23 @@ class Board:
                 if state not in seen:
                     seen.add(state)
                     frontier.append(state)
+        if INDEXED:
+            index = self.index
+            return sorted(ends, key=lambda s: index[s][0])
         return [s for s in self.order if s in ends]
 
     def areas(self, space) -> list:
+        if INDEXED:
+            known = self.index.get(space) if type(space) is str else None
+            if known is not None:
+                return list(known[2])
         self.check(space)
         return list(self.graph.nodes[space]["areas"])
 
     def tags(self, space) -> list:
+        if INDEXED:
+            known = self.index.get(space) if type(space) is str else None
+            if known is not None:
+                return list(known[1])
         self.check(space)
         return list(self.graph.nodes[space]["tags"])

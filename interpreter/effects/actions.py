@@ -31,6 +31,10 @@ from operator import attrgetter
 ACT = "act"  # an option value {"act": name}: take the action `name`
 HELD = "#held/"  # = state.HELD_PREFIX (views hide other players' marks)
 MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read by `moment()`)
+# `offer` reads the game's actions sorted once (their blocks, the interrupting ones, the
+# offered ones) and, in a game with no interrupting action, only asks the actor's tests;
+# tests turn it off to play the same games through the general path.
+PLAN = True
 
 
 def running(m) -> bool:
@@ -82,15 +86,46 @@ def interrupt(m, actor, line: int) -> bool:
     return offer(m, actor, line) is None
 
 
+def _plan(game) -> tuple:
+    """(the actions' blocks, the interrupting actions, the offered ones), worked out once."""
+    plan = game.cache["action plan"] = (frozenset(a.block for a in game.actions), _interrupting(game),
+                                        _offered(game))
+    return plan
+
+
 def offer(m, actor, line: int):
     """Before `actor` decides: None if another player was asked to act first (the pending
     decision is theirs), else the actor's own actions that hold, as extra option values.
 
     Each test is evaluated once per decision point: the actor's interrupting ones serve
     both for their "held" marks and for their own options."""
-    game, state = m.game, m.state
-    if running(m):
+    if PLAN:  # what follows, for a game whose actions never interrupt, with less to look up
+        game = m.game
+        plan = game.cache.get("action plan") or _plan(game)
+        blocks = plan[0]
+        for f in m.state["stack"]:
+            if f[0] in blocks:  # an action is running
+                return []
+        if not plan[1]:
+            if actor is None:
+                return []
+            out = []
+            saved = m.env
+            try:
+                for a in plan[2]:
+                    m.env = {a.param: actor}
+                    if a.guard is None or a.guard(m):
+                        out.append({ACT: a.name})
+            finally:
+                m.env = saved
+            return out
+    elif running(m):
         return []
+    return _offer(m, actor, line)
+
+
+def _offer(m, actor, line: int):
+    game, state = m.game, m.state
     inter = _interrupting(game)
     mine = None
     if inter:

@@ -163,11 +163,12 @@ class ChooseFrom:
 
 
 class Menu:
-    __slots__ = ("may", "by", "entries", "end", "span", "prompt")
+    __slots__ = ("may", "by", "entries", "end", "span", "prompt", "listed")
 
     def __init__(self, may, by, entries, prompt, span):
         # entries: [label, guard or None, target]
         self.may, self.by, self.entries, self.end, self.span, self.prompt = may, by, entries, 0, span, prompt
+        self.listed = None  # fn(machine) -> the labels whose guard holds, generated (dsl/compile_source.py)
 
     otherwise = None
 
@@ -179,10 +180,14 @@ class Menu:
         return suspend(m, frame, self, self.by(m), options)
 
     def options(self, m, frame) -> list:
-        options = [e[0] for e in self.entries if e[1] is None or e[1](m)]
+        options = self.listed(m) if self.listed is not None else self.tested(m)
         if self.may:
             options.append(None)
         return options
+
+    def tested(self, m) -> list:
+        """The labels of the entries whose guard holds, each guard asked in turn."""
+        return [e[0] for e in self.entries if e[1] is None or e[1](m)]
 
     def take(self, m, frame, value):
         if value is None:
