@@ -24,21 +24,21 @@ generated), so when the generated code raises, the expression's closure
 line. Anything not written out here is called as its closure, unless it reads
 a name the generated code keeps as a Python local; then the whole expression
 stays a closure.
+
+The writer (`Gen`) is in two parts: names, fields, keys and operators here, calls and
+loops in dsl/source_calls.py; what needs no writer (keys as f-strings, what may be
+written out) is in dsl/source_text.py.
 """
 from __future__ import annotations
-
-import ast as pyast
-import re
-import types
-from dataclasses import fields, is_dataclass
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.compile_expr import (Scope, attr_reader, closure_only, compile_table, constant, is_constant,
                                      shared_content, static_kind)
-from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table, step_reader
-from meeple.interpreter import builtins
-from meeple.interpreter.builtins import FUNCTIONS
+from meeple.dsl.source_calls import CallWriter
+from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
+from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, formatted_key,
+                                    names_in, safe_name, unrepeatable_functions)
 from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
@@ -52,73 +52,9 @@ MENUS = True
 # The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
 # twice (a field of `top(...)`, `top` of a zone): no closure called for it.
 NAMED = True
-UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
-UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
-GRID_SHAPES = {"cells", "rows", "columns"}
-CELL_WORDS = {"row", "col", "empty", "id"}
-COMPARE = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=", "in": "in", "notin": "not in"}
 
 
-class NotGenerated(Exception):
-    """This expression stays a closure."""
-
-
-class Var:
-    """A name the generated code keeps as a Python local; for cells of a known grid,
-    the grid and the local holding the cell's content."""
-
-    __slots__ = ("py", "grid", "content", "used")
-
-    def __init__(self, py: str, grid=None, content: str | None = None):
-        self.py, self.grid, self.content = py, grid, content
-        self.used = False  # read other than through its content: the loop needs the cell itself
-
-
-def names_in(node):
-    """Every name an expression mentions (loop names included)."""
-    if isinstance(node, ast.Name):
-        yield node.name
-    if isinstance(node, list):
-        for item in node:
-            yield from names_in(item)
-    elif is_dataclass(node):
-        for f in fields(node):
-            if f.name != "span":
-                yield from names_in(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from names_in(item)
-
-
-def unrepeatable_functions(game) -> set:
-    """The rules' functions that (through others) call an unrepeatable builtin."""
-    cached = game.cache.get(("source", "unrepeatable"))
-    if cached is not None:
-        return cached
-    calls = {name: set(_calls_in(body)) for name, body in game.function_bodies.items()}
-    bad = {name for name, called in calls.items() if called & UNREPEATABLE}
-    grew = True
-    while grew:
-        more = {name for name, called in calls.items() if called & bad} - bad
-        bad |= more
-        grew = bool(more)
-    game.cache[("source", "unrepeatable")] = bad
-    return bad
-
-
-def _calls_in(node):
-    if isinstance(node, (ast.Call, ast.FieldCall)):
-        yield getattr(node, "func", "")
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            yield from _calls_in(item)
-    elif is_dataclass(node):
-        for f in fields(node):
-            if f.name != "span":
-                yield from _calls_in(getattr(node, f.name))
-
-
-class Gen:
+class Gen(CallWriter):
     """Writes one expression's source; `consts` are the values it refers to by name."""
 
     def __init__(self, scope: Scope, consts: dict):
@@ -135,6 +71,8 @@ class Gen:
                 f for comp in self.game.components.values() for f in comp if f != KIND}
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
+        # The switches as they were when this writer was made (tests turn them off).
+        self.keys, self.count_groups, self.named = KEYS, COUNT_GROUPS, NAMED
 
     def const(self, value) -> str:
         name = f"K{len(self.consts)}"
@@ -150,7 +88,7 @@ class Gen:
                 raise NotGenerated(n)
             if "player" in bound and (n in g.counters or n in g.zones or n in g.grids):
                 raise NotGenerated(n)  # a bare per-player name would read `player` from the frame
-        for n in _calls_in(node):
+        for n in calls_in(node):
             if n in UNREPEATABLE or n in self.unrepeatable:
                 raise NotGenerated(n)
         return f"{self.const(closure_only(node, self.scope))}(m)"
@@ -336,243 +274,9 @@ class Gen:
             return f"{self.x_ListLit(obj, bound)}[{self.expr(node.index, bound)}]"
         return f"INDEX({self.expr(obj, bound)}, {self.expr(node.index, bound)})"
 
-    def x_Call(self, node, bound):
-        g, func = self.game, node.func
-        if func in g.functions:
-            if func in self.unrepeatable:
-                raise NotGenerated(func)
-            args = [self.expr(a, bound) for a in node.args]
-            if not all(map(safe_name, self.game.functions[func][0])):
-                raise NotGenerated(func)
-            if func not in self.inlining and len(self.inlining) < INLINE_DEPTH and all(map(atomic, args)):
-                return self.inline(func, args)
-            fn = self.const(user_function(self.game, self.scope, func))
-            return f"{fn}(m{''.join(', ' + a for a in args)})"
-        if func in UNREPEATABLE:
-            raise NotGenerated(func)
-        if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
-            gen = node.args[0]
-            if KEYS and (written := self.written_out(func, gen, bound)) is not None:
-                return written
-            inner, finish = self.loop(gen.selection, bound)
-            value, loop = self.expr(gen.expr, inner), finish()
-            content = inner[gen.selection.pattern.names[0]].content
-            cells = loop.removeprefix(f"for {content} in ")
-            if content is not None and CONTENT_ARRAY.fullmatch(cells):  # over the content array, no `where`
-                # "is any cell empty?" and "is every cell taken?" as one search of the array
-                if func == "any" and value == f"({content} is None)":
-                    return f"(None in {cells})"
-                if func == "all" and value == f"(not ({content} is None))":
-                    return f"(None not in {cells})"
-            return f"{func}({value} {loop})"
-        if func == "count" and COUNT_GROUPS and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
-                and node.args[0].func == "groups" and len(node.args[0].args) == 1 and "groups" not in g.functions:
-            return f"GROUP_COUNT(m, {self.expr(node.args[0].args[0], bound)})"  # no cell lists built
-        args = [self.expr(a, bound) for a in node.args]
-        if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
-                and fixed_grid_name(node.args[0], self.sc(bound)):
-            return self.const(FUNCTIONS[func].fn(types.SimpleNamespace(game=g), node.args[0].name))
-        if func == "in_a_row" and len(args) == 3 and isinstance(node.args[0], ast.Name) \
-                and fixed_grid_name(node.args[0], self.sc(bound)) and type(node.args[1]) is ast.Int \
-                and node.args[1].value >= 1:
-            # The grid and the length are known: the check's lines are worked out now.
-            grid, n = node.args[0].name, node.args[1].value
-            lines = builtins._lines(types.SimpleNamespace(game=g), grid, n)
-            return f"{self.const(builtins.line_checker(lines, n))}(S['grids'][{grid!r}]['cells'], {args[2]})"
-        if func == "count" and len(args) == 1:
-            return f"len({args[0]})"
-        if func in ("list", "sum", "abs") and len(args) == 1:
-            return f"{func}({args[0]})"
-        if func == "top" and len(args) == 1 and atomic(args[0]):
-            return f"({args[0]}[0] if {args[0]} else None)"
-        if func == "top" and len(args) == 1 and self.walrus and NAMED:
-            self.loops += 1
-            return f"(_a{self.loops}[0] if (_a{self.loops} := {args[0]}) else None)"
-        if func == "next_player" and len(args) == 1:
-            return f"(({args[0]} + 1) % S['players'])"
-        if func in STEPS and len(args) == 1:
-            return f"{self.const(step_reader(g, func))}({args[0]})"
-        return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
-
-    def written_out(self, func: str, gen: ast.Generator, bound: dict) -> str | None:
-        """`any(x for each i in ENUM)` as `(x1 or x2 or ...)` with each item written in its
-        place (truth tested as any() and all() test it, stopping at the same item); None when
-        the items are not a short fixed list or the text would be long."""
-        sel = gen.selection
-        items = self.fixed_items(sel, bound)
-        if items is None:
-            return None
-        name = sel.pattern.names[0]
-        parts = []
-        for item in items:
-            inner = dict(bound)
-            inner[name] = Var(repr(item))
-            parts.append(self.expr(gen.expr, inner))
-        if sum(map(len, parts)) > UNROLL_SIZE:
-            return None
-        if not parts:
-            return "False" if func == "any" else "True"
-        return f"(True if ({(' or ' if func == 'any' else ' and ').join(parts)}) else False)"
-
-    def fixed_items(self, sel: ast.Selection, bound: dict) -> list | None:
-        """A loop's items when they are known now: an enum's values, a kind's components, or a
-        list of constants; only texts and whole numbers, at most UNROLL_ITEMS of them."""
-        if sel.pattern.unpack or sel.where is not None or not safe_name(sel.pattern.names[0]):
-            return None
-        source, scope, g = sel.source, self.sc(bound), self.game
-        if isinstance(source, ast.Name):
-            n = source.name
-            # Names that x_Name reads as something else before an enum or a kind.
-            if n in bound or n in scope.locals or n in ("players", "first_player", "turn_order") \
-                    or n in g.options:
-                return None
-            items = list(g.enums[n]) if n in g.enums else \
-                list(g.kinds[n]) if n not in scope.symbols and n in g.kinds else None
-        elif isinstance(source, ast.ListLit) and all(is_constant(i, scope) for i in source.items):
-            items = [constant(i, scope) for i in source.items]
-        else:
-            return None
-        if items is None or len(items) > UNROLL_ITEMS or not all(type(i) in (str, int) for i in items):
-            return None
-        return items
-
-    def inline(self, func: str, args: list) -> str:
-        """A call of the rules' function written in place, its parameters replaced by the
-        (plain, cheap to repeat) arguments; the body sees only its parameters, as when called."""
-        params = self.game.functions[func][0]
-        outer = self.scope
-        self.scope = Scope(self.game, outer.symbols, set(params), outer.where)
-        self.inlining.append(func)
-        try:
-            return f"({self.expr(self.game.function_bodies[func], {p: Var(a) for p, a in zip(params, args)})})"
-        finally:
-            self.inlining.pop()
-            self.scope = outer
-
-    def loop(self, sel: ast.Selection, bound: dict):
-        """The names bound inside a comprehension, and a function writing its `for ... in ... if ...`
-        once the body is written (a loop over a fixed grid whose cells are only read for their
-        content runs over the content array alone)."""
-        if sel.pattern.unpack:
-            return self.unpacking_loop(sel, bound)
-        name = sel.pattern.names[0]
-        if not safe_name(name):
-            raise NotGenerated(name)
-        self.loops += 1
-        py, content_py = f"v{self.loops}_{name}", f"w{self.loops}_{name}"
-        inner = dict(bound)
-        grid = fixed_grid(sel.source, self.sc(bound))
-        source = None if grid is not None else self.expr(sel.source, bound)
-        if KEYS and isinstance(sel.source, ast.Name) and source is not None and COPIED_CONST.fullmatch(source):
-            source = source[5:-1]  # an enum's or kind's list, only read by the loop: no copy
-        if grid is not None:
-            inner[name] = Var(py, self.game.grids[grid], content_py)
-        else:
-            inner[name] = Var(py)
-        where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
-
-        def finish() -> str:
-            if grid is None:
-                return f"for {py} in {source}{where}"
-            content = f"S['grids'][{grid!r}]['cells']"
-            if not inner[name].used:
-                return f"for {content_py} in {content}{where}"
-            shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
-            return f"for {py}, {content_py} in zip({shape}, {content}){where}"
-        return inner, finish
-
-    def unpacking_loop(self, sel: ast.Selection, bound: dict):
-        """`each [a, b] in ITEMS`: each name a Python local, the items checked first."""
-        names = sel.pattern.names
-        if not all(map(safe_name, names)):
-            raise NotGenerated("unpack")
-        self.loops += 1
-        inner = dict(bound)
-        for name in names:
-            inner[name] = Var(f"v{self.loops}_{name}")
-        source = self.expr(sel.source, bound)
-        where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
-        targets = "".join(f"{inner[n].py}, " for n in names)
-        return inner, lambda: f"for ({targets}) in UNPACKED({source}, {len(names)}){where}"
-
-    def x_Selection(self, node, bound):
-        if node.pattern.unpack:
-            raise NotGenerated("unpack")  # the items themselves, not their parts, are kept
-        if node.where is None:
-            return f"list({self.expr(node.source, bound)})"
-        inner, finish = self.loop(node, bound)
-        var = inner[node.pattern.names[0]]
-        var.used = True
-        return f"[{var.py} {finish()}]"
-
-    def x_Generator(self, node, bound):
-        inner, finish = self.loop(node.selection, bound)
-        value = self.expr(node.expr, inner)
-        return f"[{value} {finish()}]"
-
-
-STEPS = {"left", "right", "above", "below"}
-CONTENT_ARRAY = re.compile(r"S\['grids'\]\['[^'\\]+'\]\['cells'\]")
-INLINE_DEPTH = 4
-
-
-def formatted_key(name: str, parts: list) -> str | None:
-    """`f'NAME/{(a)}/b'` for the key `NAME/` + str(a) + '/' + str(b): format() of a state's
-    values (numbers, texts, true/false, none, lists) is their str(). Parts written as a text
-    or a whole number go into the key's text (all of them fixed: the key itself). None (the
-    key is built as before) for one part that is not fixed, a fixed part with characters
-    other than letters, digits and `_-.`, or a part that cannot stand inside an f-string."""
-    fixed = [literal(p) for p in parts]
-    if len(parts) == 1 and fixed[0] is None:
-        return None
-    text, quotes = [name], set()
-    for part, value in zip(parts, fixed):
-        if value is not None:
-            if not SAFE_TEXT.fullmatch(value):
-                return None
-            text.append(value)
-        elif "\\" in part or "#" in part:
-            return None
-        else:
-            quotes.update(q for q in "'\"" if q in part)
-            text.append(f"{{({part})}}")
-    if all(v is not None for v in fixed):
-        return repr("/".join(text))
-    quote = next((q for q in "'\"" if q not in quotes), None)
-    return None if quote is None else f"f{quote}{'/'.join(text)}{quote}"
-
-
-COPIED_CONST = re.compile(r"list\(K[0-9]+\)")
-SAFE_TEXT = re.compile(r"[A-Za-z0-9_.\-]*")
-
-
-def literal(part: str) -> str | None:
-    """str() of a part written as a text or whole number literal (a loop's item written out), else None."""
-    if part.startswith(("'", '"')) or part.lstrip("-").isdigit():
-        try:
-            value = pyast.literal_eval(part)
-        except (ValueError, SyntaxError):
-            return None
-        if type(value) in (str, int):
-            return str(value)
-    return None
-
-
-def atomic(source: str) -> bool:
-    """A local, a constant or a frame local: as cheap to read twice as to pass once."""
-    return source.isidentifier() or source.lstrip("-").isdigit() or (
-        source.startswith("E[") and source.count("[") == 1)
-
-
-def safe_name(name: str) -> bool:
-    """A rules name may become part of a Python local's name only if it is a plain ASCII
-    identifier (the grammar allows nothing else; this keeps it so if the grammar grows)."""
-    return name.isascii() and name.isidentifier()
-
-
-def fixed_grid_name(node: ast.Name, scope: Scope) -> bool:
-    g = scope.game
-    return node.name not in scope.locals and node.name in g.grids and not g.grids[node.name].per
+    def function_made(self, name: str):
+        """The rules' function `name` as a generated Python function (made once per game)."""
+        return user_function(self.game, self.scope, name)
 
 
 def _build(source: str, consts: dict, name: str):

@@ -1,0 +1,143 @@
+"""Pieces of the generated source that need no writer (dsl/compile_source.py's helpers).
+
+What may be written out and how: which builtins never run twice, which names can become
+Python locals, a state key as one f-string, what is cheap to read twice. Nothing here
+reads the switches; dsl/compile_source.py and dsl/source_calls.py decide when to use it.
+"""
+from __future__ import annotations
+
+import ast as pyast
+import re
+from dataclasses import fields, is_dataclass
+
+from meeple.dsl import ast
+from meeple.dsl.compile_expr import Scope
+
+UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
+UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
+GRID_SHAPES = {"cells", "rows", "columns"}
+CELL_WORDS = {"row", "col", "empty", "id"}
+COMPARE = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=", "in": "in", "notin": "not in"}
+
+
+class NotGenerated(Exception):
+    """This expression stays a closure."""
+
+
+class Var:
+    """A name the generated code keeps as a Python local; for cells of a known grid,
+    the grid and the local holding the cell's content."""
+
+    __slots__ = ("py", "grid", "content", "used")
+
+    def __init__(self, py: str, grid=None, content: str | None = None):
+        self.py, self.grid, self.content = py, grid, content
+        self.used = False  # read other than through its content: the loop needs the cell itself
+
+
+def names_in(node):
+    """Every name an expression mentions (loop names included)."""
+    if isinstance(node, ast.Name):
+        yield node.name
+    if isinstance(node, list):
+        for item in node:
+            yield from names_in(item)
+    elif is_dataclass(node):
+        for f in fields(node):
+            if f.name != "span":
+                yield from names_in(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from names_in(item)
+
+
+def unrepeatable_functions(game) -> set:
+    """The rules' functions that (through others) call an unrepeatable builtin."""
+    cached = game.cache.get(("source", "unrepeatable"))
+    if cached is not None:
+        return cached
+    calls = {name: set(calls_in(body)) for name, body in game.function_bodies.items()}
+    bad = {name for name, called in calls.items() if called & UNREPEATABLE}
+    grew = True
+    while grew:
+        more = {name for name, called in calls.items() if called & bad} - bad
+        bad |= more
+        grew = bool(more)
+    game.cache[("source", "unrepeatable")] = bad
+    return bad
+
+
+def calls_in(node):
+    if isinstance(node, (ast.Call, ast.FieldCall)):
+        yield getattr(node, "func", "")
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from calls_in(item)
+    elif is_dataclass(node):
+        for f in fields(node):
+            if f.name != "span":
+                yield from calls_in(getattr(node, f.name))
+
+
+STEPS = {"left", "right", "above", "below"}
+CONTENT_ARRAY = re.compile(r"S\['grids'\]\['[^'\\]+'\]\['cells'\]")
+INLINE_DEPTH = 4
+
+
+def formatted_key(name: str, parts: list) -> str | None:
+    """`f'NAME/{(a)}/b'` for the key `NAME/` + str(a) + '/' + str(b): format() of a state's
+    values (numbers, texts, true/false, none, lists) is their str(). Parts written as a text
+    or a whole number go into the key's text (all of them fixed: the key itself). None (the
+    key is built as before) for one part that is not fixed, a fixed part with characters
+    other than letters, digits and `_-.`, or a part that cannot stand inside an f-string."""
+    fixed = [literal(p) for p in parts]
+    if len(parts) == 1 and fixed[0] is None:
+        return None
+    text, quotes = [name], set()
+    for part, value in zip(parts, fixed):
+        if value is not None:
+            if not SAFE_TEXT.fullmatch(value):
+                return None
+            text.append(value)
+        elif "\\" in part or "#" in part:
+            return None
+        else:
+            quotes.update(q for q in "'\"" if q in part)
+            text.append(f"{{({part})}}")
+    if all(v is not None for v in fixed):
+        return repr("/".join(text))
+    quote = next((q for q in "'\"" if q not in quotes), None)
+    return None if quote is None else f"f{quote}{'/'.join(text)}{quote}"
+
+
+COPIED_CONST = re.compile(r"list\(K[0-9]+\)")
+SAFE_TEXT = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def literal(part: str) -> str | None:
+    """str() of a part written as a text or whole number literal (a loop's item written out), else None."""
+    if part.startswith(("'", '"')) or part.lstrip("-").isdigit():
+        try:
+            value = pyast.literal_eval(part)
+        except (ValueError, SyntaxError):
+            return None
+        if type(value) in (str, int):
+            return str(value)
+    return None
+
+
+def atomic(source: str) -> bool:
+    """A local, a constant or a frame local: as cheap to read twice as to pass once."""
+    return source.isidentifier() or source.lstrip("-").isdigit() or (
+        source.startswith("E[") and source.count("[") == 1)
+
+
+def safe_name(name: str) -> bool:
+    """A rules name may become part of a Python local's name only if it is a plain ASCII
+    identifier (the grammar allows nothing else; this keeps it so if the grammar grows)."""
+    return name.isascii() and name.isidentifier()
+
+
+def fixed_grid_name(node: ast.Name, scope: Scope) -> bool:
+    g = scope.game
+    return node.name not in scope.locals and node.name in g.grids and not g.grids[node.name].per
