@@ -11,7 +11,9 @@ returns None and the general path is used; both give the same answer.
 from __future__ import annotations
 
 from meeple.dsl import ast
-from meeple.dsl.compile_expr import _COMPARE, constant, is_constant, shared_content
+from meeple.dsl.cell_values import shared_content
+from meeple.dsl.compile_expr import constant, is_constant
+from meeple.dsl.expr_operators import _COMPARE
 
 CELL_SOURCES = {"cells", "neighbours"}
 

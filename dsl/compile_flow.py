@@ -13,7 +13,8 @@ import itertools
 from meeple.dsl import ast, compile_source
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
-from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key, static_kind
+from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
+from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
-from meeple.dsl.compile_expr import (Scope, attr_reader, closure_only, compile_table, constant, is_constant,
-                                     shared_content, static_kind)
+from meeple.dsl.cell_values import attr_reader, shared_content
+from meeple.dsl.compile_expr import Scope, closure_only, compile_table, constant, is_constant
+from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
 from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, formatted_key,

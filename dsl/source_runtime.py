@@ -6,7 +6,8 @@ unpacking checked item by item, a cell's neighbour with the grid's step table fo
 """
 from __future__ import annotations
 
-from meeple.dsl.compile_expr import RANGE_LIMIT, Table, _plus, _times
+from meeple.dsl.compile_expr import Table
+from meeple.dsl.expr_operators import RANGE_LIMIT, _plus, _times
 from meeple.interpreter.boards import grid as gridlib
 
 
