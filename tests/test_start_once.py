@@ -1,6 +1,7 @@
 """A setup that draws nothing at random is run once per player count (engine.START_ONCE): later
 starts copy the state and events it reached, with the seed's own generator. Played with and
-without the shortcut, the shipped games give the same states and events, seed after seed."""
+without the shortcut, the shipped games give the same states and events, seed after seed.
+Also here: `rng.below` with the generator's step written in place draws as before."""
 from __future__ import annotations
 
 import pytest
@@ -75,3 +76,19 @@ def test_a_setup_that_draws_at_random_is_run_every_time():
     ''')
     results = {engine.start(2, seed)[0]["vars"]["rolled"] for seed in range(30)}
     assert len(results) > 1 and ("started", 2) not in engine.game.cache
+
+
+def test_below_draws_as_next_u64_would():
+    """`rng.below` writes the generator's step in place: the same numbers and states as through
+    `next_u64`, for bounds small and large."""
+    def reference(state, n):
+        if n <= 1:
+            return 0
+        while True:
+            m = rng.next_u64(state) * n
+            if (m & rng.MASK) >= n or (m & rng.MASK) >= ((1 << 64) - n) % n:
+                return m >> 64
+    a, b = {"rng": rng.seed_state(9)}, {"rng": rng.seed_state(9)}
+    for i in range(5000):
+        n = [0, 1, 2, 3, 7, 10, 280, 2 ** 63 + 5, 2 ** 64 - 1][i % 9]
+        assert (rng.below(a, n), a["rng"]) == (reference(b, n), b["rng"])
