@@ -49,6 +49,7 @@ from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.compile_calls import binder
+from meeple.interpreter.effects import zones
 from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, kept_items, listed
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
@@ -277,7 +278,8 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
     op.leaves = leaves[0]
     namespace = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LISTED=listed, KEPT=kept_items)
+    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LISTED=listed, KEPT=kept_items,
+                     DRAW=zones.draw)
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:

@@ -30,6 +30,11 @@ from meeple.dsl.compile_expr import shared_content
 from meeple.dsl.compile_source import Gen, NotGenerated
 
 
+# `draw n from zone into zone` written as a direct call of the engine's draw with its count and
+# zone keys read in place (not the statement's closure, which calls three more). Tests turn it off.
+DRAWS = True
+
+
 def statement(s, scope, gen: Gen, fallback: str) -> list | None:
     """Source lines (indented from 0) for one statement, or None to call its closure `fallback`."""
     try:
@@ -47,6 +52,14 @@ def _parts(s, scope, gen: Gen):
     g = scope.game
     if isinstance(s, ast.Let):
         return [f"_v = {gen.expr(s.value, {})}"], [f"E[{s.name!r}] = _v"]
+    if isinstance(s, ast.Draw):
+        src, to = g.zones.get(s.source.name), g.zones.get(s.to.name)
+        if not DRAWS or src is None or to is None:
+            return None
+        # Read in the closure's order (count, source, destination); the draw itself is the
+        # closure's own call, so its errors and events are the same.
+        return ([f"_n = {gen.expr(s.count, {})}", f"_s = {gen.key(s.source.name, src.per, s.source.index, {})}",
+                 f"_d = {gen.key(s.to.name, to.per, s.to.index, {})}"], ["DRAW(m, _n, _s, _d)"])
     if not isinstance(s, ast.Assign):
         return None
     target, op = s.target, s.op

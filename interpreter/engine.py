@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter import rng
 from meeple.interpreter import state as st
 from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
@@ -32,6 +33,11 @@ RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, Attri
 # building one per call (simulations and bots call them millions of times); tests turn it
 # off to play the same games with a new machine each time.
 REUSE = True
+# `start` keeps the state (and events) its setup reached when the setup drew nothing at
+# random: that state is the same for every seed but for the generator's own, so later
+# starts with that player count copy it instead of running the setup again (simulations
+# start thousands of games). Tests turn it off to run every setup.
+START_ONCE = True
 
 
 @dataclass(frozen=True)
@@ -85,9 +91,20 @@ class Engine:
         g = self.game
         if not g.min_players <= players <= g.max_players:
             raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {players}")
+        if START_ONCE:
+            kept = g.cache.get(("started", players))
+            if kept is not None:
+                state = st.copy_state(kept[0])
+                state["rng"] = rng.seed_state(seed)
+                return state, st.copy_data(kept[1])
         state = st.initial_state(g, players, seed)
+        before = state["rng"]
         m = Machine(g, state)
         m.run()
+        # The generator untouched, nothing in the state depended on the seed (the rules read
+        # randomness only through it), so the state is the one every seed reaches.
+        if START_ONCE and state["rng"] == before:
+            g.cache[("started", players)] = (st.copy_state(state), st.copy_data(m.events))
         return state, m.events
 
     def is_terminal(self, state: dict) -> bool:

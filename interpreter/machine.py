@@ -214,7 +214,9 @@ class CallEffect:
         self.block, self.params, self.args, self.span = block, params, args, span
 
     def run(self, m, frame):
-        env = {p: a(m) for p, a in zip(self.params, self.args)}
+        env = {}  # a loop, not a comprehension: one call frame less on every effect called
+        for p, a in zip(self.params, self.args):
+            env[p] = a(m)
         frame[1] += 1
         stack = m.state["stack"]
         if len(stack) > 64:

@@ -36,7 +36,12 @@ def below(state: dict, n: int) -> int:
     if n <= 1:
         return 0
     while True:
-        x = next_u64(state)
+        # next_u64 written in place (one call less a draw; tests/test_start_once.py checks it)
+        s = (state["rng"] + GOLDEN) & MASK
+        state["rng"] = s
+        x = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+        x ^= x >> 31
         m = x * n
         low = m & MASK
         if low >= n or low >= ((1 << 64) - n) % n:

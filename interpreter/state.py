@@ -76,6 +76,15 @@ def copy_state(s: dict) -> dict:
     }
 
 
+def copy_data(value):
+    """A deep copy of plain JSON-like data (dicts, lists, scalars): events kept to hand out again."""
+    if type(value) is list:
+        return [copy_data(v) for v in value]
+    if type(value) is dict:
+        return {k: copy_data(v) for k, v in value.items()}
+    return value
+
+
 def _copy_env(env: dict) -> dict:
     out = env.copy()
     for k, v in env.items():

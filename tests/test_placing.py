@@ -1,6 +1,6 @@
 """Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
-256 cells) are the placements that fit, checked placement by placement, on random grids, for
-shapes with and without holes."""
+256 cells; with the free cells spread to bytes or not) are the placements that fit, checked
+placement by placement, on random grids, for shapes with and without holes."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -26,10 +26,11 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
-            for corners in (True, False):
+            for corners, spread in ((True, True), (True, False), (False, False)):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
+                monkeypatch.setattr(placing, "SPREAD", spread)
                 answers.append((placing.placements_for(m, "p", "g/0"), placing._fits(m, "p", "g/0")))
-            assert answers[0] == answers[1]
+            assert answers[0] == answers[1] == answers[2]
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
 
@@ -90,3 +91,22 @@ def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells():
 
 def gridlib_occupancy(cells):
     return sum(1 << i for i, v in enumerate(cells) if v is not None)
+
+
+def test_shapes_of_three_outlines_or_more_are_spread():
+    """The spread form is used where it pays (three outlines or more), so the test above tries it."""
+    outlines = {text: len(polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).outlines)
+                for text in SHAPES}
+    spread = {text: polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).spread is not None
+              for text in SHAPES}
+    assert spread == {text: n >= 3 for text, n in outlines.items()} and any(spread.values())
+
+
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 45), ("queens_wishes", 1, 46)])
+def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed):
+    from tests.conftest import shipped
+    games = []
+    for spread in (True, False):
+        monkeypatch.setattr(placing, "SPREAD", spread)
+        games.append(played_in_place(shipped(name), players, seed, False))
+    assert games[0] == games[1]

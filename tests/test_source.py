@@ -284,3 +284,53 @@ def test_a_wrong_guess_of_a_zone_is_searched_past(monkeypatch):
     assert all(zones.locate(state, item) == key for item, key in where.items())
     zones.SEEN.update({item: key for item, key in zip(where, reversed(list(where.values())))})
     assert all(zones.locate(state, item) == key for item, key in where.items())
+
+
+@pytest.mark.parametrize("name, players, seed", [g for g in GAMES if g[0] in
+                                                 ("queens_wishes", "wild_gardens", "apothebakery", "mudcake_fair")])
+def test_draws_written_in_place_and_as_closures_play_the_same(monkeypatch, name, players, seed):
+    from meeple.dsl import compile_statements
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(compile_statements, "DRAWS", False)
+    assert played(shipped(name), players, seed) == fast
+
+
+@pytest.mark.parametrize("statement", [
+    "draw 2 from deck into hand", "draw n from deck into hand", "draw 9 from deck into hand[1]",
+    "draw 0 from deck into hand", "draw -1 from deck into hand", "draw [1] from deck into hand",
+    "draw 1 from deck into hand[7]", "draw 1 from deck into tokens", "draw 3 from pile into hand",
+    "draw 2 from deck into pile\n        draw 5 from pile into hand"])
+def test_draws_written_in_place_fail_and_work_as_their_closures(monkeypatch, tmp_path, statement):
+    from meeple.dsl import compile_statements
+    text = f'''
+game "D"
+players 2
+component card from "cards.csv":
+    label "{{id}}"
+component token from "tokens.csv":
+    label "{{id}}"
+zone deck: pile of card, hidden
+zone discard: pile of card, public
+zone pile: bag of card, hidden, refill from discard
+zone hand per player: pile of card, private
+zone tokens: pile of token, public
+setup:
+    move card to deck
+    let n = 3
+    for each player in turn_order:
+        {statement}
+    end game
+'''
+    files = {"cards.csv": "id\n" + "\n".join(f"c{i}" for i in range(6)) + "\n", "tokens.csv": "id\nt1\n"}
+    outcomes = []
+    for on in (True, False):
+        monkeypatch.setattr(compile_statements, "DRAWS", on)
+        try:
+            engine = rules(text, tmp_path, files=files)
+            state, events = engine.start(2, 1)
+            outcomes.append((state["zones"], events))
+        except MeepleError as exc:
+            outcomes.append(exc.format())
+    # The rules load: what is tested is the statement (run, or failing where it is written).
+    assert isinstance(outcomes[0], tuple) or "error: in setup" in outcomes[0]
+    assert outcomes[0] == outcomes[1]

@@ -78,6 +78,11 @@ def forget(m, key) -> None:
 
 BY_CORNERS = True  # tests turn it off to play the same games checking placement by placement
 DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digits, as bytes 0 and 1
+# The free cells spread to one byte each once a call, so that each outline's fitting corners are
+# and-ed as bytes and come out as its table in one `to_bytes` (instead of a string of binary
+# digits turned into bytes per outline). Tests turn it off to find the same placements.
+SPREAD = True
+FREE_DIGITS = bytes.maketrans(b"01", b"\x01\x00")  # an occupancy's binary digits, as 1 where free
 
 
 def placements_for(m, piece, key):
@@ -88,6 +93,18 @@ def placements_for(m, piece, key):
         if found.segments is not None:
             # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
             # each orientation's corners translated by it select the shared option lists.
+            if SPREAD and found.spread is not None:
+                # Cells above the highest filled one are free; the grid's size bounds them.
+                size = len(m.state["grids"][key]["cells"])
+                free = int.from_bytes(bin(occupied(m, key))[:1:-1].encode().translate(FREE_DIGITS)
+                                      .ljust(size, b"\x01"), "little")
+                fitting = []
+                for corners, distances in found.spread:
+                    for d in distances:
+                        corners &= free >> d
+                    fitting.append(corners.to_bytes(256, "little"))
+                chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
+                return list(compress(found.option_lists, chosen))
             free = ~occupied(m, key)
             fitting = []
             for corners, distances in found.outlines:

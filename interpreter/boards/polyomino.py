@@ -114,6 +114,12 @@ class Table:
     # above are used).
     outlines: tuple
     segments: tuple | None
+    # The same outlines with one byte per cell instead of one bit (a corner mask whose byte i
+    # is 1 where bit i was, distances times 8): the corners where an outline fits then come
+    # out as the byte table `segments` translate by, with one `to_bytes`. Spreading the free
+    # cells costs about what two outlines save (timeit), so None below three outlines (and
+    # without segments).
+    spread: tuple | None = None
 
 
 @lru_cache(maxsize=None)
@@ -135,8 +141,16 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
             for i, _ in p.cells:
                 covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
+    spread = None
+    if segments is not None and len(outlines) >= 3:
+        spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments)
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread)
+
+
+def spread_bits(mask: int, size: int) -> int:
+    """A bitmask of `size` cells as a number with one byte per cell (1 where the bit is set)."""
+    return int.from_bytes(bytes((mask >> i) & 1 for i in range(size)), "little")
 
 
 def corners(cells: tuple, rows: int, cols: int) -> tuple:
