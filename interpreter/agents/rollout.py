@@ -94,7 +94,7 @@ class RolloutAgent:
             if g == self.screen and len(alive) > self.candidates:
                 # Screened: only the best few go on to the rest of the guesses (greedy's order
                 # breaks ties). Greedy's look often finds dozens of places worth the same, and
-                # its first four of them, at random, were all that was played on.
+                # its first 4 of them, at random, were all that was played on.
                 alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[:self.candidates]
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
             dice = rng.below(1 << 62)
