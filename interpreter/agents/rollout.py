@@ -28,10 +28,10 @@ long chains of the seat's choices, the quick greedy (one choice ahead) plays
 the candidates on worse than greedy would, and the rollout can lose to greedy
 (docs/agents.md has the duels).
 
-Budget: `rollout` plays each candidate on GUESSES guesses (the quick greedy plays a
-tile's place as its look through the tile found it, not searching twice, which paid for
-6 guesses where 4 were played before); `rollout@N` on N
-guesses (reproducible: the same seed and budget make the same choice).
+Budget: `rollout` plays WIDEN candidates on SCREEN guesses and the best CANDIDATES of
+them on the rest of GUESSES (the quick greedy plays a tile's place as its look through the
+tile found it, not searching twice, which paid for 6 guesses where 4 were played before);
+`rollout@N` on N guesses in all (reproducible: the same seed and budget make the same choice).
 """
 from __future__ import annotations
 
