@@ -37,6 +37,15 @@ score "Coins": coins
 '''
 
 
+# The same, with four ways to take the coins: greedy ranks them all above the seed, so the
+# seed is its fifth option.
+PLOTS = SEEDS.replace('''        "Take two coins":
+            coins[first_player] += 2
+''', "".join(f'''        "Take two coins {side}":
+            coins[first_player] += 2
+''' for side in ("left", "right", "ahead", "behind")))
+
+
 def first_pick(engine, agent: str, seed: int) -> str:
     state, _ = engine.start(2, seed)
     bot = make_agents(engine, [agent], 2, seed)[0]
@@ -58,6 +67,31 @@ def test_rollout_plays_on_past_another_seat_to_a_payoff_greedy_misses():
 def test_rollout_with_no_guesses_is_greedy():
     engine = engine_of(SEEDS, "seeds")
     assert first_pick(engine, "rollout@0", 1) == "Take two coins"
+
+
+def test_rollout_screens_more_options_than_it_plays_on_to_the_end():
+    """Greedy's best eight are played on two guesses, the best three on the rest: the seed,
+    fifth in greedy's order, is found; played on greedy's best four only, it was not."""
+    from meeple.interpreter.agents.rollout import RolloutAgent
+    engine = engine_of(PLOTS, "plots")
+    state, _ = engine.start(2, 1)
+    d = engine.decision(state)
+    assert len(d.options) == 5
+    for seed in range(1, 4):
+        assert first_pick(engine, "rollout", seed) == "Plant a seed"
+        old = RolloutAgent(engine, 0, seed, candidates=4, widen=4)
+        assert d.options[old.choose(engine.view(state, 0), d)].label.startswith("Take two coins")
+
+
+def test_quick_greedy_breaks_ties_at_random():
+    """Which bag to draw from shows no gain one step on: the quick greedy takes any of the
+    bags, not the first listed in every play-on (as it did)."""
+    from meeple.interpreter.agents.rollout import quick_line
+    from meeple.interpreter.rng import Random
+    engine = shipped("queens_wishes")
+    start = engine.start(2, 3)[0]
+    assert len(engine.decision(start).options) == 5
+    assert len({quick_line(engine, start, Random(seed))[0] for seed in range(40)}) >= 4
 
 
 def test_rollout_same_seed_same_choices_in_the_queens_wishes():

@@ -2,7 +2,9 @@
 
 Bertsekas' rollout algorithm (one step of policy improvement over a base
 policy): greedy (greedy.py) ranks every option by its look at the seat's own
-next choices, and its best few are the candidates. For each candidate, on
+next choices, and its best eight are the candidates (greedy often finds dozens
+of places worth the same: which of them is ranked first is a coin toss). Each is
+played on two guesses, and the best three of them on the rest. For each candidate, on
 several guesses at the hidden parts (determinize; never the true state), the
 game is played on from that option by a quick greedy for every seat to the
 start of the third round after the decision's (phase entries; at most 16
@@ -18,16 +20,18 @@ the comparison between candidates is not drowned by the luck of the draws.
 The quick greedy is greedy's one-step look with fewer tries: among many
 options it values a sample, and a choice that leads to the same seat's next
 choice is valued by the best of a sample of that one (which tile, then where).
+Its ties go to a random one of the options worth the same (a choice showing no gain,
+like which bag to draw from, went to the first option listed in every play-on).
 
 A weaker quick greedy makes a weaker rollout: where greedy's own look follows
 long chains of the seat's choices, the quick greedy (one choice ahead) plays
 the candidates on worse than greedy would, and the rollout can lose to greedy
 (docs/agents.md has the duels).
 
-Budget: `rollout` plays each candidate on GUESSES guesses (the quick greedy plays a
-tile's place as its look through the tile found it, not searching twice, which paid for
-6 guesses where 4 were played before); `rollout@N` on N
-guesses (reproducible: the same seed and budget make the same choice).
+Budget: `rollout` plays WIDEN candidates on SCREEN guesses and the best CANDIDATES of
+them on the rest of GUESSES (the quick greedy plays a tile's place as its look through the
+tile found it, not searching twice, which paid for 6 guesses where 4 were played before);
+`rollout@N` on N guesses in all (reproducible: the same seed and budget make the same choice).
 """
 from __future__ import annotations
 
@@ -39,7 +43,9 @@ from meeple.interpreter.agents.greedy import FOLLOW_UP, one_step_gains
 from meeple.interpreter.agents.mcts import GUESS_ERRORS
 from meeple.interpreter.rng import Random
 
-CANDIDATES = 4  # greedy's best this many options are played on
+WIDEN = 8  # greedy's best this many options are played on, first on SCREEN guesses ...
+SCREEN = 2
+CANDIDATES = 3  # ... and the best this many of them on the rest of the GUESSES
 GUESSES = 6  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
 HORIZON = 12  # decisions the quick greedy plays after a candidate, where phases are long
 ROUNDS = 3  # ... or on to the start of the phase entered this many times after the decision's,
@@ -53,9 +59,10 @@ class RolloutAgent:
 
     def __init__(self, engine, seat: int, seed: int, guesses: int = GUESSES, candidates: int = CANDIDATES,
                  horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW, rounds: int = ROUNDS,
-                 cap: int = CAP):
+                 cap: int = CAP, widen: int = WIDEN, screen: int = SCREEN):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
+        self.widen, self.screen = max(widen, candidates), screen
         self.follow, self.rounds, self.cap = follow, rounds, cap
         self.round = 0  # the phase entries counted at the decision being made (the view's)
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
@@ -71,7 +78,7 @@ class RolloutAgent:
         gains = one_step_gains(engine, guess, decision, self.seat, rng)
         ranked = sorted(range(n), key=lambda k: (-gains[k][0], not gains[k][1], rng.below(1 << 30)))
         fresh = [k for k in ranked if decision.options[k].id not in taken]
-        top = (fresh or ranked)[:self.candidates]  # been here: not the same way round again (as greedy)
+        top = (fresh or ranked)[:self.widen]  # been here: not the same way round again (as greedy)
         pick = top[0] if self.guesses < 1 or len(top) == 1 else self.played_best(view, guess, top)
         taken.add(decision.options[pick].id)
         return pick
@@ -82,12 +89,18 @@ class RolloutAgent:
         engine, rng = self.engine, self.rng
         self.round = view.get("seq", 0)
         totals = [0.0] * len(top)
+        alive = list(range(len(top)))
         for g in range(self.guesses):
+            if g == self.screen and len(alive) > self.candidates:
+                # Screened: only the best few go on to the rest of the guesses (greedy's order
+                # breaks ties). Greedy's look often finds dozens of places worth the same, and
+                # its first 4 of them, at random, were all that was played on.
+                alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[:self.candidates]
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
             dice = rng.below(1 << 62)
-            for i, k in enumerate(top):
-                totals[i] += self.played_on(world, k, dice)
-        best = max(range(len(top)), key=lambda i: (round(totals[i], 9), -i))
+            for i in alive:
+                totals[i] += self.played_on(world, top[i], dice)
+        best = max(alive, key=lambda i: (round(totals[i], 9), -i))
         return top[best]
 
     def played_on(self, world: dict, k: int, dice: int) -> float:
@@ -140,7 +153,7 @@ def quick_line(engine, state: dict, rng, sample: int = SAMPLE, follow: int = Non
     n, actor = len(pending["options"]), pending["actor"]
     if n == 1:
         return 0, None
-    best_k, best, best_then = rng.below(n), -float("inf"), None
+    best_k, best, best_then, ties = rng.below(n), -float("inf"), None, 0
     for k in sampled(n, sample, rng):
         then = None
         try:
@@ -161,7 +174,10 @@ def quick_line(engine, state: dict, rng, sample: int = SAMPLE, follow: int = Non
                         value, then = worth, (j if wide else None)
         except GUESS_ERRORS:
             continue
-        if value > best:
+        # Ties go to a random one of them, not the first listed: a choice that shows no gain
+        # one step on (which bag to draw from) was otherwise the first bag in every play-on.
+        ties = 1 if value > best else ties + (value == best)
+        if value > best or value == best and rng.below(ties) == 0:
             best_k, best, best_then = k, value, then
     return best_k, best_then
 
