@@ -35,20 +35,21 @@ class Var:
         self.used = False  # read other than through its content: the loop needs the cell itself
 
 
-def names_in(node):
-    """Every name an expression mentions (loop names included)."""
-    if isinstance(node, ast.Name):
-        yield node.name
-    if isinstance(node, list):
+def walk(node):
+    """Every node of an expression (or a list of them), each before the nodes inside it."""
+    if isinstance(node, (list, tuple)):
         for item in node:
-            yield from names_in(item)
+            yield from walk(item)
     elif is_dataclass(node):
+        yield node
         for f in fields(node):
             if f.name != "span":
-                yield from names_in(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from names_in(item)
+                yield from walk(getattr(node, f.name))
+
+
+def names_in(node):
+    """Every name an expression mentions (loop names included)."""
+    return (n.name for n in walk(node) if isinstance(n, ast.Name))
 
 
 def unrepeatable_functions(game) -> set:
@@ -68,15 +69,8 @@ def unrepeatable_functions(game) -> set:
 
 
 def calls_in(node):
-    if isinstance(node, (ast.Call, ast.FieldCall)):
-        yield getattr(node, "func", "")
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            yield from calls_in(item)
-    elif is_dataclass(node):
-        for f in fields(node):
-            if f.name != "span":
-                yield from calls_in(getattr(node, f.name))
+    """The name of every function an expression calls."""
+    return (getattr(n, "func", "") for n in walk(node) if isinstance(n, (ast.Call, ast.FieldCall)))
 
 
 STEPS = {"left", "right", "above", "below"}
