@@ -10,24 +10,23 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from meeple.dsl import ast, compile_source
+from meeple.dsl import ast
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
 from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.compile_text import compile_text
-from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
+from meeple.dsl.compile_choices import ChoiceCompiler
 from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
-from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
+from meeple.interpreter.effects import actions, choices, simultaneous, zones
 from meeple.interpreter.boards.placing import forget
-from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.game import Block
 from meeple.interpreter import machine
 from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
                                  JumpUnless)
 
 
-class FlowCompiler:
+class FlowCompiler(ChoiceCompiler):
     """Compiles one block at a time; knows every phase and effect by name."""
 
     def __init__(self, game, phase_blocks: dict, effect_blocks: dict, source_lines: list[str]):
@@ -197,15 +196,6 @@ class FlowCompiler:
         key = self.zone(s.zone, scope)
         ops.append(Exec(lambda m: zones.shuffle(m, key(m)), s.span))
 
-    def chooser(self, by, scope: Scope, span):
-        if by is not None:
-            return compile_expr(by, scope)
-        if "player" not in scope.locals:
-            raise fail("who decides here? no `player` is known", span,
-                       "add `by first_player` (or another player), or use it inside "
-                       "`for each player in turn_order`")
-        return choices.the_player
-
     def s_Place(self, ops, s, scope):
         ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
                                  self.chooser(s.by, scope, s.span), s.bind, s.undoable,
@@ -347,52 +337,6 @@ class FlowCompiler:
         test.target = len(ops)
 
     # Sources whose items are distinct by construction: no need to look for duplicates.
-    UNIQUE_CALLS = {"cells", "rows", "columns", "lines", "spaces", "subsets", "groups", "neighbours"}
-
-    def unique_source(self, node, scope) -> bool:
-        g = self.game
-        if isinstance(node, ast.Name):
-            return node.name not in scope.locals and (node.name in g.zones or node.name in g.enums
-                                                      or node.name in g.kinds)
-        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
-            return node.obj.name in g.zones and node.obj.name not in scope.locals
-        return isinstance(node, ast.Call) and node.func in self.UNIQUE_CALLS
-
-    def s_Choose(self, ops, s, scope):
-        where = compile_expr(s.where, scope) if s.where is not None else None
-        source = compile_expr(s.source, scope)
-        filtered = fixed_grid_filter(s.source, s.where, s.var, scope)
-        if filtered is not None:  # the filter is part of the source now
-            source, where = filtered, None
-        op = choices.ChooseFrom(s.may, s.var, source, where,
-                                self.chooser(s.by, scope, s.span), self.title(s, scope), s.span,
-                                unique=self.unique_source(s.source, scope),
-                                cell_test=cell_test(s.where, s.var, scope)
-                                if filtered is None and is_cell_source(s.source, scope) else None,
-                                secret=s.secret)
-        op.fresh = filtered is not None  # the filter's comprehension makes the list
-        if op.where is not None and op.cell_test is None and compile_source.ENABLED:
-            op.filter = compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep)
-        if s.label:
-            op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
-            if isinstance(op.label, str):
-                raise fail("an option's label shows the option: put an expression in braces", s.span,
-                           f'for example `label "{{{s.var}.name}}"`')
-        ops.append(op)
-        self.body_otherwise(ops, op, s, scope)
-
-    def body_otherwise(self, ops, op, s, scope) -> None:
-        """A choice's body, then its `otherwise` block if it has one; the op learns where each ends."""
-        self.body(ops, s.body, scope)
-        if s.otherwise is None:
-            op.end = len(ops)  # the body falls through to what follows
-            return
-        jump = Jump(span=s.span)
-        ops.append(jump)
-        op.otherwise = len(ops)
-        self.body(ops, s.otherwise, scope)
-        op.end = jump.target = len(ops)
-
     def s_PassOn(self, ops, s, scope):
         spec = self.game.zones.get(s.zone)
         if spec is None:
@@ -402,30 +346,3 @@ class FlowCompiler:
                        f"declare it `zone {s.zone} per player: ...`")
         name = s.zone
         ops.append(Exec(lambda m: zones.pass_on(m, name), s.span))
-
-    def s_ChooseSome(self, ops, s, scope):
-        where = compile_expr(s.where, scope) if s.where is not None else None
-        op = choose_some.ChooseSome(compile_expr(s.lo, scope), compile_expr(s.hi, scope),
-                                    f"{SOME_PREFIX}{next(self.slots)}", s.var, compile_expr(s.source, scope),
-                                    where, self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span),
-                                    s.span, unique=self.unique_source(s.source, scope))
-        ops.append(op)
-        self.body_otherwise(ops, op, s, scope)
-
-    def s_Menu(self, ops, s, scope):
-        entries = []
-        op = choices.Menu(s.may, self.chooser(s.by, scope, s.span), entries, self.title(s, scope), s.span)
-        ops.append(op)
-        exits = []
-        for e in s.entries:
-            guard = compile_expr(e.guard, scope) if e.guard is not None else None
-            entries.append([e.label, guard, len(ops)])
-            self.body(ops, e.body, scope)
-            jump = Jump(span=e.span)
-            ops.append(jump)
-            exits.append(jump)
-        op.end = len(ops)
-        for jump in exits:
-            jump.target = len(ops)
-        if compile_source.ENABLED and compile_source.MENUS:
-            op.listed = compile_source.generate_menu([[e.label, e.guard] for e in s.entries], scope, op.tested)
