@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from meeple.interpreter.lab import report, stats
+from meeple.interpreter.lab import report, stats, tables
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -131,7 +131,7 @@ def test_summarize_counts_errors_draws_tiebreaks_and_actions():
 def test_summarize_all_errors_and_empty():
     s = stats.summarize([row(1, None, error="bad")])
     assert s["ok"] == 0 and s["seats"] == [] and s["draws"]["rate"] is None
-    assert "Errors" in stats.format_summary(s)
+    assert "Errors" in tables.format_summary(s)
     assert stats.summarize([])["games"] == 0
 
 
@@ -188,19 +188,19 @@ def test_compare_win_rate_uses_exact_mcnemar():
 # ---------------------------------------------------------------- text
 
 def test_format_summary_and_compare_headers():
-    text = stats.format_summary(stats.summarize(hand_rows()))
+    text = tables.format_summary(stats.summarize(hand_rows()))
     for word in ("Seats", "seat", "win rate", "95% CI", "median", "Scoring rules", "shared first place",
                  "tie-break used", "Actions", "Extra", "Errors", "step limit reached", "P1", "P2"):
         assert word in text, word
     assert "\x1b" not in text
     c = stats.compare(synthetic(), synthetic(side="plus", shift=3))
-    text = stats.format_compare(c)
+    text = tables.format_compare(c)
     lines = text.splitlines()
     header = next(line for line in lines if line.startswith("metric"))
     assert header.split() == ["metric", "n", "base", "plus", "diff", "95%", "CI", "p", "test", "sig"]
     score = next(line for line in lines if line.startswith("score P1"))
     assert "+3.00" in score and "[+3.00, +3.00]" in score and score.endswith("*")
-    assert "rule A P1" not in text and "rule A P1" in stats.format_compare(c, detail=True)
+    assert "rule A P1" not in text and "rule A P1" in tables.format_compare(c, detail=True)
     assert len(header) == len(lines[lines.index(header) + 1])  # the dashes line up with the header
 
 

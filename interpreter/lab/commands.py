@@ -6,8 +6,9 @@
     meeple summarize rows.jsonl [more.jsonl ...]                 merged results of several runs
 
 Rows are written as JSON lines (one game each); the summary and the comparison
-are printed as tables (interpreter/lab/stats.py); `--report` writes an HTML
-page with plots (interpreter/lab/report.py).
+are computed by interpreter/lab/stats.py and printed as tables
+(interpreter/lab/tables.py); `--report` writes an HTML page with plots
+(interpreter/lab/report.py).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import os
 import sys
 
 from meeple.interpreter.extras import need
-from meeple.interpreter.lab import stats
+from meeple.interpreter.lab import stats, tables
 from meeple.interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
 
 
@@ -116,7 +117,7 @@ def cmd_simulate(args) -> int:
     side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
     rows = _play(args, [side])
     summary = stats.summarize(rows)
-    _print(summary, stats.format_summary(summary), args.json)
+    _print(summary, tables.format_summary(summary), args.json)
     if args.report:
         _write(args.report, lambda: _report(args.report, summary, rows, None, f"{args.game}: simulation"))
     return 1 if summary["errors"]["count"] else 0
@@ -146,7 +147,7 @@ def cmd_compare(args) -> int:
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
     comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
-    _print(comparison, stats.format_compare(comparison, detail=args.detail), args.json)
+    _print(comparison, tables.format_compare(comparison, detail=args.detail), args.json)
     if args.report:
         title = f"{args.game}: {a.label} vs {b.label}, {args.games} seeded games"
         _write(args.report, lambda: _report(args.report, comparison, rows_a, rows_b, title))
@@ -175,7 +176,7 @@ def cmd_summarize(args) -> int:
         summary = stats.summarize([r for r in rows if r["side"] == side])
         out.append(summary)
         if not args.json:
-            print(stats.format_summary(summary))
+            print(tables.format_summary(summary))
     if args.json:
         print(json.dumps(out if len(out) > 1 else out[0], indent=2, sort_keys=True))
     return 0

@@ -16,7 +16,7 @@ import html
 import io
 from pathlib import Path
 
-from meeple.interpreter.lab import stats
+from meeple.interpreter.lab import stats, tables
 
 COLOURS = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb"]
 CSS = """
@@ -147,7 +147,7 @@ def _plot_length(sides: list) -> bytes:
 
 def _html_table(title: str, headers, rows) -> str:
     esc = html.escape
-    right = stats.numeric_columns(rows) if rows else [i > 0 for i in range(len(headers))]
+    right = tables.numeric_columns(rows) if rows else [i > 0 for i in range(len(headers))]
     cls = ["" if r else ' class="t"' for r in right]
     head = "".join(f"<th{c}>{esc(str(h))}</th>" for h, c in zip(headers, cls))
     marked = headers[-1] == "sig"
@@ -188,15 +188,15 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
     esc = html.escape
     parts = [f"<h1>{esc(title)}</h1>"]
     if result.get("kind") == "compare":
-        parts += [f'<p class="meta">{esc(stats.compare_heading(result))}</p>', "<h2>Differences</h2>"]
-        parts += [_html_table(*t) for t in stats.compare_tables(result, detail=True)]
+        parts += [f'<p class="meta">{esc(tables.compare_heading(result))}</p>', "<h2>Differences</h2>"]
+        parts += [_html_table(*t) for t in tables.compare_tables(result, detail=True)]
     else:
-        parts.append(f'<p class="meta">{esc(stats.summary_heading(result))}</p>')
+        parts.append(f'<p class="meta">{esc(tables.summary_heading(result))}</p>')
     parts += ["<h2>Plots</h2>"] + figures
     for sm in summaries:
         parts.append(f"<h2>{esc(str(sm['side']))}</h2>")
-        parts.append(f'<p class="meta">{esc(stats.summary_heading(sm))}</p>')
-        parts += [_html_table(*t) for t in stats.summary_tables(sm)]
+        parts.append(f'<p class="meta">{esc(tables.summary_heading(sm))}</p>')
+        parts += [_html_table(*t) for t in tables.summary_tables(sm)]
     parts.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in stats.NOTES) + "</ul>")
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"

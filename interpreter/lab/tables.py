@@ -1,0 +1,123 @@
+"""The lab's results as text: a summary or a comparison (interpreter/lab/stats.py) as tables.
+
+`summary_tables` and `compare_tables` give (title, headers, rows) of strings, which the
+terminal prints aligned (`format_summary`, `format_compare`) and the HTML report
+(interpreter/lab/report.py) writes as tables; numbers are right-aligned in both.
+"""
+from __future__ import annotations
+
+import re
+
+from meeple.interpreter.lab.stats import NOTES
+
+
+def num(x, digits: int = 2, sign: bool = False) -> str:
+    if x is None:
+        return "-"
+    plus = "+" if sign else ""
+    return f"{x:{plus}d}" if isinstance(x, int) and not isinstance(x, bool) else f"{x:{plus}.{digits}f}"
+
+
+def pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def pp(x) -> str:
+    """A difference of two rates, in percentage points."""
+    return "-" if x is None else f"{100 * x:+.1f}pp"
+
+
+def pval(p) -> str:
+    return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def interval(low, high, fmt=num) -> str:
+    return "-" if low is None or high is None else f"[{fmt(low)}, {fmt(high)}]"
+
+
+def summary_tables(summary: dict) -> list:
+    """[(title, headers, rows)]: the summary as tables of strings (terminal and HTML alike)."""
+    seats = summary["seats"]
+    quartiles = ("mean", "sd", "min", "q25", "median", "q75", "max")
+    title = "Seats (a win is the game's own outcome)" if summary.get("wins_from") == "outcome" else "Seats"
+    out = [(title, ["seat", "games", "wins", "win rate", "95% CI", *quartiles],
+            [[f"P{s['seat'] + 1}", str(s["games"]), num(s["wins"], 1), pct(s["win_rate"]["p"]),
+              interval(s["win_rate"]["low"], s["win_rate"]["high"], pct)]
+             + [num(s["score"][k]) for k in quartiles] for s in seats])]
+    if summary["rules"]:
+        out.append(("Scoring rules (points per seat)",
+                    ["rule", "mean", "sd", "95% CI"] + [f"P{s['seat'] + 1}" for s in seats],
+                    [[k, num(d["mean"]), num(d["sd"]), interval(d["low"], d["high"])]
+                     + [num(s["rules"][k]["mean"]) for s in seats] for k, d in summary["rules"].items()]))
+    out.append(("Outcomes", ["outcome", "games", "rate", "95% CI"],
+                [[name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
+                 for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))]))
+    out.append(("Game", ["measure", "mean", "sd", "min", "median", "max"],
+                [[k, num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]), num(d["max"])]
+                 for k, d in summary["length"].items() if d["n"]]))
+    if summary["actions"]:
+        out.append(("Actions", ["action", "per game", "sd", "games used", "share used"],
+                    [[k, num(d["mean"]), num(d["sd"]), str(d["games_used"]), pct(d["used_share"])]
+                     for k, d in summary["actions"].items()]))
+    if summary["errors"]["count"]:
+        out.append((f"Errors (first {len(summary['errors']['first'])} of {summary['errors']['count']})",
+                    ["seed", "error"], [[str(e["seed"]), e["error"]] for e in summary["errors"]["first"]]))
+    return out
+
+
+def compare_tables(comparison: dict, detail: bool = False) -> list:
+    """[(title, headers, rows)] for a comparison; per-seat rule rows only with detail."""
+    a, b = comparison["sides"]
+    rows = []
+    for m in comparison["metrics"].values():
+        if m["group"] == "rule seat" and not detail:
+            continue
+        rate = m["group"] in ("win", "outcome")
+        f, fd = (pct, pp) if rate else (num, lambda x: num(x, sign=True))
+        rows.append([m["label"], str(m["n"]), f(m["a"]), f(m["b"]), fd(m["diff"]),
+                     interval(m["low"], m["high"], fd), pval(m["p"]), m["test"], "*" if m["significant"] else ""])
+    return [(f"{b} - {a}", ["metric", "n", a, b, "diff", "95% CI", "p", "test", "sig"], rows)]
+
+
+_NUMBER = re.compile(r"^(-|[-+<]?\[?[-+]?\d.*)?$")
+
+
+def numeric_columns(rows) -> list:
+    """Per column: True when every cell reads as a number (right-aligned); the first column never."""
+    width = max((len(r) for r in rows), default=0)
+    return [i > 0 and all(_NUMBER.match(str(r[i])) for r in rows) for i in range(width)]
+
+
+def table(headers, rows) -> str:
+    """An aligned plain-text table: numbers right, text left."""
+    cells = [list(map(str, headers))] + [list(map(str, r)) for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    right = numeric_columns(cells[1:]) if rows else [i > 0 for i in range(len(headers))]
+
+    def line(r):
+        return "  ".join(c.rjust(w) if rt else c.ljust(w) for c, w, rt in zip(r, widths, right)).rstrip()
+    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
+
+
+def summary_heading(summary: dict) -> str:
+    players = "/".join(map(str, summary["players"])) or "?"
+    return (f"{summary['ruleset'] or 'games'} ({summary['side']}): {summary['ok']} games, {players} players, "
+            f"{summary['errors']['count']} errors")
+
+
+def compare_heading(c: dict) -> str:
+    return (f"{c['ruleset'] or 'games'}: {c['sides'][1]} against {c['sides'][0]}, {c['pairs']} games paired by seed"
+            f" (unpaired: {c['only_a']} + {c['only_b']}; errors: {c['errors_a']} + {c['errors_b']})")
+
+
+def _render(heading: str, tables: list) -> str:
+    parts = [heading] + [f"{title}\n{table(headers, rows)}" for title, headers, rows in tables] + ["\n".join(NOTES)]
+    return "\n\n".join(parts) + "\n"
+
+
+def format_summary(summary: dict) -> str:
+    return _render(summary_heading(summary), summary_tables(summary))
+
+
+def format_compare(comparison: dict, detail: bool = False) -> str:
+    return _render(compare_heading(comparison), compare_tables(comparison, detail))
