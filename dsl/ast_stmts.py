@@ -1,0 +1,237 @@
+"""Typed AST for .rules files, the statements: what a block of rules does (assign, move,
+draw, place, choose, menus, loops, conditions, windows for actions at any time).
+
+Expressions are in dsl/ast.py, which also re-exports these, so the parser, checker and
+compiler name every node as `ast.X`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from meeple.dsl.ast import Expr, FieldCall, Pattern, _span
+from meeple.dsl.errors import Span
+
+
+# ----------------------------------------------------------------- statements
+@dataclass
+class ZoneRef:
+    name: str
+    index: Optional[list] = None  # the index expressions of a per-player / per-value zone
+    span: Span = _span()
+
+
+@dataclass
+class Assign:
+    target: Expr  # Name, Index or Attr
+    op: str  # = += -=
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Let:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Move:
+    what: Expr
+    to: ZoneRef
+    position: str = ""  # "" | top | bottom
+    span: Span = _span()
+
+
+@dataclass
+class MoveAll:
+    source: ZoneRef
+    to: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Draw:
+    count: Expr
+    source: ZoneRef
+    to: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Shuffle:
+    zone: ZoneRef
+    span: Span = _span()
+
+
+@dataclass
+class Place:
+    piece: Expr
+    grid: Expr
+    by: Optional[Expr] = None
+    bind: str = ""
+    undoable: bool = False
+    prompt: str = ""  # what a person is asked; the rules line if empty
+    span: Span = _span()
+
+
+@dataclass
+class Next:
+    phase: str
+    span: Span = _span()
+
+
+@dataclass
+class EndGame:
+    span: Span = _span()
+
+
+@dataclass
+class Do:
+    effect: str
+    args: list
+    span: Span = _span()
+
+
+@dataclass
+class DoField:
+    """`do card.ability(p)`: the effect named by the component's field, caller's args first."""
+
+    call: FieldCall
+    span: Span = _span()
+
+
+@dataclass
+class Log:
+    text: Expr  # usually a quoted text; any value is shown as text
+    span: Span = _span()
+
+
+@dataclass
+class Add:
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Pass:
+    span: Span = _span()
+
+
+@dataclass
+class Moment:
+    """`moment name`: what happens now, and a point where interrupting actions are offered afresh."""
+
+    name: Expr
+    span: Span = _span()
+
+
+@dataclass
+class Window:
+    """`window moment`: each player in turn order may run one reaction that applies."""
+
+    moment: Expr
+    span: Span = _span()
+    prompt: str = ""  # what each player is asked; "React at ...?" if empty
+
+
+@dataclass
+class If:
+    branches: list  # [(cond, body)]
+    else_body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
+class For:
+    pattern: Pattern
+    source: Expr
+    where: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Repeat:
+    count: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class While:
+    cond: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Choose:
+    may: bool
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    by: Optional[Expr]
+    body: list
+    otherwise: Optional[list] = None
+    prompt: str = ""
+    secret: bool = False  # the chosen option is seen by the chooser only
+    span: Span = _span()
+    label: str = ""  # how each option reads: a text with expressions in braces ("" = the default)
+
+
+@dataclass
+class MenuEntry:
+    label: str
+    guard: Optional[Expr]
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Menu:
+    may: bool
+    by: Optional[Expr]
+    entries: list
+    prompt: str = ""
+    span: Span = _span()
+
+
+@dataclass
+class Simultaneous:
+    """`simultaneously for each p in LIST:` a choice each listed player makes unseen; the block
+    (which starts with the choice) runs for each of them once all have chosen."""
+
+    var: str
+    source: Expr
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class PassOn:
+    """`pass ZONE to next`: each player's zone goes, whole, to the next player."""
+
+    zone: str
+    span: Span = _span()
+
+
+@dataclass
+class ChooseSome:
+    """`choose between LO and HI NAME from LIST:` a set of items picked one at a time."""
+
+    lo: Expr
+    hi: Expr
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    by: Optional[Expr]
+    body: list
+    otherwise: Optional[list] = None
+    prompt: str = ""
+    span: Span = _span()
+
+
+Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
+             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
