@@ -185,9 +185,8 @@ class MctsAgent:
             return [total / self.scale]
         if state["over"]:
             # The final ranking: tie-breaks settle what the totals leave tied.
-            places = {r["player"]: r["place"] for r in engine.ranking(state)}
-            return rank_utility([-places[p] for p in range(players)])
-        return rank_utility([engine.total(state, p) for p in range(players)])
+            return rank_utility([-place for place in engine.places(state)])
+        return rank_utility(engine.totals(state))
 
 
 def rank_utility(keys: list) -> list[float]:

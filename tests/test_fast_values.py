@@ -1,0 +1,111 @@
+"""Totals, outlooks, places and rankings added up on one machine without the breakdown dicts
+(engine.FAST_VALUES) against the long way through `breakdown` and `hints`: the same values,
+the same errors, and bots that value positions by them choosing the same options."""
+from __future__ import annotations
+
+import pytest
+
+from meeple.interpreter import engine as engine_module
+from meeple.interpreter import rng
+from meeple.interpreter.agents.mcts import MctsAgent
+from meeple.interpreter.agents.rollout import RolloutAgent
+from tests.conftest import rules, shipped
+from tests.helpers import both_ways
+
+GAMES = [("queens_wishes", 4, 41), ("wild_gardens", 2, 42), ("apothebakery", 4, 43), ("mudcake_fair", 3, 44),
+         ("tic_tac_toe", 2, 45), ("connect_four", 2, 46), ("breakthrough", 2, 47)]
+
+
+def values(engine, players: int, seed: int) -> list:
+    """A random game played quietly: on each state, what bots ask of the score rules."""
+    picker = {"rng": rng.seed_state(seed)}
+    state, _ = engine.start(players, seed)
+    out = []
+    while True:
+        out.append([[engine.total(state, p) for p in range(players)], engine.totals(state),
+                    [engine.outlook(state, p) for p in range(players)], engine.places(state)])
+        n = engine.option_count(state)
+        if n == 0:
+            return out + [engine.ranking(state), engine.ranking(state, [])]
+        state, _ = engine.apply(state, rng.below(picker, n), events=False)
+
+
+@pytest.mark.parametrize("name, players, seed", GAMES)
+def test_fast_and_long_values_are_the_same(monkeypatch, name, players, seed):
+    engine = shipped(name)
+    outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES", lambda on: values(engine, players, seed))
+    assert outcomes[0] == outcomes[1]
+    places = outcomes[0][-3][3]  # the last state's places, as the ranking gives them
+    assert places == [next(r["place"] for r in outcomes[0][-2] if r["player"] == p) for p in range(players)]
+
+
+def decisions(engine, players: int, seed: int, make, moves: int) -> list:
+    """The options a bot takes in the first `moves` decisions of a game (fixed seeds)."""
+    state, _ = engine.start(players, seed)
+    taken = []
+    for _ in range(moves):
+        decision = engine.decision(state)
+        if decision is None:
+            break
+        agent = make(engine, decision.actor, seed + len(taken))
+        k = agent.choose(engine.view(state, decision.actor), decision)
+        taken.append(decision.options[k].id)
+        state, _ = engine.apply(state, k)
+    return taken
+
+
+@pytest.mark.parametrize("name, players, moves", [("tic_tac_toe", 2, 9), ("connect_four", 2, 8),
+                                                  ("queens_wishes", 2, 4), ("mudcake_fair", 3, 4)])
+def test_bots_choose_the_same_with_fast_values_or_not(monkeypatch, name, players, moves):
+    engine = shipped(name)
+    for make in (lambda e, s, seed: MctsAgent(e, s, seed, iterations=60),
+                 lambda e, s, seed: RolloutAgent(e, s, seed, guesses=2)):
+        outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES",
+                             lambda on: decisions(engine, players, 5, make, moves))
+        assert outcomes[0] == outcomes[1] and len(outcomes[0]) >= 4
+
+
+ODD_RULES = '''
+game "O"
+players 3
+counter c per player = 0
+setup:
+    end game
+score "S": SCORE
+score "T": 2
+hint "H" worth 3 / 2: HINT
+hint "H2" worth 1 / 10: 3
+TIEBREAK
+'''
+
+
+@pytest.mark.parametrize("score, hint, tiebreak", [
+    ("c", "c", ""), ("1 if c == 0 else 2", "c", "tiebreak: fewest c"),
+    ("c == 0", "c", ""), ('"text"', "c", ""), ("[1, 2][c + 5]", "c", ""), ("1000000 * 1000000 * 1000000", "c", ""),
+    ("c", "[1][c + 3]", ""), ("c", "c", "tiebreak: most [1][c + 2]"), ("0 - player", "1 - player", "")])
+def test_odd_and_failing_rules_come_out_the_same_both_ways(monkeypatch, score, hint, tiebreak):
+    text = ODD_RULES.replace("TIEBREAK", tiebreak).replace("SCORE", score).replace("HINT", hint)
+
+    def run(_):
+        engine = rules(text)
+        state, _ = engine.start(3, 1)
+        out = []
+        for ask in (lambda: engine.totals(state), lambda: [engine.total(state, p) for p in range(3)],
+                    lambda: [engine.outlook(state, p) for p in range(3)], lambda: engine.places(state),
+                    lambda: engine.ranking(state)):
+            try:
+                out.append(ask())
+            except engine_module.MeepleError as exc:
+                out.append(exc.format())
+        return out
+    outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES", run)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_the_fast_way_needs_no_breakdown(monkeypatch):
+    engine = shipped("queens_wishes")
+    state, _ = engine.start(4, 3)
+    expected = [engine.total(state, p) for p in range(4)]
+    monkeypatch.setattr(engine, "breakdown", lambda *a: pytest.fail("went the long way"))
+    assert engine.totals(state) == expected and engine.places(state) == [1, 1, 1, 1]
+    assert engine.outlook(state, 0) == expected[0]  # no mushrooms yet: the hint adds nothing
