@@ -20,6 +20,13 @@ from meeple.interpreter import builtins
 from meeple.interpreter.builtins import FUNCTIONS
 
 
+# Loops over `cells(GRID)` of a grid kept per player run over the grid's content array beside
+# its cells, and the cells of a row or column (`rows(GRID)`, `columns(GRID)`) read their
+# content without asking what they are: `c.NAME` of a cell known to be one is a list read,
+# not a test of the value's type and a lookup of its grid. Tests turn it off.
+CELL_LOOPS = True
+
+
 class CallWriter:
     """Gen's calls, written-out `any`/`all`, inlined functions and loops."""
 
@@ -152,13 +159,28 @@ class CallWriter:
         source = None if grid is not None else self.expr(sel.source, bound)
         if self.keys and isinstance(sel.source, ast.Name) and source is not None and COPIED_CONST.fullmatch(source):
             source = source[5:-1]  # an enum's or kind's list, only read by the loop: no copy
+        spec, kind = self.cells_of(sel.source, bound) if grid is None and CELL_LOOPS else (None, None)
         if grid is not None:
             inner[name] = Var(py, self.game.grids[grid], content_py)
+        elif kind == "cells":  # the grid's own cells, in order: zipped with its content array
+            inner[name] = Var(py, spec, content_py)
+            held = f"S['grids'][{self.expr(sel.source.args[0], bound)}]['cells']"
+        elif kind == "cell":  # a cell of a row or column: its content read from the row's array
+            inner[name] = Var(py, spec, f"{bound[sel.source.name].content}[{py}[1]]")
+        elif kind == "lines":  # each row or column beside its grid's content array (the same one)
+            inner[name] = Var(py, content=f"a{self.loops}_{name}", lines=spec)
+            held = f"REPEAT(S['grids'][{self.expr(sel.source.args[0], bound)}]['cells'])"
         else:
             inner[name] = Var(py)
         where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
 
         def finish() -> str:
+            if kind == "cells":
+                if not inner[name].used:
+                    return f"for {content_py} in {held}{where}"
+                return f"for {py}, {content_py} in zip({source}, {held}){where}"
+            if kind == "lines":
+                return f"for {py}, {inner[name].content} in zip({source}, {held}){where}"
             if grid is None:
                 return f"for {py} in {source}{where}"
             content = f"S['grids'][{grid!r}]['cells']"
@@ -167,6 +189,25 @@ class CallWriter:
             shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
             return f"for {py}, {content_py} in zip({shape}, {content}){where}"
         return inner, finish
+
+    def cells_of(self, source, bound: dict):
+        """(the grid, what a loop over `source` gets): "cells" for `cells(GRID)` of a grid kept
+        per player (the fixed ones are fixed_grid's), "lines" for `rows(GRID)` or
+        `columns(GRID)`, "cell" over a loop name holding a row or column; else (None, None)."""
+        g = self.game
+        if isinstance(source, ast.Name) and source.name in bound:
+            spec = bound[source.name].lines
+            return (spec, "cell") if spec is not None else (None, None)
+        if not (isinstance(source, ast.Call) and len(source.args) == 1 and source.func not in g.functions
+                and source.func in ("cells", "rows", "columns") and isinstance(source.args[0], ast.Name)):
+            return None, None
+        name = source.args[0].name
+        spec = g.grids.get(name)
+        if spec is None or name in bound or name in self.scope.locals:
+            return None, None
+        if source.func != "cells":
+            return spec, "lines"
+        return (spec, "cells") if spec.per else (None, None)
 
     def unpacking_loop(self, sel: ast.Selection, bound: dict):
         """`each [a, b] in ITEMS`: each name a Python local, the items checked first."""

@@ -109,3 +109,54 @@ def test_the_fast_way_needs_no_breakdown(monkeypatch):
     monkeypatch.setattr(engine, "breakdown", lambda *a: pytest.fail("went the long way"))
     assert engine.totals(state) == expected and engine.places(state) == [1, 1, 1, 1]
     assert engine.outlook(state, 0) == expected[0]  # no mushrooms yet: the hint adds nothing
+
+
+@pytest.mark.parametrize("name, players, seed", GAMES)
+def test_cell_loops_and_the_long_way_play_and_value_the_same(monkeypatch, name, players, seed):
+    from meeple.dsl import source_calls
+    from tests.test_valuation import valued
+    outcomes = both_ways(monkeypatch, source_calls, "CELL_LOOPS", lambda on: valued(shipped(name), players, seed))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_cell_loops_are_what_the_garden_rules_run(monkeypatch):
+    from meeple.dsl import source_calls
+
+    def names(on):
+        return sorted(n for r in shipped("queens_wishes").game.scores for n in r.fn.__code__.co_names
+                      if n in ("zip", "REPEAT"))
+    on, off = both_ways(monkeypatch, source_calls, "CELL_LOOPS", names)
+    assert on == ["REPEAT"] * 2 + ["zip"] * 5 and off == []  # rows and columns; cells and lines
+
+
+CELL_RULES = '''
+game "C"
+players 2
+enum mark = x | o
+grid board per player: 2 x 3 of mark
+setup:
+    for each c in cells(board[0]) where c.col != 2:
+        c.mark = x
+    for each c in cells(board[1]) where c.row == 2 and c.col > 1:
+        c.mark = o
+    end game
+score "S": SCORE
+'''
+
+
+@pytest.mark.parametrize("score, total", [
+    ("count(each c in cells(board) where c.mark == x) + 10 * count(each c in cells(board) where c.empty)", None),
+    ("sum(c.row * 10 + c.col for each c in cells(board) where c.mark != none)", None),
+    ("count(each r in rows(board) where any(c.empty for each c in r))", None),
+    ("sum(count(each c in col where c.mark == o) for each col in columns(board))", None),
+    ("sum(c.mark for each c in cells(board))", None), ("sum(r[5].mark == x for each r in rows(board))", None),
+    ("count(each c in cells(board) where [1][c.col])", None)])
+def test_cell_loops_odd_rules_come_out_the_same(monkeypatch, score, total):
+    from meeple.dsl import source_calls
+
+    def run(_):
+        engine = rules(CELL_RULES.replace("SCORE", score))
+        state, _ = engine.start(2, 1)
+        return engine.scores(state)
+    outcomes = both_ways(monkeypatch, source_calls, "CELL_LOOPS", run)
+    assert outcomes[0] == outcomes[1]
