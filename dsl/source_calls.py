@@ -17,6 +17,7 @@ from meeple.dsl.source_runtime import step_reader
 from meeple.dsl.source_text import (CONTENT_ARRAY, COPIED_CONST, GRID_SHAPES, INLINE_DEPTH, STEPS, UNREPEATABLE,
                                     UNROLL_ITEMS, UNROLL_SIZE, NotGenerated, Var, atomic, fixed_grid_name, safe_name)
 from meeple.interpreter import builtins
+from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.builtins import FUNCTIONS
 
 
@@ -61,6 +62,8 @@ class CallWriter:
             return f"{func}({value} {loop})"
         if func == "count" and self.count_groups and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
                 and node.args[0].func == "groups" and len(node.args[0].args) == 1 and "groups" not in g.functions:
+            if CELL_LOOPS and (flagged := self.flagged_groups(node.args[0].args[0], bound)) is not None:
+                return flagged
             return f"GROUP_COUNT(m, {self.expr(node.args[0].args[0], bound)})"  # no cell lists built
         args = [self.expr(a, bound) for a in node.args]
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
@@ -208,6 +211,20 @@ class CallWriter:
         if source.func != "cells":
             return spec, "lines"
         return (spec, "cells") if spec.per else (None, None)
+
+    def flagged_groups(self, sel, bound: dict) -> str | None:
+        """`count(groups(each c in cells(GRID) where TEST))` as TEST of each of the grid's cells in
+        order, the groups counted as bitmasks (no cell lists, no set of them); or None."""
+        if not isinstance(sel, ast.Selection) or sel.pattern.unpack or sel.where is None:
+            return None
+        grid = fixed_grid(sel.source, self.sc(bound))
+        spec, kind = (self.game.grids[grid], "cells") if grid is not None else self.cells_of(sel.source, bound)
+        masks = gridlib.square_masks(spec.geometry) if kind == "cells" else ()
+        if not masks:
+            return None
+        every = ast.Selection(sel.pattern, sel.source, None, span=sel.span)
+        flags = self.x_Generator(ast.Generator(sel.where, every, span=sel.span), bound)
+        return f"{self.const(gridlib.flagged_group_count)}({self.const(masks)}, {flags})"
 
     def unpacking_loop(self, sel: ast.Selection, bound: dict):
         """`each [a, b] in ITEMS`: each name a Python local, the items checked first."""

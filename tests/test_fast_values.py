@@ -1,11 +1,12 @@
 """Totals, outlooks, places and rankings added up on one machine without the breakdown dicts
-(engine.FAST_VALUES) against the long way through `breakdown` and `hints`: the same values,
+(scoring.FAST_VALUES) against the long way through `breakdown` and `hints`: the same values,
 the same errors, and bots that value positions by them choosing the same options."""
 from __future__ import annotations
 
 import pytest
 
-from meeple.interpreter import engine as engine_module
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter import scoring
 from meeple.interpreter import rng
 from meeple.interpreter.agents.mcts import MctsAgent
 from meeple.interpreter.agents.rollout import RolloutAgent
@@ -33,7 +34,7 @@ def values(engine, players: int, seed: int) -> list:
 @pytest.mark.parametrize("name, players, seed", GAMES)
 def test_fast_and_long_values_are_the_same(monkeypatch, name, players, seed):
     engine = shipped(name)
-    outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES", lambda on: values(engine, players, seed))
+    outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES", lambda on: values(engine, players, seed))
     assert outcomes[0] == outcomes[1]
     places = outcomes[0][-3][3]  # the last state's places, as the ranking gives them
     assert places == [next(r["place"] for r in outcomes[0][-2] if r["player"] == p) for p in range(players)]
@@ -60,7 +61,7 @@ def test_bots_choose_the_same_with_fast_values_or_not(monkeypatch, name, players
     engine = shipped(name)
     for make in (lambda e, s, seed: MctsAgent(e, s, seed, iterations=60),
                  lambda e, s, seed: RolloutAgent(e, s, seed, guesses=2)):
-        outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES",
+        outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES",
                              lambda on: decisions(engine, players, 5, make, moves))
         assert outcomes[0] == outcomes[1] and len(outcomes[0]) >= 4
 
@@ -95,10 +96,10 @@ def test_odd_and_failing_rules_come_out_the_same_both_ways(monkeypatch, score, h
                     lambda: engine.ranking(state)):
             try:
                 out.append(ask())
-            except engine_module.MeepleError as exc:
+            except MeepleError as exc:
                 out.append(exc.format())
         return out
-    outcomes = both_ways(monkeypatch, engine_module, "FAST_VALUES", run)
+    outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES", run)
     assert outcomes[0] == outcomes[1]
 
 
@@ -124,9 +125,10 @@ def test_cell_loops_are_what_the_garden_rules_run(monkeypatch):
 
     def names(on):
         return sorted(n for r in shipped("queens_wishes").game.scores for n in r.fn.__code__.co_names
-                      if n in ("zip", "REPEAT"))
+                      if n in ("zip", "REPEAT", "GROUP_COUNT"))
     on, off = both_ways(monkeypatch, source_calls, "CELL_LOOPS", names)
-    assert on == ["REPEAT"] * 2 + ["zip"] * 5 and off == []  # rows and columns; cells and lines
+    # rows and columns; cells and lines (the empty spaces' groups are counted from flags)
+    assert on == ["REPEAT"] * 2 + ["zip"] * 4 and off == ["GROUP_COUNT"]
 
 
 CELL_RULES = '''
@@ -160,3 +162,21 @@ def test_cell_loops_odd_rules_come_out_the_same(monkeypatch, score, total):
         return engine.scores(state)
     outcomes = both_ways(monkeypatch, source_calls, "CELL_LOOPS", run)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (6, 8), (1, 9), (9, 1), (7, 7), (10, 12)])
+def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, rows, cols):
+    import random
+    from meeple.interpreter.boards import grid as gridlib
+    geometry = gridlib.Geometry.square(rows, cols)
+    pick = random.Random(rows * 100 + cols)
+    sets = [[["g", i] for i in pick.sample(range(rows * cols), pick.randint(0, rows * cols))] for _ in range(400)]
+    sets += [[["g", i] for i in range(rows * cols)] * 2, [["g", -1]] + [["g", i] for i in range(rows * cols)]]
+    flags = [[i in {c[1] for c in cells} for i in range(rows * cols)] for cells in sets[:400]]
+
+    def counts(on):
+        return [gridlib.group_count(cells, geometry) for cells in sets]
+    on, off = both_ways(monkeypatch, gridlib, "MASKS", counts)
+    assert on == off and max(on) >= 3
+    masks = gridlib.square_masks(geometry)
+    assert [gridlib.flagged_group_count(masks, f) for f in flags] == off[:400]
