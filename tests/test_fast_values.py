@@ -180,3 +180,14 @@ def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, r
     assert on == off and max(on) >= 3
     masks = gridlib.square_masks(geometry)
     assert [gridlib.flagged_group_count(masks, f) for f in flags] == off[:400]
+
+
+def test_rank_utility_counts_as_the_formula_says():
+    import random
+    from meeple.interpreter.agents.mcts import rank_utility
+    pick = random.Random(5)
+    for _ in range(300):
+        keys = [pick.randint(-3, 3) for _ in range(pick.randint(2, 6))]
+        n = len(keys)
+        assert rank_utility(keys) == [1 - (sum(1 for x in keys if x > k) + (sum(1 for x in keys if x == k) - 1) / 2)
+                                      / (n - 1) for k in keys], keys
