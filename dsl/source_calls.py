@@ -17,7 +17,15 @@ from meeple.dsl.source_runtime import step_reader
 from meeple.dsl.source_text import (CONTENT_ARRAY, COPIED_CONST, GRID_SHAPES, INLINE_DEPTH, STEPS, UNREPEATABLE,
                                     UNROLL_ITEMS, UNROLL_SIZE, NotGenerated, Var, atomic, fixed_grid_name, safe_name)
 from meeple.interpreter import builtins
+from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.builtins import FUNCTIONS
+
+
+# Loops over `cells(GRID)` of a grid kept per player run over the grid's content array beside
+# its cells, and the cells of a row or column (`rows(GRID)`, `columns(GRID)`) read their
+# content without asking what they are: `c.NAME` of a cell known to be one is a list read,
+# not a test of the value's type and a lookup of its grid. Tests turn it off.
+CELL_LOOPS = True
 
 
 class CallWriter:
@@ -54,6 +62,8 @@ class CallWriter:
             return f"{func}({value} {loop})"
         if func == "count" and self.count_groups and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
                 and node.args[0].func == "groups" and len(node.args[0].args) == 1 and "groups" not in g.functions:
+            if CELL_LOOPS and (flagged := self.flagged_groups(node.args[0].args[0], bound)) is not None:
+                return flagged
             return f"GROUP_COUNT(m, {self.expr(node.args[0].args[0], bound)})"  # no cell lists built
         args = [self.expr(a, bound) for a in node.args]
         if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
@@ -152,13 +162,28 @@ class CallWriter:
         source = None if grid is not None else self.expr(sel.source, bound)
         if self.keys and isinstance(sel.source, ast.Name) and source is not None and COPIED_CONST.fullmatch(source):
             source = source[5:-1]  # an enum's or kind's list, only read by the loop: no copy
+        spec, kind = self.cells_of(sel.source, bound) if grid is None and CELL_LOOPS else (None, None)
         if grid is not None:
             inner[name] = Var(py, self.game.grids[grid], content_py)
+        elif kind == "cells":  # the grid's own cells, in order: zipped with its content array
+            inner[name] = Var(py, spec, content_py)
+            held = f"S['grids'][{self.expr(sel.source.args[0], bound)}]['cells']"
+        elif kind == "cell":  # a cell of a row or column: its content read from the row's array
+            inner[name] = Var(py, spec, f"{bound[sel.source.name].content}[{py}[1]]")
+        elif kind == "lines":  # each row or column beside its grid's content array (the same one)
+            inner[name] = Var(py, content=f"a{self.loops}_{name}", lines=spec)
+            held = f"REPEAT(S['grids'][{self.expr(sel.source.args[0], bound)}]['cells'])"
         else:
             inner[name] = Var(py)
         where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
 
         def finish() -> str:
+            if kind == "cells":
+                if not inner[name].used:
+                    return f"for {content_py} in {held}{where}"
+                return f"for {py}, {content_py} in zip({source}, {held}){where}"
+            if kind == "lines":
+                return f"for {py}, {inner[name].content} in zip({source}, {held}){where}"
             if grid is None:
                 return f"for {py} in {source}{where}"
             content = f"S['grids'][{grid!r}]['cells']"
@@ -167,6 +192,39 @@ class CallWriter:
             shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
             return f"for {py}, {content_py} in zip({shape}, {content}){where}"
         return inner, finish
+
+    def cells_of(self, source, bound: dict):
+        """(the grid, what a loop over `source` gets): "cells" for `cells(GRID)` of a grid kept
+        per player (the fixed ones are fixed_grid's), "lines" for `rows(GRID)` or
+        `columns(GRID)`, "cell" over a loop name holding a row or column; else (None, None)."""
+        g = self.game
+        if isinstance(source, ast.Name) and source.name in bound:
+            spec = bound[source.name].lines
+            return (spec, "cell") if spec is not None else (None, None)
+        if not (isinstance(source, ast.Call) and len(source.args) == 1 and source.func not in g.functions
+                and source.func in ("cells", "rows", "columns") and isinstance(source.args[0], ast.Name)):
+            return None, None
+        name = source.args[0].name
+        spec = g.grids.get(name)
+        if spec is None or name in bound or name in self.scope.locals:
+            return None, None
+        if source.func != "cells":
+            return spec, "lines"
+        return (spec, "cells") if spec.per else (None, None)
+
+    def flagged_groups(self, sel, bound: dict) -> str | None:
+        """`count(groups(each c in cells(GRID) where TEST))` as TEST of each of the grid's cells in
+        order, the groups counted as bitmasks (no cell lists, no set of them); or None."""
+        if not isinstance(sel, ast.Selection) or sel.pattern.unpack or sel.where is None:
+            return None
+        grid = fixed_grid(sel.source, self.sc(bound))
+        spec, kind = (self.game.grids[grid], "cells") if grid is not None else self.cells_of(sel.source, bound)
+        masks = gridlib.square_masks(spec.geometry) if kind == "cells" else ()
+        if not masks:
+            return None
+        every = ast.Selection(sel.pattern, sel.source, None, span=sel.span)
+        flags = self.x_Generator(ast.Generator(sel.where, every, span=sel.span), bound)
+        return f"{self.const(gridlib.flagged_group_count)}({self.const(masks)}, {flags})"
 
     def unpacking_loop(self, sel: ast.Selection, bound: dict):
         """`each [a, b] in ITEMS`: each name a Python local, the items checked first."""

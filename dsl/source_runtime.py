@@ -6,6 +6,8 @@ unpacking checked item by item, a cell's neighbour with the grid's step table fo
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from meeple.dsl.compile_expr import Table
 from meeple.dsl.expr_operators import RANGE_LIMIT, _plus, _times
 from meeple.interpreter.boards import grid as gridlib
@@ -41,7 +43,7 @@ def _group_count(m, cells):
 
 
 HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked,
-           "GROUP_COUNT": _group_count}
+           "GROUP_COUNT": _group_count, "REPEAT": repeat}
 
 
 def step_reader(game, direction: str):

@@ -26,12 +26,13 @@ class NotGenerated(Exception):
 
 class Var:
     """A name the generated code keeps as a Python local; for cells of a known grid,
-    the grid and the local holding the cell's content."""
+    the grid and the local holding the cell's content (if any); for a row or column of
+    a grid (`lines`), that grid."""
 
-    __slots__ = ("py", "grid", "content", "used")
+    __slots__ = ("py", "grid", "content", "used", "lines")
 
-    def __init__(self, py: str, grid=None, content: str | None = None):
-        self.py, self.grid, self.content = py, grid, content
+    def __init__(self, py: str, grid=None, content: str | None = None, lines=None):
+        self.py, self.grid, self.content, self.lines = py, grid, content, lines
         self.used = False  # read other than through its content: the loop needs the cell itself
 
 

@@ -23,12 +23,9 @@ from meeple.interpreter.effects.choices import option_id
 from meeple.interpreter.game import Game
 from meeple.interpreter.machine import Machine
 from meeple.interpreter.labels import describe, option_label, own_label
+from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
 
 
-# Scores beyond this are a runaway rule, not a game (and break statistics).
-MAX_POINTS = 10 ** 15
-# What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
-RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
 # `apply(..., events=False)` and the scores reuse the engine's quiet machines instead of
 # building one per call (simulations and bots call them millions of times); tests turn it
 # off to play the same games with a new machine each time.
@@ -64,7 +61,7 @@ class Decision:
         raise KeyError(option_id)
 
 
-class Engine:
+class Engine(Scoring):
     def __init__(self, game: Game):
         self.game = game
         # Quiet machines not in use (REUSE). Taken with pop() and given back with append(), each
@@ -190,111 +187,6 @@ class Engine:
     # ------------------------------------------------------------- views
     def view(self, state: dict, player) -> dict:
         return st.view(self.game, state, player)
-
-    # ------------------------------------------------------------- scoring
-    def scores(self, state: dict) -> list[dict]:
-        """Per player: total and the points of each score rule (rules with one label add up)."""
-        out = []
-        for p in range(state["players"]):
-            breakdown = self.breakdown(state, p)
-            out.append({"player": p, "total": sum(breakdown.values()), "breakdown": breakdown})
-        return out
-
-    def breakdown(self, state: dict, player: int) -> dict[str, int]:
-        # Quiet: nothing keeps a score's events. Bots value positions by this many times a move.
-        m = self.quiet_machine(state)
-        m.env = {"player": player}
-        out: dict[str, int] = {}
-        for rule in self.game.scores:
-            try:
-                points = rule.fn(m)
-            except RULE_FAILURES as exc:
-                raise self._failure(exc, rule.span, f'score "{rule.label}"') from None
-            if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
-                points = self._checked(points, rule.span, f'score "{rule.label}"')
-            out[rule.label] = out.get(rule.label, 0) + points
-        self.spare(m)
-        return out
-
-    def _evaluate(self, m: Machine, fn, span, what: str):
-        """A score, tie-break or hint expression's value, or a located error naming `what`."""
-        try:
-            return fn(m)
-        except RULE_FAILURES as exc:
-            raise self._failure(exc, span, what) from None
-
-    def _failure(self, exc: Exception, span, what: str) -> MeepleError:
-        if isinstance(exc, MeepleError):
-            return exc.located(self.game.path, self.game.source)
-        if isinstance(exc, RecursionError):
-            return MeepleError(f"in {what}: a function calls itself without end", span,
-                               "give the function a case that does not call itself").located(
-                                   self.game.path, self.game.source)
-        return MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source)
-
-    def _number(self, m: Machine, fn, span, what: str) -> int:
-        """A score or tie-break value: a whole number of a sane size, or a located error."""
-        return self._checked(self._evaluate(m, fn, span, what), span, what)
-
-    def _checked(self, value, span, what: str) -> int:
-        if type(value) is bool:
-            return int(value)
-        if type(value) is not int:
-            shown = "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
-            raise MeepleError(f"{what} must be a whole number, but it is {shown}", span,
-                              "count or add up the things it scores").located(self.game.path, self.game.source)
-        if abs(value) > MAX_POINTS:
-            raise MeepleError(f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
-                              span, "check the rule for a runaway product or power").located(
-                                  self.game.path, self.game.source)
-        return value
-
-    def total(self, state: dict, player: int) -> int:
-        return sum(self.breakdown(state, player).values())
-
-    def hints(self, state: dict, player: int) -> dict[str, float]:
-        """The ruleset's declared hints for one player, each in points (units times its worth).
-
-        For bots only: progress the score does not count yet. Never part of a score."""
-        m = self.quiet_machine(state)
-        m.env = {"player": player}
-        out: dict[str, float] = {}
-        for rule in self.game.hints:
-            units = self._evaluate(m, rule.fn, rule.span, f'hint "{rule.label}"')
-            out[rule.label] = out.get(rule.label, 0) + units * rule.weight
-        self.spare(m)
-        return out
-
-    def outlook(self, state: dict, player: int) -> float:
-        """What a bot values: the score as the rules count it now plus the declared hints."""
-        total = self.total(state, player)
-        return total + sum(self.hints(state, player).values()) if self.game.hints else total
-
-    def tiebreak_keys(self, state: dict, player: int) -> list:
-        if not self.game.tiebreaks:
-            return []
-        m = self.quiet_machine(state)
-        m.env = {"player": player}
-        keys = []
-        for direction, fn, span in self.game.tiebreaks:
-            value = self._number(m, fn, span, "a tie-break")
-            keys.append(value if direction == "most" else -value)
-        self.spare(m)
-        return keys
-
-    def ranking(self, state: dict, scores: list | None = None) -> list[dict]:
-        """Places by total, then the declared tie-breaks; what still ties shares the place."""
-        scores = scores or self.scores(state)
-        keyed = [((s["total"], *self.tiebreak_keys(state, s["player"])), s["player"]) for s in scores]
-        keyed.sort(key=lambda e: (tuple(-k for k in e[0]), e[1]))
-        totals = [k[0] for k, _ in keyed]
-        out, place = [], 0
-        for i, (key, p) in enumerate(keyed):
-            if i == 0 or key != keyed[i - 1][0]:
-                place = i + 1
-            out.append({"player": p, "place": place, "total": key[0],
-                        "tied_on_total": totals.count(key[0]) > 1})
-        return out
 
     # ------------------------------------------------------------- outcome
     def outcome(self, state: dict, scores: list | None = None) -> list[dict] | None:

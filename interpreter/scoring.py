@@ -1,0 +1,209 @@
+"""The engine's valuation: scores, totals, hints, outlooks, tie-breaks and rankings.
+
+A mixin of `Engine` (interpreter/engine.py), which gives it `game`, `quiet_machine` and
+`spare`. Tables, traces and results ask for `scores` and `ranking` once a game; bots ask
+for `total`, `totals`, `outlook` and `places` after every playout and option, so those
+have a fast way (FAST_VALUES) beside the long one through `breakdown`:
+
+    engine.totals(state)            # [each player's total], in player order
+    engine.places(state)            # [each player's place in `ranking`], in player order
+    engine.outlook(state, player)   # total plus the declared hints (for bots only)
+"""
+from __future__ import annotations
+
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.machine import Machine
+
+# Scores beyond this are a runaway rule, not a game (and break statistics).
+MAX_POINTS = 10 ** 15
+# What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
+RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+# `total`, `totals`, `outlook`, `places` and a `ranking` of the engine's own scores add up the
+# score rules on one machine without the breakdown dicts (bots ask them after every playout
+# and option); what is not a plain whole number, and every error, goes the long way, which
+# says what is wrong. Tests turn it off to value the same positions through `breakdown`.
+FAST_VALUES = True
+
+
+class Scoring:
+    """Engine's scoring methods (see the module's docstring)."""
+
+    def scores(self, state: dict) -> list[dict]:
+        """Per player: total and the points of each score rule (rules with one label add up)."""
+        out = []
+        for p in range(state["players"]):
+            breakdown = self.breakdown(state, p)
+            out.append({"player": p, "total": sum(breakdown.values()), "breakdown": breakdown})
+        return out
+
+    def breakdown(self, state: dict, player: int) -> dict[str, int]:
+        # Quiet: nothing keeps a score's events. Bots value positions by this many times a move.
+        m = self.quiet_machine(state)
+        m.env = {"player": player}
+        out: dict[str, int] = {}
+        for rule in self.game.scores:
+            try:
+                points = rule.fn(m)
+            except RULE_FAILURES as exc:
+                raise self._failure(exc, rule.span, f'score "{rule.label}"') from None
+            if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
+                points = self._checked(points, rule.span, f'score "{rule.label}"')
+            out[rule.label] = out.get(rule.label, 0) + points
+        self.spare(m)
+        return out
+
+    def _evaluate(self, m: Machine, fn, span, what: str):
+        """A score, tie-break or hint expression's value, or a located error naming `what`."""
+        try:
+            return fn(m)
+        except RULE_FAILURES as exc:
+            raise self._failure(exc, span, what) from None
+
+    def _failure(self, exc: Exception, span, what: str) -> MeepleError:
+        if isinstance(exc, MeepleError):
+            return exc.located(self.game.path, self.game.source)
+        if isinstance(exc, RecursionError):
+            return MeepleError(f"in {what}: a function calls itself without end", span,
+                               "give the function a case that does not call itself").located(
+                                   self.game.path, self.game.source)
+        return MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source)
+
+    def _number(self, m: Machine, fn, span, what: str) -> int:
+        """A score or tie-break value: a whole number of a sane size, or a located error."""
+        return self._checked(self._evaluate(m, fn, span, what), span, what)
+
+    def _checked(self, value, span, what: str) -> int:
+        if type(value) is bool:
+            return int(value)
+        if type(value) is not int:
+            shown = "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
+            raise MeepleError(f"{what} must be a whole number, but it is {shown}", span,
+                              "count or add up the things it scores").located(self.game.path, self.game.source)
+        if abs(value) > MAX_POINTS:
+            raise MeepleError(f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
+                              span, "check the rule for a runaway product or power").located(
+                                  self.game.path, self.game.source)
+        return value
+
+    def total(self, state: dict, player: int) -> int:
+        if FAST_VALUES:
+            got = self._totals(state, (player,))
+            if got is not None:
+                return got[0]
+        return sum(self.breakdown(state, player).values())
+
+    def totals(self, state: dict) -> list[int]:
+        """Every player's total, in player order (what a bot compares at a playout's end)."""
+        if FAST_VALUES:
+            got = self._totals(state, range(state["players"]))
+            if got is not None:
+                return got
+        return [sum(self.breakdown(state, p).values()) for p in range(state["players"])]
+
+    def _totals(self, state: dict, players) -> list[int] | None:
+        """The players' totals on one machine, or None for `breakdown` to redo (and explain)."""
+        m = self.quiet_machine(state)
+        rules = self.game.scores
+        out = []
+        try:
+            for p in players:
+                m.env = {"player": p}  # a fresh frame each player, as `breakdown` gives
+                total = 0
+                for rule in rules:
+                    points = rule.fn(m)
+                    if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
+                        return None  # a bool, a wrong type or a runaway: the long way checks it
+                    total += points
+                out.append(total)
+        except RULE_FAILURES:
+            return None  # not given back: the long way builds its own machine and locates the error
+        self.spare(m)
+        return out
+
+    def hints(self, state: dict, player: int) -> dict[str, float]:
+        """The ruleset's declared hints for one player, each in points (units times its worth).
+
+        For bots only: progress the score does not count yet. Never part of a score."""
+        m = self.quiet_machine(state)
+        m.env = {"player": player}
+        out: dict[str, float] = {}
+        for rule in self.game.hints:
+            units = self._evaluate(m, rule.fn, rule.span, f'hint "{rule.label}"')
+            out[rule.label] = out.get(rule.label, 0) + units * rule.weight
+        self.spare(m)
+        return out
+
+    def outlook(self, state: dict, player: int) -> float:
+        """What a bot values: the score as the rules count it now plus the declared hints."""
+        total = self.total(state, player)
+        if not self.game.hints:
+            return total
+        if FAST_VALUES and self.game.cache.get("hint labels unique") is not False:
+            got = self._hinted(state, player)
+            if got is not None:
+                return total + sum(got)
+        return total + sum(self.hints(state, player).values())
+
+    def _hinted(self, state: dict, player: int) -> list | None:
+        """The hints' points in order, as `hints` would give them (each label once), or None."""
+        hints = self.game.hints
+        if "hint labels unique" not in self.game.cache:
+            labels = [rule.label for rule in hints]
+            self.game.cache["hint labels unique"] = len(set(labels)) == len(labels)
+            if not self.game.cache["hint labels unique"]:
+                return None  # `hints` adds up the rules of one label first: its order of sums
+        m = self.quiet_machine(state)
+        m.env = {"player": player}
+        try:
+            # `0 + ...` as `hints` writes it (out.get(label, 0) + units * weight): the same floats.
+            out = [0 + rule.fn(m) * rule.weight for rule in hints]
+        except RULE_FAILURES:
+            return None
+        self.spare(m)
+        return out
+
+    def tiebreak_keys(self, state: dict, player: int) -> list:
+        if not self.game.tiebreaks:
+            return []
+        m = self.quiet_machine(state)
+        m.env = {"player": player}
+        keys = []
+        for direction, fn, span in self.game.tiebreaks:
+            value = self._number(m, fn, span, "a tie-break")
+            keys.append(value if direction == "most" else -value)
+        self.spare(m)
+        return keys
+
+    def ranking(self, state: dict, scores: list | None = None) -> list[dict]:
+        """Places by total, then the declared tie-breaks; what still ties shares the place."""
+        if not scores and FAST_VALUES:
+            # The engine's own totals (players in order); no tie-breaks: one number to sort by.
+            pairs = enumerate(self.totals(state))
+            if not self.game.tiebreaks:
+                keyed = [((t,), p) for p, t in pairs]
+                keyed.sort(key=lambda e: (-e[0][0], e[1]))
+            else:
+                keyed = [((t, *self.tiebreak_keys(state, p)), p) for p, t in pairs]
+                keyed.sort(key=lambda e: (tuple(-k for k in e[0]), e[1]))
+        else:
+            scores = scores or self.scores(state)
+            keyed = [((s["total"], *self.tiebreak_keys(state, s["player"])), s["player"]) for s in scores]
+            keyed.sort(key=lambda e: (tuple(-k for k in e[0]), e[1]))
+        totals = [k[0] for k, _ in keyed]
+        out, place = [], 0
+        for i, (key, p) in enumerate(keyed):
+            if i == 0 or key != keyed[i - 1][0]:
+                place = i + 1
+            out.append({"player": p, "place": place, "total": key[0],
+                        "tied_on_total": totals.count(key[0]) > 1})
+        return out
+
+    def places(self, state: dict) -> list[int]:
+        """Each player's place in `ranking`, in player order (what mcts rewards at a game's end)."""
+        if FAST_VALUES and not self.game.tiebreaks:
+            totals = self.totals(state)  # a place is 1 + how many totals are higher, as ranked
+            return [1 + sum(1 for u in totals if u > t) for t in totals]
+        places = [0] * state["players"]
+        for r in self.ranking(state):
+            places[r["player"]] = r["place"]
+        return places
