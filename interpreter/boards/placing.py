@@ -83,6 +83,9 @@ DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digit
 # digits turned into bytes per outline). Tests turn it off to find the same placements.
 SPREAD = True
 FREE_DIGITS = bytes.maketrans(b"01", b"\x01\x00")  # an occupancy's binary digits, as 1 where free
+# A choice's `where fits(item, grid)` asks `fitting` for all its items at once (dsl/compile_source.py
+# writes the call): pieces whose outlines are the same are answered once. Tests turn it off.
+BY_FAMILY = True
 
 
 def placements_for(m, piece, key):
@@ -138,3 +141,31 @@ def _fits(m, piece, key):
         if not mask & occ:
             return True
     return False
+
+
+def fitting(m, pieces, key) -> list:
+    """The pieces that fit the grid as it is now, in their order: `[p for p in pieces if
+    fits(p, key)]` with the grid's free cells read once and one answer per family of outlines
+    (a choice among the pieces of one bag, one shape with different cells, asks once).
+    A piece without a shape raises as `fits` does."""
+    if not (BY_FAMILY and BY_CORNERS):
+        return [piece for piece in pieces if _fits(m, piece, key)]
+    cache = m.game.cache
+    free = ~occupied(m, key)
+    answers: dict = {}
+    out = []
+    for piece in pieces:
+        found = cache.get(("placements", piece, key)) or placement_table(m, piece, key)
+        answer = answers.get(found.family)
+        if answer is None:
+            answer = False
+            for corners, distances in found.outlines:
+                for d in distances:
+                    corners &= free >> d
+                if corners:
+                    answer = True
+                    break
+            answers[found.family] = answer
+        if answer:
+            out.append(piece)
+    return out

@@ -120,6 +120,9 @@ class Table:
     # cells costs about what two outlines save (timeit), so None below three outlines (and
     # without segments).
     spread: tuple | None = None
+    # The outlines' number, the same for every table with the same outlines (the shapes of a
+    # set of pieces whose cells show different things): where one fits, so does the other.
+    family: int = 0
 
 
 @lru_cache(maxsize=None)
@@ -145,7 +148,11 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     if segments is not None and len(outlines) >= 3:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread)
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread,
+                 FAMILIES.setdefault(outlines, len(FAMILIES)))
+
+
+FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
 
 def spread_bits(mask: int, size: int) -> int:
