@@ -40,7 +40,6 @@ from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
 from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, formatted_key,
                                     names_in, safe_name, unrepeatable_functions)
-from meeple.interpreter.boards.placing import fitting
 from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
@@ -54,9 +53,6 @@ MENUS = True
 # The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
 # twice (a field of `top(...)`, `top` of a zone): no closure called for it.
 NAMED = True
-# A choice's `where fits(item, GRID)` (GRID not naming the item) as one call for all its items,
-# the grid's key worked out once (tests turn it off; placing.BY_FAMILY turns off what the call shares).
-FITS = True
 
 
 class Gen(CallWriter):
@@ -340,8 +336,6 @@ def generate_filter(var: str, source, where, scope: Scope, slow):
     """`fn(m, items) -> the items where `where` holds, with each item as `var``, for a choice's
     options; or None. `slow(m, items)` binds `var` in the frame's locals item by item."""
     grid = fixed_grid(source, scope)
-    if grid is None and (board := fits_board(var, where, scope)) is not None:
-        return generate_fitting(board, scope, slow)
     # The items of `cells(GRID)` are the grid's cells in order: zip them with their contents.
     loop = "for v_item in items" if grid is None else f"for v_item, w_item in zip(items, S['grids'][{grid!r}]['cells'])"
     for walrus in (True, False):
@@ -360,31 +354,6 @@ def generate_filter(var: str, source, where, scope: Scope, slow):
         except SyntaxError:
             continue
     return None
-
-
-def fits_board(var: str, where, scope: Scope):
-    """`where fits(var, BOARD)` with a BOARD that does not mention `var`: that BOARD, else None."""
-    if not (FITS and type(where) is ast.Call and where.func == "fits" and "fits" not in scope.game.functions
-            and len(where.args) == 2 and type(where.args[0]) is ast.Name and where.args[0].name == var):
-        return None
-    board = where.args[1]
-    return None if var in names_in(board) else board
-
-
-def generate_fitting(board, scope: Scope, slow):
-    """A choice among pieces of those that fit a grid: the grid's key worked out once and the
-    pieces asked together (interpreter/boards/placing.py `fitting`), or None."""
-    consts: dict = {"SLOW": slow, "FITTING": fitting}
-    try:
-        key = Gen(scope, consts).expr(board, {})
-    except NotGenerated:
-        return None
-    source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
-                   f"        return FITTING(m, items, {key})\n    except Exception:\n        return SLOW(m, items)\n")
-    try:
-        return _build(source_text, consts, "f")
-    except SyntaxError:
-        return None
 
 
 def user_function(game, scope: Scope, name: str):

@@ -1,4 +1,4 @@
-"""A choice's `where fits(item, grid)` asked for all its items at once (dsl/compile_source.py
+"""A choice's `where fits(item, grid)` asked for all its items at once (dsl/compile_choices.py
 `FITS`, interpreter/boards/placing.py `fitting` and `BY_FAMILY`): the same items kept, the
 same games played and the same errors raised as asking `fits` item by item."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from meeple.dsl import compile_source
+from meeple.dsl import compile_choices
 from meeple.interpreter import rng
 from meeple.interpreter.boards import placing, polyomino
 from meeple.interpreter.boards.grid import Geometry
@@ -60,7 +60,7 @@ def the_choices(engine) -> list:
 def test_shipped_games_play_the_same_with_the_pieces_asked_together(monkeypatch, name, players, seed):
     games = []
     for on in (True, False):
-        monkeypatch.setattr(compile_source, "FITS", on)
+        monkeypatch.setattr(compile_choices, "FITS", on)
         monkeypatch.setattr(placing, "BY_FAMILY", on)
         engine = shipped(name)
         games.append(played_in_place(engine, players, seed, False))
@@ -101,6 +101,6 @@ def test_a_choice_among_things_without_a_shape_fails_alike(monkeypatch, tmp_path
         while engine.option_count(state):
             state, _ = engine.apply(state, 0)
         return state
-    outcomes = both_ways(monkeypatch, compile_source, "FITS", run)
+    outcomes = both_ways(monkeypatch, compile_choices, "FITS", run)
     assert outcomes[0] == outcomes[1]
     assert isinstance(outcomes[0], str) and "`1` has no shape to place" in outcomes[0]
