@@ -32,13 +32,16 @@ def test_fitting_keeps_the_pieces_fits_keeps(monkeypatch, rows, cols):
         for _ in range(6):
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
+            monkeypatch.setattr(placing, "BY_CORNERS", False)  # placement by placement
             want = [p for p in pieces if placing._fits(m, p, "g/0")]
             answers = []
-            for family, corners in ((True, True), (False, True), (True, False)):
+            for family, corners, written in ((True, True, True), (True, True, False), (False, True, True),
+                                             (True, False, False)):
                 monkeypatch.setattr(placing, "BY_FAMILY", family)
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
+                monkeypatch.setattr(placing, "WRITTEN", written)
                 answers.append(placing.fitting(m, pieces, "g/0"))
-            assert answers == [want] * 3, (rows, cols, fill)
+            assert answers == [want] * 4, (rows, cols, fill)
             seen.add(len(want))
     assert 0 in seen and len(seen) >= 3  # grids where none, some and all fit
 
@@ -68,6 +71,35 @@ def test_shipped_games_play_the_same_with_the_pieces_asked_together(monkeypatch,
             asked = [op for op in the_choices(engine) if op.filter and "FITTING" in op.filter.__code__.co_names]
             assert len(asked) == (2 if on else 0)
     assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 57), ("queens_wishes", 1, 58),
+                                                 ("wild_gardens", 2, 59)])
+def test_shipped_games_play_the_same_with_outlines_written_out(monkeypatch, name, players, seed):
+    engine = shipped(name)
+    games = []
+    for on in (True, False):
+        monkeypatch.setattr(placing, "WRITTEN", on)
+        games.append(played_in_place(engine, players, seed, False))
+    assert games[0] == games[1]
+
+
+def test_written_outlines_share_their_shifts_and_answer_as_the_loop():
+    from meeple.interpreter.boards import corner_source
+    outlines = ((0b0011, (0, 1)), (0b0110, (1, 4)), (0b0001, (0, 4)))
+
+    def looped(free):
+        for corners, distances in outlines:
+            for d in distances:
+                corners &= free >> d
+            if corners:
+                return True
+        return False
+    fits = corner_source.fits_test(outlines)
+    assert corner_source.fits_test(outlines) is fits  # made once
+    answers = [fits(~occupied) for occupied in range(64)]
+    assert answers == [looped(~occupied) for occupied in range(64)] and True in answers and False in answers
+    assert fits.__code__.co_varnames == ("free", "s1", "s4")  # each shift made once
 
 
 FITS_RULES = '''
