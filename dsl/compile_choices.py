@@ -114,9 +114,11 @@ def fitting_filter(var: str, source, where, scope: Scope, slow):
     the pieces that fit, the grid's key worked out once and the pieces asked together
     (interpreter/boards/placing.py `fitting`), as `fn(m, items)`; else None. `slow(m, items)`
     asks item by item (and raises what `fits` raises)."""
+    # (A choice naming its item `player` is left alone: a per-player BOARD would read the item.)
     if not (FITS and compile_source.ENABLED and type(where) is ast.Call and where.func == "fits"
             and "fits" not in scope.game.functions and len(where.args) == 2 and type(where.args[0]) is ast.Name
-            and where.args[0].name == var and var not in names_in(where.args[1]) and fixed_grid(source, scope) is None):
+            and where.args[0].name == var != "player" and var not in names_in(where.args[1])
+            and fixed_grid(source, scope) is None):
         return None
     consts: dict = {"SLOW": slow, "FITTING": fitting}
     try:

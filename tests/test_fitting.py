@@ -136,3 +136,20 @@ def test_a_choice_among_things_without_a_shape_fails_alike(monkeypatch, tmp_path
     outcomes = both_ways(monkeypatch, compile_choices, "FITS", run)
     assert outcomes[0] == outcomes[1]
     assert isinstance(outcomes[0], str) and "`1` has no shape to place" in outcomes[0]
+
+
+def test_a_choice_naming_its_item_player_reads_the_item_s_grid(monkeypatch, tmp_path):
+    """`garden` inside the filter means the garden of the item when the item is named `player`:
+    that filter is not asked together (it would read the frame's player), and fails as before."""
+    text = FITS_RULES.replace("choose t from supply where fits(t, garden)", "choose player from supply where fits(player, garden)")
+    text = text.replace("place t on garden", "place player on garden[0]")
+    assert text.count("player") == FITS_RULES.count("player") + 3
+
+    def run(on):
+        engine = rules(text, tmp_path, {"tiles.csv": TILES})
+        assert not any(op.filter and "FITTING" in op.filter.__code__.co_names for op in the_choices(engine)
+                       if op.var == "player")
+        state, _ = engine.start(2, 7)
+        return state
+    outcomes = both_ways(monkeypatch, compile_choices, "FITS", run)
+    assert outcomes[0] == outcomes[1] and "garden/t1" in outcomes[0]
