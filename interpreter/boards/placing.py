@@ -83,7 +83,7 @@ DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digit
 # digits turned into bytes per outline). Tests turn it off to find the same placements.
 SPREAD = True
 FREE_DIGITS = bytes.maketrans(b"01", b"\x01\x00")  # an occupancy's binary digits, as 1 where free
-# A choice's `where fits(item, grid)` asks `fitting` for all its items at once (dsl/compile_source.py
+# A choice's `where fits(item, grid)` asks `fitting` for all its items at once (dsl/compile_choices.py
 # writes the call): pieces whose outlines are the same are answered once. Tests turn it off.
 BY_FAMILY = True
 # Outlines tested by their functions written out (interpreter/boards/corner_source.py), not by a
