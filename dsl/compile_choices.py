@@ -8,12 +8,18 @@ FlowCompiler gives it `body`, `title`, `prompt`, `game` and `slots`.
 from __future__ import annotations
 
 from meeple.dsl import ast, compile_source
-from meeple.dsl.compile_cells import cell_test, fixed_grid_filter, is_cell_source
+from meeple.dsl.compile_cells import cell_test, fixed_grid, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.compile_text import compile_text
+from meeple.dsl.source_text import names_in
+from meeple.interpreter.boards.placing import fitting
 from meeple.interpreter.effects import choices, choose_some
 from meeple.interpreter.machine import Jump
 from meeple.interpreter.state import SOME_PREFIX
+
+# A choice's `where fits(item, GRID)` (GRID not naming the item) as one call for all its items,
+# the grid's key worked out once (tests turn it off; placing.BY_FAMILY turns off what the call shares).
+FITS = True
 
 
 class ChoiceCompiler:
@@ -53,7 +59,8 @@ class ChoiceCompiler:
                                 secret=s.secret)
         op.fresh = filtered is not None  # the filter's comprehension makes the list
         if op.where is not None and op.cell_test is None and compile_source.ENABLED:
-            op.filter = compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep)
+            op.filter = (fitting_filter(s.var, s.source, s.where, scope, op.keep)
+                         or compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep))
         if s.label:
             op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
             if isinstance(op.label, str):
@@ -100,3 +107,27 @@ class ChoiceCompiler:
             jump.target = len(ops)
         if compile_source.ENABLED and compile_source.MENUS:
             op.listed = compile_source.generate_menu([[e.label, e.guard] for e in s.entries], scope, op.tested)
+
+
+def fitting_filter(var: str, source, where, scope: Scope, slow):
+    """For `choose VAR from PIECES where fits(VAR, BOARD)` with a BOARD that does not mention VAR:
+    the pieces that fit, the grid's key worked out once and the pieces asked together
+    (interpreter/boards/placing.py `fitting`), as `fn(m, items)`; else None. `slow(m, items)`
+    asks item by item (and raises what `fits` raises)."""
+    # (A choice naming its item `player` is left alone: a per-player BOARD would read the item.)
+    if not (FITS and compile_source.ENABLED and type(where) is ast.Call and where.func == "fits"
+            and "fits" not in scope.game.functions and len(where.args) == 2 and type(where.args[0]) is ast.Name
+            and where.args[0].name == var != "player" and var not in names_in(where.args[1])
+            and fixed_grid(source, scope) is None):
+        return None
+    consts: dict = {"SLOW": slow, "FITTING": fitting}
+    try:
+        key = compile_source.Gen(scope, consts).expr(where.args[1], {})
+    except compile_source.NotGenerated:
+        return None
+    text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+            f"        return FITTING(m, items, {key})\n    except Exception:\n        return SLOW(m, items)\n")
+    try:
+        return compile_source._build(text, consts, "f")
+    except SyntaxError:
+        return None

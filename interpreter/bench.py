@@ -32,7 +32,7 @@ class BenchError(Exception):
 
 def play_random(engine, players: int, seed: int, picker: dict) -> int:
     """One uniformly random game; returns the number of decisions."""
-    state, _ = engine.start(players, seed)
+    state, _ = engine.start(players, seed, events=False)
     decisions = 0
     count = engine.option_count
     apply = engine.apply

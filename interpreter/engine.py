@@ -84,7 +84,9 @@ class Engine(Scoring):
             self._spare.append(m)
 
     # ------------------------------------------------------------- lifecycle
-    def start(self, players: int, seed: int) -> tuple[dict, list]:
+    def start(self, players: int, seed: int, events: bool = True) -> tuple[dict, list]:
+        """The state after setup, and the setup's events (`events=False`: none, for simulations
+        that keep no trace; a kept start's events are then not copied)."""
         g = self.game
         if not g.min_players <= players <= g.max_players:
             raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {players}")
@@ -93,7 +95,7 @@ class Engine(Scoring):
             if kept is not None:
                 state = st.copy_state(kept[0])
                 state["rng"] = rng.seed_state(seed)
-                return state, st.copy_data(kept[1])
+                return state, st.copy_data(kept[1]) if events else []
         state = st.initial_state(g, players, seed)
         before = state["rng"]
         m = Machine(g, state)
@@ -102,7 +104,7 @@ class Engine(Scoring):
         # randomness only through it), so the state is the one every seed reaches.
         if START_ONCE and state["rng"] == before:
             g.cache[("started", players)] = (st.copy_state(state), st.copy_data(m.events))
-        return state, m.events
+        return state, m.events if events else []
 
     def is_terminal(self, state: dict) -> bool:
         return state["over"]

@@ -1,5 +1,6 @@
 """Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
-256 cells; with the free cells spread to bytes or not) are the placements that fit, checked
+256 cells; with the free cells spread to bytes or not; outlines tested by written functions or
+by a loop) are the placements that fit, checked
 placement by placement, on random grids, for shapes with and without holes."""
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
-            for corners, spread in ((True, True), (True, False), (False, False)):
+            for corners, spread, written in ((True, True, True), (True, True, False), (True, False, True),
+                                             (True, False, False), (False, False, False)):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
                 monkeypatch.setattr(placing, "SPREAD", spread)
+                monkeypatch.setattr(placing, "WRITTEN", written)
                 answers.append((placing.placements_for(m, "p", "g/0"), placing._fits(m, "p", "g/0")))
-            assert answers[0] == answers[1] == answers[2]
+            assert answers == [answers[0]] * 5
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
 

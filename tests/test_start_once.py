@@ -92,3 +92,21 @@ def test_below_draws_as_next_u64_would():
     for i in range(5000):
         n = [0, 1, 2, 3, 7, 10, 280, 2 ** 63 + 5, 2 ** 64 - 1][i % 9]
         assert (rng.below(a, n), a["rng"]) == (reference(b, n), b["rng"])
+
+
+@pytest.mark.parametrize("name, players, kept", [g for g in GAMES if g[0] in ("queens_wishes", "wild_gardens")])
+def test_a_start_without_events_reaches_the_same_state(monkeypatch, name, players, kept):
+    """`start(..., events=False)` (what bench plays) hands out no events, the same state, and
+    leaves the kept start's events whole for the next start that wants them."""
+    def run(on):
+        engine = shipped(name)
+        out = []
+        for seed, events in ((61, False), (62, True), (61, False), (63, True), (61, True)):
+            state, said = engine.start(players, seed, events=events)
+            assert (said == []) == (not events)
+            out.append([state, said])
+        return out
+
+    on, off = both_ways(monkeypatch, engine_module, "START_ONCE", run)
+    assert on == off
+    assert on[0][0] == on[2][0] == on[4][0] and on[4][1] and on[1][1]

@@ -83,6 +83,12 @@ DIGITS_AS_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # a number's binary digit
 # digits turned into bytes per outline). Tests turn it off to find the same placements.
 SPREAD = True
 FREE_DIGITS = bytes.maketrans(b"01", b"\x01\x00")  # an occupancy's binary digits, as 1 where free
+# A choice's `where fits(item, grid)` asks `fitting` for all its items at once (dsl/compile_choices.py
+# writes the call): pieces whose outlines are the same are answered once. Tests turn it off.
+BY_FAMILY = True
+# Outlines tested by their functions written out (interpreter/boards/corner_source.py), not by a
+# loop over their masks and distances. Tests turn it off.
+WRITTEN = True
 
 
 def placements_for(m, piece, key):
@@ -98,11 +104,14 @@ def placements_for(m, piece, key):
                 size = len(m.state["grids"][key]["cells"])
                 free = int.from_bytes(bin(occupied(m, key))[:1:-1].encode().translate(FREE_DIGITS)
                                       .ljust(size, b"\x01"), "little")
-                fitting = []
-                for corners, distances in found.spread:
-                    for d in distances:
-                        corners &= free >> d
-                    fitting.append(corners.to_bytes(256, "little"))
+                if WRITTEN:
+                    fitting = found.spread_tables(free)
+                else:
+                    fitting = []
+                    for corners, distances in found.spread:
+                        for d in distances:
+                            corners &= free >> d
+                        fitting.append(corners.to_bytes(256, "little"))
                 chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
                 return list(compress(found.option_lists, chosen))
             free = ~occupied(m, key)
@@ -128,6 +137,8 @@ def _fits(m, piece, key):
     occ = occupied(m, key)
     if BY_CORNERS:
         free = ~occ
+        if WRITTEN:
+            return found.fits_test(free)
         for corners, distances in found.outlines:
             for d in distances:
                 corners &= free >> d
@@ -138,3 +149,33 @@ def _fits(m, piece, key):
         if not mask & occ:
             return True
     return False
+
+
+def fitting(m, pieces, key) -> list:
+    """The pieces that fit the grid as it is now, in their order: `[p for p in pieces if
+    fits(p, key)]` with the grid's free cells read once and one answer per family of outlines
+    (a choice among the pieces of one bag, one shape with different cells, asks once).
+    A piece without a shape raises as `fits` does."""
+    if not (BY_FAMILY and BY_CORNERS):
+        return [piece for piece in pieces if _fits(m, piece, key)]
+    cache = m.game.cache
+    free = ~occupied(m, key)
+    answers: dict = {}
+    out = []
+    for piece in pieces:
+        found = cache.get(("placements", piece, key)) or placement_table(m, piece, key)
+        answer = answers.get(found.family)
+        if answer is None and WRITTEN:
+            answer = answers[found.family] = found.fits_test(free)
+        elif answer is None:
+            answer = False
+            for corners, distances in found.outlines:
+                for d in distances:
+                    corners &= free >> d
+                if corners:
+                    answer = True
+                    break
+            answers[found.family] = answer
+        if answer:
+            out.append(piece)
+    return out

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from meeple.interpreter.boards import corner_source
+
 EMPTY = "."
 
 
@@ -120,6 +122,13 @@ class Table:
     # cells costs about what two outlines save (timeit), so None below three outlines (and
     # without segments).
     spread: tuple | None = None
+    # The outlines' number, the same for every table with the same outlines (the shapes of a
+    # set of pieces whose cells show different things): where one fits, so does the other.
+    family: int = 0
+    # The same tests written out as Python (interpreter/boards/corner_source.py): `fits_test(free)`
+    # whether some outline fits; `spread_tables(spread free)` the byte table of each spread outline.
+    fits_test: object = None
+    spread_tables: object = None
 
 
 @lru_cache(maxsize=None)
@@ -145,7 +154,12 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     if segments is not None and len(outlines) >= 3:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread)
+                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread,
+                 FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
+                 corner_source.spread_tables(spread) if spread is not None else None)
+
+
+FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
 
 def spread_bits(mask: int, size: int) -> int:
