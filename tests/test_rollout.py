@@ -147,24 +147,3 @@ def test_rollout_plays_on_to_the_start_of_a_round_or_a_fixed_count_where_phases_
     assert not bot.play_on(later, bot.cap)
     assert bot.play_on(state, bot.horizon - 1) and not bot.play_on(state, bot.horizon)  # one long phase
     assert not bot.play_on({**later, "over": True}, 0)
-
-
-def test_rollout_plays_the_last_candidates_on_more_guesses():
-    """Successive halving: every candidate on the first two guesses, the best three on the
-    next four, the best two of those on the last four (a margin varies by tens of points
-    between guesses; the last few candidates are the ones a few points apart)."""
-    from meeple.interpreter.agents.rollout import RolloutAgent
-    engine = engine_of(PLOTS, "plots")
-    state, _ = engine.start(2, 1)
-    d = engine.decision(state)
-    bot = RolloutAgent(engine, 0, 1)
-    counts: dict = {}
-    played_on = bot.played_on
-
-    def counted(world, k, dice):
-        counts[k] = counts.get(k, 0) + 1
-        return played_on(world, k, dice)
-    bot.played_on = counted
-    pick = bot.choose(engine.view(state, 0), d)
-    assert sorted(counts.values()) == [2, 2, 6, 10, 10]
-    assert counts[pick] == 10 and d.options[pick].label == "Plant a seed"

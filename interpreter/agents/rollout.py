@@ -4,11 +4,10 @@ Bertsekas' rollout algorithm (one step of policy improvement over a base
 policy): greedy (greedy.py) ranks every option by its look at the seat's own
 next choices, and its best eight are the candidates (greedy often finds dozens
 of places worth the same: which of them is ranked first is a coin toss). Each is
-played on two guesses, the best three of them on the next four, and the best two of
-those on the last four (successive halving). For each candidate, on several
-guesses at the hidden parts (determinize; never the true state), the game is
-played on from that option by a quick greedy for every seat to the start of
-the third round after the decision's (phase entries; at most 16
+played on two guesses, and the best three of them on the rest. For each candidate, on
+several guesses at the hidden parts (determinize; never the true state), the
+game is played on from that option by a quick greedy for every seat to the
+start of the third round after the decision's (phase entries; at most 16
 decisions, 12 where phases are long) or to the end, and the position is valued by the seat's
 outlook (score plus hints) over the best other seat's. The candidate with the
 best mean margin is taken; greedy's order breaks ties. Back at a view it has
@@ -29,8 +28,8 @@ long chains of the seat's choices, the quick greedy (one choice ahead) plays
 the candidates on worse than greedy would, and the rollout can lose to greedy
 (docs/agents.md has the duels).
 
-Budget: `rollout` plays WIDEN candidates on SCREEN guesses, the best CANDIDATES of
-them on the next guesses up to NARROW and the best FINAL of those on the rest of GUESSES (the quick greedy plays a tile's place as its look through the
+Budget: `rollout` plays WIDEN candidates on SCREEN guesses and the best CANDIDATES of
+them on the rest of GUESSES (the quick greedy plays a tile's place as its look through the
 tile found it, not searching twice, which paid for 6 guesses where 4 were played before);
 `rollout@N` on N guesses in all (reproducible: the same seed and budget make the same choice).
 """
@@ -46,10 +45,8 @@ from meeple.interpreter.rng import Random
 
 WIDEN = 8  # greedy's best this many options are played on, first on SCREEN guesses ...
 SCREEN = 2
-CANDIDATES = 3  # ... and the best this many of them on the next guesses up to NARROW ...
-NARROW = 6
-FINAL = 2  # ... and the best this many of those on the rest of the GUESSES (successive halving)
-GUESSES = 10  # guesses at the hidden parts (and dice) the last candidates are played on; rollout@N
+CANDIDATES = 3  # ... and the best this many of them on the rest of the GUESSES
+GUESSES = 6  # guesses at the hidden parts (and dice) each candidate is played on; rollout@N
 HORIZON = 12  # decisions the quick greedy plays after a candidate, where phases are long
 ROUNDS = 3  # ... or on to the start of the phase entered this many times after the decision's,
 CAP = 16  # at most this many decisions, wherever a phase was entered within HORIZON of them
@@ -62,12 +59,10 @@ class RolloutAgent:
 
     def __init__(self, engine, seat: int, seed: int, guesses: int = GUESSES, candidates: int = CANDIDATES,
                  horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW, rounds: int = ROUNDS,
-                 cap: int = CAP, widen: int = WIDEN, screen: int = SCREEN, narrow: int = NARROW,
-                 final: int = FINAL):
+                 cap: int = CAP, widen: int = WIDEN, screen: int = SCREEN):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
         self.widen, self.screen = max(widen, candidates), screen
-        self.narrow, self.final = narrow, min(final, candidates)
         self.follow, self.rounds, self.cap = follow, rounds, cap
         self.round = 0  # the phase entries counted at the decision being made (the view's)
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
@@ -96,14 +91,11 @@ class RolloutAgent:
         totals = [0.0] * len(top)
         alive = list(range(len(top)))
         for g in range(self.guesses):
-            # Screened: only the best few go on to the next guesses (greedy's order breaks
-            # ties). Greedy's look often finds dozens of places worth the same, and its first
-            # 4 of them, at random, were all that was played on. Then the best of those on
-            # more guesses still: a candidate's margin varies by tens of points between
-            # guesses, and the last few are the ones a few points apart.
-            for at, keep in ((self.screen, self.candidates), (self.narrow, self.final)):
-                if g == at and len(alive) > keep:
-                    alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[:keep]
+            if g == self.screen and len(alive) > self.candidates:
+                # Screened: only the best few go on to the rest of the guesses (greedy's order
+                # breaks ties). Greedy's look often finds dozens of places worth the same, and
+                # its first 4 of them, at random, were all that was played on.
+                alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[:self.candidates]
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
             dice = rng.below(1 << 62)
             for i in alive:
