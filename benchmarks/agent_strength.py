@@ -17,6 +17,7 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py [--games 10] [--agent planner] [--jobs 2] [--part figures]
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game wild_gardens --opponent greedy --jobs 1
+    .venv/bin/python benchmarks/agent_strength.py --part figures --game wild_gardens --games 100 --jobs 1
 """
 from __future__ import annotations
 
@@ -92,23 +93,26 @@ def per_decision(rows: list[dict]) -> float:
     return sum(sum(r["seconds"]) for r in rows) / max(1, sum(sum(r["decisions"]) for r in rows))
 
 
-def figures(agent: str, n: int, seed: int, jobs: int) -> None:
+def figures(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
+    """The self-play figures; `games` keeps only those games' (a game's tuning needs only its own)."""
     seeds = range(seed, seed + n)
-    wg = run([("wild_gardens", (agent, agent), s) for s in seeds], jobs)
-    ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
-    solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
     print(f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1}); "
           "each mean with its 95% interval over the games")
-    guests = [sum(r["served"]) / 2 for r in wg]
-    vp = [sum(r["scores"]) / 2 for r in wg]
-    print(f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
-          f"{per_decision(wg):.2f} s per decision")
-    print(f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, "
-          f"{per_decision(ab):.2f} s per decision")
-    won = sum(r["won"] for r in solo)
-    p, low, high = wilson(won, n)
-    print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
-          f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
+    if not games or "wild_gardens" in games:
+        wg = run([("wild_gardens", (agent, agent), s) for s in seeds], jobs)
+        guests = [sum(r["served"]) / 2 for r in wg]
+        vp = [sum(r["scores"]) / 2 for r in wg]
+        print(f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
+              f"{per_decision(wg):.2f} s per decision", flush=True)
+    if not games or "apothebakery" in games:
+        ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
+        print(f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, "
+              f"{per_decision(ab):.2f} s per decision", flush=True)
+        solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
+        won = sum(r["won"] for r in solo)
+        p, low, high = wilson(won, n)
+        print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
+              f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
 
 
 def with_ci(values: list, digits: int = 2) -> str:
@@ -165,7 +169,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
     ap.add_argument("--agent", default=BEST)
     ap.add_argument("--part", choices=["figures", "duels", "cost"], action="append")
-    ap.add_argument("--game", action="append", help="duels in this game only (repeatable)")
+    ap.add_argument("--game", action="append", help="figures and duels in this game only (repeatable)")
     ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
@@ -174,7 +178,7 @@ def main() -> int:
     if args.quick:
         args.games = 4
     if "figures" in parts:
-        figures(args.agent, args.games, args.seed, args.jobs)
+        figures(args.agent, args.games, args.seed, args.jobs, args.game)
     if "duels" in parts:
         duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent)
     if "cost" in parts:

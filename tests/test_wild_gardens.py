@@ -533,3 +533,33 @@ class TestFreeSkillsAnyTime:
         eng, state = fresh(values={"stock/0/fungus": 3, "turn_player": 1})
         push(eng, state, "forage_twice", p=0)
         assert "act:use_free_skills" not in ids(eng, state)
+
+
+class TestServingHint:
+    """The bots' hint "a guest ready to serve, a picnic space within reach of a token in hand":
+    P1 on p01 holds a cooked breakfast for Little Wren (g14); the picnic space p04 is 3 spaces on."""
+
+    HINT = "A guest ready to serve, a picnic within reach of a token in hand"
+
+    def value(self, cooked=("r04",), placed=(), rested=()):
+        eng, state = fresh()
+        put(state, "cooked/0", list(cooked))
+        put(state, "guest_supply", ["g14", "g02", "g03", "g05", "g06", "g07"])
+        state["vars"].update({f"placed/0/{t}": True for t in placed})
+        state["vars"].update({f"rested/0/{t}": True for t in rested})
+        return eng.hints(state, 0)[self.HINT]
+
+    def test_a_token_of_three_or_the_wild_in_hand_reaches_it(self):
+        assert self.value() == 1
+        assert self.value(placed=["three"]) == 1  # the Wild can count 3
+        assert self.value(placed=["wild"], rested=["one"]) == 1
+
+    def test_without_a_three_in_hand_it_is_out_of_reach(self):
+        assert self.value(placed=["three", "wild"]) == 0
+        assert self.value(placed=["one", "two"], rested=["three", "wild"]) == 0
+
+    def test_with_every_token_placed_any_number_counts(self):  # a rest is next: they come back
+        assert self.value(placed=TOKENS) == 1
+
+    def test_nothing_to_serve_no_hint(self):
+        assert self.value(cooked=()) == 0

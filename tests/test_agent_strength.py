@@ -1,0 +1,51 @@
+"""benchmarks/agent_strength.py: which games each part plays (the games themselves are not played here)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "agent_strength.py"
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    """The benchmark module with `run` replaced: it records the tasks and returns made-up rows."""
+    spec = importlib.util.spec_from_file_location("agent_strength", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    asked = []
+
+    def fake_run(tasks, jobs):
+        asked.extend(tasks)
+        return [{"served": [2, 1], "scores": [50, 40], "cured": [3] * len(agents), "won": True,
+                 "seconds": [0.1] * len(agents), "decisions": [5] * len(agents)} for _, agents, _ in tasks]
+
+    monkeypatch.setattr(module, "run", fake_run)
+    module.asked = asked
+    return module
+
+
+def test_figures_for_one_game_play_only_that_game(bench, capsys):
+    bench.figures("greedy", 3, 101, 1, ["wild_gardens"])
+    assert bench.asked == [("wild_gardens", ("greedy", "greedy"), s) for s in (101, 102, 103)]
+    out = capsys.readouterr().out
+    assert "seeds 101..103" in out and "Wild Gardens 2p: 1.50" in out and "Apothebakery" not in out
+
+
+def test_figures_without_a_game_play_all_three(bench, capsys):
+    bench.figures("greedy", 2, 1, 1)
+    assert [(g, len(a)) for g, a, _ in bench.asked] == [("wild_gardens", 2)] * 2 + [("apothebakery", 2)] * 2 \
+        + [("apothebakery", 1)] * 2
+    out = capsys.readouterr().out
+    assert "Wild Gardens 2p" in out and "Apothebakery 2p" in out and "Apothebakery solo: won 2 of 2" in out
+
+
+def test_the_game_option_reaches_the_figures(bench, monkeypatch):
+    seen = {}
+    monkeypatch.setattr(bench, "figures", lambda *args: seen.setdefault("args", args))
+    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "figures", "--game", "wild_gardens",
+                                     "--games", "7", "--seed", "101", "--jobs", "1"])
+    assert bench.main() == 0
+    assert seen["args"] == ("greedy", 7, 101, 1, ["wild_gardens"])
