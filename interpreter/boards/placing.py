@@ -136,15 +136,7 @@ def _fits(m, piece, key):
     found = m.game.cache.get(("placements", piece, key)) or placement_table(m, piece, key)
     occ = occupied(m, key)
     if BY_CORNERS:
-        free = ~occ
-        if WRITTEN:
-            return found.fits_test(free)
-        for corners, distances in found.outlines:
-            for d in distances:
-                corners &= free >> d
-            if corners:
-                return True
-        return False
+        return _fits_free(found, ~occ)
     for mask in found.footprints:
         if not mask & occ:
             return True
@@ -165,17 +157,21 @@ def fitting(m, pieces, key) -> list:
     for piece in pieces:
         found = cache.get(("placements", piece, key)) or placement_table(m, piece, key)
         answer = answers.get(found.family)
-        if answer is None and WRITTEN:
-            answer = answers[found.family] = found.fits_test(free)
-        elif answer is None:
-            answer = False
-            for corners, distances in found.outlines:
-                for d in distances:
-                    corners &= free >> d
-                if corners:
-                    answer = True
-                    break
-            answers[found.family] = answer
+        if answer is None:
+            answer = answers[found.family] = _fits_free(found, free)
         if answer:
             out.append(piece)
     return out
+
+
+def _fits_free(found, free: int) -> bool:
+    """Whether some placement of the table's piece lies on free cells only (`free`: a bit per
+    free cell): some outline keeps a corner after every shift."""
+    if WRITTEN:
+        return found.fits_test(free)
+    for corners, distances in found.outlines:
+        for d in distances:
+            corners &= free >> d
+        if corners:
+            return True
+    return False
