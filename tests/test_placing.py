@@ -1,6 +1,7 @@
 """Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
 256 cells; with the free cells spread to bytes or not; outlines tested by written functions or
-by a loop) are the placements that fit, checked
+by a loop; on an empty grid, the whole table or tested; selected from padded option lists or
+through byte tables) are the placements that fit, checked
 placement by placement, on random grids, for shapes with and without holes."""
 from __future__ import annotations
 
@@ -27,13 +28,17 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
-            for corners, spread, written in ((True, True, True), (True, True, False), (True, False, True),
-                                             (True, False, False), (False, False, False)):
+            for corners, spread, written, empty, selected in (
+                    (True, True, True, True, True), (True, True, True, False, True), (True, True, True, True, False),
+                    (True, True, False, True, True), (True, False, True, True, True),
+                    (True, False, False, False, False), (False, False, False, False, False)):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
                 monkeypatch.setattr(placing, "SPREAD", spread)
                 monkeypatch.setattr(placing, "WRITTEN", written)
+                monkeypatch.setattr(placing, "EMPTY", empty)
+                monkeypatch.setattr(placing, "SELECTED", selected)
                 answers.append((placing.placements_for(m, "p", "g/0"), placing._fits(m, "p", "g/0")))
-            assert answers == [answers[0]] * 5
+            assert answers == [answers[0]] * 7
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
 
@@ -112,4 +117,18 @@ def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed)
     for spread in (True, False):
         monkeypatch.setattr(placing, "SPREAD", spread)
         games.append(played_in_place(shipped(name), players, seed, False))
+    assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 47), ("queens_wishes", 2, 48),
+                                                 ("queens_wishes", 1, 49)])
+@pytest.mark.parametrize("switch", ["EMPTY", "SELECTED"])
+def test_empty_grids_and_padded_options_play_the_same_games(monkeypatch, switch, name, players, seed):
+    """`EMPTY`: on an empty grid the whole table is offered, as the test would find it;
+    `SELECTED`: the padded option lists select the same placements as the byte tables."""
+    from tests.conftest import shipped
+    games = []
+    for on in (True, False):
+        monkeypatch.setattr(placing, switch, on)
+        games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
     assert games[0] == games[1]

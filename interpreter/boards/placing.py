@@ -89,6 +89,13 @@ BY_FAMILY = True
 # Outlines tested by their functions written out (interpreter/boards/corner_source.py), not by a
 # loop over their masks and distances. Tests turn it off.
 WRITTEN = True
+# On an empty grid every placement in a table fits (the table holds those inside the grid), so
+# they are the answer without a test: every game's first placement on each grid. Tests turn it off.
+EMPTY = True
+# A spread table's fitting placements selected from its padded option lists by its written
+# selector (polyomino Table.padded, corner_source.selector): no translation of each orientation's
+# corners through a byte table per outline. Tests turn it off.
+SELECTED = True
 
 
 def placements_for(m, piece, key):
@@ -97,13 +104,18 @@ def placements_for(m, piece, key):
     found = placement_table(m, piece, key)
     if BY_CORNERS:
         if found.segments is not None:
+            occ = occupied(m, key)
+            if not occ and EMPTY:
+                return list(found.option_lists)
             # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
             # each orientation's corners translated by it select the shared option lists.
             if SPREAD and found.spread is not None:
                 # Cells above the highest filled one are free; the grid's size bounds them.
                 size = len(m.state["grids"][key]["cells"])
-                free = int.from_bytes(bin(occupied(m, key))[:1:-1].encode().translate(FREE_DIGITS)
+                free = int.from_bytes(bin(occ)[:1:-1].encode().translate(FREE_DIGITS)
                                       .ljust(size, b"\x01"), "little")
+                if SELECTED and WRITTEN:
+                    return list(compress(found.padded, found.chosen(free)))
                 if WRITTEN:
                     fitting = found.spread_tables(free)
                 else:
@@ -114,7 +126,7 @@ def placements_for(m, piece, key):
                         fitting.append(corners.to_bytes(256, "little"))
                 chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
                 return list(compress(found.option_lists, chosen))
-            free = ~occupied(m, key)
+            free = ~occ
             fitting = []
             for corners, distances in found.outlines:
                 for d in distances:

@@ -129,6 +129,11 @@ class Table:
     # whether some outline fits; `spread_tables(spread free)` the byte table of each spread outline.
     fits_test: object = None
     spread_tables: object = None
+    # The option lists again, each orientation's laid out by its corner from corner 0 up to its
+    # outline's last possible one (None where no placement stands), and `chosen(spread free)` the
+    # byte per entry that selects the ones that fit (corner_source.selector); spread tables only.
+    padded: tuple | None = None
+    chosen: object = None
 
 
 @lru_cache(maxsize=None)
@@ -153,10 +158,26 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     spread = None
     if segments is not None and len(outlines) >= 3:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
+    option_lists = tuple(list(o) for o in options)
+    padded = None if spread is None else pad(option_lists, segments, spread)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread,
+                 tuple(covers), everything, option_lists, outlines, segments, spread,
                  FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
-                 corner_source.spread_tables(spread) if spread is not None else None)
+                 corner_source.spread_tables(spread) if spread is not None else None,
+                 padded, corner_source.selector(spread, segments) if spread is not None else None)
+
+
+def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
+    """The option lists per orientation at their corners (see Table.padded)."""
+    out = []
+    start = 0
+    for i, at in segments:
+        laid = [None] * ((spread[i][0].bit_length() + 7) // 8)
+        for corner, option in zip(at, option_lists[start:start + len(at)]):
+            laid[corner] = option
+        out.extend(laid)
+        start += len(at)
+    return tuple(out)
 
 
 FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
