@@ -62,15 +62,18 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
 def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
     games = []
-    for keep in (True, False):
+    for compared, keep in ((True, True), (False, True), (False, False), (True, False)):
+        monkeypatch.setattr(placing, "COMPARED", compared)
         monkeypatch.setattr(placing, "KEEP", keep)
         games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
-    assert games[0] == games[1]
+    assert games == [games[0]] * 4
     assert games[0][0] == games[0][1]
 
 
-def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells():
+@pytest.mark.parametrize("compared", [True, False])
+def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells(monkeypatch, compared):
     from meeple.interpreter.effects import choices
+    monkeypatch.setattr(placing, "COMPARED", compared)
     shape = polyomino.parse_shape("a b", {"a", "b"})
     game = SimpleNamespace(shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))})
     cells = [None] * 6
@@ -101,13 +104,14 @@ def gridlib_occupancy(cells):
     return sum(1 << i for i, v in enumerate(cells) if v is not None)
 
 
-def test_shapes_of_three_outlines_or_more_are_spread():
-    """The spread form is used where it pays (three outlines or more), so the test above tries it."""
-    outlines = {text: len(polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).outlines)
-                for text in SHAPES}
-    spread = {text: polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).spread is not None
-              for text in SHAPES}
-    assert spread == {text: n >= 3 for text, n in outlines.items()} and any(spread.values())
+def test_tables_of_up_to_256_cells_are_spread():
+    """The spread form is used where it pays (polyomino.SPREAD_FROM outlines or more: since the
+    written selector, one), so the test above tries it, for shapes of one outline too."""
+    shapes = [polyomino.parse_shape(text, {"a", "b", "c", "d"}) for text in SHAPES]
+    assert polyomino.SPREAD_FROM == 1
+    assert all(polyomino.table(shape, 6, 8).spread is not None for shape in shapes)
+    assert any(len(polyomino.table(shape, 6, 8).outlines) == 1 for shape in shapes)
+    assert all(polyomino.table(shape, 17, 16).spread is None for shape in shapes)  # no segments there
 
 
 @pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 45), ("queens_wishes", 1, 46)])

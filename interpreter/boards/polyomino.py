@@ -118,9 +118,8 @@ class Table:
     segments: tuple | None
     # The same outlines with one byte per cell instead of one bit (a corner mask whose byte i
     # is 1 where bit i was, distances times 8): the corners where an outline fits then come
-    # out as the byte table `segments` translate by, with one `to_bytes`. Spreading the free
-    # cells costs about what two outlines save (timeit), so None below three outlines (and
-    # without segments).
+    # out as the byte table `segments` translate by, with one `to_bytes`. None below
+    # SPREAD_FROM outlines (and without segments).
     spread: tuple | None = None
     # The outlines' number, the same for every table with the same outlines (the shapes of a
     # set of pieces whose cells show different things): where one fits, so does the other.
@@ -156,7 +155,7 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
                 covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
     spread = None
-    if segments is not None and len(outlines) >= 3:
+    if segments is not None and len(outlines) >= SPREAD_FROM:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     option_lists = tuple(list(o) for o in options)
     padded = None if spread is None else pad(option_lists, segments, spread)
@@ -180,6 +179,10 @@ def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
     return tuple(out)
 
 
+# Spreading the free cells once cost about what two outlines save (timeit, eighth session), so
+# tables of fewer than three outlines were left unspread; with the written selector (`chosen`)
+# every table pays (QW 4p: 0.3% fewer instructions with one).
+SPREAD_FROM = 1
 FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
 
