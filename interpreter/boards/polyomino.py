@@ -181,7 +181,7 @@ def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
 
 # Spreading the free cells once cost about what two outlines save (timeit, eighth session), so
 # tables of fewer than three outlines were left unspread; with the written selector (`chosen`)
-# every table pays (QW 4p: 0.3% fewer instructions with one).
+# every table pays (0.3% fewer instructions with one: docs/performance.md, eleventh session).
 SPREAD_FROM = 1
 FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
