@@ -42,7 +42,7 @@ def meeple(name: str):
     count, apply = engine.option_count, engine.apply
 
     def play(i):
-        state, _ = engine.start(2, i)
+        state, _ = engine.start(2, i, events=False)  # as `meeple bench`: no setup events to copy
         while n := count(state):
             apply(state, r.randrange(n), inplace=True, events=False)
     return play

@@ -1,6 +1,7 @@
 """Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
 256 cells; with the free cells spread to bytes or not; outlines tested by written functions or
-by a loop) are the placements that fit, checked
+by a loop; on an empty grid, the whole table or tested; selected from padded option lists or
+through byte tables) are the placements that fit, checked
 placement by placement, on random grids, for shapes with and without holes."""
 from __future__ import annotations
 
@@ -27,13 +28,17 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
-            for corners, spread, written in ((True, True, True), (True, True, False), (True, False, True),
-                                             (True, False, False), (False, False, False)):
+            for corners, spread, written, empty, selected in (
+                    (True, True, True, True, True), (True, True, True, False, True), (True, True, True, True, False),
+                    (True, True, False, True, True), (True, False, True, True, True),
+                    (True, False, False, False, False), (False, False, False, False, False)):
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
                 monkeypatch.setattr(placing, "SPREAD", spread)
                 monkeypatch.setattr(placing, "WRITTEN", written)
+                monkeypatch.setattr(placing, "EMPTY", empty)
+                monkeypatch.setattr(placing, "SELECTED", selected)
                 answers.append((placing.placements_for(m, "p", "g/0"), placing._fits(m, "p", "g/0")))
-            assert answers == [answers[0]] * 5
+            assert answers == [answers[0]] * 7
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
 
@@ -57,15 +62,18 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
 def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
     games = []
-    for keep in (True, False):
+    for compared, keep in ((True, True), (False, True), (False, False), (True, False)):
+        monkeypatch.setattr(placing, "COMPARED", compared)
         monkeypatch.setattr(placing, "KEEP", keep)
         games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
-    assert games[0] == games[1]
+    assert games == [games[0]] * 4
     assert games[0][0] == games[0][1]
 
 
-def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells():
+@pytest.mark.parametrize("compared", [True, False])
+def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells(monkeypatch, compared):
     from meeple.interpreter.effects import choices
+    monkeypatch.setattr(placing, "COMPARED", compared)
     shape = polyomino.parse_shape("a b", {"a", "b"})
     game = SimpleNamespace(shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))})
     cells = [None] * 6
@@ -96,13 +104,14 @@ def gridlib_occupancy(cells):
     return sum(1 << i for i, v in enumerate(cells) if v is not None)
 
 
-def test_shapes_of_three_outlines_or_more_are_spread():
-    """The spread form is used where it pays (three outlines or more), so the test above tries it."""
-    outlines = {text: len(polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).outlines)
-                for text in SHAPES}
-    spread = {text: polyomino.table(polyomino.parse_shape(text, {"a", "b", "c", "d"}), 6, 8).spread is not None
-              for text in SHAPES}
-    assert spread == {text: n >= 3 for text, n in outlines.items()} and any(spread.values())
+def test_tables_of_up_to_256_cells_are_spread():
+    """The spread form is used where it pays (polyomino.SPREAD_FROM outlines or more: since the
+    written selector, one), so the test above tries it, for shapes of one outline too."""
+    shapes = [polyomino.parse_shape(text, {"a", "b", "c", "d"}) for text in SHAPES]
+    assert polyomino.SPREAD_FROM == 1
+    assert all(polyomino.table(shape, 6, 8).spread is not None for shape in shapes)
+    assert any(len(polyomino.table(shape, 6, 8).outlines) == 1 for shape in shapes)
+    assert all(polyomino.table(shape, 17, 16).spread is None for shape in shapes)  # no segments there
 
 
 @pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 45), ("queens_wishes", 1, 46)])
@@ -112,4 +121,18 @@ def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed)
     for spread in (True, False):
         monkeypatch.setattr(placing, "SPREAD", spread)
         games.append(played_in_place(shipped(name), players, seed, False))
+    assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 47), ("queens_wishes", 2, 48),
+                                                 ("queens_wishes", 1, 49)])
+@pytest.mark.parametrize("switch", ["EMPTY", "SELECTED"])
+def test_empty_grids_and_padded_options_play_the_same_games(monkeypatch, switch, name, players, seed):
+    """`EMPTY`: on an empty grid the whole table is offered, as the test would find it;
+    `SELECTED`: the padded option lists select the same placements as the byte tables."""
+    from tests.conftest import shipped
+    games = []
+    for on in (True, False):
+        monkeypatch.setattr(placing, switch, on)
+        games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
     assert games[0] == games[1]

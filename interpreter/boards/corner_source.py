@@ -59,3 +59,21 @@ def spread_tables(spread: tuple):
         items = [f"{_anded(mask, distances, named)}.to_bytes(256, 'little')" for mask, distances in spread]
         found = FOUND["spread", spread] = _made(f"def tables(free):\n    return [{', '.join(items)}]\n", "tables")
     return found
+
+
+def selector(spread: tuple, segments: tuple):
+    """`fn(spread free) -> bytes`: one byte per entry of a table's padded option lists (polyomino
+    `padded`), 1 where that placement fits. Per orientation (a segment, in the table's order),
+    its outline's corners as bytes, from corner 0 up to the outline's last possible corner: no
+    byte table to translate through, and each outline's bytes made once for the orientations
+    that share it."""
+    key = ("selector", spread, tuple(i for i, _ in segments))
+    found = FOUND.get(key)
+    if found is None:
+        named: set = set()
+        lines = ["def chosen(free):"]
+        for i, (mask, distances) in enumerate(spread):
+            lines.append(f"    t{i} = {_anded(mask, distances, named)}.to_bytes({(mask.bit_length() + 7) // 8}, 'little')")
+        lines.append(f"    return b''.join(({''.join(f't{i}, ' for i, _ in segments)}))")
+        found = FOUND[key] = _made("\n".join(lines) + "\n", "chosen")
+    return found

@@ -30,6 +30,12 @@ def placement_table(m, piece, key) -> polyomino.Table:
 
 
 KEEP = True  # tests turn it off to compare the cells with the last mask's at every use
+# The compare alone: the last mask per grid is found by comparing its copy of the cells, never by
+# the machine's kept one. In the shipped game that places most, 106 of 117 calls a game compare
+# anyway (every `apply` starts with nothing kept), and the kept lookup and its write cost more
+# than the compare of 48 cells they save when they hit. `put` still brings the compared mask up to date (`placed`).
+# Tests turn it off (to the kept one, KEEP).
+COMPARED = True
 
 
 def occupied(m, key) -> int:
@@ -37,12 +43,22 @@ def occupied(m, key) -> int:
 
     Checks of many pieces against one grid come in runs (`any(fits(t, board) for each t in
     bag)`), so the last mask is kept with a copy of the cells it was computed from, and
-    compared (a C-speed list compare) before reuse. Kept (KEEP), that compare is made once
-    a run of the machine (an `apply`, a score): the mask is then kept on the machine
+    compared (a C-speed list compare) before reuse (COMPARED). Kept (KEEP), that compare is
+    made once a run of the machine (an `apply`, a score): the mask is then kept on the machine
     beside the very cells list it describes and brought up to date by the engine's
     writers (`put` adds the placed cells; `put_checked` and setting a cell drop it).
     A caller may change a state's cells between two runs; within one, only rules do."""
     cells = m.state["grids"][key]["cells"]
+    if COMPARED:
+        try:
+            last = m.game.cache["occupied"].get(key)
+        except KeyError:
+            last = None
+        if last is not None and last[0] == cells:
+            return last[1]
+        occ = gridlib.occupancy(cells)
+        m.game.cache.setdefault("occupied", {})[key] = (cells[:], occ)
+        return occ
     if KEEP:
         last = m.kept.get(key)
         if last is not None and last[0] is cells:
@@ -62,8 +78,12 @@ def occupied(m, key) -> int:
 
 
 def placed(m, key, cells, mask: int) -> None:
-    """`put` filled the empty cells of `mask`: the kept mask grows by them, and so does the
-    compared one (the next run's compare then finds it)."""
+    """`put` filled the empty cells of `mask` (having asked `occupied` first): the kept mask
+    grows by them, and so does the compared one (the next run's compare then finds it)."""
+    if COMPARED:
+        masks = m.game.cache["occupied"]
+        masks[key] = (cells[:], masks[key][1] | mask)
+        return
     last = m.kept.get(key)
     if last is not None and last[0] is cells:
         occ = last[1] | mask
@@ -89,6 +109,13 @@ BY_FAMILY = True
 # Outlines tested by their functions written out (interpreter/boards/corner_source.py), not by a
 # loop over their masks and distances. Tests turn it off.
 WRITTEN = True
+# On an empty grid every placement in a table fits (the table holds those inside the grid), so
+# they are the answer without a test: every game's first placement on each grid. Tests turn it off.
+EMPTY = True
+# A spread table's fitting placements selected from its padded option lists by its written
+# selector (polyomino Table.padded, corner_source.selector): no translation of each orientation's
+# corners through a byte table per outline. Tests turn it off.
+SELECTED = True
 
 
 def placements_for(m, piece, key):
@@ -97,13 +124,18 @@ def placements_for(m, piece, key):
     found = placement_table(m, piece, key)
     if BY_CORNERS:
         if found.segments is not None:
+            occ = occupied(m, key)
+            if not occ and EMPTY:
+                return list(found.option_lists)
             # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
             # each orientation's corners translated by it select the shared option lists.
             if SPREAD and found.spread is not None:
                 # Cells above the highest filled one are free; the grid's size bounds them.
                 size = len(m.state["grids"][key]["cells"])
-                free = int.from_bytes(bin(occupied(m, key))[:1:-1].encode().translate(FREE_DIGITS)
+                free = int.from_bytes(bin(occ)[:1:-1].encode().translate(FREE_DIGITS)
                                       .ljust(size, b"\x01"), "little")
+                if SELECTED and WRITTEN:
+                    return list(compress(found.padded, found.chosen(free)))
                 if WRITTEN:
                     fitting = found.spread_tables(free)
                 else:
@@ -114,7 +146,7 @@ def placements_for(m, piece, key):
                         fitting.append(corners.to_bytes(256, "little"))
                 chosen = b"".join([at.translate(fitting[i]) for i, at in found.segments])
                 return list(compress(found.option_lists, chosen))
-            free = ~occupied(m, key)
+            free = ~occ
             fitting = []
             for corners, distances in found.outlines:
                 for d in distances:
@@ -150,15 +182,21 @@ def fitting(m, pieces, key) -> list:
     A piece without a shape raises as `fits` does."""
     if not (BY_FAMILY and BY_CORNERS):
         return [piece for piece in pieces if _fits(m, piece, key)]
-    cache = m.game.cache
+    # The grid's tables by piece (a lookup by the piece alone, not by a new tuple per piece).
+    tables = m.game.cache.get(("tables", key))
+    if tables is None:
+        tables = m.game.cache[("tables", key)] = {}
     free = ~occupied(m, key)
     answers: dict = {}
     out = []
     for piece in pieces:
-        found = cache.get(("placements", piece, key)) or placement_table(m, piece, key)
-        answer = answers.get(found.family)
+        found = tables.get(piece)
+        if found is None:
+            found = tables[piece] = placement_table(m, piece, key)
+        family = found.family
+        answer = answers.get(family)
         if answer is None:
-            answer = answers[found.family] = _fits_free(found, free)
+            answer = answers[family] = found.fits_test(free) if WRITTEN else _fits_free(found, free)
         if answer:
             out.append(piece)
     return out

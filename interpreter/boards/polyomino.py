@@ -118,9 +118,8 @@ class Table:
     segments: tuple | None
     # The same outlines with one byte per cell instead of one bit (a corner mask whose byte i
     # is 1 where bit i was, distances times 8): the corners where an outline fits then come
-    # out as the byte table `segments` translate by, with one `to_bytes`. Spreading the free
-    # cells costs about what two outlines save (timeit), so None below three outlines (and
-    # without segments).
+    # out as the byte table `segments` translate by, with one `to_bytes`. None below
+    # SPREAD_FROM outlines (and without segments).
     spread: tuple | None = None
     # The outlines' number, the same for every table with the same outlines (the shapes of a
     # set of pieces whose cells show different things): where one fits, so does the other.
@@ -129,6 +128,11 @@ class Table:
     # whether some outline fits; `spread_tables(spread free)` the byte table of each spread outline.
     fits_test: object = None
     spread_tables: object = None
+    # The option lists again, each orientation's laid out by its corner from corner 0 up to its
+    # outline's last possible one (None where no placement stands), and `chosen(spread free)` the
+    # byte per entry that selects the ones that fit (corner_source.selector); spread tables only.
+    padded: tuple | None = None
+    chosen: object = None
 
 
 @lru_cache(maxsize=None)
@@ -151,14 +155,34 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
                 covers[i] |= 1 << (8 * k)
     everything = int.from_bytes(b"\x01" * len(found), "little")
     spread = None
-    if segments is not None and len(outlines) >= 3:
+    if segments is not None and len(outlines) >= SPREAD_FROM:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
+    option_lists = tuple(list(o) for o in options)
+    padded = None if spread is None else pad(option_lists, segments, spread)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, tuple(list(o) for o in options), outlines, segments, spread,
+                 tuple(covers), everything, option_lists, outlines, segments, spread,
                  FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
-                 corner_source.spread_tables(spread) if spread is not None else None)
+                 corner_source.spread_tables(spread) if spread is not None else None,
+                 padded, corner_source.selector(spread, segments) if spread is not None else None)
 
 
+def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
+    """The option lists per orientation at their corners (see Table.padded)."""
+    out = []
+    start = 0
+    for i, at in segments:
+        laid = [None] * ((spread[i][0].bit_length() + 7) // 8)
+        for corner, option in zip(at, option_lists[start:start + len(at)]):
+            laid[corner] = option
+        out.extend(laid)
+        start += len(at)
+    return tuple(out)
+
+
+# Spreading the free cells once cost about what two outlines save (timeit, eighth session), so
+# tables of fewer than three outlines were left unspread; with the written selector (`chosen`)
+# every table pays (0.3% fewer instructions with one: docs/performance.md, eleventh session).
+SPREAD_FROM = 1
 FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
 
