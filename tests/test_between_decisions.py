@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.dsl import compile_source, state_keys
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS")]
+SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -67,3 +68,71 @@ def test_moments_and_marks_play_and_fail_as_before(monkeypatch, test):
         assert "no item" in on and on.startswith("<test>:5:")
     else:
         assert any(o[1].startswith("Act now") for o in on if isinstance(o, list) and len(o) == 4)
+
+
+KEYS = '''
+game "K"
+players 2..3
+enum colour = red | blue | green
+component card from "cards.csv":
+    value: int
+zone deck: deck of card
+zone pile per player per colour: pile of card
+counter gems per player per colour = 0
+counter seen per card = 0
+counter n = 0
+function mine(p, c) = gems[p, c] + count(pile[p, c])
+setup:
+    move card to deck
+    gems[0, blue] = 2
+    next round
+phase round:
+    for each player in turn_order:
+        choose c from colour where TEST by player "Which?":
+            gems[player, c] += 1
+            STATEMENT
+            if count(deck) > 0:
+                seen[top(deck)] += 1
+                draw 1 from deck into pile[player, c]
+            n += 1
+        otherwise:
+            end game
+    if n > 9:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test, statement", [
+    ("gems[player, c] < 3", "pass"),
+    ("gems[next_player(player), c] < 4 and mine(player, c) < 5", "gems[next_player(player), c] += 1"),
+    ("any(gems[player, d] > 2 for each d in colour) or count(pile[player, c]) < 2", "gems[player, blue] += 1"),
+    ("all(seen[x] < 2 for each x in deck) and gems[player, red] < 9", "seen[top(deck)] += 1"),
+    ("gems[player == 1, c] < 3", "pass"),
+    ("gems[player, c] < 3", "gems[n > 2, c] += 1"),
+    ("mine(player > 0, c) < 3", "pass"),
+    ("gems[player + 3, c] < 3", "pass"),
+    ("seen[c] < 3", "pass")])
+@pytest.mark.parametrize("generated", [True, False])
+def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path, test, statement, generated):
+    """Keys per player, per enum value and per component, in choices' filters, the rules'
+    functions, written-out loops and statements; a player given as true or out of range and
+    a component that is not one (none, or an enum's value) fail with the same message at the same line.
+    Generated source and the closures (generation off) alike."""
+    monkeypatch.setattr(compile_source, "ENABLED", generated)
+
+    def run(on):
+        engine = rules(KEYS.replace("TEST", test).replace("STATEMENT", statement), tmp_path,
+                       {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\ne,5\n"})
+        state, _ = engine.start(3, 4)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([d.actor, [o.id for o in d.options]])
+            state, events = engine.apply(state, len(out) % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, state_keys, "TABLES", run)
+    assert on == off
+    # true or 3 as a player, an enum's value or none as a card: no such key (top of an empty deck is none)
+    fails = any(t in test + statement for t in ("== 1", "n > 2", "> 0, c", "+ 3", "seen[c]", "seen[top"))
+    assert isinstance(on, str) == fails, on
