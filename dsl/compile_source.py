@@ -54,6 +54,9 @@ MENUS = True
 # The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
 # twice (a field of `top(...)`, `top` of a zone): no closure called for it.
 NAMED = True
+# In a game without grids a component's field is read from its table alone (`K3[v]`, none
+# reading none): a value not in it fails, and the expression's closure runs (tests turn it off).
+FIELDS = True
 
 
 class Gen(CallWriter):
@@ -76,6 +79,7 @@ class Gen(CallWriter):
         # The switches as they were when this writer was made (tests turn them off).
         self.keys, self.count_groups, self.named = KEYS, COUNT_GROUPS, NAMED
         self.tables = state_keys.TABLES
+        self.bare_fields = FIELDS and not self.game.grids
 
     def const(self, value) -> str:
         name = f"K{len(self.consts)}"
@@ -279,6 +283,10 @@ class Gen(CallWriter):
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
             return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+        if name in self.fields and name not in CELL_WORDS and self.bare_fields:
+            # No grids, so no cells: a value is a component (found), none (none), or a mistake (the
+            # closure says which).
+            return f"{self.const(field_table(self.game, name, with_none=True))}[{value}]"
         if name in self.fields and name not in CELL_WORDS and (simple or self.walrus):
             # A component's field: one dict lookup (components never change during a game).
             table = self.const(field_table(self.game, name))

@@ -12,7 +12,7 @@ from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES")]
+SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -135,4 +135,60 @@ def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path
     assert on == off
     # true or 3 as a player, an enum's value or none as a card: no such key (top of an empty deck is none)
     fails = any(t in test + statement for t in ("== 1", "n > 2", "> 0, c", "+ 3", "seen[c]", "seen[top"))
+    assert isinstance(on, str) == fails, on
+
+
+FIELDS = '''
+game "F"
+players 2
+enum colour = red | blue
+component card from "cards.csv":
+    value: int
+    colour: colour
+component coin from "coins.csv":
+    worth: int
+zone deck: deck of card
+zone pile per player: pile of card
+zone purse: pile of coin
+counter n = 0
+function best(p) = top(pile[p]).value
+setup:
+    move card to deck
+    move coin to purse
+    next round
+phase round:
+    for each player in turn_order:
+        choose c from deck where TEST by player "Which card?":
+            move c to pile[player]
+            n += c.value
+        otherwise:
+            end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test, fails", [
+    ("c.value > 1 or best(player) == none", False),
+    ("top(pile[player]).colour != c.colour", False),
+    ("best(1 - player) == none or c.value >= best(1 - player)", False),
+    ("c.worth > 0", True),
+    ("top(purse).value > 0", True),
+    ("c.colour.value > 0", True),
+    ("[c, 2][min(1, n // 3)].value > 0", True)])
+def test_fields_read_from_tables_alone_read_and_fail_as_before(monkeypatch, tmp_path, test, fails):
+    """A field of a component, of none (the top of an empty pile); of a component without it,
+    of an enum's value and of a number fail with the same message at the same line."""
+    def run(on):
+        engine = rules(FIELDS.replace("TEST", test), tmp_path,
+                       {"cards.csv": "id,value,colour\na,1,red\nb,3,blue\nc,2,red\nd,4,blue\n",
+                        "coins.csv": "id,worth\nx,1\ny,2\n"})
+        state, _ = engine.start(2, 7)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([d.actor, [o.id for o in d.options]])
+            state, events = engine.apply(state, len(out) % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, compile_source, "FIELDS", run)
+    assert on == off
     assert isinstance(on, str) == fails, on
