@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_source, state_keys
+from meeple.dsl import compile_source, op_chains, state_keys
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS")]
+SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -192,3 +192,78 @@ def test_fields_read_from_tables_alone_read_and_fail_as_before(monkeypatch, tmp_
     on, off = both_ways(monkeypatch, compile_source, "FIELDS", run)
     assert on == off
     assert isinstance(on, str) == fails, on
+
+
+LOOPS = '''
+game "L"
+players 2
+counter n = 0
+counter k per player = 0
+effect bump(p):
+    k[p] += 1
+setup:
+    next round
+phase round:
+    for each player in turn_order:
+        let left = 3
+        while TEST:
+            left -= 1
+            n += 1
+            if n % 4 == 0:
+                do bump(player)
+            elif n % 5 == 0:
+                choose x from [1, 2] by player "How many?":
+                    k[player] += x
+            else:
+                n += 0
+        for each q in turn_order where k[q] > 0:
+            choose y from [0, 1] by q "Again?":
+                n += y
+    if n > 30:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test, fails", [("left > 0", False), ("left > 0 and [1, 2, 3][left - 1] > 0", False),
+                                         ("[1, 2, 3][left] > 0", True), ("left > 0 and [1][n // 20] > 0", True)])
+def test_jumps_that_run_their_targets_play_and_fail_as_op_by_op(monkeypatch, test, fails):
+    """A `while` whose test runs from the jump back, an `if`'s branches jumping past the rest, a
+    loop's next item after an effect and a choice; a test that fails from a jump back (an index
+    out of range) fails with the same message at the same line."""
+    def run(on):
+        engine = rules(LOOPS.replace("TEST", test))
+        assert any(type(op).__name__ == "JumpOn" for b in engine.game.blocks for op in b.ops) == on
+        state, _ = engine.start(2, 3)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([d.actor, [o.id for o in d.options], copy_state(state)])
+            state, events = engine.apply(state, len(out) % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
+    assert on == off
+    assert isinstance(on, str) == fails, on
+    if fails:
+        assert on.startswith("<test>:12:")  # the `while`
+
+
+def test_a_loop_that_never_decides_is_still_stopped(monkeypatch):
+    """Chains are one op long: the machine's step limit still counts the loop's turns."""
+    def run(on):
+        engine = rules('''
+            game "W"
+            players 2
+            counter n = 0
+            setup:
+                next round
+            phase round:
+                while n >= 0:
+                    n += 1
+                    if n % 2 == 0:
+                        n += 0
+                next round
+            ''')
+        engine.start(2, 1)
+    on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
+    assert "steps without a decision" in on and "steps without a decision" in off and "<test>:" in on
