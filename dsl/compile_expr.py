@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meeple.dsl import ast
+from meeple.dsl import ast, state_keys
 from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content
 from meeple.dsl.errors import MeepleError, Span, did_you_mean
 from meeple.dsl.expr_operators import _BINOPS, _COMPARE, RANGE_LIMIT, check_operands
@@ -68,6 +68,8 @@ def instance_key(scope: Scope, name: str, per: tuple, index, span: Span):
         what = " and ".join(per)
         raise fail(f"`{name}` is kept per {what}: give {len(per)} index{'es' if len(per) > 1 else ''}", span,
                    f"write `{name}[{', '.join(per)}]`")
+    if state_keys.TABLES:
+        return state_keys.key_reader(name, per, parts)
     prefix = name + "/"
     if len(parts) == 1:
         only = parts[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from meeple.dsl import ast
+from meeple.dsl import ast, op_chains
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
@@ -55,6 +55,7 @@ class FlowCompiler(ChoiceCompiler):
             for i, op in enumerate(ops):
                 if type(op) is Fused and i + op.skip < len(ops) and type(ops[i + op.skip]) is choices.ChooseFrom:
                     op.chain(ops[i + op.skip])
+        op_chains.chain_block(block.ops)
 
     # ------------------------------------------------------------- statements
     def body(self, ops: list, stmts, scope: Scope) -> None:

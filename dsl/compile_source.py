@@ -31,15 +31,16 @@ written out) is in dsl/source_text.py.
 """
 from __future__ import annotations
 
-from meeple.dsl import ast
+from meeple.dsl import ast, state_keys
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.cell_values import attr_reader, shared_content
 from meeple.dsl.compile_expr import Scope, closure_only, compile_table, constant, is_constant
 from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
-from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, formatted_key,
-                                    names_in, safe_name, unrepeatable_functions)
+from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, atomic, calls_in,
+                                    formatted_key, literal, names_in, safe_name, unrepeatable_functions)
+from meeple.dsl.state_keys import axis_type, filled_table
 from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
@@ -53,6 +54,9 @@ MENUS = True
 # The rules' functions, like expressions, first written with `(_a1 := obj)` for a value read
 # twice (a field of `top(...)`, `top` of a zone): no closure called for it.
 NAMED = True
+# In a game without grids a component's field is read from its table alone (`K3[v]`, none
+# reading none): a value not in it fails, and the expression's closure runs (tests turn it off).
+FIELDS = True
 
 
 class Gen(CallWriter):
@@ -74,6 +78,8 @@ class Gen(CallWriter):
         self.unrepeatable = unrepeatable_functions(self.game)
         # The switches as they were when this writer was made (tests turn them off).
         self.keys, self.count_groups, self.named = KEYS, COUNT_GROUPS, NAMED
+        self.tables = state_keys.TABLES
+        self.bare_fields = FIELDS and not self.game.grids
 
     def const(self, value) -> str:
         name = f"K{len(self.consts)}"
@@ -168,12 +174,43 @@ class Gen(CallWriter):
                 raise NotGenerated(name)
         elif len(given) != len(per):
             raise NotGenerated(name)
-        if KEYS and (formatted := formatted_key(name, parts)) is not None:
+        if self.tables and (found := self.looked_up(name, per, parts)) is not None:
+            return found
+        return self.built(name, parts)
+
+    def built(self, name: str, parts: list) -> str:
+        """The key built from its parts' source, as the closures build it."""
+        if self.keys and (formatted := formatted_key(name, parts)) is not None:
             return formatted
         if len(parts) == 1:
             return f"({name + '/'!r} + str({parts[0]}))"
         joined = " + '/' + ".join(f"str({p})" for p in parts)
         return f"({name + '/'!r} + {joined})"
+
+    def looked_up(self, name: str, per: tuple, parts: list) -> str | None:
+        """The key found in a table of every key by its varying parts (dsl/state_keys.py):
+        `K3[(E['p'] if type(E['p']) is int else None)][v_i]`. A player's number must be a
+        number (`true` would find player 1's key): anything else looks up None, which no
+        table holds, and the closure reads (or fails) instead. A text finds only its own
+        key. None: a fixed key, or a part that cannot be named here."""
+        fixed = [literal(p) for p in parts]
+        if None not in fixed:
+            return None
+        reads = []
+        for part, text, dim in zip(parts, fixed, per):
+            if text is not None:
+                continue
+            if axis_type(dim) is str:
+                reads.append(f"[{part}]")
+            elif atomic(part):
+                reads.append(f"[({part} if type({part}) is int else None)]")
+            elif self.walrus:
+                self.loops += 1
+                held = f"_k{self.loops}"
+                reads.append(f"[({held} if type(({held} := {part})) is int else None)]")
+            else:
+                return None
+        return self.const(filled_table(self.game, name, per, fixed)) + "".join(reads)
 
     def x_ListLit(self, node, bound):
         scope = self.sc(bound)
@@ -246,6 +283,10 @@ class Gen(CallWriter):
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
             return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+        if name in self.fields and name not in CELL_WORDS and self.bare_fields:
+            # No grids, so no cells: a value is a component (found), none (none), or a mistake (the
+            # closure says which).
+            return f"{self.const(field_table(self.game, name, with_none=True))}[{value}]"
         if name in self.fields and name not in CELL_WORDS and (simple or self.walrus):
             # A component's field: one dict lookup (components never change during a game).
             table = self.const(field_table(self.game, name))

@@ -62,12 +62,15 @@ def step_reader(game, direction: str):
     return step
 
 
-def field_table(game, name: str) -> dict:
-    """Component id -> its value of field `name`, for the components that have it (built once)."""
-    table = game.cache.get(("source", "field", name))
+def field_table(game, name: str, with_none: bool = False) -> dict:
+    """Component id -> its value of field `name`, for the components that have it (built once);
+    `with_none`: none -> none too (a field of none is none)."""
+    table = game.cache.get(("source", "field", name, with_none))
     if table is None:
-        table = game.cache[("source", "field", name)] = {
+        table = game.cache[("source", "field", name, with_none)] = {
             cid: comp[name] for cid, comp in game.components.items() if name in comp}
+        if with_none:
+            table[None] = None
     return table
 
 

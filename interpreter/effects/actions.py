@@ -35,6 +35,10 @@ MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read b
 # offered ones) and, in a game with no interrupting action, only asks the actor's tests;
 # tests turn it off to play the same games through the general path.
 PLAN = True
+# The "held" marks' keys worked out once per player count: `moment` clears them by name
+# instead of testing every var's name for the prefix, and `offer` reads and writes them
+# without building a key and a list of held actions per player (tests turn it off).
+MARKS = True
 
 
 def running(m) -> bool:
@@ -124,11 +128,49 @@ def offer(m, actor, line: int):
     return _offer(m, actor, line)
 
 
+def marks(game, players: int) -> list:
+    """The keys of the "held" marks, [player][i] for the i-th interrupting action."""
+    found = game.cache.get(("held marks", players))
+    if found is None:
+        found = game.cache[("held marks", players)] = [[f"{HELD}{a.name}/{q}" for a in _interrupting(game)]
+                                                       for q in range(players)]
+    return found
+
+
 def _offer(m, actor, line: int):
     game, state = m.game, m.state
     inter = _interrupting(game)
     mine = None
-    if inter:
+    if inter and MARKS:
+        vars_ = state["vars"]
+        players = state["players"]
+        first = state["first"]
+        keys = marks(game, players)
+        saved = m.env
+        for i in range(players):
+            q = (first + i) % players
+            # Every test first, then the marks (as actions_for, then the loop below).
+            try:
+                now = []
+                for a in inter:
+                    m.env = {a.param: q}
+                    now.append(a.guard is None or bool(a.guard(m)))
+            finally:
+                m.env = saved
+            fresh = False
+            for key, held in zip(keys[q], now):
+                if held and not vars_.get(key, False):
+                    fresh = True
+                vars_[key] = held
+            if q == actor:
+                mine = [a for a, held in zip(inter, now) if held]
+            elif fresh:
+                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
+                          else f"Act now ({vars_.get(MOMENT)})?")
+                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a, held in zip(inter, now) if held]
+                                    + [None], "interrupt": True, "secret": False, "line": line, "prompt": prompt}
+                return None
+    elif inter:
         vars_ = state["vars"]
         players = state["players"]
         first = state["first"]
@@ -194,6 +236,12 @@ def begin_moment(m, name) -> None:
     """`moment NAME`: what happens now changes, so every interrupting test counts as new again."""
     vars_ = m.state["vars"]
     vars_[MOMENT] = name
+    if MARKS:  # the only "held" marks there are (written by `_offer` alone)
+        for row in marks(m.game, m.state["players"]):
+            for key in row:
+                if key in vars_:
+                    vars_[key] = False
+        return
     for key in [k for k in vars_ if k.startswith(HELD)]:
         vars_[key] = False
 
