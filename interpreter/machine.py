@@ -130,17 +130,13 @@ class Jump:
 
 
 class JumpUnless:
-    """Go on to `next` (the op after this one, set by `thread_jumps`) if the condition holds,
-    else to `target`: both fixed places, so a jump here may be this op itself."""
-
-    __slots__ = ("cond", "target", "span", "next")
+    __slots__ = ("cond", "target", "span")
 
     def __init__(self, cond, target=0, span=None):
         self.cond, self.target, self.span = cond, target, span
-        self.next = None
 
     def run(self, m, frame):
-        frame[1] = self.next if self.cond(m) else self.target
+        frame[1] = frame[1] + 1 if self.cond(m) else self.target
         return False
 
 
@@ -189,14 +185,12 @@ def kept_items(m, env: dict, items: list, where, bind, names) -> list:
 
 
 class IterNext:
-    """Bind the next item and go on to `next` (the op after this one, set by `thread_jumps`),
-    or leave the loop for `end`: both fixed places, so a jump here may be this op itself."""
+    """Bind the next item, or leave the loop."""
 
-    __slots__ = ("slot", "bind", "end", "span", "next")
+    __slots__ = ("slot", "bind", "end", "span")
 
     def __init__(self, slot, bind, end=0, span=None):
         self.slot, self.bind, self.end, self.span = slot, bind, end, span
-        self.next = None
 
     def run(self, m, frame):
         env = frame[2]
@@ -204,7 +198,7 @@ class IterNext:
         if loop[1] < len(loop[0]):
             self.bind(env, loop[0][loop[1]])
             loop[1] += 1
-            frame[1] = self.next
+            frame[1] += 1
             return False
         del env[self.slot]
         frame[1] = self.end
@@ -303,11 +297,7 @@ class Goto:
 
 def chain_phases(game, gotos: list) -> None:
     """Let each `next` run its phase's opening op (see Goto) when that op cannot lead
-    further: a choice, or a fused run chained to a choice with no `next` of its own.
-    First every block's jumps are threaded (interpreter/jumps.py)."""
-    from meeple.interpreter.jumps import thread_jumps
-    for block in game.blocks:
-        thread_jumps(block.ops)
+    further: a choice, or a fused run chained to a choice with no `next` of its own."""
     if not CHAINED:
         return
     for goto in gotos:
