@@ -39,7 +39,7 @@ from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
 from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, atomic, calls_in,
-                                    formatted_key, literal, names_in, safe_name, unrepeatable_functions)
+                                    formatted_key, hoisted, literal, names_in, safe_name, unrepeatable_functions)
 from meeple.dsl.state_keys import axis_type, filled_table
 from meeple.interpreter.game import KIND
 
@@ -324,7 +324,7 @@ class Gen(CallWriter):
 def _build(source: str, consts: dict, name: str):
     namespace = dict(HELPERS)
     namespace.update(consts)
-    exec(compile(source, "<rules: generated expression>", "exec"), namespace)
+    exec(compile(hoisted(source), "<rules: generated expression>", "exec"), namespace)
     return namespace[name]
 
 

@@ -127,6 +127,36 @@ def atomic(source: str) -> bool:
         source.startswith("E[") and source.count("[") == 1)
 
 
+# A frame local read twice or more in one generated function (`E['p']`) read once, at the
+# top, into a Python local `e_p`: a dict lookup a read fewer (tests turn it off).
+HOIST = True
+ENV_READ = re.compile(r"\bE\[('[A-Za-z_][A-Za-z0-9_]*')\]")
+ENV_WRITTEN = re.compile(r"\bE\[[^\]]*\]\s*=[^=]|\bE\.")
+
+
+def hoisted(source: str) -> str:
+    """`source` with each frame local it reads more than once read once after `E = m.env`.
+    Only where nothing writes the frame's locals: an expression's code never does (a closure it
+    calls puts back what it binds), so the value read first is the value at every read. A local
+    that is absent now fails at the top rather than at its read: the `except` then runs the
+    closure, which reads (or fails) as before."""
+    head = source.find("E = m.env\n")
+    if not HOIST or head < 0 or ENV_WRITTEN.search(source):
+        return source
+    reads: dict = {}
+    for quoted in ENV_READ.findall(source):
+        reads[quoted] = reads.get(quoted, 0) + 1
+    twice = [q for q, n in reads.items() if n > 1]
+    if not twice:
+        return source
+    indent = source[source.rfind("\n", 0, head) + 1:head]
+    end = head + len("E = m.env\n")
+    body = source[end:]
+    for quoted in twice:
+        body = body.replace(f"E[{quoted}]", f"e_{quoted[1:-1]}")
+    return source[:end] + "".join(f"{indent}e_{q[1:-1]} = E[{q}]\n" for q in twice) + body
+
+
 def safe_name(name: str) -> bool:
     """A rules name may become part of a Python local's name only if it is a plain ASCII
     identifier (the grammar allows nothing else; this keeps it so if the grammar grows)."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_source, op_chains, state_keys
+from meeple.dsl import compile_source, op_chains, source_text, state_keys
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS")]
+SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
+            (source_text, "HOIST")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -267,3 +268,51 @@ def test_a_loop_that_never_decides_is_still_stopped(monkeypatch):
         engine.start(2, 1)
     on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
     assert "steps without a decision" in on and "steps without a decision" in off and "<test>:" in on
+
+
+LOCALS = '''
+game "H"
+players 2
+counter n = 0
+counter k per player = 0
+setup:
+    next round
+phase round:
+    for each player in turn_order:
+        let x = n % 4
+        choose c from [0, 1, 2, 3] where TEST by player "Which?":
+            n += c + 1
+            k[player] += x
+    if n > 25:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("test, fails", [
+    ("c != x and (x > 1 or c > x) or k[player] > x + c", False),
+    ("[1, 2][x] > x or c == x", True),
+    ("x == 0 or [9][x - 1] > x", True)])
+def test_frame_locals_read_once_read_and_fail_as_at_each_read(monkeypatch, tmp_path, test, fails):
+    """Frame locals read twice or more in a generated test, read once at its top: the same
+    options, and the same message at the same line when a read fails (an index out of range)."""
+    def run(on):
+        engine = rules(LOCALS.replace("TEST", test), tmp_path, {})
+        state, _ = engine.start(2, 3)
+        out = []
+        while (d := engine.decision(state)) is not None:
+            out.append([d.actor, [o.id for o in d.options]])
+            state, events = engine.apply(state, len(out) % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, source_text, "HOIST", run)
+    assert on == off
+    assert isinstance(on, str) == fails, on
+
+
+def test_hoisting_reads_each_local_once_and_leaves_writes_alone():
+    source = "def e(m):\n    try:\n        E = m.env\n        return E['x'] + E['x'] * E['y']\n"
+    assert source_text.hoisted(source) == (
+        "def e(m):\n    try:\n        E = m.env\n        e_x = E['x']\n        return e_x + e_x * E['y']\n")
+    written = source.replace("return", "E['y'] = 1\n        return")
+    assert source_text.hoisted(written) == written
