@@ -23,6 +23,18 @@ def test_a_shortcut_plays_the_shipped_games_as_without_it(monkeypatch, module, s
     assert on == off
 
 
+def walked(engine, players: int, seed: int, states: bool = False) -> list:
+    """A game's decisions (actor, option ids, and the state if asked), each choice's events and
+    the last state, choosing option `len(record) % options` at each: the same walk both ways."""
+    state, _ = engine.start(players, seed)
+    out = []
+    while (d := engine.decision(state)) is not None:
+        out.append([d.actor, [o.id for o in d.options]] + ([copy_state(state)] if states else []))
+        state, events = engine.apply(state, len(out) % len(d.options))
+        out.append(events)
+    return out + [state]
+
+
 MOMENTS = '''
 game "Moments"
 players 3
@@ -123,15 +135,8 @@ def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path
     monkeypatch.setattr(compile_source, "ENABLED", generated)
 
     def run(on):
-        engine = rules(KEYS.replace("TEST", test).replace("STATEMENT", statement), tmp_path,
-                       {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\ne,5\n"})
-        state, _ = engine.start(3, 4)
-        out = []
-        while (d := engine.decision(state)) is not None:
-            out.append([d.actor, [o.id for o in d.options]])
-            state, events = engine.apply(state, len(out) % len(d.options))
-            out.append(events)
-        return out + [state]
+        return walked(rules(KEYS.replace("TEST", test).replace("STATEMENT", statement), tmp_path,
+                            {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\ne,5\n"}), 3, 4)
     on, off = both_ways(monkeypatch, state_keys, "TABLES", run)
     assert on == off
     # true or 3 as a player, an enum's value or none as a card: no such key (top of an empty deck is none)
@@ -180,16 +185,9 @@ def test_fields_read_from_tables_alone_read_and_fail_as_before(monkeypatch, tmp_
     """A field of a component, of none (the top of an empty pile); of a component without it,
     of an enum's value and of a number fail with the same message at the same line."""
     def run(on):
-        engine = rules(FIELDS.replace("TEST", test), tmp_path,
-                       {"cards.csv": "id,value,colour\na,1,red\nb,3,blue\nc,2,red\nd,4,blue\n",
-                        "coins.csv": "id,worth\nx,1\ny,2\n"})
-        state, _ = engine.start(2, 7)
-        out = []
-        while (d := engine.decision(state)) is not None:
-            out.append([d.actor, [o.id for o in d.options]])
-            state, events = engine.apply(state, len(out) % len(d.options))
-            out.append(events)
-        return out + [state]
+        return walked(rules(FIELDS.replace("TEST", test), tmp_path,
+                            {"cards.csv": "id,value,colour\na,1,red\nb,3,blue\nc,2,red\nd,4,blue\n",
+                             "coins.csv": "id,worth\nx,1\ny,2\n"}), 2, 7)
     on, off = both_ways(monkeypatch, compile_source, "FIELDS", run)
     assert on == off
     assert isinstance(on, str) == fails, on
@@ -235,13 +233,7 @@ def test_jumps_that_run_their_targets_play_and_fail_as_op_by_op(monkeypatch, tes
     def run(on):
         engine = rules(LOOPS.replace("TEST", test))
         assert any(type(op).__name__ == "JumpOn" for b in engine.game.blocks for op in b.ops) == on
-        state, _ = engine.start(2, 3)
-        out = []
-        while (d := engine.decision(state)) is not None:
-            out.append([d.actor, [o.id for o in d.options], copy_state(state)])
-            state, events = engine.apply(state, len(out) % len(d.options))
-            out.append(events)
-        return out + [state]
+        return walked(engine, 2, 3, states=True)
     on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
     assert on == off
     assert isinstance(on, str) == fails, on
@@ -297,14 +289,7 @@ def test_frame_locals_read_once_read_and_fail_as_at_each_read(monkeypatch, tmp_p
     """Frame locals read twice or more in a generated test, read once at its top: the same
     options, and the same message at the same line when a read fails (an index out of range)."""
     def run(on):
-        engine = rules(LOCALS.replace("TEST", test), tmp_path, {})
-        state, _ = engine.start(2, 3)
-        out = []
-        while (d := engine.decision(state)) is not None:
-            out.append([d.actor, [o.id for o in d.options]])
-            state, events = engine.apply(state, len(out) % len(d.options))
-            out.append(events)
-        return out + [state]
+        return walked(rules(LOCALS.replace("TEST", test), tmp_path, {}), 2, 3)
     on, off = both_ways(monkeypatch, source_text, "HOIST", run)
     assert on == off
     assert isinstance(on, str) == fails, on
