@@ -25,8 +25,8 @@ line. Anything not written out here is called as its closure, unless it reads
 a name the generated code keeps as a Python local; then the whole expression
 stays a closure.
 
-The writer (`Gen`) is in two parts: names, fields, keys and operators here, calls and
-loops in dsl/source_calls.py; what needs no writer (keys as f-strings, what may be
+The writer (`Gen`) is in three parts: names, fields and operators here, calls and
+loops in dsl/source_calls.py, state keys in dsl/source_keys.py; what needs no writer (keys as f-strings, what may be
 written out) is in dsl/source_text.py.
 """
 from __future__ import annotations
@@ -37,10 +37,10 @@ from meeple.dsl.cell_values import attr_reader, shared_content
 from meeple.dsl.compile_expr import Scope, closure_only, compile_table, constant, is_constant
 from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.source_calls import CallWriter
+from meeple.dsl.source_keys import KeyWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
-from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, atomic, calls_in,
-                                    formatted_key, hoisted, literal, names_in, safe_name, unrepeatable_functions)
-from meeple.dsl.state_keys import axis_type, filled_table
+from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, hoisted,
+                                    names_in, safe_name, unrepeatable_functions)
 from meeple.interpreter.game import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
@@ -59,7 +59,7 @@ NAMED = True
 FIELDS = True
 
 
-class Gen(CallWriter):
+class Gen(KeyWriter, CallWriter):
     """Writes one expression's source; `consts` are the values it refers to by name."""
 
     def __init__(self, scope: Scope, consts: dict):
@@ -156,61 +156,6 @@ class Gen(CallWriter):
     def sc(self, bound: dict) -> Scope:
         """The scope with the generated code's loop names as locals (as the closures see them)."""
         return self.scope.with_locals(bound) if bound else self.scope
-
-    def key(self, name: str, per: tuple, index, bound: dict) -> str:
-        """The state key of a thing kept per player / per value, as compile_expr.instance_key."""
-        given = [] if index is None else index if isinstance(index, list) else [index]
-        if not per:
-            if given:
-                raise NotGenerated(name)
-            return repr(name)
-        parts = [self.expr(i, bound) for i in given]
-        if len(given) == len(per) - 1 and per[0] == "player":
-            if "player" in bound:
-                parts.insert(0, bound["player"].py)
-            elif "player" in self.scope.locals:
-                parts.insert(0, "E['player']")
-            else:
-                raise NotGenerated(name)
-        elif len(given) != len(per):
-            raise NotGenerated(name)
-        if self.tables and (found := self.looked_up(name, per, parts)) is not None:
-            return found
-        return self.built(name, parts)
-
-    def built(self, name: str, parts: list) -> str:
-        """The key built from its parts' source, as the closures build it."""
-        if self.keys and (formatted := formatted_key(name, parts)) is not None:
-            return formatted
-        if len(parts) == 1:
-            return f"({name + '/'!r} + str({parts[0]}))"
-        joined = " + '/' + ".join(f"str({p})" for p in parts)
-        return f"({name + '/'!r} + {joined})"
-
-    def looked_up(self, name: str, per: tuple, parts: list) -> str | None:
-        """The key found in a table of every key by its varying parts (dsl/state_keys.py):
-        `K3[(E['p'] if type(E['p']) is int else None)][v_i]`. A player's number must be a
-        number (`true` would find player 1's key): anything else looks up None, which no
-        table holds, and the closure reads (or fails) instead. A text finds only its own
-        key. None: a fixed key, or a part that cannot be named here."""
-        fixed = [literal(p) for p in parts]
-        if None not in fixed:
-            return None
-        reads = []
-        for part, text, dim in zip(parts, fixed, per):
-            if text is not None:
-                continue
-            if axis_type(dim) is str:
-                reads.append(f"[{part}]")
-            elif atomic(part):
-                reads.append(f"[({part} if type({part}) is int else None)]")
-            elif self.walrus:
-                self.loops += 1
-                held = f"_k{self.loops}"
-                reads.append(f"[({held} if type(({held} := {part})) is int else None)]")
-            else:
-                return None
-        return self.const(filled_table(self.game, name, per, fixed)) + "".join(reads)
 
     def x_ListLit(self, node, bound):
         scope = self.sc(bound)
