@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_source
+from meeple.dsl import compile_source, source_text
 from meeple.interpreter import rng
 from meeple.interpreter.boards import graph
 from meeple.interpreter.effects import actions
@@ -122,7 +122,7 @@ def test_keys_and_written_out_loops_play_and_fail_as_before(monkeypatch, test):
     (["'a'", "E['p']", "E['q']"], [{"p": 0, "q": 1}, {"p": "b", "q": False}]),
     (["'a'", "2", "-3"], [{}])])
 def test_a_formatted_key_is_the_key_built_by_parts(parts, values):
-    written = compile_source.formatted_key("gems", parts)
+    written = source_text.formatted_key("gems", parts)
     built = "('gems/' + " + " + '/' + ".join(f"str({p})" for p in parts) + ")"
     for env in values:
         assert eval(written, {"E": env}) == eval(built, {"E": env})
@@ -131,7 +131,7 @@ def test_a_formatted_key_is_the_key_built_by_parts(parts, values):
 @pytest.mark.parametrize("parts", [["E['p']"], ["'a b'", "E['p']"], ["E['p'] + '\\\\n'", "1"],
                                    ["E['p'] + \"'\"", "1"], ["'{x}'", "E['p']"]])
 def test_a_key_that_cannot_be_formatted_is_built_as_before(parts):
-    assert compile_source.formatted_key("gems", parts) is None
+    assert source_text.formatted_key("gems", parts) is None
 
 
 BOARD = {"spaces": {"s": {"tags": ["start"], "areas": ["x"]}, "a": {"areas": ["x", "y"]}, "b": {"tags": ["t"]},
