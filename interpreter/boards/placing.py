@@ -116,6 +116,12 @@ EMPTY = True
 # selector (polyomino Table.padded, corner_source.selector): no translation of each orientation's
 # corners through a byte table per outline. Tests turn it off.
 SELECTED = True
+# A table's fitting placements picked by its written `pick(occ)` (polyomino Table.pick,
+# corner_source.picker): each orientation's fitting corners as bytes, a byte (eight cells)
+# indexing a tuple of the options at its set bits, joined in one list display. No free cells
+# spread to a byte each and no compress over every candidate (~219 a call in The Queen's
+# Wishes, ~67 fitting): docs/performance.md, twelfth session. Tests turn it off.
+PICKED = True
 
 
 def placements_for(m, piece, key):
@@ -127,6 +133,8 @@ def placements_for(m, piece, key):
             occ = occupied(m, key)
             if not occ and EMPTY:
                 return list(found.option_lists)
+            if PICKED and WRITTEN:
+                return found.pick(occ)
             # Per outline, the corners where it fits as a byte table (1 at a fitting corner);
             # each orientation's corners translated by it select the shared option lists.
             if SPREAD and found.spread is not None:
