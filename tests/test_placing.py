@@ -31,7 +31,7 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             for corners, spread, written, empty, selected, picked in (
                     (True, True, True, True, True, True), (True, True, True, True, True, False),
                     (True, True, True, False, True, False), (True, True, True, True, False, False),
-                    (True, True, False, True, True, True), (True, False, True, True, True, False),
+                    (True, True, False, True, True, False), (True, False, True, True, True, False),
                     (True, False, False, False, False, False), (False, False, False, False, False, False)):
                 monkeypatch.setattr(placing, "PICKED", picked)
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
@@ -64,11 +64,13 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
 def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
     games = []
-    for compared, keep in ((True, True), (False, True), (False, False), (True, False)):
+    for compared, keep, picked in ((True, True, True), (True, True, False), (False, True, False), (False, False, False),
+                                   (True, False, False), (False, False, True)):
+        monkeypatch.setattr(placing, "PICKED", picked)  # on, it reads the kept copy itself
         monkeypatch.setattr(placing, "COMPARED", compared)
         monkeypatch.setattr(placing, "KEEP", keep)
         games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
-    assert games == [games[0]] * 4
+    assert games == [games[0]] * 6
     assert games[0][0] == games[0][1]
 
 
