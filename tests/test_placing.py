@@ -1,7 +1,7 @@
 """Placements found by corners (interpreter/boards/placing.py; by covers on grids of more than
 256 cells; with the free cells spread to bytes or not; outlines tested by written functions or
-by a loop; on an empty grid, the whole table or tested; selected from padded option lists or
-through byte tables) are the placements that fit, checked
+by a loop; on an empty grid, the whole table or tested; picked a byte of corners at a time,
+selected from padded option lists or through byte tables) are the placements that fit, checked
 placement by placement, on random grids, for shapes with and without holes."""
 from __future__ import annotations
 
@@ -28,17 +28,19 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             cells = [None if rng.below(picker, 10) >= fill else "x" for _ in range(rows * cols)]
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
-            for corners, spread, written, empty, selected in (
-                    (True, True, True, True, True), (True, True, True, False, True), (True, True, True, True, False),
-                    (True, True, False, True, True), (True, False, True, True, True),
-                    (True, False, False, False, False), (False, False, False, False, False)):
+            for corners, spread, written, empty, selected, picked in (
+                    (True, True, True, True, True, True), (True, True, True, True, True, False),
+                    (True, True, True, False, True, False), (True, True, True, True, False, False),
+                    (True, True, False, True, True, False), (True, False, True, True, True, False),
+                    (True, False, False, False, False, False), (False, False, False, False, False, False)):
+                monkeypatch.setattr(placing, "PICKED", picked)
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
                 monkeypatch.setattr(placing, "SPREAD", spread)
                 monkeypatch.setattr(placing, "WRITTEN", written)
                 monkeypatch.setattr(placing, "EMPTY", empty)
                 monkeypatch.setattr(placing, "SELECTED", selected)
                 answers.append((placing.placements_for(m, "p", "g/0"), placing._fits(m, "p", "g/0")))
-            assert answers == [answers[0]] * 7
+            assert answers == [answers[0]] * 8
             seen.add(answers[0][1])
     assert seen == ({True, False} if polyomino.placements(shape, rows, cols) else {False})  # both occur
 
@@ -62,11 +64,13 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
 def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
     games = []
-    for compared, keep in ((True, True), (False, True), (False, False), (True, False)):
+    for compared, keep, picked in ((True, True, True), (True, True, False), (False, True, False), (False, False, False),
+                                   (True, False, False), (False, False, True)):
+        monkeypatch.setattr(placing, "PICKED", picked)  # on, it reads the kept copy itself
         monkeypatch.setattr(placing, "COMPARED", compared)
         monkeypatch.setattr(placing, "KEEP", keep)
         games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
-    assert games == [games[0]] * 4
+    assert games == [games[0]] * 6
     assert games[0][0] == games[0][1]
 
 
@@ -126,13 +130,33 @@ def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed)
 
 @pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 47), ("queens_wishes", 2, 48),
                                                  ("queens_wishes", 1, 49)])
-@pytest.mark.parametrize("switch", ["EMPTY", "SELECTED"])
+@pytest.mark.parametrize("switch", ["EMPTY", "SELECTED", "PICKED"])
 def test_empty_grids_and_padded_options_play_the_same_games(monkeypatch, switch, name, players, seed):
     """`EMPTY`: on an empty grid the whole table is offered, as the test would find it;
-    `SELECTED`: the padded option lists select the same placements as the byte tables."""
+    `SELECTED`: the padded option lists select the same placements as the byte tables;
+    `PICKED`: the bytes of corners pick the same placements as the padded lists select."""
     from tests.conftest import shipped
     games = []
     for on in (True, False):
         monkeypatch.setattr(placing, switch, on)
+        if switch != "PICKED":  # the earlier switches are measured with the padded lists
+            monkeypatch.setattr(placing, "PICKED", False)
         games.append([played_in_place(shipped(name), players, seed, copies) for copies in (False, True)])
     assert games[0] == games[1]
+
+
+# Twelfth session's shortcuts (docs/performance.md): the shipped games with each on and off
+# (The Queen's Wishes at every player count; the others place nothing and must not notice).
+TWELFTH = ["PICKED"]
+
+
+@pytest.mark.parametrize("switch", TWELFTH)
+@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 71), ("queens_wishes", 2, 72), ("queens_wishes", 1, 73),
+                                                 ("wild_gardens", 4, 74), ("apothebakery", 4, 75),
+                                                 ("tic_tac_toe", 2, 76), ("connect_four", 2, 77)])
+def test_a_placing_shortcut_plays_the_shipped_games_as_without_it(monkeypatch, switch, name, players, seed):
+    from tests.conftest import shipped
+    from tests.helpers import both_ways
+    from tests.test_decision_points import played
+    on, off = both_ways(monkeypatch, placing, switch, lambda on: played(shipped(name), players, seed))
+    assert on == off

@@ -10,6 +10,10 @@ literals and each shift made once and shared by the outlines that need it,
 
 it is two. Made once per family (tables of pieces of one shape share it) and per grid size;
 the source is built from numbers only.
+
+`picker` writes the placements that fit the same way: each orientation's fitting corners as
+bytes, each byte (eight cells of the grid's numbering) indexing a tuple of the options at
+those corners (`byte_options`), the tuples joined into the answer in one list display.
 """
 from __future__ import annotations
 
@@ -76,4 +80,56 @@ def selector(spread: tuple, segments: tuple):
             lines.append(f"    t{i} = {_anded(mask, distances, named)}.to_bytes({(mask.bit_length() + 7) // 8}, 'little')")
         lines.append(f"    return b''.join(({''.join(f't{i}, ' for i, _ in segments)}))")
         found = FOUND[key] = _made("\n".join(lines) + "\n", "chosen")
+    return found
+
+
+def picker(outlines: tuple, segments: tuple, size: int, cols: int):
+    """`fn(occ) -> [option, ...]`: the placements that fit a grid of `size` cells whose filled
+    cells are `occ` (a bitmask), in the table's order. `segments`: per run of the table's
+    placements, (orientation, its outline's index); a run lists its orientation's corners
+    in ascending order, as the bytes of its outline's fitting corners do.
+
+        def pick(occ):
+            free = 0xffffffffffff ^ occ
+            b0_0, b0_1, = (0x3f3f & free & (s1 := free >> 1)).to_bytes(2, 'little')
+            return [*O0_0[b0_0], *O0_1[b0_1]]
+
+    A byte tuple is a constant of the function (a global), so each byte costs a lookup
+    and an extend: no compress over every candidate, no free cells spread to bytes."""
+    key = ("pick", outlines, segments, size, cols)
+    found = FOUND.get(key)
+    if found is None:
+        named: set = set()
+        namespace: dict = {}
+        lines = ["def pick(occ):", f"    free = {hex((1 << size) - 1)} ^ occ"]
+        nbytes = []
+        for i, (mask, distances) in enumerate(outlines):
+            n = (mask.bit_length() + 7) // 8
+            nbytes.append(n)
+            if any(i == j for _, j in segments):  # an outline no orientation uses is not tested
+                names = "".join(f"b{i}_{b}, " for b in range(n))
+                lines.append(f"    {names}= {_anded(mask, distances, named)}.to_bytes({n}, 'little')")
+        items = []
+        for s, (k, i) in enumerate(segments):
+            for b in range(nbytes[i]):
+                namespace[f"O{s}_{b}"] = byte_options(k, b, cols)
+                items.append(f"*O{s}_{b}[b{i}_{b}]")
+        lines.append(f"    return [{', '.join(items)}]")
+        exec(compile("\n".join(lines) + "\n", "<outlines: pick>", "exec"), namespace)
+        found = FOUND[key] = namespace["pick"]
+    return found
+
+
+BYTES: dict = {}  # (orientation, byte, columns) -> the options per value of that byte
+OPTIONS: dict = {}  # (orientation, cell, columns) -> its option list, shared by every tuple naming it
+
+
+def byte_options(k: int, b: int, cols: int) -> tuple:
+    """Per value of byte `b` of a corner mask (cells 8b to 8b + 7), the options `[k, row, col]`
+    (1-based) of orientation `k` at its set bits, in order: 256 tuples of shared option lists
+    (made once per orientation, byte and grid width; never changed, as options are not)."""
+    found = BYTES.get((k, b, cols))
+    if found is None:
+        lists = [OPTIONS.setdefault((k, i, cols), [k, i // cols + 1, i % cols + 1]) for i in range(8 * b, 8 * b + 8)]
+        found = BYTES[k, b, cols] = tuple(tuple(lists[i] for i in range(8) if value >> i & 1) for value in range(256))
     return found

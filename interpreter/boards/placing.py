@@ -116,11 +116,40 @@ EMPTY = True
 # selector (polyomino Table.padded, corner_source.selector): no translation of each orientation's
 # corners through a byte table per outline. Tests turn it off.
 SELECTED = True
+# A table's fitting placements picked by its written `pick(occ)` (polyomino Table.pick,
+# corner_source.picker): each orientation's fitting corners as bytes, a byte (eight cells)
+# indexing a tuple of the options at its set bits, joined in one list display. No free cells
+# spread to a byte each and no compress over every candidate (~219 a call in The Queen's
+# Wishes, ~67 fitting): docs/performance.md, twelfth session. On, it is taken whatever the
+# switches above say (see placements_for); tests turn it off, and off to try those.
+PICKED = True
 
 
 def placements_for(m, piece, key):
     """The placements (as options `[orientation, row, col]`) of a component's shape that fit
     the grid as it is now."""
+    if PICKED:
+        # The usual way, with the table's lookup and `occupied`'s compare written here: two
+        # calls fewer, ~1.5 k instructions of the 22 k a call (docs/performance.md, twelfth
+        # session). It reads no older switch (each costs a global's read a call): the compare
+        # with the kept copy of the cells is right whichever way `occupied` keeps it, and an
+        # empty grid's whole table is what a test finds. Tests turn PICKED off to try those.
+        game = m.game
+        found = game.cache.get(("placements", piece, key)) or placement_table(m, piece, key)
+        if found.pick is not None:
+            cells = m.state["grids"][key]["cells"]
+            try:
+                last = game.cache["occupied"].get(key)
+            except KeyError:
+                last = None
+            occ = last[1] if last is not None and last[0] == cells else occupied(m, key)
+            return found.pick(occ) if occ else list(found.option_lists)
+    return _placements_before(m, piece, key)
+
+
+def _placements_before(m, piece, key):
+    """`placements_for` the ways before PICKED (and on grids of more than 256 cells), as the
+    older switches choose."""
     found = placement_table(m, piece, key)
     if BY_CORNERS:
         if found.segments is not None:

@@ -133,6 +133,9 @@ class Table:
     # byte per entry that selects the ones that fit (corner_source.selector); spread tables only.
     padded: tuple | None = None
     chosen: object = None
+    # `pick(occ)`: the options that fit, each orientation's fitting corners read a byte (eight
+    # cells) at a time as tuples of options (corner_source.picker); tables with segments only.
+    pick: object = None
 
 
 @lru_cache(maxsize=None)
@@ -142,12 +145,13 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     masks = tuple(p.mask for p in found)
     outlines, which = corners(cells, rows, cols)
     size = rows * cols
-    segments = None
+    segments = pick = None
     if size <= 256:
         runs: dict = {}
         for p in found:  # the table lists each orientation's placements together
             runs.setdefault(p.orientation, []).append(p.row * cols + p.col)
         segments = tuple((which[k], bytes(at)) for k, at in runs.items())
+        pick = corner_source.picker(outlines, tuple((k, which[k]) for k in runs), size, cols)
     covers = [0] * size
     if segments is None:
         for k, p in enumerate(found):
@@ -163,7 +167,7 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
                  tuple(covers), everything, option_lists, outlines, segments, spread,
                  FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
                  corner_source.spread_tables(spread) if spread is not None else None,
-                 padded, corner_source.selector(spread, segments) if spread is not None else None)
+                 padded, corner_source.selector(spread, segments) if spread is not None else None, pick)
 
 
 def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
