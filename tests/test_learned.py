@@ -1,4 +1,5 @@
-"""`meeple train`: a state evaluation fitted from self-play, saved next to the ruleset, loaded by the planner."""
+"""`meeple train`: a state evaluation fitted from self-play, saved next to the ruleset, loaded by the
+planner and the rollout agent."""
 from __future__ import annotations
 
 import json
@@ -40,11 +41,52 @@ FILES = {"tokens.csv": "id,size\na,1\n"}
 def test_features_are_generic_and_per_seat(tmp_path):
     engine = rules(RACE, tmp_path, FILES)
     assert feature_names(engine.game) == ["score:Gems", "hint:Coins toward a gem", "lead", "counter:coins",
-                                          "counter:gems", "zone:hand"]
+                                          "counter:gems", "zone:hand", "game:round_number"]
     state, _ = engine.start(2, 1)
     state, _ = engine.apply(state, 2)
-    assert features(engine, state, 0) == [0.0, 1.0, 0.0, 2.0, 0.0, 0.0]
-    assert features(engine, state, 1) == [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    assert features(engine, state, 0) == [0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 1.0]
+    assert features(engine, state, 1) == [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # the round is everyone's
+
+
+GRID = '''
+game "Fill"
+players 2
+enum mark = x | o
+grid board per player: 2 x 3 of mark
+flag done = false
+setup:
+    for each player in turn_order:
+        choose c from cells(board) where c.empty:
+            c.mark = x
+    done = true
+score "Marks": count(each c in cells(board) where c.mark == x)
+'''
+
+
+def test_a_grid_kept_per_player_counts_its_empty_cells_and_a_flag_counts_as_a_number(tmp_path):
+    engine = rules(GRID, tmp_path)
+    assert feature_names(engine.game) == ["score:Marks", "lead", "empty:board", "game:done"]
+    state, _ = engine.start(2, 1)
+    state, _ = engine.apply(state, 0)
+    assert features(engine, state, 0) == [1.0, 1.0, 5.0, 0.0]
+    assert features(engine, state, 1) == [0.0, -1.0, 6.0, 0.0]
+    state, _ = engine.apply(state, 4)
+    assert state["over"] and features(engine, state, 1) == [1.0, 0.0, 5.0, 1.0]
+
+
+def test_the_score_now_counts_at_face_value_and_the_rest_is_fitted(tmp_path):
+    """The fit is of the points still to come: each score rule's point is worth one point at
+    the end, and the other features learn how far the final score lands from the score now."""
+    engine = rules(RACE, tmp_path, FILES)
+    data = train(engine, 2, 12, 5, ["random"])
+    model = Model(data)
+    names = feature_names(engine.game)
+    assert model.weights[names.index("score:Gems")] == pytest.approx(1.0)
+    # Coins become gems later (3 coins, 3 points): a coin now predicts points still to come
+    # (it counts as a coin and as half a point of the hint).
+    coin = model.weights[names.index("counter:coins")] + model.weights[names.index("hint:Coins toward a gem")] / 2
+    print(f"a coin is worth {coin:.2f} points")
+    assert coin > 0.3
 
 
 def test_training_is_reproducible_and_the_model_round_trips(tmp_path):
@@ -65,6 +107,24 @@ def test_training_is_reproducible_and_the_model_round_trips(tmp_path):
     # More coins and gems predict a better final score: the fit learned something real.
     assert loaded.predict(engine, state, 0) > loaded.predict(engine, state, 1)
     assert agent_class("planner@5")(engine, 0, 1).model is loaded
+    assert agent_class("rollout@2")(engine, 0, 1).model is loaded
+
+
+def test_the_rollout_values_its_play_ons_by_the_model(tmp_path):
+    """With a model, a play-on's end is valued by the predicted final scores, not the outlook;
+    a finished game by its score as the rules count it."""
+    from meeple.interpreter.agents.rollout import margin
+    engine = rules(RACE, tmp_path, FILES)
+    model = Model(train(engine, 2, 12, 5, ["random"]))
+    state, _ = engine.start(2, 3)
+    for choice in (2, 0, 2, 0):
+        state, _ = engine.apply(state, choice)
+    assert margin(engine, state, 0, model) == model.predict(engine, state, 0) - model.predict(engine, state, 1)
+    assert margin(engine, state, 0) == engine.outlook(state, 0) - engine.outlook(state, 1)
+    assert margin(engine, state, 0, model) != margin(engine, state, 0)
+    while not state["over"]:
+        state, _ = engine.apply(state, 0)
+    assert margin(engine, state, 0, model) == engine.total(state, 0) - engine.total(state, 1)
 
 
 def test_a_model_of_other_rules_is_ignored(tmp_path):

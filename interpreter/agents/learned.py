@@ -4,13 +4,28 @@
 of positions along the way and fits, with ridge regression (numpy), each
 seat's final score from them (fitting needs the `lab` extra; the planner evaluates a model in
 plain Python, so playing needs only the core install). The model is a small JSON file next to the
-ruleset (`NAME.model.json`); the planner agent loads it when it is there and
-was trained on the same rules (the game's digest), and values the leaves of its
-search by the predicted final scores instead of the score plus hints.
+ruleset (`NAME.model.json`); the planner and rollout agents load it when it is
+there and was trained on the same rules (the game's digest): the planner values
+the leaves of its search by the predicted final scores instead of the score plus
+hints, the rollout the end of each play-on.
 
 The features are the same for every game, read off a position for one seat:
 each score rule's points, each hint's points, the lead over the best other
-seat, and the sum of every counter and the size of every zone kept per player.
+seat, the sum of every counter and the size of every zone kept per player, the
+empty cells of every grid kept per player, and every counter of the whole game
+(a round's number: how far the game has gone).
+
+The score now counts at its face value (each point a point at the end) and
+what is fitted, on everything else, is the points still to come: how far the
+final score lands from the score now. So the model learns what the score does
+not count yet (tiles saved to be placed at the end, progress a hint measures)
+and how far the game has to go. Fitted straight to the final score from
+positions of every stage, the score now got nearly no weight (a high early
+score and a low late one end alike: 0.04 a point for one shipped game's
+scoring rule), and options one placement apart looked the same; fitted with
+the score's rules as free weights too, they came out at 0.3-0.8 a point (a
+player with points now has used the squares that score them), and a rollout
+valuing by that lost more often (docs/agents.md, twelfth session).
 Training is reproducible: the same game, players, games, agents and seed give
 the same file.
 """
@@ -32,6 +47,8 @@ def feature_names(game) -> list[str]:
     names = [f"score:{r.label}" for r in game.scores] + [f"hint:{h.label}" for h in game.hints] + ["lead"]
     names += [f"counter:{n}" for n, c in game.counters.items() if c.per[:1] == ("player",)]
     names += [f"zone:{n}" for n, z in game.zones.items() if z.per[:1] == ("player",)]
+    names += [f"empty:{n}" for n, g in game.grids.items() if g.per[:1] == ("player",)]
+    names += [f"game:{n}" for n, c in game.counters.items() if not c.per]
     game.cache["feature_names"] = list(dict.fromkeys(names))
     return game.cache["feature_names"]
 
@@ -53,11 +70,19 @@ def features(engine, state: dict, player: int) -> list[float]:
             amount = len(value) if kind == "zone" else value
             if isinstance(amount, (int, float)):
                 values[f"{kind}:{name}"] = values.get(f"{kind}:{name}", 0) + amount
+    for key, grid in state["grids"].items():
+        name, _, rest = key.partition("/")
+        if (rest == str(player) or rest.startswith(f"{player}/")) and f"empty:{name}" in wanted:
+            values[f"empty:{name}"] = values.get(f"empty:{name}", 0) + grid["cells"].count(None)
+    for key, value in state["vars"].items():
+        if f"game:{key}" in wanted and isinstance(value, (int, float)):
+            values[f"game:{key}"] = value  # a flag counts as 0 or 1
     return [float(values.get(n, 0)) for n in feature_names(game)]
 
 
 def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dict:
-    """Self-play games; a model fitting each seat's final score from the positions on the way."""
+    """Self-play games; a model of each seat's final score from the positions on the way: the
+    score now, and the points still to come fitted on the other features."""
     need("lab", "meeple train", "numpy")
     import numpy as np
 
@@ -78,18 +103,28 @@ def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dic
             for p in range(players):
                 rows.append(position[p])
                 targets.append(final[p])
-    x, y = np.array(rows, dtype=float), np.array(targets, dtype=float)
-    mean = x.mean(axis=0) if len(x) else np.zeros(len(feature_names(engine.game)))
+    names = feature_names(engine.game)
+    x, y = np.array(rows, dtype=float).reshape(len(rows), len(names)), np.array(targets, dtype=float)
+    scored = np.array([n.startswith("score:") for n in names])
+    now = x[:, scored].sum(axis=1)  # the score now: each score rule's points
+    mean = x.mean(axis=0) if len(x) else np.zeros(len(names))
     scale = x.std(axis=0) if len(x) else np.ones_like(mean)
     scale[scale == 0] = 1.0
     z = (x - mean) / scale
-    bias = float(y.mean()) if len(y) else 0.0
-    weights = np.linalg.solve(z.T @ z + RIDGE * np.eye(z.shape[1]), z.T @ (y - bias)) if len(y) else mean * 0
-    fitted = z @ weights + bias if len(y) else y
+    bias = float((y - now).mean()) if len(y) else 0.0
+    free = ~scored  # only what the score does not count is fitted
+    zf = z[:, free]
+    weights = np.zeros(len(names))
+    weights[free] = np.linalg.solve(zf.T @ zf + RIDGE * np.eye(int(free.sum())), zf.T @ (y - now - bias))
+    # The score now added back at weight 1 (on standardized features: its scale, and its
+    # mean to the bias): the model predicts the final score, as the planner reads it.
+    weights = weights + np.where(scored, scale, 0.0)
+    bias += float(mean[scored].sum())
+    fitted = z @ weights + bias
     return {"game": engine.game.title, "digest": engine.game.digest, "players": players, "games": games,
             "seed": seed, "agents": agents, "positions": len(y),
             "r2": float(1 - ((y - fitted) ** 2).sum() / max(1e-9, ((y - y.mean()) ** 2).sum())) if len(y) else 0.0,
-            "features": feature_names(engine.game), "mean": mean.tolist(), "scale": scale.tolist(),
+            "features": names, "mean": mean.tolist(), "scale": scale.tolist(),
             "weights": weights.tolist(), "bias": bias}
 
 

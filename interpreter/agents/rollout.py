@@ -40,6 +40,7 @@ import json
 from meeple.interpreter import rng as game_rng
 from meeple.interpreter.agents.determinize import determinize
 from meeple.interpreter.agents.greedy import FOLLOW_UP, one_step_gains
+from meeple.interpreter.agents.learned import load_model
 from meeple.interpreter.agents.mcts import GUESS_ERRORS
 from meeple.interpreter.rng import Random
 
@@ -66,6 +67,7 @@ class RolloutAgent:
         self.follow, self.rounds, self.cap = follow, rounds, cap
         self.round = 0  # the phase entries counted at the decision being made (the view's)
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
+        self.model = load_model(engine.game)  # `meeple train`'s evaluation, if the ruleset has one
 
     def choose(self, view: dict, decision) -> int:
         n = len(decision.options)
@@ -126,7 +128,7 @@ class RolloutAgent:
                     played += 1
             except GUESS_ERRORS:
                 break
-        return margin(engine, state, self.seat)
+        return margin(engine, state, self.seat, self.model)
 
     def play_on(self, state: dict, played: int) -> bool:
         """Whether the quick greedy plays another decision: until the start of the phase entered
@@ -193,10 +195,17 @@ def sampled(n: int, sample: int, rng) -> list[int]:
     return picks[:sample]
 
 
-def margin(engine, state: dict, seat: int) -> float:
-    """The seat's outlook over the best other seat's (its own alone in a solo game); the
-    score as the rules count it once the game is over."""
-    look = engine.total if state["over"] else engine.outlook
+def margin(engine, state: dict, seat: int, model=None) -> float:
+    """The seat's outlook over the best other seat's (its own alone in a solo game), or with a
+    trained model its predicted final score over theirs; the score as the rules count it once
+    the game is over."""
+    if state["over"]:
+        look = engine.total
+    elif model is not None:
+        def look(s, p):
+            return model.predict(engine, s, p)
+    else:
+        look = engine.outlook
     mine = look(state, seat)
     others = [look(state, p) for p in range(state["players"]) if p != seat]
     return mine - max(others) if others else mine
