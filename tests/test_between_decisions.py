@@ -13,7 +13,7 @@ from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
 SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
-            (source_text, "HOIST")]
+            (source_text, "HOIST"), (source_text, "PARTS")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
