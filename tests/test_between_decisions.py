@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.dsl import compile_source, op_chains, source_text, state_keys
+from meeple.interpreter import machine
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
@@ -13,7 +14,7 @@ from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
 SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
-            (source_text, "HOIST"), (source_text, "PARTS")]
+            (source_text, "HOIST"), (source_text, "PARTS"), (machine, "ARGS")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)

@@ -1,12 +1,14 @@
-"""Parts of the state and players' numbers of keys read once at the top of generated code
-(`source_text.PARTS`, docs/performance.md "Speed 2, twelfth session"): the same walk, and the
-same failures, with it on and off. The shipped games are played both ways in
+"""Reads made cheaper (docs/performance.md "Speed 2, twelfth session"): parts of the state and
+players' numbers of keys read once at the top of generated code (`source_text.PARTS`), a
+`do`'s arguments that are locals copied from the caller's frame (`machine.ARGS`). The same
+walk, and the same failures, with each on and off; the shipped games are played both ways in
 tests/test_between_decisions.py."""
 from __future__ import annotations
 
 import pytest
 
 from meeple.dsl import compile_source, source_text
+from meeple.interpreter import machine
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_between_decisions import KEYS, walked
@@ -61,3 +63,43 @@ def test_the_shipped_functions_read_parts_once(monkeypatch):
     state, _ = engine.start(4, 1)
     engine.decision(state)
     assert any("S_vars = S['vars']" in s and "n_e_p = " in s for s in made)
+
+
+CALLS = '''
+game "A"
+players 3
+counter n = 0
+counter k per player = 0
+effect bump(p, by, times):
+    k[p] += by * times
+    n += 1
+    if k[p] > 6:
+        choose c from [1, 2] by p "How many?":
+            k[p] -= c
+setup:
+    next round
+phase round:
+    for each player in turn_order:
+        if n % 3 == SET:
+            let x = n % 4
+        do bump(player, x, n + 1)
+    if n > 12:
+        end game
+    next round
+'''
+
+
+@pytest.mark.parametrize("first, fails", [("0", False), ("1", True)])
+def test_locals_passed_to_an_effect_are_copied_and_fail_alike(monkeypatch, tmp_path, first, fails):
+    """Locals given to `do` (with an expression beside them) as the closures pass them; a local
+    with no value yet fails with the same message at the same line both ways."""
+    def run(on):
+        engine = rules(CALLS.replace("SET", first), tmp_path, {})
+        assert any(type(op).__name__ == "CallEffect" and (op.names is not None) == on
+                   for b in engine.game.blocks for op in b.ops)
+        return walked(engine, 3, 5, states=True)
+    on, off = both_ways(monkeypatch, machine, "ARGS", run)
+    assert on == off
+    assert isinstance(on, str) == fails, on
+    if fails:
+        assert "has no value yet" in on
