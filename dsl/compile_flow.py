@@ -220,7 +220,8 @@ class FlowCompiler(ChoiceCompiler):
         if len(params) != len(s.args):
             raise fail(f"`{s.effect}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(s.args)}",
                        s.span)
-        ops.append(CallEffect(block, params, [compile_expr(a, scope) for a in s.args], s.span))
+        names = [a.name if isinstance(a, ast.Name) and a.name in scope.locals else None for a in s.args]
+        ops.append(CallEffect(block, params, [compile_expr(a, scope) for a in s.args], s.span, names))
 
     def s_DoField(self, ops, s, scope):
         call = s.call

@@ -139,7 +139,12 @@ def hoisted(source: str) -> str:
     Only where nothing writes the frame's locals: an expression's code never does (a closure it
     calls puts back what it binds), so the value read first is the value at every read. A local
     that is absent now fails at the top rather than at its read: the `except` then runs the
-    closure, which reads (or fails) as before."""
+    closure, which reads (or fails) as before. Then the parts of the state and the players'
+    numbers of keys it reads twice or more, read once (`hoisted_parts`)."""
+    return hoisted_parts(hoisted_locals(source))
+
+
+def hoisted_locals(source: str) -> str:
     head = source.find("E = m.env\n")
     if not HOIST or head < 0 or ENV_WRITTEN.search(source):
         return source
@@ -155,6 +160,46 @@ def hoisted(source: str) -> str:
     for quoted in twice:
         body = body.replace(f"E[{quoted}]", f"e_{quoted[1:-1]}")
     return source[:end] + "".join(f"{indent}e_{q[1:-1]} = E[{q}]\n" for q in twice) + body
+
+
+# Read once too, after `S = m.state`, when read twice or more (tests turn it off): the state's
+# vars and zones (`S['vars']`), and a key's player number as a table looks it up,
+# `(e_p if type(e_p) is int else None)`, of a local read once at the top or a parameter.
+PARTS = True
+STATE_PART = re.compile(r"\bS\[('(?:vars|zones)')\]")
+PLAYER_PART = re.compile(r"\(((?:e|v)_[A-Za-z0-9_]+) if type\(\1\) is int else None\)")
+ANY_WRITE = re.compile(r"\]\s*=[^=]|\bdel\b")
+
+
+def hoisted_parts(source: str) -> str:
+    """`source` with the state's parts and the players' numbers of keys it reads twice or more
+    read once, after `S = m.state`. Only in code that writes no state (generated expressions,
+    menus, filters and functions never do): the state's vars and zones are the same dicts at
+    every read, and a name read once at the top (`e_p`) or a parameter is never bound again
+    (comprehensions' names are numbered, `v1_p`), so each part has one value. Reading vars and
+    zones cannot fail; a player's number is a test, never failing."""
+    head = source.find("S = m.state\n")
+    if not PARTS or head < 0 or ANY_WRITE.search(source):
+        return source
+    end = head + len("S = m.state\n")
+    top, body = source[:end], source[end:]
+    known = set(re.findall(r"^\s*(e_[A-Za-z0-9_]+) = E\[", top, re.M))
+    signature = source[:source.find("\n")]
+    known.update(re.findall(r"\b(v_[A-Za-z0-9_]+)\b", signature) if signature.startswith("def ") else ())
+    lines = []
+    for quoted in dict.fromkeys(STATE_PART.findall(body)):
+        if body.count(f"S[{quoted}]") > 1:
+            body = body.replace(f"S[{quoted}]", f"S_{quoted[1:-1]}")
+            lines.append(f"S_{quoted[1:-1]} = S[{quoted}]")
+    for name in dict.fromkeys(PLAYER_PART.findall(body)):
+        written = f"({name} if type({name}) is int else None)"
+        if name in known and body.count(written) > 1:
+            body = body.replace(written, f"n_{name}")
+            lines.append(f"n_{name} = {written}")
+    if not lines:
+        return source
+    indent = source[source.rfind("\n", 0, head) + 1:head]
+    return top + "".join(f"{indent}{line}\n" for line in lines) + body
 
 
 def safe_name(name: str) -> bool:

@@ -23,6 +23,9 @@ RULE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Recu
 # instead of returning to the machine's loop (see `Goto` and dsl/compile_fused.py); tests
 # turn it off to play the same games op by op.
 CHAINED = True
+# A `do`'s arguments that are the caller's locals copied from its frame, not read through
+# their closures (`CallEffect.names`); tests turn it off.
+ARGS = True
 
 
 def _ignore(kind: str, **data) -> None:
@@ -206,17 +209,31 @@ class IterNext:
 
 
 class CallEffect:
-    """`do name(args)`: push a frame for the effect with its parameters bound."""
+    """`do name(args)`: push a frame for the effect with its parameters bound.
 
-    __slots__ = ("block", "params", "args", "span")
+    `names` holds, for each argument that is the caller's local (`do f(p)`), the local's
+    name: it is copied from the caller's frame without calling its closure, which runs only
+    when the local is absent (to raise its error)."""
 
-    def __init__(self, block, params, args, span):
+    __slots__ = ("block", "params", "args", "span", "names")
+
+    def __init__(self, block, params, args, span, names=None):
         self.block, self.params, self.args, self.span = block, params, args, span
+        self.names = tuple(zip(params, names, args)) if ARGS and names and any(names) else None
 
     def run(self, m, frame):
         env = {}  # a loop, not a comprehension: one call frame less on every effect called
-        for p, a in zip(self.params, self.args):
-            env[p] = a(m)
+        names = self.names
+        if names is None:
+            for p, a in zip(self.params, self.args):
+                env[p] = a(m)
+        else:
+            caller = m.env
+            for p, n, a in names:
+                if n is not None and n in caller:
+                    env[p] = caller[n]
+                else:
+                    env[p] = a(m)
         frame[1] += 1
         stack = m.state["stack"]
         if len(stack) > 64:

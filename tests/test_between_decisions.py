@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from meeple.dsl import compile_source, op_chains, source_text, state_keys
+from meeple.interpreter import machine
 from meeple.interpreter.effects import actions
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
-            (source_text, "HOIST")]
+SWITCHES = [(actions, "MARKS"), (actions, "LONE"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
+            (source_text, "HOIST"), (source_text, "PARTS"), (machine, "ARGS")]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -76,6 +77,35 @@ def test_moments_and_marks_play_and_fail_as_before(monkeypatch, test):
             out.append(events)
         return out + [state]
     on, off = both_ways(monkeypatch, actions, "MARKS", run)
+    assert on == off
+    if test != "0":
+        assert "no item" in on and on.startswith("<test>:5:")
+    else:
+        assert any(o[1].startswith("Act now") for o in on if isinstance(o, list) and len(o) == 4)
+
+
+
+@pytest.mark.parametrize("test", ["0", "hearts - 3"])
+def test_a_lone_interrupting_action_plays_and_fails_as_before(monkeypatch, test):
+    """One interrupting action (LONE: no lists per player): every state the same both ways, the
+    same prompts to act, and a test failing at a moment fails alike."""
+    lone = MOMENTS.replace('''action wait(p) "Wait" when coins[p] == 1, interrupting:
+    coins[p] += 2
+''', "")
+    assert lone != MOMENTS
+
+    def run(on):
+        engine = rules(lone.replace("TEST", test))
+        state, _ = engine.start(3, 5)
+        out = []
+        for step in range(60):
+            if (d := engine.decision(state)) is None:
+                break
+            out.append([d.actor, d.prompt, [o.id for o in d.options], copy_state(state)])
+            state, events = engine.apply(state, step % len(d.options))
+            out.append(events)
+        return out + [state]
+    on, off = both_ways(monkeypatch, actions, "LONE", run)
     assert on == off
     if test != "0":
         assert "no item" in on and on.startswith("<test>:5:")

@@ -39,6 +39,9 @@ PLAN = True
 # instead of testing every var's name for the prefix, and `offer` reads and writes them
 # without building a key and a list of held actions per player (tests turn it off).
 MARKS = True
+# With one interrupting action, each player's test and "held" mark read without lists of
+# tests and marks per player (`_lone`); tests turn it off.
+LONE = True
 
 
 def running(m) -> bool:
@@ -141,7 +144,11 @@ def _offer(m, actor, line: int):
     game, state = m.game, m.state
     inter = _interrupting(game)
     mine = None
-    if inter and MARKS:
+    if LONE and MARKS and len(inter) == 1:
+        asked, mine = _lone(m, inter[0], actor, line)
+        if asked:
+            return None
+    elif inter and MARKS:
         vars_ = state["vars"]
         players = state["players"]
         first = state["first"]
@@ -198,6 +205,40 @@ def _offer(m, actor, line: int):
     if mine is None or len(inter) < len(offered):  # the actor's tests not evaluated yet
         mine = actions_for(m, actor, offered)
     return [{ACT: a.name} for a in mine]
+
+
+def _lone(m, a, actor, line: int):
+    """`_offer`'s marks for a game with one interrupting action `a`: each player's test and
+    mark without a list of tests and marks per player. (True, None) if a player was asked
+    (as `_offer`), else (False, the actor's actions that hold: `[a]`, none, or None if the
+    actor is no player, as `_offer` leaves it)."""
+    state = m.state
+    vars_ = state["vars"]
+    players = state["players"]
+    first = state["first"]
+    keys = marks(m.game, players)
+    param, guard = a.param, a.guard
+    mine = None
+    saved = m.env
+    try:
+        for i in range(players):
+            q = (first + i) % players
+            m.env = {param: q}
+            held = guard is None or bool(guard(m))
+            key = keys[q][0]
+            fresh = held and not vars_.get(key, False)
+            vars_[key] = held
+            if q == actor:
+                mine = [a] if held else []
+            elif fresh:
+                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
+                          else f"Act now ({vars_.get(MOMENT)})?")
+                state["pending"] = {"actor": q, "options": [{ACT: a.name}, None], "interrupt": True,
+                                    "secret": False, "line": line, "prompt": prompt}
+                return True, None
+    finally:
+        m.env = saved
+    return False, mine
 
 
 def _offered(game) -> list:
