@@ -60,57 +60,40 @@ phase round:
 '''
 
 
-@pytest.mark.parametrize("test", ["0", "hearts - 3"])
-def test_moments_and_marks_play_and_fail_as_before(monkeypatch, test):
-    """Two interrupting actions, three players: every state (the "held" marks in it) is the
-    same both ways; a test that fails (an index out of range once hearts drop) fails alike."""
-    def run(on):
-        engine = rules(MOMENTS.replace("TEST", test))
-        state, _ = engine.start(3, 5)
-        out = []
-        for step in range(60):
-            d = engine.decision(state)
-            if d is None:
-                break
-            out.append([d.actor, d.prompt, [o.id for o in d.options], copy_state(state)])
-            state, events = engine.apply(state, step % len(d.options))
-            out.append(events)
-        return out + [state]
-    on, off = both_ways(monkeypatch, actions, "MARKS", run)
-    assert on == off
-    if test != "0":
-        assert "no item" in on and on.startswith("<test>:5:")
-    else:
-        assert any(o[1].startswith("Act now") for o in on if isinstance(o, list) and len(o) == 4)
-
-
-
-@pytest.mark.parametrize("test", ["0", "hearts - 3"])
-def test_a_lone_interrupting_action_plays_and_fails_as_before(monkeypatch, test):
-    """One interrupting action (LONE: no lists per player): every state the same both ways, the
-    same prompts to act, and a test failing at a moment fails alike."""
-    lone = MOMENTS.replace('''action wait(p) "Wait" when coins[p] == 1, interrupting:
+# One interrupting action: LONE reads its test and mark with no lists per player.
+LONE_MOMENTS = MOMENTS.replace('''action wait(p) "Wait" when coins[p] == 1, interrupting:
     coins[p] += 2
 ''', "")
-    assert lone != MOMENTS
 
-    def run(on):
-        engine = rules(lone.replace("TEST", test))
-        state, _ = engine.start(3, 5)
-        out = []
-        for step in range(60):
-            if (d := engine.decision(state)) is None:
-                break
-            out.append([d.actor, d.prompt, [o.id for o in d.options], copy_state(state)])
-            state, events = engine.apply(state, step % len(d.options))
-            out.append(events)
-        return out + [state]
-    on, off = both_ways(monkeypatch, actions, "LONE", run)
+
+@pytest.mark.parametrize("switch, text", [("MARKS", MOMENTS), ("LONE", LONE_MOMENTS)])
+@pytest.mark.parametrize("test", ["0", "hearts - 3"])
+def test_interrupting_actions_play_and_fail_as_before(monkeypatch, switch, text, test):
+    """Two interrupting actions (MARKS) or one (LONE), three players: every state (the "held"
+    marks in it) and every prompt to act is the same both ways; a test that fails (an index out
+    of range once hearts drop) fails alike."""
+    assert LONE_MOMENTS != MOMENTS
+    on, off = both_ways(monkeypatch, actions, switch, lambda on: moments_played(text.replace("TEST", test)))
     assert on == off
     if test != "0":
         assert "no item" in on and on.startswith("<test>:5:")
     else:
         assert any(o[1].startswith("Act now") for o in on if isinstance(o, list) and len(o) == 4)
+
+
+def moments_played(text: str):
+    """Three players through 60 decisions: at each, who decides, the prompt, the options and
+    the state (its "held" marks), then the events; the final state last."""
+    engine = rules(text)
+    state, _ = engine.start(3, 5)
+    out = []
+    for step in range(60):
+        if (d := engine.decision(state)) is None:
+            break
+        out.append([d.actor, d.prompt, [o.id for o in d.options], copy_state(state)])
+        state, events = engine.apply(state, step % len(d.options))
+        out.append(events)
+    return out + [state]
 
 
 KEYS = '''
