@@ -119,8 +119,8 @@ SELECTED = True
 # A table's fitting placements picked by its written `pick(occ)` (polyomino Table.pick,
 # corner_source.picker): each orientation's fitting corners as bytes, a byte (eight cells)
 # indexing a tuple of the options at its set bits, joined in one list display. No free cells
-# spread to a byte each and no compress over every candidate (~219 a call in The Queen's
-# Wishes, ~67 fitting): docs/performance.md, twelfth session. On, it is taken whatever the
+# spread to a byte each and no compress over every candidate (~219 a call in the shipped game
+# that places most, ~67 fitting): docs/performance.md, twelfth session. On, it is taken whatever the
 # switches above say (see placements_for); tests turn it off, and off to try those.
 PICKED = True
 
