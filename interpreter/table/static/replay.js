@@ -3,6 +3,7 @@
 
 const query = new URLSearchParams(location.search);
 let replayId = query.get("id"), steps = 0;
+let asked = 0;  // the latest step asked for: a reply to an older one is dropped
 
 function showError(message) {
   const box = document.getElementById("error");
@@ -12,8 +13,13 @@ function showError(message) {
 
 async function show(step) {
   const seat = document.getElementById("seat").value;
+  // The slider moves at once, so that clicks faster than the server count from the step
+  // asked for, not from the last one shown (three quick "next" clicks are three steps).
+  document.getElementById("step").value = step;
+  const mine = ++asked;
   const reply = await fetch(`/api/replays/${replayId}?step=${step}&seat=${seat}`);
   const page = await reply.json();
+  if (mine !== asked) return;
   if (!reply.ok) return showError(page.error);
   showError("");
   document.getElementById("title").textContent = page.title;
