@@ -407,6 +407,19 @@ def test_a_trace_given_at_start_steps_through_per_seat_and_public():
     assert c.get("/api/replays/9").status_code == 404
 
 
+def test_a_replay_step_shows_the_game_so_far_in_its_log_as_a_live_table_does():
+    # One step's events alone left the panel empty where the seat saw none of them.
+    from meeple.interpreter import trace
+    text, result = traced("queens_wishes", 2, 1)
+    c = client(traces=[trace.parse(text)])
+    for seat in ("public", "1", "2"):
+        before = c.get(f"/api/replays/1?step=3&seat={seat}").json()["log"]
+        page = c.get(f"/api/replays/1?step=4&seat={seat}").json()
+        choices = [line for line in page["log"] if not line.startswith("  ") and line != "Setup"]
+        assert len(choices) == 4 and choices[-1] == page["taken"], (seat, page["log"])
+        assert page["log"][0] == "Setup" and page["log"][:len(before)] == before, seat  # what was shown stays
+
+
 def test_a_trace_can_be_uploaded_and_a_bad_one_is_refused():
     text, result = traced("queens_wishes", 2, 1)
     c = client()

@@ -4,13 +4,16 @@ A trace is replayed once when it is opened (checking every line, as
 `meeple replay` does); the state before each decision is kept, so stepping
 back and forth is instant. A step's page has the same table picture as a live
 table, drawn from `engine.view` for the chosen seat (the public view for
-none), with the decision taken at that step in the words that seat may read.
+none), with the decision taken at that step in the words that seat may read,
+and the same log as a live table: the game so far, each decision and what the
+seat saw happen (one step's events alone left the panel empty where that seat
+saw nothing of them).
 """
 from __future__ import annotations
 
 from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.table.live import viewer_lines
-from meeple.interpreter.table.model import scores_json, table_picture
+from meeple.interpreter.table.model import log_lines, scores_json, table_picture
 from meeple.interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
 
 
@@ -24,6 +27,7 @@ class Replay:
             self.states.append(state)
             self.events.append(events)
             self.lines.append(line)
+        self.seen: dict = {}  # (step, seat): that step's events in the words the seat may read
 
     @property
     def steps(self) -> int:
@@ -40,11 +44,24 @@ class Replay:
         line = self.lines[step]
         taken = None
         if line is not None:
-            label = "something hidden" if hidden_from(line, seat if seat is not None else -1) else line["label"]
-            taken = choice_text(line.get("title", ""), line["actor"], label)
+            taken = choice_text(line.get("title", ""), line["actor"], self.label(step, seat))
         return {"title": engine.game.title, "step": step, "steps": self.steps, "players": self.head["players"],
                 "seat": seat, "seat_name": player_name(seat) if seat is not None else "public",
                 "seed": self.head["seed"], "agents": self.head.get("agents", []),
                 **table_picture(engine, view),
-                "taken": taken, "log": viewer_lines(engine.game, self.events[step], seat, state),
-                "scores": scores_json(engine, state)}
+                "taken": taken, "log": self.log(step, seat), "scores": scores_json(engine, state)}
+
+    def label(self, step: int, seat) -> str:
+        """The option taken at `step`, as `seat` may read it."""
+        line = self.lines[step]
+        return "something hidden" if hidden_from(line, seat if seat is not None else -1) else line["label"]
+
+    def log(self, step: int, seat) -> list[str]:
+        """The live table's log as it stood at `step`, for `seat`."""
+        def seen(i: int) -> list[str]:
+            if (i, seat) not in self.seen:
+                self.seen[i, seat] = viewer_lines(self.engine.game, self.events[i], seat, self.states[i])
+            return self.seen[i, seat]
+        entries = [{"actor": self.lines[i]["actor"], "title": self.lines[i].get("title", ""),
+                    "label": {seat: self.label(i, seat)}, "lines": {seat: seen(i)}} for i in range(1, step + 1)]
+        return log_lines({seat: seen(0)}, entries, seat)
