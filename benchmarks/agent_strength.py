@@ -18,10 +18,17 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game wild_gardens --opponent greedy --jobs 1
     .venv/bin/python benchmarks/agent_strength.py --part figures --game wild_gardens --games 100 --jobs 1
+    .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
+        --opponent greedy --games 160 --seed 541 --games-file qw.jsonl   # each game a JSON line too
+
+A duel's win rate moves by 10 points between runs of 80 seeds (docs/agents.md, sessions 9-13):
+--games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
+both seats), appended, so runs on other seeds or days can be pooled and compared game by game.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from multiprocessing import Pool
@@ -76,6 +83,7 @@ def play(task: tuple) -> dict:
     firsts = [r["player"] for r in ranking if r["place"] == 1]
     return {"game": game, "agents": agents, "seed": seed, "seconds": seconds, "decisions": decisions,
             "scores": [engine.total(state, p) for p in range(players)],
+            "breakdown": [s["breakdown"] for s in engine.scores(state)],
             "wins": [1 / len(firsts) if p in firsts else 0 for p in range(players)],
             "served": served,
             "cured": [len(zones.get(f"cures_won/{p}", [])) for p in range(players)],
@@ -123,7 +131,8 @@ def with_ci(values: list, digits: int = 2) -> str:
     return f"{m:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None) -> None:
+def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, keep=None) -> None:
+    """Each duel's win rate; with `keep` (a path), every game appended to it as a JSON line."""
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
     print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
           f"{'s/game':>7s} {'agent s/decision':>17s}")
@@ -149,9 +158,22 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None) 
             wins += w
             won += w == 1
             lost += w == 0
+        if keep:
+            kept(keep, game, a, o, seed, rows)
         p, low, high = wilson(wins, n)
         print(f"{game:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
               f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / max(1, decided):17.3f}", flush=True)
+
+
+def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[dict]) -> None:
+    """The duel's games as JSON lines, appended: the agent sat first in even-numbered games."""
+    with open(path, "a") as f:
+        for i, r in enumerate(rows):
+            me = i % 2
+            f.write(json.dumps({"game": game, "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
+                                "win": r["wins"][me], "margin": r["scores"][me] - r["scores"][1 - me],
+                                "scores": r["scores"], "breakdown": r.get("breakdown"),
+                                "seconds": r["seconds"][me], "decisions": r["decisions"][me]}) + "\n")
 
 
 def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
@@ -173,6 +195,8 @@ def main() -> int:
     ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--games-file", metavar="PATH",
+                    help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)")
     args = ap.parse_args()
     parts = args.part or ["figures", "duels", "cost"]
     if args.quick:
@@ -180,7 +204,7 @@ def main() -> int:
     if "figures" in parts:
         figures(args.agent, args.games, args.seed, args.jobs, args.game)
     if "duels" in parts:
-        duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent)
+        duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent, args.games_file)
     if "cost" in parts:
         cost(["random", "greedy", PREVIOUS, args.agent], max(2, args.games // 5), args.seed, args.jobs)
     return 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ def bench(monkeypatch):
 
     def fake_run(tasks, jobs):
         asked.extend(tasks)
-        return [{"served": [2, 1], "scores": [50, 40], "cured": [3] * len(agents), "won": True,
+        return [{"served": [2, 1], "scores": [50, 40], "wins": [1, 0], "cured": [3] * len(agents), "won": True,
                  "seconds": [0.1] * len(agents), "decisions": [5] * len(agents)} for _, agents, _ in tasks]
 
     monkeypatch.setattr(module, "run", fake_run)
@@ -49,3 +50,31 @@ def test_the_game_option_reaches_the_figures(bench, monkeypatch):
                                      "--games", "7", "--seed", "101", "--jobs", "1"])
     assert bench.main() == 0
     assert seen["args"] == ("greedy", 7, 101, 1, ["wild_gardens"])
+
+
+def test_duels_keep_every_game_as_a_json_line(bench, tmp_path, capsys):
+    """The agent sits first in even-numbered games: the made-up rows' first seat wins by 10."""
+    path = tmp_path / "games.jsonl"
+    bench.duels("rollout", 3, 11, 1, ["queens_wishes"], ["greedy"], str(path))
+    bench.duels("rollout", 1, 14, 1, ["queens_wishes"], ["greedy"], str(path))  # appended, not replaced
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["seed"], r["seat"], r["win"], r["margin"]) for r in rows] == \
+        [(11, 0, 1, 10), (12, 1, 0, -10), (13, 0, 1, 10), (14, 0, 1, 10)]
+    assert {(r["game"], r["agent"], r["opponent"]) for r in rows} == {("queens_wishes", "rollout", "greedy")}
+    assert "67%" in capsys.readouterr().out
+
+
+def test_the_games_file_option_reaches_the_duels(bench, monkeypatch):
+    seen = {}
+    monkeypatch.setattr(bench, "duels", lambda *args: seen.setdefault("args", args))
+    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--games-file", "g.jsonl"])
+    assert bench.main() == 0
+    assert seen["args"][-1] == "g.jsonl"
+
+
+def test_a_played_game_keeps_each_score_rules_points():
+    spec = importlib.util.spec_from_file_location("agent_strength_real", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    row = module.play(("tic_tac_toe", ("random", "random"), 3))
+    assert [sum(b.values()) for b in row["breakdown"]] == row["scores"] and len(row["breakdown"]) == 2
