@@ -45,10 +45,13 @@ strength-quick: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --quick --jobs 2
 
 # The issue's bars on as many games as they are judged by (about an hour on 2 quiet cores): the
-# self-play figures on 100 seeds, the Queen's Wishes duel of rollout against greedy on 160.
+# self-play figures on 100 seeds, the Queen's Wishes duel of rollout against greedy on 160, its
+# games kept in strength-games-COMMIT.jsonl to pool with runs on other seeds (SEED=541 for new ones).
+SEED ?= 1
 strength-full: $(STAMP)
-	$(BIN)/python benchmarks/agent_strength.py --part figures --games 100 --jobs 2
-	$(BIN)/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes --opponent greedy --games 160 --jobs 2
+	$(BIN)/python benchmarks/agent_strength.py --part figures --games 100 --jobs 2 --seed $(SEED)
+	$(BIN)/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes --opponent greedy \
+		--games 160 --jobs 2 --seed $(SEED) --games-file strength-games-$(shell git rev-parse --short HEAD 2>/dev/null).jsonl
 
 setup: $(STAMP)
 
