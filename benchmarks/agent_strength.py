@@ -198,6 +198,11 @@ def main() -> int:
     ap.add_argument("--games-file", metavar="PATH",
                     help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)")
     args = ap.parse_args()
+    if args.games_file:
+        try:  # before an hour of games, not after them
+            open(args.games_file, "a").close()
+        except OSError as e:
+            ap.error(f"--games-file {args.games_file}: {e.strerror}")
     parts = args.part or ["figures", "duels", "cost"]
     if args.quick:
         args.games = 4

@@ -78,3 +78,11 @@ def test_a_played_game_keeps_each_score_rules_points():
     spec.loader.exec_module(module)
     row = module.play(("tic_tac_toe", ("random", "random"), 3))
     assert [sum(b.values()) for b in row["breakdown"]] == row["scores"] and len(row["breakdown"]) == 2
+
+
+def test_a_games_file_that_cannot_be_written_is_refused_before_any_game(bench, monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--games-file", str(tmp_path)])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 2 and bench.asked == []
+    assert f"--games-file {tmp_path}: Is a directory" in capsys.readouterr().err
