@@ -64,12 +64,13 @@ def test_duels_keep_every_game_as_a_json_line(bench, tmp_path, capsys):
     assert "67%" in capsys.readouterr().out
 
 
-def test_the_games_file_option_reaches_the_duels(bench, monkeypatch):
+def test_the_games_file_option_reaches_the_duels(bench, monkeypatch, tmp_path):
     seen = {}
+    path = str(tmp_path / "g.jsonl")
     monkeypatch.setattr(bench, "duels", lambda *args: seen.setdefault("args", args))
-    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--games-file", "g.jsonl"])
+    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--games-file", path])
     assert bench.main() == 0
-    assert seen["args"][-1] == "g.jsonl"
+    assert seen["args"][-1] == path
 
 
 def test_a_played_game_keeps_each_score_rules_points():
