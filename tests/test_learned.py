@@ -65,13 +65,60 @@ score "Marks": count(each c in cells(board) where c.mark == x)
 
 def test_a_grid_kept_per_player_counts_its_empty_cells_and_a_flag_counts_as_a_number(tmp_path):
     engine = rules(GRID, tmp_path)
-    assert feature_names(engine.game) == ["score:Marks", "lead", "empty:board", "game:done"]
+    names = feature_names(engine.game)
+    assert names[:4] == ["score:Marks", "lead", "empty:board", "game:done"]
+    assert all(n.split(":")[0] in ("groups", "rows", "cols") for n in names[4:])  # the grid's shape
     state, _ = engine.start(2, 1)
     state, _ = engine.apply(state, 0)
-    assert features(engine, state, 0) == [1.0, 1.0, 5.0, 0.0]
-    assert features(engine, state, 1) == [0.0, -1.0, 6.0, 0.0]
+    assert features(engine, state, 0)[:4] == [1.0, 1.0, 5.0, 0.0]
+    assert features(engine, state, 1)[:4] == [0.0, -1.0, 6.0, 0.0]
     state, _ = engine.apply(state, 4)
-    assert state["over"] and features(engine, state, 1) == [1.0, 0.0, 5.0, 1.0]
+    assert state["over"] and features(engine, state, 1)[:4] == [1.0, 0.0, 5.0, 1.0]
+
+
+SHAPED = '''
+game "Shaped"
+players 1
+enum mark = x | o
+grid board per player: 3 x 4 of mark:
+    terrain from "layout.txt": "#" = path, "." = grass
+setup:
+    pass
+score "Marks": count(each c in cells(board) where c.mark == x)
+'''
+LAYOUT = {"layout.txt": "..#.\n..#.\n..#.\n"}
+
+
+def test_a_grids_shape_groups_terrain_and_lines(tmp_path):
+    """What the score does not count: groups of each kind by size, squares of each kind on
+    each terrain, rows and columns by how many of a kind they hold (shapes.py)."""
+    engine = rules(SHAPED, tmp_path, LAYOUT)
+    state, _ = engine.start(1, 1)
+    # x x . o      three x in one group (an L), one o alone on grass,
+    # x . . o      two o in a column on grass, and the path column (2) all empty.
+    # . . . .
+    cells = state["grids"]["board/0"]["cells"]
+    for i, mark in ((0, "x"), (1, "x"), (4, "x"), (3, "o"), (7, "o")):
+        cells[i] = mark
+    got = dict(zip(feature_names(engine.game), features(engine, state, 0)))
+    shape = {k: v for k, v in got.items() if v and k.split(":")[0] in ("groups", "cells", "rows", "cols")}
+    assert shape == {
+        "groups:board:x:3": 1, "groups:board:o:2": 1, "groups:board:empty:5": 1,  # 7 empty: one group
+        "cells:board:terrain=grass:x": 3, "cells:board:terrain=grass:o": 2,
+        "cells:board:terrain=grass:empty": 4, "cells:board:terrain=path:empty": 3,
+        "rows:board:x:2": 1, "rows:board:x:1": 1, "rows:board:o:1": 2,
+        "rows:board:empty:1": 1, "rows:board:empty:2": 1, "rows:board:empty:3": 1,  # 4 empty: 3 or more
+        "cols:board:x:2": 1, "cols:board:x:1": 1, "cols:board:o:2": 1,
+        "cols:board:empty:1": 2, "cols:board:empty:2": 1, "cols:board:empty:3": 1}
+    assert got["empty:board"] == 7 and got["score:Marks"] == 3
+
+
+def test_a_grids_shape_is_named_in_a_fixed_order_from_its_kinds_and_terrains(tmp_path):
+    names = [n for n in feature_names(rules(SHAPED, tmp_path, LAYOUT).game) if ":board:" in n]
+    kinds = ("x", "o", "empty")
+    assert names == ([f"groups:board:{v}:{k}" for v in kinds for k in range(1, 6)]
+                     + [f"cells:board:terrain={t}:{v}" for t in ("grass", "path") for v in kinds]
+                     + [f"{line}:board:{v}:{k}" for line in ("rows", "cols") for v in kinds for k in (1, 2, 3)])
 
 
 def test_the_score_now_counts_at_face_value_and_the_rest_is_fitted(tmp_path):
@@ -134,6 +181,18 @@ def test_a_model_of_other_rules_is_ignored(tmp_path):
     assert load_model(rules(RACE, tmp_path, FILES).game) is None
 
 
+def test_a_model_of_another_option_is_ignored(tmp_path):
+    """The digest covers the rules' text and files; a scoring card chosen by an option is not in
+    it, and a model of one card's points still to come is wrong for the other."""
+    carded = RACE.replace('players 2\n', 'players 2\noption card = A | B\n')
+    engine = rules(carded, tmp_path, FILES)
+    data = train(engine, 2, 3, 1, ["random"])
+    assert data["options"] == {"card": "A"} and data["variants"] == []
+    save(data, model_path(engine.game))
+    assert load_model(rules(carded, tmp_path, FILES).game) is not None
+    assert load_model(rules(carded, tmp_path, FILES, options={"card": "B"}).game) is None
+
+
 def test_meeple_train_writes_the_model(tmp_path, capsys):
     (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
     (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))
@@ -157,3 +216,18 @@ def test_the_plain_python_evaluation_is_the_fitted_regression(tmp_path):
             z = (np.array(features(engine, state, p)) - np.array(data["mean"])) / np.array(data["scale"])
             assert model.predict(engine, state, p) == pytest.approx(float(z @ np.array(data["weights"])) + data["bias"],
                                                                     rel=1e-9, abs=1e-9)
+
+
+def test_the_shipped_model_of_the_queens_wishes_is_of_its_rules_as_they_are():
+    """The Queen's Wishes ships a model (its rollout wins more often with it, docs/agents.md). An
+    edit of the rules or their files changes the digest and the model would be ignored without a
+    word: this test says so, and how to retrain it."""
+    from tests.conftest import shipped
+    engine = shipped("queens_wishes")
+    data = json.loads(model_path(engine.game).read_text(encoding="utf-8"))
+    retrain = f"retrain: meeple train queens_wishes --games {data['games']} --seed {data['seed']}"
+    assert load_model(engine.game) is not None, retrain
+    assert data["options"] == {"board": "A", "scoring": "A"} and data["agents"] == ["greedy"]
+    # Another card or board: the model of card A's points still to come is not used.
+    assert load_model(shipped("queens_wishes", options={"scoring": "B"}).game) is None
+    assert load_model(shipped("queens_wishes", options={"board": "B"}).game) is None

@@ -12,8 +12,10 @@ hints, the rollout the end of each play-on.
 The features are the same for every game, read off a position for one seat:
 each score rule's points, each hint's points, the lead over the best other
 seat, the sum of every counter and the size of every zone kept per player, the
-empty cells of every grid kept per player, and every counter of the whole game
-(a round's number: how far the game has gone).
+empty cells of every grid kept per player and its shape (shapes.py: groups of
+each kind by size, squares of each kind on each terrain, rows and columns by how
+many of a kind they hold), and every counter of the whole game (a round's
+number: how far the game has gone).
 
 The score now counts at its face value (each point a point at the end) and
 what is fitted, on everything else, is the points still to come: how far the
@@ -34,6 +36,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from meeple.interpreter.agents.shapes import add_shape, shape_names
 from meeple.interpreter.extras import need
 from meeple.interpreter.rng import Random
 
@@ -49,6 +52,9 @@ def feature_names(game) -> list[str]:
     names += [f"zone:{n}" for n, z in game.zones.items() if z.per[:1] == ("player",)]
     names += [f"empty:{n}" for n, g in game.grids.items() if g.per[:1] == ("player",)]
     names += [f"game:{n}" for n, c in game.counters.items() if not c.per]
+    for spec in game.grids.values():
+        if spec.per[:1] == ("player",):
+            names += shape_names(game, spec)
     game.cache["feature_names"] = list(dict.fromkeys(names))
     return game.cache["feature_names"]
 
@@ -74,6 +80,7 @@ def features(engine, state: dict, player: int) -> list[float]:
         name, _, rest = key.partition("/")
         if (rest == str(player) or rest.startswith(f"{player}/")) and f"empty:{name}" in wanted:
             values[f"empty:{name}"] = values.get(f"empty:{name}", 0) + grid["cells"].count(None)
+            add_shape(game.grids[name], grid["cells"], values)
     for key, value in state["vars"].items():
         if f"game:{key}" in wanted and isinstance(value, (int, float)):
             values[f"game:{key}"] = value  # a flag counts as 0 or 1
@@ -121,7 +128,8 @@ def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dic
     weights = weights + np.where(scored, scale, 0.0)
     bias += float(mean[scored].sum())
     fitted = z @ weights + bias
-    return {"game": engine.game.title, "digest": engine.game.digest, "players": players, "games": games,
+    return {"game": engine.game.title, "digest": engine.game.digest, **rules_chosen(engine.game),
+            "players": players, "games": games,
             "seed": seed, "agents": agents, "positions": len(y),
             "r2": float(1 - ((y - fitted) ** 2).sum() / max(1e-9, ((y - y.mean()) ** 2).sum())) if len(y) else 0.0,
             "features": names, "mean": mean.tolist(), "scale": scale.tolist(),
@@ -140,6 +148,12 @@ class Model:
 
     def predict(self, engine, state: dict, player: int) -> float:
         return self.bias + sum(x * w for x, w in zip(features(engine, state, player), self.weights))
+
+
+def rules_chosen(game) -> dict:
+    """The options and variants a game was compiled with, as a model file keeps them (the
+    digest covers the rules' text and data files, not which scoring card was chosen)."""
+    return json.loads(json.dumps({"options": dict(game.options), "variants": list(game.variants)}))
 
 
 def model_path(game) -> Path:
@@ -167,6 +181,8 @@ def _read_model(game) -> Model | None:
         return None
     if data.get("digest") != game.digest or data.get("features") != feature_names(game):
         return None
+    if any(data.get(k) != v for k, v in rules_chosen(game).items()):
+        return None  # trained on another scoring card or variant: its points still to come differ
     return Model(data)
 
 
