@@ -219,7 +219,7 @@ def test_the_plain_python_evaluation_is_the_fitted_regression(tmp_path):
 
 
 def test_the_shipped_model_of_the_queens_wishes_is_of_its_rules_as_they_are():
-    """The Queen's Wishes ships a model (its rollout wins more often with it, docs/agents.md). An
+    """The Queen's Wishes ships a model (its rollout won a little more often with it, docs/agents.md). An
     edit of the rules or their files changes the digest and the model would be ignored without a
     word: this test says so, and how to retrain it."""
     from tests.conftest import shipped
