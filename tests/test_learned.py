@@ -193,6 +193,35 @@ def test_a_model_of_another_option_is_ignored(tmp_path):
     assert load_model(rules(carded, tmp_path, FILES, options={"card": "B"}).game) is None
 
 
+def test_each_way_of_playing_has_its_own_model_file(tmp_path, capsys):
+    """A game played with another option or a variant learns other points still to come: its
+    model has its own file, so one ruleset can ship a model for every card."""
+    carded = RACE.replace('players 2\n', 'players 2\noption card = A | B\n')
+    carded += 'variant fast "Quick":\n    counter gems per player = 1\n'
+    (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
+    (tmp_path / "race.rules").write_text(carded.lstrip("\n"))
+    path = str(tmp_path / "race.rules")
+    assert main(["train", path, "--games", "3", "--option", "card=B", "--agents", "random"]) == 0
+    assert "race.card=B.model.json" in capsys.readouterr().out
+    assert main(["train", path, "--games", "3", "--option", "card=B", "--variant", "fast"]) == 0
+    assert (tmp_path / "race.card=B.+fast.model.json").exists() and not (tmp_path / "race.model.json").exists()
+    from meeple.interpreter.loader import load
+    card_b = load(path, {"card": "B"}).game
+    assert model_path(card_b) == tmp_path / "race.card=B.model.json"
+    assert model_path(load(path, {"card": "A"}).game) == tmp_path / "race.model.json"
+    assert load_model(card_b).data["options"] == {"card": "B"} and load_model(card_b).data["variants"] == []
+    assert load_model(load(path, {"card": "B"}, ["fast"]).game).data["variants"] == ["fast"]
+    assert load_model(load(path).game) is None  # card A has none yet
+
+
+def test_training_in_several_processes_makes_the_same_model(tmp_path):
+    (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
+    (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))
+    from meeple.interpreter.loader import load
+    engine = load(str(tmp_path / "race.rules"))
+    assert train(engine, 2, 8, 4, ["greedy", "random"], jobs=2) == train(engine, 2, 8, 4, ["greedy", "random"])
+
+
 def test_meeple_train_writes_the_model(tmp_path, capsys):
     (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
     (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))

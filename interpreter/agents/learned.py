@@ -87,29 +87,22 @@ def features(engine, state: dict, player: int) -> list[float]:
     return [float(values.get(n, 0)) for n in feature_names(game)]
 
 
-def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dict:
+def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: int = 1) -> dict:
     """Self-play games; a model of each seat's final score from the positions on the way: the
-    score now, and the points still to come fitted on the other features."""
+    score now, and the points still to come fitted on the other features. The games may be
+    played in `jobs` processes: the positions kept are the same (each game has its own seed,
+    and which positions are kept is drawn here, in the games' order)."""
     need("lab", "meeple train", "numpy")
     import numpy as np
 
-    from meeple.interpreter.agents import make_agents  # the registry imports the planner, which imports this
     rows, targets = [], []
     pick = Random(seed)
-    for g in range(games):
-        game_seed = seed * 1000 + g
-        bots = make_agents(engine, agents, players, game_seed)
-        state, _ = engine.start(players, game_seed)
-        seen = []
-        while (d := engine.decision(state)) is not None:
-            if pick.below(SAMPLE_EVERY) == 0:
-                seen.append([features(engine, state, p) for p in range(players)])
-            state, _ = engine.apply(state, bots[d.actor].choose(engine.view(state, d.actor), d), inplace=True)
-        final = [engine.total(state, p) for p in range(players)]
+    for seen, final in played(engine, [(players, agents, seed * 1000 + g) for g in range(games)], jobs):
         for position in seen:
-            for p in range(players):
-                rows.append(position[p])
-                targets.append(final[p])
+            if pick.below(SAMPLE_EVERY) == 0:
+                for p in range(players):
+                    rows.append(position[p])
+                    targets.append(final[p])
     names = feature_names(engine.game)
     x, y = np.array(rows, dtype=float).reshape(len(rows), len(names)), np.array(targets, dtype=float)
     scored = np.array([n.startswith("score:") for n in names])
@@ -136,6 +129,47 @@ def train(engine, players: int, games: int, seed: int, agents: list[str]) -> dic
             "weights": weights.tolist(), "bias": bias}
 
 
+def self_play(engine, players: int, agents: list[str], game_seed: int) -> tuple[list, list]:
+    """One seeded game: the features of every seat at every decision, and the final scores."""
+    from meeple.interpreter.agents import make_agents  # the registry imports the planner, which imports this
+    bots = make_agents(engine, agents, players, game_seed)
+    state, _ = engine.start(players, game_seed)
+    seen = []
+    while (d := engine.decision(state)) is not None:
+        seen.append([features(engine, state, p) for p in range(players)])
+        state, _ = engine.apply(state, bots[d.actor].choose(engine.view(state, d.actor), d), inplace=True)
+    return seen, [engine.total(state, p) for p in range(players)]
+
+
+def played(engine, tasks: list[tuple], jobs: int):
+    """self_play for each (players, agents, seed), in order; in `jobs` processes, each loading the
+    rules afresh (a compiled game does not travel between processes)."""
+    if jobs <= 1:
+        return (self_play(engine, *task) for task in tasks)
+    from concurrent.futures import ProcessPoolExecutor
+    g = engine.game
+    ruleset = (str(g.path), dict(g.options), list(g.variants))
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    return _closing(pool, pool.map(_self_play_in_worker, [(ruleset, *task) for task in tasks]))
+
+
+def _closing(pool, results):
+    with pool:
+        yield from results
+
+
+_ENGINES: dict = {}  # per worker process: the engine of each ruleset it was asked to play
+
+
+def _self_play_in_worker(task: tuple) -> tuple[list, list]:
+    from meeple.interpreter.loader import load
+    (path, options, variants), *rest = task
+    key = json.dumps([path, options, variants])
+    if key not in _ENGINES:
+        _ENGINES[key] = load(path, options, variants)
+    return self_play(_ENGINES[key], *rest)
+
+
 class Model:
     """A trained evaluation: predicted final score of a seat from a position."""
 
@@ -157,7 +191,12 @@ def rules_chosen(game) -> dict:
 
 
 def model_path(game) -> Path:
-    return Path(game.path).with_suffix(".model.json")
+    """NAME.model.json next to the ruleset; played with an option other than its first value, or
+    with variants, NAME.OPTION=VALUE.+VARIANT.model.json: one model for each way of playing."""
+    base = Path(game.path)
+    tag = "".join(f".{k}={v}" for k, v in sorted(game.options.items()) if v != game.option_choices[k][0][0])
+    tag += "".join(f".+{v}" for v in sorted(game.variants))
+    return base.with_name(base.stem + tag + ".model.json")
 
 
 def save(data: dict, path: Path) -> None:
@@ -193,21 +232,29 @@ def configure_train(p) -> None:
     p.add_argument("--games", type=int, default=40, help="self-play games (default 40)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--agents", default="greedy", help="who plays the self-play games (default greedy)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="train for the game played with this option (its own model file)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME")
+    p.add_argument("--jobs", type=int, default=1, help="processes playing the games (the same model)")
     p.add_argument("--out", help="where to write the model (default: NAME.model.json next to the ruleset)")
 
 
 def cmd_train(args) -> int:
-    from meeple.dsl.compiler import UsageError, find_ruleset, load_game
-    from meeple.interpreter.engine import Engine
+    from meeple import cli  # the command line's helpers: one place for parsing options
+    from meeple.dsl.compiler import UsageError
+    from meeple.interpreter.agents import make_agents
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     need("lab", "meeple train", "numpy")
-    engine = Engine(load_game(find_ruleset(args.game)))
+    engine = cli.engine_from(args)
     g = engine.game
     if not g.min_players <= args.players <= g.max_players:
         raise UsageError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {args.players}")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    data = train(engine, args.players, args.games, args.seed, agents)
+    make_agents(engine, agents, args.players, args.seed)  # a bad name is one line now, not in a worker
+    data = train(engine, args.players, args.games, args.seed, agents, args.jobs)
     path = Path(args.out) if args.out else model_path(g)
     save(data, path)
     print(f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
