@@ -222,6 +222,18 @@ def test_training_in_several_processes_makes_the_same_model(tmp_path):
     assert train(engine, 2, 8, 4, ["greedy", "random"], jobs=2) == train(engine, 2, 8, 4, ["greedy", "random"])
 
 
+def test_a_mix_of_agents_plays_every_seat(tmp_path, monkeypatch):
+    from meeple.interpreter.agents import learned
+    engine = rules(RACE, tmp_path, FILES)
+    seated = []
+    monkeypatch.setattr(learned, "self_play", lambda engine, players, agents, seed: seated.append(agents) or ([], [0, 0]))
+    learned.train(engine, 2, 3, 1, ["rollout", "greedy"])
+    assert seated == [["rollout", "greedy"], ["greedy", "rollout"], ["rollout", "greedy"]]
+    seated.clear()
+    learned.train(engine, 2, 2, 1, ["greedy"])
+    assert seated == [["greedy", "greedy"]] * 2
+
+
 def test_meeple_train_writes_the_model(tmp_path, capsys):
     (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
     (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))

@@ -97,7 +97,10 @@ def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: 
 
     rows, targets = [], []
     pick = Random(seed)
-    for seen, final in played(engine, [(players, agents, seed * 1000 + g) for g in range(games)], jobs):
+    seats = (list(agents) + [agents[-1]] * players)[:players]  # a short list repeats its last name
+    # The seats turn from game to game, so that each agent of a mix plays every seat.
+    tasks = [(players, seats[g % players:] + seats[:g % players], seed * 1000 + g) for g in range(games)]
+    for seen, final in played(engine, tasks, jobs):
         for position in seen:
             if pick.below(SAMPLE_EVERY) == 0:
                 for p in range(players):
