@@ -97,7 +97,8 @@ def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: 
 
     rows, targets = [], []
     pick = Random(seed)
-    seats = (list(agents) + [agents[-1]] * players)[:players]  # a short list repeats its last name
+    agents = list(agents) or ["random"]
+    seats = (agents + [agents[-1]] * players)[:players]  # a short list repeats its last name (make_agents)
     # The seats turn from game to game, so that each agent of a mix plays every seat.
     tasks = [(players, seats[g % players:] + seats[:g % players], seed * 1000 + g) for g in range(games)]
     for seen, final in played(engine, tasks, jobs):
@@ -255,7 +256,7 @@ def cmd_train(args) -> int:
     g = engine.game
     if not g.min_players <= args.players <= g.max_players:
         raise UsageError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {args.players}")
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()] or ["random"]
     make_agents(engine, agents, args.players, args.seed)  # a bad name is one line now, not in a worker
     data = train(engine, args.players, args.games, args.seed, agents, args.jobs)
     path = Path(args.out) if args.out else model_path(g)
