@@ -20,6 +20,8 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py --part figures --game wild_gardens --games 100 --jobs 1
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
         --opponent greedy --games 160 --seed 541 --games-file qw.jsonl   # each game a JSON line too
+    .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
+        --opponent greedy --option scoring=B   # the duel played with another option of the game
 
 A duel's win rate moves by 10 points between runs of 80 seeds (docs/agents.md, sessions 9-13):
 --games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
@@ -50,19 +52,19 @@ MAX_DECISIONS = 3000  # a game longer than this is stopped and counted as unfini
 _ENGINES: dict = {}
 
 
-def engine_for(game: str):
-    if game not in _ENGINES:
-        from meeple.dsl.compiler import find_ruleset, load_game
-        from meeple.interpreter.engine import Engine
-        _ENGINES[game] = Engine(load_game(find_ruleset(game)))
-    return _ENGINES[game]
+def engine_for(game: str, options: tuple = ()):
+    """The engine of a shipped game played with these options ((name, value) pairs)."""
+    if (game, options) not in _ENGINES:
+        from meeple.interpreter.loader import load
+        _ENGINES[game, options] = load(game, dict(options))
+    return _ENGINES[game, options]
 
 
 def play(task: tuple) -> dict:
     """One seeded game: per seat its score, place, guests served, cures won, time and decisions."""
     from meeple.interpreter.agents import make_agents
-    game, agents, seed = task
-    engine = engine_for(game)
+    game, agents, seed, *options = task  # options: (name, value) pairs, for duels played with --option
+    engine = engine_for(game, *options)
     players = len(agents)
     bots = make_agents(engine, list(agents), players, seed)
     state, _ = engine.start(players, seed)
@@ -131,8 +133,10 @@ def with_ci(values: list, digits: int = 2) -> str:
     return f"{m:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, keep=None) -> None:
-    """Each duel's win rate; with `keep` (a path), every game appended to it as a JSON line."""
+def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, keep=None, options=None) -> None:
+    """Each duel's win rate; with `keep` (a path), every game appended to it as a JSON line; with
+    `options` ({name: value}), the games played with them (a game that has no such option is an error)."""
+    chosen = tuple(sorted((options or {}).items()))
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
     print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
           f"{'s/game':>7s} {'agent s/decision':>17s}")
@@ -148,7 +152,7 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
             else (agent, opponent)
         if a == o:
             a = SEARCH_VS_GREEDY
-        tasks = [(game, (a, o) if i % 2 == 0 else (o, a), seed + i) for i in range(n)]
+        tasks = [(game, (a, o) if i % 2 == 0 else (o, a), seed + i, chosen) for i in range(n)]
         rows = run(tasks, jobs)
         wins = won = lost = 0
         spent = sum(r["seconds"][i % 2] for i, r in enumerate(rows))
@@ -159,18 +163,18 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
             won += w == 1
             lost += w == 0
         if keep:
-            kept(keep, game, a, o, seed, rows)
+            kept(keep, game, a, o, seed, rows, dict(chosen))
         p, low, high = wilson(wins, n)
-        print(f"{game:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
+        print(f"{' '.join([game] + [f'{k}={v}' for k, v in chosen]):15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
               f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / max(1, decided):17.3f}", flush=True)
 
 
-def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[dict]) -> None:
+def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[dict], options=None) -> None:
     """The duel's games as JSON lines, appended: the agent sat first in even-numbered games."""
     with open(path, "a") as f:
         for i, r in enumerate(rows):
             me = i % 2
-            f.write(json.dumps({"game": game, "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
+            f.write(json.dumps({"game": game, **({"options": options} if options else {}), "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
                                 "win": r["wins"][me], "margin": r["scores"][me] - r["scores"][1 - me],
                                 "scores": r["scores"], "breakdown": r.get("breakdown"),
                                 "seconds": r["seconds"][me], "decisions": r["decisions"][me]}) + "\n")
@@ -195,6 +199,8 @@ def main() -> int:
     ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="duels played with this option of the game (with --game)")
     ap.add_argument("--games-file", metavar="PATH",
                     help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)")
     args = ap.parse_args()
@@ -204,12 +210,15 @@ def main() -> int:
         except OSError as e:
             ap.error(f"--games-file {args.games_file}: {e.strerror}")
     parts = args.part or ["figures", "duels", "cost"]
+    options = dict(pair.split("=", 1) for pair in args.option if "=" in pair)
+    if len(options) < len(args.option) or options and (parts != ["duels"] or not args.game):
+        ap.error("--option NAME=VALUE goes with --part duels and --game")
     if args.quick:
         args.games = 4
     if "figures" in parts:
         figures(args.agent, args.games, args.seed, args.jobs, args.game)
     if "duels" in parts:
-        duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent, args.games_file)
+        duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent, args.games_file, options)
     if "cost" in parts:
         cost(["random", "greedy", PREVIOUS, args.agent], max(2, args.games // 5), args.seed, args.jobs)
     return 0

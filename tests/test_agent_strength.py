@@ -21,7 +21,7 @@ def bench(monkeypatch):
     def fake_run(tasks, jobs):
         asked.extend(tasks)
         return [{"served": [2, 1], "scores": [50, 40], "wins": [1, 0], "cured": [3] * len(agents), "won": True,
-                 "seconds": [0.1] * len(agents), "decisions": [5] * len(agents)} for _, agents, _ in tasks]
+                 "seconds": [0.1] * len(agents), "decisions": [5] * len(agents)} for _, agents, *_ in tasks]
 
     monkeypatch.setattr(module, "run", fake_run)
     module.asked = asked
@@ -70,7 +70,24 @@ def test_the_games_file_option_reaches_the_duels(bench, monkeypatch, tmp_path):
     monkeypatch.setattr(bench, "duels", lambda *args: seen.setdefault("args", args))
     monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--games-file", path])
     assert bench.main() == 0
-    assert seen["args"][-1] == path
+    assert seen["args"][-2] == path and seen["args"][-1] == {}
+
+
+def test_a_duel_can_be_played_with_an_option(bench, tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    bench.duels("rollout", 2, 7, 1, ["queens_wishes"], ["greedy"], str(path), {"scoring": "B"})
+    assert [t[3] for t in bench.asked] == [(("scoring", "B"),)] * 2
+    assert "queens_wishes scoring=B" in capsys.readouterr().out
+    assert [json.loads(line)["options"] for line in path.read_text().splitlines()] == [{"scoring": "B"}] * 2
+    assert bench.engine_for("queens_wishes", (("scoring", "B"),)).game.options["scoring"] == "B"
+
+
+def test_an_option_without_a_game_is_refused(bench, monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "duels", "--option", "scoring=B"])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 2 and bench.asked == []
+    assert "--option NAME=VALUE goes with --part duels and --game" in capsys.readouterr().err
 
 
 def test_a_played_game_keeps_each_score_rules_points():
