@@ -222,6 +222,25 @@ def test_training_in_several_processes_makes_the_same_model(tmp_path):
     assert train(engine, 2, 8, 4, ["greedy", "random"], jobs=2) == train(engine, 2, 8, 4, ["greedy", "random"])
 
 
+def test_training_reports_how_well_it_predicts_games_it_did_not_see(tmp_path, capsys):
+    """R^2 on the positions fitted flatters a model; the held-out figure is over games left out of
+    the fit, and a larger ridge penalty shrinks what is fitted (the score stays at face value)."""
+    engine = rules(RACE, tmp_path, FILES)
+    loose, tight = train(engine, 2, 20, 5, ["random"]), train(engine, 2, 20, 5, ["random"], ridge=1e6)
+    assert loose["ridge"] == 1.0 and tight["ridge"] == 1e6
+    assert loose["r2_held_out"] is not None and loose["r2_held_out"] < loose["r2"]
+    names = feature_names(engine.game)
+    free = [i for i, n in enumerate(names) if not n.startswith("score:")]
+    assert sum(abs(tight["weights"][i]) for i in free) < sum(abs(loose["weights"][i]) for i in free) / 100
+    assert tight["weights"][names.index("score:Gems")] == pytest.approx(loose["weights"][names.index("score:Gems")])
+    assert train(engine, 2, 3, 5, ["random"])["r2_held_out"] is None  # too few games to hold any out
+    (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))
+    assert main(["train", str(tmp_path / "race.rules"), "--games", "6", "--ridge", "10"]) == 0
+    assert "on games held out" in capsys.readouterr().out
+    assert main(["train", str(tmp_path / "race.rules"), "--ridge", "-1"]) == 2
+    assert "--ridge must be 0 or more" in capsys.readouterr().err
+
+
 def test_a_mix_of_agents_plays_every_seat(tmp_path, monkeypatch):
     from meeple.interpreter.agents import learned
     engine = rules(RACE, tmp_path, FILES)

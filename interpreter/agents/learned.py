@@ -87,7 +87,8 @@ def features(engine, state: dict, player: int) -> list[float]:
     return [float(values.get(n, 0)) for n in feature_names(game)]
 
 
-def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: int = 1) -> dict:
+def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: int = 1,
+          ridge: float = RIDGE) -> dict:
     """Self-play games; a model of each seat's final score from the positions on the way: the
     score now, and the points still to come fitted on the other features. The games may be
     played in `jobs` processes: the positions kept are the same (each game has its own seed,
@@ -95,42 +96,69 @@ def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: 
     need("lab", "meeple train", "numpy")
     import numpy as np
 
-    rows, targets = [], []
+    rows, targets, of_game = [], [], []
     pick = Random(seed)
     agents = list(agents) or ["random"]
     seats = (agents + [agents[-1]] * players)[:players]  # a short list repeats its last name (make_agents)
     # The seats turn from game to game, so that each agent of a mix plays every seat.
     tasks = [(players, seats[g % players:] + seats[:g % players], seed * 1000 + g) for g in range(games)]
-    for seen, final in played(engine, tasks, jobs):
+    for g, (seen, final) in enumerate(played(engine, tasks, jobs)):
         for position in seen:
             if pick.below(SAMPLE_EVERY) == 0:
                 for p in range(players):
                     rows.append(position[p])
                     targets.append(final[p])
+                    of_game.append(g)
     names = feature_names(engine.game)
     x, y = np.array(rows, dtype=float).reshape(len(rows), len(names)), np.array(targets, dtype=float)
     scored = np.array([n.startswith("score:") for n in names])
+    weights, bias, mean, scale = fit(x, y, scored, ridge)
+    return {"game": engine.game.title, "digest": engine.game.digest, **rules_chosen(engine.game),
+            "players": players, "games": games,
+            "seed": seed, "agents": agents, "positions": len(y), "ridge": ridge,
+            "r2": r_squared(y, (x - mean) / scale @ weights + bias) if len(y) else 0.0,
+            "r2_held_out": held_out(x, y, np.array(of_game), scored, ridge),
+            "features": names, "mean": mean.tolist(), "scale": scale.tolist(),
+            "weights": weights.tolist(), "bias": bias}
+
+
+def fit(x, y, scored, ridge: float) -> tuple:
+    """Ridge regression of the final scores y on the positions' features x, the score now (the
+    `scored` columns) at face value: (weights and bias on standardized features, mean, scale)."""
+    import numpy as np
     now = x[:, scored].sum(axis=1)  # the score now: each score rule's points
-    mean = x.mean(axis=0) if len(x) else np.zeros(len(names))
+    mean = x.mean(axis=0) if len(x) else np.zeros(x.shape[1])
     scale = x.std(axis=0) if len(x) else np.ones_like(mean)
     scale[scale == 0] = 1.0
     z = (x - mean) / scale
     bias = float((y - now).mean()) if len(y) else 0.0
     free = ~scored  # only what the score does not count is fitted
     zf = z[:, free]
-    weights = np.zeros(len(names))
-    weights[free] = np.linalg.solve(zf.T @ zf + RIDGE * np.eye(int(free.sum())), zf.T @ (y - now - bias))
+    weights = np.zeros(x.shape[1])
+    weights[free] = np.linalg.solve(zf.T @ zf + ridge * np.eye(int(free.sum())), zf.T @ (y - now - bias))
     # The score now added back at weight 1 (on standardized features: its scale, and its
     # mean to the bias): the model predicts the final score, as the planner reads it.
     weights = weights + np.where(scored, scale, 0.0)
-    bias += float(mean[scored].sum())
-    fitted = z @ weights + bias
-    return {"game": engine.game.title, "digest": engine.game.digest, **rules_chosen(engine.game),
-            "players": players, "games": games,
-            "seed": seed, "agents": agents, "positions": len(y),
-            "r2": float(1 - ((y - fitted) ** 2).sum() / max(1e-9, ((y - y.mean()) ** 2).sum())) if len(y) else 0.0,
-            "features": names, "mean": mean.tolist(), "scale": scale.tolist(),
-            "weights": weights.tolist(), "bias": bias}
+    return weights, bias + float(mean[scored].sum()), mean, scale
+
+
+def held_out(x, y, of_game, scored, ridge: float, folds: int = 5) -> float | None:
+    """R^2 on games the fit did not see: the games split into `folds` by their number, each
+    predicted by a model of the others. On the positions fitted, R^2 flatters: two fits on
+    different games gave a feature weights of opposite signs (docs/agents.md, session 15)."""
+    import numpy as np
+    if len(set(of_game.tolist())) < folds:
+        return None
+    predicted = np.zeros_like(y)
+    for k in range(folds):
+        out = of_game % folds == k
+        weights, bias, mean, scale = fit(x[~out], y[~out], scored, ridge)
+        predicted[out] = (x[out] - mean) / scale @ weights + bias
+    return r_squared(y, predicted)
+
+
+def r_squared(y, predicted) -> float:
+    return float(1 - ((y - predicted) ** 2).sum() / max(1e-9, ((y - y.mean()) ** 2).sum()))
 
 
 def self_play(engine, players: int, agents: list[str], game_seed: int) -> tuple[list, list]:
@@ -240,6 +268,9 @@ def configure_train(p) -> None:
                    help="train for the game played with this option (its own model file)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
     p.add_argument("--jobs", type=int, default=1, help="processes playing the games (the same model)")
+    p.add_argument("--ridge", type=float, default=RIDGE,
+                   help=f"the penalty on weights of standardized features (default {RIDGE:g}); "
+                        "compare choices by the R^2 on held-out games it prints")
     p.add_argument("--out", help="where to write the model (default: NAME.model.json next to the ruleset)")
 
 
@@ -251,6 +282,8 @@ def cmd_train(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if not args.ridge >= 0:
+        raise UsageError("--ridge must be 0 or more")
     need("lab", "meeple train", "numpy")
     engine = cli.engine_from(args)
     g = engine.game
@@ -258,9 +291,10 @@ def cmd_train(args) -> int:
         raise UsageError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {args.players}")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()] or ["random"]
     make_agents(engine, agents, args.players, args.seed)  # a bad name is one line now, not in a worker
-    data = train(engine, args.players, args.games, args.seed, agents, args.jobs)
+    data = train(engine, args.players, args.games, args.seed, agents, args.jobs, args.ridge)
     path = Path(args.out) if args.out else model_path(g)
     save(data, path)
     print(f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
-          f"R^2 {data['r2']:.2f} on them; wrote {path}")
+          f"R^2 {data['r2']:.2f} on them" + (f", {data['r2_held_out']:.2f} on games held out"
+                                              if data["r2_held_out"] is not None else "") + f"; wrote {path}")
     return 0
