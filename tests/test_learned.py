@@ -288,6 +288,7 @@ def test_the_shipped_model_of_the_queens_wishes_is_of_its_rules_as_they_are():
     retrain = f"retrain: meeple train queens_wishes --games {data['games']} --seed {data['seed']}"
     assert load_model(engine.game) is not None, retrain
     assert data["options"] == {"board": "A", "scoring": "A"} and data["agents"] == ["greedy"]
+    assert data["r2_held_out"] > 0.1, "it predicts games it was not fitted on"
     # Another card or board: the model of card A's points still to come is not used.
     assert load_model(shipped("queens_wishes", options={"scoring": "B"}).game) is None
     assert load_model(shipped("queens_wishes", options={"board": "B"}).game) is None
