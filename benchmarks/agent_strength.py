@@ -165,7 +165,8 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
         if keep:
             kept(keep, game, a, o, seed, rows, dict(chosen))
         p, low, high = wilson(wins, n)
-        print(f"{' '.join([game] + [f'{k}={v}' for k, v in chosen]):15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
+        label = " ".join([game] + [f"{k}={v}" for k, v in chosen])
+        print(f"{label:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
               f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / max(1, decided):17.3f}", flush=True)
 
 

@@ -245,7 +245,8 @@ def test_a_mix_of_agents_plays_every_seat(tmp_path, monkeypatch):
     from meeple.interpreter.agents import learned
     engine = rules(RACE, tmp_path, FILES)
     seated = []
-    monkeypatch.setattr(learned, "self_play", lambda engine, players, agents, seed: seated.append(agents) or ([], [0, 0]))
+    monkeypatch.setattr(learned, "self_play",
+                        lambda engine, players, agents, seed: seated.append(agents) or ([], [0, 0]))
     learned.train(engine, 2, 3, 1, ["rollout", "greedy"])
     assert seated == [["rollout", "greedy"], ["greedy", "rollout"], ["rollout", "greedy"]]
     seated.clear()
