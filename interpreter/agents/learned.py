@@ -144,8 +144,8 @@ def fit(x, y, scored, ridge: float) -> tuple:
 
 def held_out(x, y, of_game, scored, ridge: float, folds: int = 5) -> float | None:
     """R^2 on games the fit did not see: the games split into `folds` by their number, each
-    predicted by a model of the others. On the positions fitted, R^2 flatters: two fits on
-    different games gave a feature weights of opposite signs (docs/agents.md, session 15)."""
+    predicted by a model of the others. On the positions fitted, R^2 flatters: a model of 12
+    games of a shipped tile-laying game scored 0.76 on them and -1.22 on others (docs/agents.md)."""
     import numpy as np
     if len(set(of_game.tolist())) < folds:
         return None
