@@ -175,7 +175,8 @@ def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[
     with open(path, "a") as f:
         for i, r in enumerate(rows):
             me = i % 2
-            f.write(json.dumps({"game": game, **({"options": options} if options else {}), "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
+            f.write(json.dumps({"game": game, **({"options": options} if options else {}),
+                                "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
                                 "win": r["wins"][me], "margin": r["scores"][me] - r["scores"][1 - me],
                                 "scores": r["scores"], "breakdown": r.get("breakdown"),
                                 "seconds": r["seconds"][me], "decisions": r["decisions"][me]}) + "\n")
