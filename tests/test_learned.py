@@ -159,8 +159,8 @@ def test_training_is_reproducible_and_the_model_round_trips(tmp_path):
 
 def test_the_rollout_values_its_play_ons_by_the_model(tmp_path):
     """With a model, a play-on's end is valued by the predicted final scores, not the outlook;
-    a finished game by its score as the rules count it."""
-    from meeple.interpreter.agents.rollout import margin
+    a finished game by its score as the rules count it (and who won)."""
+    from meeple.interpreter.agents.rollout import WIN, margin
     engine = rules(RACE, tmp_path, FILES)
     model = Model(train(engine, 2, 12, 5, ["random"]))
     state, _ = engine.start(2, 3)
@@ -171,7 +171,8 @@ def test_the_rollout_values_its_play_ons_by_the_model(tmp_path):
     assert margin(engine, state, 0, model) != margin(engine, state, 0)
     while not state["over"]:
         state, _ = engine.apply(state, 0)
-    assert margin(engine, state, 0, model) == engine.total(state, 0) - engine.total(state, 1)
+    gap = engine.total(state, 0) - engine.total(state, 1)
+    assert margin(engine, state, 0, model) == gap + WIN * ((gap > 0) - (gap < 0))  # no tie-breaks: the points
 
 
 def test_a_model_of_other_rules_is_ignored(tmp_path):

@@ -147,3 +147,52 @@ def test_rollout_plays_on_to_the_start_of_a_round_or_a_fixed_count_where_phases_
     assert not bot.play_on(later, bot.cap)
     assert bot.play_on(state, bot.horizon - 1) and not bot.play_on(state, bot.horizon)  # one long phase
     assert not bot.play_on({**later, "over": True}, 0)
+
+
+# The last choice of the game: one more coin wins by one; the gamble wins by twenty once in three
+# rolls and loses by two otherwise (worth more points on average: 5.3 against 1).
+GAMBLE = '''game "Gamble"
+players 2
+counter coins per player = 0
+counter gems per player = 0
+setup:
+    next play
+phase play:
+    choose one by first_player:
+        "Play safe":
+            coins[first_player] += 1
+        "Gamble":
+            coins[first_player] += roll([20, -2, -2])
+    end game
+score "Coins": coins
+tiebreak: most gems
+'''
+
+
+def test_rollout_plays_to_win_when_the_game_ends():
+    """A play-on that ends the game is worth WIN points more for a win and WIN less for a loss:
+    the sure win by a point beats the gamble that wins a third of the time by twenty. Valued
+    by the points alone (WIN 0), the gamble is taken."""
+    from meeple.interpreter.agents import rollout
+    engine = engine_of(GAMBLE, "gamble")
+    for seed in range(1, 5):
+        assert first_pick(engine, "rollout@12", seed) == "Play safe", seed
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rollout, "WIN", 0)
+        assert [first_pick(engine, "rollout@12", seed) for seed in range(1, 5)] == ["Gamble"] * 4
+
+
+def test_a_finished_game_is_valued_by_the_place_and_the_points():
+    """Won by 3: 3 + WIN; lost by 3: -3 - WIN; a shared first place: its margin alone. A tie
+    on points broken by a tie-break is a win."""
+    from meeple.interpreter.agents.rollout import WIN, margin
+    engine = engine_of(GAMBLE, "gamble")
+    state, _ = engine.start(2, 1)
+    state = engine.apply(state, 0)[0]
+    assert state["over"]
+    for coins, gems, worth in (([4, 1], [0, 0], 3 + WIN), ([1, 4], [0, 0], -3 - WIN), ([2, 2], [0, 0], 0),
+                               ([2, 2], [1, 0], WIN), ([2, 2], [0, 1], -WIN)):
+        counts = {f"{name}/{p}": n for name, values in (("coins", coins), ("gems", gems)) for p, n in enumerate(values)}
+        finished = {**state, "vars": counts}
+        assert margin(engine, finished, 0) == worth, (coins, gems)
+    assert (state["vars"]["coins/0"], state["vars"]["coins/1"]) == (1, 0) and margin(engine, state, 0) == 1 + WIN

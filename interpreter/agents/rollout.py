@@ -9,7 +9,9 @@ several guesses at the hidden parts (determinize; never the true state), the
 game is played on from that option by a quick greedy for every seat to the
 start of the third round after the decision's (phase entries; at most 16
 decisions, 12 where phases are long) or to the end, and the position is valued by the seat's
-outlook (score plus hints) over the best other seat's. The candidate with the
+outlook (score plus hints) over the best other seat's (by a trained model's predicted
+final scores where the ruleset has one; a play-on that ended the game by its final scores,
+WIN points more for a win and WIN less for a loss). The candidate with the
 best mean margin is taken; greedy's order breaks ties. Back at a view it has
 decided in, nothing changed, it leaves out the options it took there (as
 greedy does: a menu whose sub-menu leads back to it is not entered forever).
@@ -53,6 +55,10 @@ ROUNDS = 3  # ... or on to the start of the phase entered this many times after 
 CAP = 16  # at most this many decisions, wherever a phase was entered within HORIZON of them
 SAMPLE = 48  # options the quick greedy values at a decision with more than this many
 FOLLOW = 48  # options of the same seat's next choice it values to judge a choice leading there
+# A play-on that ends the game is worth this many points more than its margin for a win, this many
+# less for a loss: players play to win, and late in a game a likely win by a point is worth more
+# than a gamble on winning by twenty (docs/agents.md has the duels that measured it, session 16).
+WIN = 10
 
 
 class RolloutAgent:
@@ -197,8 +203,9 @@ def sampled(n: int, sample: int, rng) -> list[int]:
 
 def margin(engine, state: dict, seat: int, model=None) -> float:
     """The seat's outlook over the best other seat's (its own alone in a solo game), or with a
-    trained model its predicted final score over theirs; the score as the rules count it once
-    the game is over."""
+    trained model its predicted final score over theirs; once the game is over, the score as the
+    rules count it over theirs, WIN more for a win (first place alone, after the tie-breaks) and
+    WIN less for a loss (a shared first place is neither)."""
     if state["over"]:
         look = engine.total
     elif model is not None:
@@ -208,4 +215,10 @@ def margin(engine, state: dict, seat: int, model=None) -> float:
         look = engine.outlook
     mine = look(state, seat)
     others = [look(state, p) for p in range(state["players"]) if p != seat]
-    return mine - max(others) if others else mine
+    if not others:
+        return mine
+    gap = mine - max(others)
+    if state["over"]:
+        firsts = [p for p, place in enumerate(engine.places(state)) if place == 1]
+        gap += WIN if firsts == [seat] else 0 if seat in firsts else -WIN
+    return gap
