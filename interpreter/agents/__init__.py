@@ -21,6 +21,10 @@ from meeple.interpreter.agents.rollout import RolloutAgent
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent,
           "rollout": RolloutAgent}
 
+# The agent the designer's lab plays when a command names none (`simulate`, `compare`, ...):
+# the strongest that answers a balance question in minutes (docs/agents.md, "Which agent").
+RECOMMENDED = "greedy"
+
 # NAME@N: the keyword N sets and its bounds; NAME@Xs (where seconds bound) a time per decision;
 # the example and the words an error says.
 BUDGETS = {
