@@ -9,7 +9,8 @@ from meeple.cli import main
 from meeple.interpreter import runner
 from meeple.interpreter.agents import AgentError, agent_class
 from meeple.interpreter.agents.mcts import MctsAgent, rank_utility
-from meeple.interpreter.lab.simulate import Side, play_row, read_rows, run_rows, tasks_for, write_rows
+from meeple.interpreter.lab.rows import read_rows, write_rows
+from meeple.interpreter.lab.simulate import Side, play_row, run_rows, tasks_for
 from tests.conftest import shipped
 
 TTT = Side("tic_tac_toe", 2, ("random",))
@@ -53,7 +54,7 @@ class TestRows:
         tasks = tasks_for([TTT], 12, 100)
         alone = run_rows(tasks, jobs=1)
         spread = run_rows(tasks, jobs=2)
-        strip = lambda rows: [{k: v for k, v in r.items() if k != "seconds"} for r in rows]  # noqa: E731
+        strip = lambda rows: [{k: v for k, v in r.items() if k not in ("seconds", "cpu")} for r in rows]  # noqa: E731
         assert strip(alone) == strip(spread)
         assert [r["seed"] for r in alone] == list(range(100, 112))
 
@@ -72,7 +73,7 @@ def test_a_local_dask_cluster_plays_the_same_games(tmp_path, capsys):
                                   dashboard_address=None) as cluster:
         on_cluster = run_rows(tasks, scheduler=cluster.scheduler_address)
         # ...and through the command line, as a designer would start it
-        code, out, err = run(capsys, "simulate", "tic_tac_toe", "-n", "8", "--seed", "40",
+        code, out, err = run(capsys, "simulate", "tic_tac_toe", "-n", "8", "--seed", "40", "--agents", "random",
                              "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "rows.jsonl"))
     here = run_rows(tasks)
     assert [(r["seed"], r["scores"], r["decisions"]) for r in on_cluster] == \
@@ -229,7 +230,7 @@ class TestMcts:
     @pytest.mark.parametrize("agent", ["mcts@20", "planner@20", "greedy"])
     def test_same_seed_and_budget_same_choices(self, agent):
         rows = [play_row(Side("queens_wishes", 2, (agent, "random")), 3) for _ in range(2)]
-        assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"]}
+        assert rows[0]["error"] is None and rows[0] == {**rows[1], "seconds": rows[0]["seconds"], "cpu": rows[0]["cpu"]}
 
     @pytest.mark.parametrize("agent", ["mcts@10", "planner@10", "greedy", "rollout@1"])
     @pytest.mark.parametrize("game", ["apothebakery", "wild_gardens"])

@@ -16,9 +16,14 @@ import json
 import os
 import sys
 
+from meeple.interpreter.agents import RECOMMENDED
 from meeple.interpreter.extras import need
 from meeple.interpreter.lab import stats, tables
-from meeple.interpreter.lab.simulate import Progress, Side, read_rows, run_rows, tasks_for, write_rows
+from meeple.interpreter.lab.rows import RowsError, RowsFile, in_task_order, read_rows, row_key, task_key
+from meeple.interpreter.lab.runs import GAME_SECONDS, Progress, play_all
+from meeple.interpreter.lab.simulate import Side, tasks_for
+
+STOPPED = 130  # the exit code of a run stopped by Ctrl-C (the shell's own for SIGINT)
 
 
 def _cli():
@@ -29,13 +34,18 @@ def _cli():
 def _common(p, several_games: bool = True) -> None:
     p.add_argument("-n", "--games", type=int, default=100, help="games per side (default 100)")
     p.add_argument("--players", type=int)
-    p.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class")
+    p.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class "
+                   f"(default {RECOMMENDED}, the recommended agent for comparisons)")
     p.add_argument("--seed", type=int, default=1, help="game i plays seed SEED + i (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--variant", action="append", default=[])
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
     p.add_argument("--scheduler", help="a Dask scheduler address (tcp://HOST:PORT) to play on a cluster")
-    p.add_argument("--out", help="write one JSON row per game to this file")
+    p.add_argument("--out", help="write one JSON row per game to this file, as each game ends")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the games already in --out and play only the rest")
+    p.add_argument("--timeout", type=float, default=GAME_SECONDS, metavar="SECONDS",
+                   help=f"stop a game that runs longer (an error row; default {GAME_SECONDS:g}; with --jobs 2+)")
 
 
 def configure_simulate(p) -> None:
@@ -67,6 +77,10 @@ def _check_counts(args) -> None:
         raise cli.CommandError("--jobs must be at least 1")
     if args.scheduler and args.jobs > 1:
         raise cli.CommandError("give --jobs or --scheduler, not both")
+    if args.resume and not args.out:
+        raise cli.CommandError("--resume continues the run kept in --out: give --out FILE")
+    if not args.timeout > 0:
+        raise cli.CommandError("--timeout must be a number of seconds above 0")
     # Refused before any game is played, not after an hour of simulation.
     if args.scheduler:
         need("lab", f"meeple {args.command} --scheduler", "dask.distributed")
@@ -78,22 +92,53 @@ def _side(args, game: str, options: dict, variants: list, label: str):
     cli = _cli()
     engine = cli.load(game, options, variants)  # errors in the rules or options surface here, once
     players = cli.player_count(engine, args.players)
-    agents = cli.agent_list(args.agents)
+    agents = cli.agent_list(args.agents) if args.agents else [RECOMMENDED]
     from meeple.interpreter.agents import make_agents
     make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label)
 
 
-def _play(args, sides: list[Side]) -> list[dict]:
+def _play(args, sides: list[Side]) -> tuple[list[dict], bool]:
+    """Every game of the sides, each row written to --out as its game ends; (rows, stopped by Ctrl-C)."""
     tasks = tasks_for(sides, args.games, args.seed)
-    progress = Progress(len(tasks))
+    out = _open_out(args.out, args.resume, tasks) if args.out else None
+    rows = list(out.kept) if out else []
+    if rows:
+        print(f"resuming: {len(rows)} of {len(tasks)} games already in {args.out}", file=sys.stderr)
+    played = {row_key(r) for r in rows}
+    todo = [t for t in tasks if task_key(t) not in played]
+    progress, stopped = Progress(len(todo)), False
+    games = play_all(todo, jobs=args.jobs, scheduler=args.scheduler, timeout=args.timeout)
     try:
-        rows = run_rows(tasks, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+        for done, row in enumerate(games, 1):
+            rows.append(row)
+            if out:
+                out.append(row)
+            progress(done)
+    except KeyboardInterrupt:
+        stopped = True
     except OSError as exc:
         raise _cli().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
-    if args.out:
-        _write(args.out, lambda: write_rows(args.out, rows))
-    return rows
+    finally:
+        games.close()  # every worker stops now
+        if out:
+            out.close(tasks if not stopped else None)
+    if stopped:
+        kept = f"; the finished ones are in {args.out}: add --resume to play the rest" if out else ""
+        print(f"\nstopped: {len(rows)} of {len(tasks)} games played{kept}", file=sys.stderr)
+    return in_task_order(rows, tasks), stopped
+
+
+def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
+    from meeple.interpreter import outputs
+    try:
+        out = RowsFile(path)
+        out.open(resume, tasks)
+    except (outputs.OutputError, RowsError) as exc:
+        raise _cli().CommandError(str(exc)) from None
+    except OSError as exc:
+        raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return out
 
 
 def _write(path: str, write) -> None:
@@ -115,9 +160,11 @@ def cmd_simulate(args) -> int:
     _check_counts(args)
     cli = _cli()
     side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
-    rows = _play(args, [side])
+    rows, stopped = _play(args, [side])
     summary = stats.summarize(rows)
     _print(summary, tables.format_summary(summary), args.json)
+    if stopped:
+        return STOPPED
     if args.report:
         _write(args.report, lambda: _report(args.report, summary, rows, None, f"{args.game}: simulation"))
     return 1 if summary["errors"]["count"] else 0
@@ -143,11 +190,13 @@ def cmd_compare(args) -> int:
         b = _side(args, args.game, options, args.variant, label)
         if a.players != b.players:
             raise cli.CommandError("both sides must play with the same number of players: give --players")
-    rows = _play(args, [a, b])
+    rows, stopped = _play(args, [a, b])
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
     comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
     _print(comparison, tables.format_compare(comparison, detail=args.detail), args.json)
+    if stopped:
+        return STOPPED
     if args.report:
         title = f"{args.game}: {a.label} vs {b.label}, {args.games} seeded games"
         _write(args.report, lambda: _report(args.report, comparison, rows_a, rows_b, title))

@@ -1,23 +1,17 @@
-"""Many seeded games, one row of plain data per game, in processes or on a Dask cluster.
+"""One seeded game as one row of plain data; the sides of a run and the seeds they play.
 
 A `Side` says what is played (ruleset, options, variants, player count,
 agents); `play_row(side, seed)` plays one game and returns its row (the
 format is in interpreter/lab/stats.py). Game i of a run uses seed base + i, so
 two sides of a comparison play the same seeds, and any row can be replayed
-alone with `meeple run ... --seed S`.
-
-`run_rows` spreads the games over local worker processes (`jobs`), or over a
-Dask cluster when given a scheduler address; either way the rows come back
-sorted by side and seed, so the output does not depend on who finished first.
+alone with `meeple run ... --seed S`. interpreter/lab/runs.py plays many rows
+(processes, a Dask cluster); interpreter/lab/rows.py keeps them in files.
 """
 from __future__ import annotations
 
-import json
-import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.agents import AgentError, choose, make_agents
@@ -54,14 +48,19 @@ def engine_for(side: Side):
     return engine
 
 
+def blank_row(side: Side, seed: int) -> dict:
+    """The row of a game not (yet) played: its setup, and nothing measured."""
+    return {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
+            "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
+            "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
+            "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
+            "seconds": 0.0, "cpu": 0.0, "error": None}
+
+
 def play_row(side: Side, seed: int) -> dict:
     """Play one game; a rules error becomes the row's `error`, never an exception."""
-    row = {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
-           "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
-           "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None, "tiebreak_used": None,
-           "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {}, "seconds": 0.0,
-           "error": None}
-    start = time.perf_counter()
+    row = blank_row(side, seed)
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         engine = engine_for(side)
         agents = make_agents(engine, list(side.agents), side.players, seed)
@@ -96,38 +95,19 @@ def play_row(side: Side, seed: int) -> dict:
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
         row["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     row["seconds"] = round(time.perf_counter() - start, 4)
+    row["cpu"] = round(time.process_time() - cpu, 4)  # the cost on one core, whatever else the machine does
     return row
-
-
-def _play(task):
-    return play_row(*task)
 
 
 def tasks_for(sides: list[Side], n: int, base_seed: int) -> list[tuple[Side, int]]:
     return [(side, base_seed + i) for side in sides for i in range(n)]
 
 
-def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None, progress=None) -> list[dict]:
+def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None) -> list[dict]:
     """Play every (side, seed) task; rows sorted by side order, then seed."""
-    rows = []
-    tick = progress or (lambda done: None)
-    if scheduler:
-        rows = _run_dask(tasks, scheduler, tick)
-    elif jobs <= 1:
-        for task in tasks:
-            rows.append(_play(task))
-            tick(len(rows))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunk = max(1, min(20, len(tasks) // (jobs * 8)))
-            for row in pool.map(_play, tasks, chunksize=chunk):
-                rows.append(row)
-                tick(len(rows))
-    order = {}
-    for side, _ in tasks:
-        order.setdefault(side.label, len(order))
-    rows.sort(key=lambda r: (order.get(r["side"], 0), r["seed"]))
-    return rows
+    from meeple.interpreter.lab.rows import in_task_order
+    from meeple.interpreter.lab.runs import play_all
+    return in_task_order(play_all(tasks, jobs=jobs, scheduler=scheduler), tasks)
 
 
 def check_scheduler(address: str, seconds: float = 5.0) -> None:
@@ -157,67 +137,3 @@ def check_scheduler(address: str, seconds: float = 5.0) -> None:
         raise ConnectionError(exc.strerror or str(exc)) from None
     if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] < 10_000_000:
         raise ConnectionError("it does not speak Dask's protocol")
-
-
-def _run_dask(tasks: list, scheduler: str, tick) -> list[dict]:
-    from dask.distributed import Client, as_completed
-    check_scheduler(scheduler)
-    rows = []
-    with Client(scheduler, timeout="20s") as client:
-        futures = client.map(_play, tasks, pure=False)
-        for future in as_completed(futures):
-            rows.append(future.result())
-            tick(len(rows))
-    return rows
-
-
-@dataclass
-class Progress:
-    """A progress bar on stderr when it is a terminal; silent otherwise."""
-
-    total: int
-    what: str = "games"
-    stream: object = field(default_factory=lambda: sys.stderr)
-    started: float = field(default_factory=time.perf_counter)
-    shown: float = 0.0
-
-    def __call__(self, done: int) -> None:
-        if not getattr(self.stream, "isatty", lambda: False)():
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.shown < 0.2:
-            return
-        self.shown = now
-        rate = done / max(now - self.started, 1e-9)
-        left = (self.total - done) / rate if rate else 0
-        filled = int(30 * done / max(self.total, 1))
-        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} {self.what}, "
-                          f"{rate:.1f}/s, {left:.0f} s left ")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def write_rows(path: str, rows: list[dict]) -> None:
-    from meeple.interpreter import outputs
-    outputs.write_text(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
-
-
-def read_rows(paths: list[str]) -> list[dict]:
-    """Rows from several result files, merged; a game seen twice (same side, setup and seed) counts once."""
-    seen, rows = set(), []
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                    key = (row["side"], row["ruleset"], json.dumps(row["options"], sort_keys=True),
-                           tuple(row["variants"]), tuple(row["agents"]), row["players"], row["seed"])
-                except (ValueError, KeyError, TypeError):
-                    raise ValueError(f"{path}:{number}: not a result row") from None
-                if key not in seen:
-                    seen.add(key)
-                    rows.append(row)
-    return rows
