@@ -112,7 +112,8 @@ class Progress:
 
     def __call__(self, done: int) -> None:
         now = time.perf_counter()
-        if done < self.total and now - self.shown < (0.2 if self.tty else self.every):
+        # a terminal also sees the last count; a log gets a line every `every` seconds, none for a short run
+        if now - self.shown < (0.2 if self.tty else self.every) and not (self.tty and done >= self.total):
             return
         self.shown = now
         rate = done / max(now - self.started, 1e-9)
