@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from meeple.interpreter.lab import report, stats, tables
+from meeple.interpreter.lab import inference, report, stats, tables
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -197,7 +197,8 @@ def test_format_summary_and_compare_headers():
     text = tables.format_compare(c)
     lines = text.splitlines()
     header = next(line for line in lines if line.startswith("metric"))
-    assert header.split() == ["metric", "n", "base", "plus", "diff", "95%", "CI", "p", "test", "sig"]
+    assert header.split() == ["metric", "n", "base", "plus", "diff", "95%", "CI", "effect", "detectable", "p",
+                              "p", "(Holm)", "test", "sig"]
     score = next(line for line in lines if line.startswith("score P1"))
     assert "+3.00" in score and "[+3.00, +3.00]" in score and score.endswith("*")
     assert "rule A P1" not in text and "rule A P1" in tables.format_compare(c, detail=True)
@@ -241,3 +242,69 @@ def test_write_report_for_one_side(tmp_path):
 def test_write_report_with_only_errors(tmp_path):
     rows = [row(1, None, error="bad")]
     _check_page(report.write_report(tmp_path / "r.html", stats.summarize(rows), rows), tmp_path, "r")
+
+
+# ---------------------------------------------------------------- many tests at once
+
+def test_holm_adjusts_as_the_method_says():
+    # m = 4: sorted 0.01, 0.02, 0.03, 0.5 -> 0.04, 0.06, 0.06 (running max), 0.5
+    assert inference.holm([0.03, 0.5, 0.01, None, 0.02]) == pytest.approx([0.06, 0.5, 0.04, None, 0.06])
+    assert inference.holm([0.04, 0.3]) == pytest.approx([0.08, 0.3])
+    assert inference.holm([0.9, 0.8]) == [1.0, 1.0]  # capped at 1
+
+
+def test_a_noise_row_is_not_flagged_once_adjusted():
+    # 40 seeds where nothing changes but noise: of the ~30 tests, raw p-values dip below 0.05 by
+    # chance; adjusted, none is flagged.
+    c = stats.compare(synthetic(), synthetic(side="plus", noise=3.0))
+    raw = [m for m in c["metrics"].values() if m["p"] is not None and m["p"] < 0.05]
+    assert c["tests"] >= 15
+    assert not any(m["significant"] for m in c["metrics"].values())
+    for m in c["metrics"].values():
+        if m["p"] is not None:
+            assert m["p_adjusted"] >= m["p"]
+    assert raw == [] or all(m["p_adjusted"] > m["p"] for m in raw)
+
+
+def test_paired_rates_stay_inside_plus_minus_one_where_a_t_interval_does_not():
+    xs, ys = [0, 0, 1, 0], [1, 1, 1, 0]
+    diff, low, high = inference.paired_rates(xs, ys)
+    assert diff == pytest.approx(0.5) and -1.0 <= low < 0.5 < high <= 1.0
+    t = stats.paired_t([y - x for x, y in zip(xs, ys)])
+    assert t["high"] > 1.0  # the interval the report showed before: [-54.6pp, +104.6pp]-like
+
+
+@pytest.mark.parametrize("both, first, second, neither, low, high", [
+    (36, 12, 2, 0, 0.0569, 0.3404), (18, 12, 2, 18, 0.0562, 0.3290), (53, 0, 0, 1, -0.0729, 0.0729)])
+def test_paired_rates_match_newcombes_published_intervals(both, first, second, neither, low, high):
+    # Newcombe (1998), method 10: the 2 x 2 tables (e, f, g, h) of the paper's examples
+    ys = [1] * both + [1] * first + [0] * second + [0] * neither
+    xs = [1] * both + [0] * first + [1] * second + [0] * neither
+    diff, lo, hi = inference.paired_rates(xs, ys)
+    assert diff == pytest.approx((first - second) / len(xs))
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_power_figures():
+    # sd 10, n 100: the smallest difference found 4 times in 5 is 2.8 * 10 / 10
+    assert inference.detectable(10.0, 100) == pytest.approx(2.8016, abs=1e-3)
+    assert inference.games_needed(10.0, 2.8016) == 100
+    assert inference.effect_size([1.0, 3.0]) == pytest.approx(2.0 / math.sqrt(2.0))
+
+
+def test_exact_binomial_test_against_an_even_share():
+    assert inference.binomial_test(5, 10, 0.5) == pytest.approx(1.0)
+    assert inference.binomial_test(9, 10, 0.5) == pytest.approx(0.021484375)  # 22 / 1024
+    assert inference.binomial_test(0, 6, 1 / 3) == pytest.approx(0.1879, abs=1e-4)  # R: binom.test(0, 6, 1/3)
+
+
+def test_a_summary_tests_each_seat_against_an_even_share():
+    rows = [row(seed, [10, 5]) for seed in range(30)]  # P1 wins every game
+    s = stats.summarize(rows)
+    assert s["seats"][0]["p_fair"] < 1e-8 and s["seats"][0]["p_fair_adjusted"] <= 2 * s["seats"][0]["p_fair"]
+
+
+def test_few_games_come_with_a_warning():
+    c = stats.compare(synthetic(n=4), synthetic(n=4, side="plus", shift=1))
+    assert c["warnings"] and "only 4 games paired by seed" in c["warnings"][0]
+    assert "only 4 games" in tables.format_compare(c)

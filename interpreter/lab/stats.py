@@ -15,15 +15,24 @@ The choices, stated once (NOTES repeats them under every table):
   small samples get honest intervals; for n >= 30 it is close to the normal one.
 - `compare` pairs the sides' games by seed (seeds without an error on both
   sides; a repeated seed: its first row); differences are b - a. A mean gets
-  the paired t-test and t interval of the per-seed differences. A rate (each
-  seat's win rate, shared first places, tie-breaks) gets the same interval, but
-  its p-value is the exact McNemar test: a two-sided binomial sign test over
-  the seeds whose outcome changed. "significant" means p < 0.05.
+  the paired t-test and t interval of the per-seed differences, and its effect
+  size (Cohen's d_z). A rate (each seat's win rate, shared first places,
+  tie-breaks) gets Newcombe's paired interval, and its p-value is the exact
+  McNemar test: a two-sided binomial sign test over the seeds whose outcome
+  changed. Every p-value of a comparison is also adjusted by Holm's method
+  across all of its tests, and "significant" means an adjusted p < 0.05
+  (interpreter/lab/inference.py). "detectable" is the smallest difference the
+  run finds four times in five.
+- A summary tests each seat's win rate against 1/players (the exact binomial
+  test, Holm-adjusted across the seats): seat advantage.
 """
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+
+from meeple.interpreter.lab import inference
+from meeple.interpreter.lab.estimates import (  # noqa: F401 (the lab's basic estimates, also read from here)
+    betainc, describe, mcnemar, mean, mean_ci, paired_t, quantile, sd, t_pvalue, t_quantile, wilson)
 
 ALPHA = 0.05
 ERRORS_SHOWN = 5
@@ -32,134 +41,11 @@ NOTES = [
     "95% Wilson interval",
     "means: 95% Student t interval; sd is the sample standard deviation",
     "compare: games paired by seed (both sides without error); differences are b - a",
-    "p: paired t-test for means, exact McNemar (sign) test for rates; * marks p < 0.05",
+    "p: paired t-test for means, exact McNemar (sign) test for rates; p (Holm): adjusted across every test "
+    "of the report; * marks an adjusted p < 0.05",
+    "rates: Newcombe's paired interval; effect: Cohen's d_z; detectable: the smallest difference this many "
+    "games find with 80% power",
 ]
-
-
-# ---------------------------------------------------------------- basic statistics
-
-def mean(xs) -> float | None:
-    xs = list(xs)
-    return math.fsum(xs) / len(xs) if xs else None
-
-
-def sd(xs) -> float | None:
-    """Sample standard deviation (n - 1); None below two values."""
-    xs = list(xs)
-    m = mean(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else None
-
-
-def quantile(xs, q: float) -> float | None:
-    """The q-quantile, linear between order statistics (numpy's default)."""
-    if not (s := sorted(xs)):
-        return None
-    h = (len(s) - 1) * q
-    lo = math.floor(h)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (h - lo) * (s[hi] - s[lo])
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 20000):
-        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + aa / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
-
-
-def betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_pvalue(t: float, df: float) -> float:
-    """Two-sided p-value of Student's t statistic with df degrees of freedom."""
-    return 0.0 if math.isinf(t) else min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
-
-
-@lru_cache(maxsize=256)
-def t_quantile(p: float, df: float) -> float:
-    """The p-quantile (p > 0.5) of Student's t, by bisection on t_pvalue."""
-    alpha = 2.0 * (1.0 - p)
-    lo, hi = 0.0, 2.0
-    while t_pvalue(hi, df) > alpha:
-        lo, hi = hi, hi * 2.0
-    for _ in range(100):
-        mid = (lo + hi) / 2.0
-        lo, hi = (mid, hi) if t_pvalue(mid, df) > alpha else (lo, mid)
-    return (lo + hi) / 2.0
-
-
-def mean_ci(xs, level: float = 0.95) -> tuple:
-    """(mean, low, high): Student t interval; low/high None below two values."""
-    xs = list(xs)
-    m, s = mean(xs), sd(xs)
-    if s is None:
-        return m, None, None
-    half = t_quantile(0.5 + level / 2.0, len(xs) - 1) * s / math.sqrt(len(xs))
-    return m, m - half, m + half
-
-
-def describe(xs) -> dict:
-    """n, mean with its 95% interval, sd, min, quartiles, max (None when empty)."""
-    xs = [x for x in xs if x is not None]
-    m, low, high = mean_ci(xs)
-    return {"n": len(xs), "mean": m, "low": low, "high": high, "sd": sd(xs),
-            "min": min(xs, default=None), "q25": quantile(xs, 0.25), "median": quantile(xs, 0.5),
-            "q75": quantile(xs, 0.75), "max": max(xs, default=None)}
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple:
-    """(p, low, high): the proportion and its Wilson score interval.
-
-    `successes` may be fractional (shared wins count 1/k); (None, None, None) if n == 0."""
-    if n <= 0:
-        return None, None, None
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
-
-
-def paired_t(diffs) -> dict:
-    """Mean of paired differences, its 95% t interval and the paired t-test p-value."""
-    d = list(diffs)
-    m, low, high = mean_ci(d)
-    s = sd(d)
-    if s is None:
-        p = None
-    elif s == 0.0:
-        p = 1.0 if m == 0 else 0.0  # every pair moved by exactly the same amount
-    else:
-        p = t_pvalue(abs(m) / (s / math.sqrt(len(d))), len(d) - 1)
-    return {"n": len(d), "diff": m, "low": low, "high": high, "p": p}
-
-
-def mcnemar(up: int, down: int) -> float:
-    """Exact two-sided McNemar p: binomial sign test over the changed pairs (1.0 if none changed)."""
-    k = min(up, down)  # P(X <= k) for X ~ Binomial(up + down, 1/2) is I_{1/2}(up + down - k, k + 1)
-    return 1.0 if up == down else min(1.0, 2.0 * betainc(up + down - k, k + 1, 0.5))
 
 
 # ---------------------------------------------------------------- rows
@@ -202,15 +88,21 @@ def summarize(rows) -> dict:
     bad = [r for r in rows if not is_ok(r)]
     n = len(ok)
     labels = _labels(ok, "breakdown")
+    by_outcome = any(r.get("win") is not None for r in ok)
     seats = []
     for s in range(max((len(r["scores"]) for r in ok), default=0)):
         games = [r for r in ok if s < len(r["scores"])]
         wins = math.fsum(_win_share(r, s) for r in games)
         p, low, high = wilson(wins, len(games))
+        # seat advantage: each seat's rate against an even share (not for a game's own outcome, or solo)
+        fair = 1 / len(games[0]["scores"]) if games and not by_outcome and len(games[0]["scores"]) > 1 else None
         seats.append({"seat": s, "games": len(games), "wins": wins,
                       "win_rate": {"p": p, "low": low, "high": high},
+                      "fair": fair, "p_fair": inference.binomial_test(wins, len(games), fair) if fair else None,
                       "score": describe(r["scores"][s] for r in games),
                       "rules": {k: describe(_rule(r, s, k) for r in games) for k in labels}})
+    for seat, p in zip(seats, inference.holm([seat["p_fair"] for seat in seats])):
+        seat["p_fair_adjusted"] = p
     rules = {k: describe(_rule(r, s, k) for r in ok for s in range(len(r["scores"]))) for k in labels}
     draws = sum(1 for r in ok if len(r.get("winners") or []) > 1)
     tiebreaks = sum(1 for r in ok if r.get("tiebreak_used"))
@@ -225,9 +117,9 @@ def summarize(rows) -> dict:
         "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
                                                 for r in bad[:ERRORS_SHOWN]]},
         "seats": seats, "rules": rules,
-        "wins_from": "outcome" if any(r.get("win") is not None for r in ok) else "place",
+        "wins_from": "outcome" if by_outcome else "place",
         "draws": _rate(draws, n), "tiebreaks": _rate(tiebreaks, n),
-        "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds")},
+        "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")},
         "actions": actions,
     }
 
@@ -255,11 +147,13 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
         res = paired_t(diffs)
         if rate and diffs:
             res["p"] = mcnemar(sum(1 for v in diffs if v > 0), sum(1 for v in diffs if v < 0))
+            res["diff"], res["low"], res["high"] = inference.paired_rates([x for x, _ in xy], [y for _, y in xy])
         metrics[key] = {"label": label, "group": group, "n": res["n"],
                         "a": mean(x for x, _ in xy), "b": mean(y for _, y in xy),
                         "diff": res["diff"], "low": res["low"], "high": res["high"], "p": res["p"],
                         "test": "McNemar" if rate else "paired t",
-                        "significant": res["p"] is not None and res["p"] < ALPHA}
+                        "effect": None if rate else inference.effect_size(diffs),
+                        "detectable": inference.detectable(sd(diffs), len(diffs))}
 
     def seat_value(f, s):
         return lambda r: f(r, s) if s < len(r["scores"]) else None
@@ -284,8 +178,16 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     for name in sorted(_labels([r for pair in pairs for r in pair], "actions")):
         add(f"action/{name}", f"action {name} per game", "action",
             lambda r, name=name: (r.get("actions") or {}).get(name, 0))
+    adjusted = inference.holm([m["p"] for m in metrics.values()])
+    for m, p in zip(metrics.values(), adjusted):
+        m["p_adjusted"] = p
+        m["significant"] = p is not None and p < ALPHA
+    warnings = []
+    if len(pairs) < inference.FEW:
+        warnings.append(f"only {len(pairs)} games paired by seed: intervals this wide say little; "
+                        f"play at least {inference.FEW} (the 'detectable' column says what a run finds)")
     return {
-        "kind": "compare", "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
+        "kind": "compare", "tests": sum(1 for p in adjusted if p is not None), "warnings": warnings, "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
         "only_a": sum(1 for s in a_rows if s not in b_rows), "only_b": sum(1 for s in b_rows if s not in a_rows),
         "errors_a": sum(1 for r in rows_a if not is_ok(r)), "errors_b": sum(1 for r in rows_b if not is_ok(r)),
         "metrics": metrics,

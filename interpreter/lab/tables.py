@@ -31,6 +31,12 @@ def pval(p) -> str:
     return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def _plus_minus(x, rate: bool) -> str:
+    if x is None:
+        return "-"
+    return f"±{100 * x:.1f}pp" if rate else f"±{num(x)}"
+
+
 def interval(low, high, fmt=num) -> str:
     return "-" if low is None or high is None else f"[{fmt(low)}, {fmt(high)}]"
 
@@ -40,9 +46,10 @@ def summary_tables(summary: dict) -> list:
     seats = summary["seats"]
     quartiles = ("mean", "sd", "min", "q25", "median", "q75", "max")
     title = "Seats (a win is the game's own outcome)" if summary.get("wins_from") == "outcome" else "Seats"
-    out = [(title, ["seat", "games", "wins", "win rate", "95% CI", *quartiles],
+    out = [(title, ["seat", "games", "wins", "win rate", "95% CI", "vs 1/n p (Holm)", *quartiles],
             [[f"P{s['seat'] + 1}", str(s["games"]), num(s["wins"], 1), pct(s["win_rate"]["p"]),
-              interval(s["win_rate"]["low"], s["win_rate"]["high"], pct)]
+              interval(s["win_rate"]["low"], s["win_rate"]["high"], pct),
+              pval(s.get("p_fair_adjusted")) + ("*" if (s.get("p_fair_adjusted") or 1) < 0.05 else "")]
              + [num(s["score"][k]) for k in quartiles] for s in seats])]
     if summary["rules"]:
         out.append(("Scoring rules (points per seat)",
@@ -75,8 +82,11 @@ def compare_tables(comparison: dict, detail: bool = False) -> list:
         rate = m["group"] in ("win", "outcome")
         f, fd = (pct, pp) if rate else (num, lambda x: num(x, sign=True))
         rows.append([m["label"], str(m["n"]), f(m["a"]), f(m["b"]), fd(m["diff"]),
-                     interval(m["low"], m["high"], fd), pval(m["p"]), m["test"], "*" if m["significant"] else ""])
-    return [(f"{b} - {a}", ["metric", "n", a, b, "diff", "95% CI", "p", "test", "sig"], rows)]
+                     interval(m["low"], m["high"], fd), num(m.get("effect"), sign=True),
+                     _plus_minus(m.get("detectable"), rate),
+                     pval(m["p"]), pval(m.get("p_adjusted")), m["test"], "*" if m["significant"] else ""])
+    return [(f"{b} - {a}", ["metric", "n", a, b, "diff", "95% CI", "effect", "detectable", "p", "p (Holm)",
+                            "test", "sig"], rows)]
 
 
 _NUMBER = re.compile(r"^(-|[-+<]?\[?[-+]?\d.*)?$")
@@ -120,4 +130,5 @@ def format_summary(summary: dict) -> str:
 
 
 def format_compare(comparison: dict, detail: bool = False) -> str:
-    return _render(compare_heading(comparison), compare_tables(comparison, detail))
+    heading = "\n".join([compare_heading(comparison)] + [f"warning: {w}" for w in comparison.get("warnings", [])])
+    return _render(heading, compare_tables(comparison, detail))
