@@ -11,7 +11,7 @@
     meeple show TRACE --step K      the traced game as it stood after decision K
     meeple simulate GAME -n N       many seeded games: result rows and a summary
     meeple compare GAME --variant V the same seeds with and without a change; --report r.html
-    meeple summarize ROWS...        summarize and merge result files
+    meeple report ROWS...           the report of saved rows (two kinds of games compared by seed)
     meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
     meeple lsp                      the language server for editors
     meeple serve [GAME...]          the play table: people play in a browser (the `web` extra)
@@ -336,7 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
             ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
-            ("summarize", lab.configure_summarize, lab.cmd_summarize, "summarize (and merge) result files"),
+            ("report", lab.configure_report, lab.cmd_report,
+             "the report of saved rows: one kind of game summarized, two compared by seed"),
+            ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),
             ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
             ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser"),
             ("train", learned.configure_train, learned.cmd_train,

@@ -293,3 +293,37 @@ score "Won": won
         assert rank_utility([10, 5, 1]) == [1.0, 0.5, 0.0]
         assert rank_utility([7, 7]) == [0.5, 0.5]
         assert rank_utility([9, 4, 4]) == [1.0, 0.25, 0.25]
+
+
+class TestReport:
+    """`meeple report`: the report of saved rows, two kinds of games paired by seed across files."""
+
+    def test_two_runs_saved_apart_are_compared_by_seed(self, tmp_path, capsys):
+        base, picky = tmp_path / "base.jsonl", tmp_path / "picky.jsonl"
+        for out, more in ((base, []), (picky, ["--variant", "picky_judges"])):
+            code, _, err = run(capsys, "simulate", "mudcake_fair", "-n", "30", "--agents", "random",
+                               "--out", str(out), *more)
+            assert code == 0, err
+        page = tmp_path / "r.html"
+        code, out, err = run(capsys, "report", str(base), str(picky), "--html", str(page))
+        assert code == 0, err
+        assert out.startswith("+picky_judges against base: 30 games paired by seed (agents: random)")
+        _, direct, _ = run(capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "30",
+                           "--agents", "random")
+        assert out == direct  # the same report as the run that played both sides
+        html = page.read_text()
+        assert '<section class="findings">' in html and "+picky_judges against base" in html
+
+    def test_one_kind_of_game_is_summarized(self, tmp_path, capsys):
+        rows = tmp_path / "rows.jsonl"
+        run(capsys, "simulate", "tic_tac_toe", "-n", "10", "--agents", "random", "--out", str(rows))
+        code, out, _ = run(capsys, "report", str(rows))
+        assert code == 0 and out.startswith("10 games of 2 players (agents: random), 0 errors.")
+
+    def test_three_kinds_are_refused(self, tmp_path, capsys):
+        paths = []
+        for agents in ("random", "greedy", "mcts@5"):
+            paths.append(str(tmp_path / f"{agents}.jsonl"))
+            run(capsys, "simulate", "tic_tac_toe", "-n", "2", "--agents", agents, "--out", paths[-1])
+        code, _, err = run(capsys, "report", *paths)
+        assert code == 2 and "3 kinds of games" in err

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from meeple.interpreter.lab import inference, report, stats, tables
+from meeple.interpreter.lab import findings, inference, report, stats, tables
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -308,3 +308,29 @@ def test_few_games_come_with_a_warning():
     c = stats.compare(synthetic(n=4), synthetic(n=4, side="plus", shift=1))
     assert c["warnings"] and "only 4 games paired by seed" in c["warnings"][0]
     assert "only 4 games" in tables.format_compare(c)
+
+
+# ---------------------------------------------------------------- findings: the opening lines
+
+def test_findings_name_what_changed_and_what_did_not():
+    c = stats.compare(synthetic(), synthetic(side="plus", shift=3))
+    lines = findings.compare_findings(c)
+    assert lines[0].startswith("plus against base: 40 games paired by seed")
+    changed = lines[lines.index("Changed:") + 1:]
+    assert any(ln.startswith("  - score P1: ") and "(+3.00" in ln and "p (Holm)" in ln for ln in changed)
+    steady = next(ln for ln in lines if ln.startswith("No detectable change at n = 40 in:"))
+    assert "game length (the same in every game)" in steady and "seat win rates (a change under ±" in steady
+
+
+def test_findings_say_nothing_changed_and_warn_on_few_games():
+    c = stats.compare(synthetic(n=6), synthetic(n=6, side="plus"))
+    lines = findings.compare_findings(c)
+    assert "Nothing changed detectably." in lines and lines[-1].startswith("Warning: only 6 games")
+
+
+def test_summary_findings_name_a_seat_advantage():
+    rows = [row(seed, [10, 5]) for seed in range(30)]
+    lines = findings.summary_findings(stats.summarize(rows))
+    assert any(ln.startswith("Seat advantage: P1 wins 100.0% against an even 50.0%") for ln in lines)
+    even = findings.summary_findings(stats.summarize([row(s, [10, 5] if s % 2 else [5, 10]) for s in range(30)]))
+    assert "No seat wins detectably more or less than an even 50.0% (n = 30)." in even

@@ -1,9 +1,9 @@
-"""The lab's commands: `meeple simulate`, `meeple compare` and `meeple summarize`.
+"""The lab's commands: `meeple simulate`, `meeple compare` and `meeple report`.
 
     meeple simulate GAME -n 200 [--players P] [--agents a,b] [--option k=v] [--variant v]
-                    [--jobs J | --scheduler tcp://HOST:PORT] [--seed S] [--out rows.jsonl]
+                    [--jobs J | --scheduler tcp://HOST:PORT] [--seed S] [--out rows.jsonl [--resume]]
     meeple compare GAME --variant V -n 200 [--report r.html]    (or --option k=v, or A.rules B.rules)
-    meeple summarize rows.jsonl [more.jsonl ...]                 merged results of several runs
+    meeple report rows.jsonl [more.jsonl ...] [--html r.html]   the report of saved rows
 
 Rows are written as JSON lines (one game each); the summary and the comparison
 are computed by interpreter/lab/stats.py and printed as tables
@@ -18,7 +18,7 @@ import sys
 
 from meeple.interpreter.agents import RECOMMENDED
 from meeple.interpreter.extras import need
-from meeple.interpreter.lab import stats, tables
+from meeple.interpreter.lab import findings, stats, tables
 from meeple.interpreter.lab.rows import RowsError, RowsFile, in_task_order, read_rows, row_key, task_key
 from meeple.interpreter.lab.runs import GAME_SECONDS, Progress, play_all
 from meeple.interpreter.lab.simulate import Side, tasks_for
@@ -64,9 +64,12 @@ def configure_compare(p) -> None:
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
 
 
-def configure_summarize(p) -> None:
-    p.add_argument("files", nargs="+", help="result files from simulate --out (merged)")
-    p.add_argument("--json", action="store_true")
+def configure_report(p) -> None:
+    p.add_argument("files", nargs="+", help="result files from simulate or compare --out (merged; two kinds "
+                                           "of games are compared, paired by seed)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--html", help="also write an HTML report with plots (and its PNGs beside it)")
+    p.add_argument("--detail", action="store_true", help="also show each rule per seat")
 
 
 def _check_counts(args) -> None:
@@ -152,8 +155,17 @@ def _write(path: str, write) -> None:
         raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _print(result: dict, text: str, as_json: bool) -> None:
-    print(json.dumps(result, indent=2, sort_keys=True) if as_json else text)
+def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, html_path: str | None) -> None:
+    """Print a summary or comparison (findings first, then tables; or JSON) and write its HTML report."""
+    if result["kind"] == "compare":
+        opening = findings.compare_findings(result)
+        text = tables.format_compare(result, detail=getattr(args, "detail", False), opening=opening)
+    else:
+        opening = findings.summary_findings(result)
+        text = tables.format_summary(result, opening=opening)
+    print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True) if args.json else text)
+    if html_path:
+        _write(html_path, lambda: _report(html_path, result, rows_a, rows_b, title, opening))
 
 
 def cmd_simulate(args) -> int:
@@ -162,11 +174,9 @@ def cmd_simulate(args) -> int:
     side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
     rows, stopped = _play(args, [side])
     summary = stats.summarize(rows)
-    _print(summary, tables.format_summary(summary), args.json)
+    _show(args, summary, rows, None, f"{args.game}: simulation", None if stopped else args.report)
     if stopped:
         return STOPPED
-    if args.report:
-        _write(args.report, lambda: _report(args.report, summary, rows, None, f"{args.game}: simulation"))
     return 1 if summary["errors"]["count"] else 0
 
 
@@ -194,41 +204,64 @@ def cmd_compare(args) -> int:
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
     comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
-    _print(comparison, tables.format_compare(comparison, detail=args.detail), args.json)
+    title = f"{args.game}: {b.label} against {a.label}, {args.games} seeded games"
+    _show(args, comparison, rows_a, rows_b, title, None if stopped else args.report)
     if stopped:
         return STOPPED
-    if args.report:
-        title = f"{args.game}: {a.label} vs {b.label}, {args.games} seeded games"
-        _write(args.report, lambda: _report(args.report, comparison, rows_a, rows_b, title))
-    errors = sum(1 for r in rows if r["error"])
-    return 1 if errors else 0
+    return 1 if any(r["error"] for r in rows) else 0
 
 
-def _report(path: str, result: dict, rows_a, rows_b, title: str) -> None:
+def _report(path: str, result: dict, rows_a, rows_b, title: str, opening: list[str]) -> None:
     from meeple.interpreter.lab.report import write_report
-    files = write_report(path, result, rows_a, rows_b, title=title)
+    files = write_report(path, result, rows_a, rows_b, title=title, opening=opening)
     print(f"report: {', '.join(files)}", file=sys.stderr)
 
 
-def cmd_summarize(args) -> int:
+def cmd_report(args) -> int:
+    """The report of saved rows: one kind of game summarized, two compared on the seeds both played."""
+    if args.html:
+        need("lab", "meeple report --html", "matplotlib", "numpy")
     try:
         rows = read_rows(args.files)
     except OSError as exc:
         raise _cli().CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
-    except ValueError as exc:
+    except RowsError as exc:
         raise _cli().CommandError(str(exc)) from None
     if not rows:
         raise _cli().CommandError("no result rows in " + ", ".join(args.files))
-    sides = list(dict.fromkeys(r["side"] for r in rows))
-    out = []
-    for side in sides:
-        summary = stats.summarize([r for r in rows if r["side"] == side])
-        out.append(summary)
-        if not args.json:
-            print(tables.format_summary(summary))
-    if args.json:
-        print(json.dumps(out if len(out) > 1 else out[0], indent=2, sort_keys=True))
+    sides = sides_of(rows)
+    if len(sides) > 2:
+        raise _cli().CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
+                                  "a report summarizes one or compares two")
+    (label_a, rows_a), *rest = sides.items()
+    game = rows_a[0]["ruleset"]
+    if not rest:
+        _show(args, stats.summarize(rows_a), rows_a, None, f"{game}: {len(rows_a)} games", args.html)
+        return 0
+    label_b, rows_b = rest[0]
+    comparison = stats.compare(rows_a, rows_b, labels=(label_a, label_b))
+    _show(args, comparison, rows_a, rows_b, f"{game}: {label_b} against {label_a}", args.html)
     return 0
+
+
+def sides_of(rows: list[dict]) -> dict[str, list[dict]]:
+    """Rows grouped by how their games were played (side name and setup), named by the side, or by
+    their setup where two runs used one name (two `simulate` runs are both `base`)."""
+    groups: dict[tuple, list] = {}
+    for row in rows:
+        groups.setdefault(row_key(row)[:-1], []).append(row)
+    names = [key[0] for key in groups]
+    out = {}
+    for key, members in groups.items():
+        name = key[0]
+        if names.count(name) > 1:
+            _, ruleset, options, variants, agents, players, *_ = key
+            setup = [f"+{v}" for v in variants] + [f"{k}={v}" for k, v in json.loads(options).items()]
+            name = " ".join(setup) or "base"
+            if name in out:
+                name = f"{name} ({', '.join(agents)})"
+        out[name] = members
+    return out
 
 
 def _stem(path: str) -> str:

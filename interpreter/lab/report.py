@@ -29,6 +29,7 @@ th.t, td.t { text-align: left; }
 th { background: #f3f3f3; } tr.sig td { background: #fff4d6; font-weight: 600; }
 figure { margin: 1em 0; } img { max-width: 100%; height: auto; } figcaption { color: #555; font-size: .9em; }
 .meta, .notes { color: #555; font-size: .9em; }
+.findings { background: #f6f8fb; border-left: 4px solid #4a6fa5; padding: .3em 1em; margin: 1em 0 2em; }
 """
 
 
@@ -156,11 +157,30 @@ def _html_table(title: str, headers, rows) -> str:
     return f"<h3>{esc(title)}</h3>\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
 
 
-def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple report") -> list[str]:
+def _findings_html(lines: list[str]) -> str:
+    """The findings as paragraphs, with "  - " lines as a list under the line before them."""
+    esc = html.escape
+    out, items = [], []
+    for line in lines:
+        if line.startswith("  - "):
+            items.append(f"<li>{esc(line[4:])}</li>")
+            continue
+        if items:
+            out.append("<ul>" + "".join(items) + "</ul>")
+            items = []
+        out.append(f"<p>{esc(line)}</p>")
+    if items:
+        out.append("<ul>" + "".join(items) + "</ul>")
+    return '<section class="findings">' + "".join(out) + "</section>"
+
+
+def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple report",
+                 opening: list[str] = ()) -> list[str]:
     """Write the HTML page at `path` and its PNGs beside it; return the paths written (page first).
 
     `result` is `stats.summarize(rows_a)` or `stats.compare(rows_a, rows_b)`; rows_b is the
-    second side's rows for a comparison (None for a single side)."""
+    second side's rows for a comparison (None for a single side); `opening` the plain-language
+    findings (interpreter/lab/findings.py) that open the page."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     row_sets = [list(rows_a)] + ([list(rows_b)] if rows_b is not None else [])
@@ -187,6 +207,8 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
                        f"<figcaption>{html.escape(caption)}</figcaption></figure>")
     esc = html.escape
     parts = [f"<h1>{esc(title)}</h1>"]
+    if opening:
+        parts.append(_findings_html(opening))
     if result.get("kind") == "compare":
         parts += [f'<p class="meta">{esc(tables.compare_heading(result))}</p>', "<h2>Differences</h2>"]
         parts += [_html_table(*t) for t in tables.compare_tables(result, detail=True)]

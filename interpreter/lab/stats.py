@@ -113,6 +113,7 @@ def summarize(rows) -> dict:
         actions[name] = {"mean": mean(counts), "sd": sd(counts), "games_used": used, "used_share": used / n}
     return {
         "kind": "summary", "ruleset": _first(rows, "ruleset"), "side": _first(rows, "side", "base"), "games": len(rows),
+        "agents": _first(rows, "agents", []),
         "ok": n, "players": sorted({r["players"] for r in rows if r.get("players") is not None}),
         "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
                                                 for r in bad[:ERRORS_SHOWN]]},
@@ -187,7 +188,8 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
         warnings.append(f"only {len(pairs)} games paired by seed: intervals this wide say little; "
                         f"play at least {inference.FEW} (the 'detectable' column says what a run finds)")
     return {
-        "kind": "compare", "tests": sum(1 for p in adjusted if p is not None), "warnings": warnings, "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
+        "kind": "compare", "tests": sum(1 for p in adjusted if p is not None), "warnings": warnings,
+        "agents": _first(rows_a, "agents", []), "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
         "only_a": sum(1 for s in a_rows if s not in b_rows), "only_b": sum(1 for s in b_rows if s not in a_rows),
         "errors_a": sum(1 for r in rows_a if not is_ok(r)), "errors_b": sum(1 for r in rows_b if not is_ok(r)),
         "metrics": metrics,

@@ -125,10 +125,12 @@ def _render(heading: str, tables: list) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def format_summary(summary: dict) -> str:
-    return _render(summary_heading(summary), summary_tables(summary))
+def format_summary(summary: dict, opening: list[str] = ()) -> str:
+    """The summary as text; `opening`: the plain-language findings to put first (lab/findings.py)."""
+    return _render("\n".join([*opening, "", summary_heading(summary)] if opening else [summary_heading(summary)]),
+                   summary_tables(summary))
 
 
-def format_compare(comparison: dict, detail: bool = False) -> str:
-    heading = "\n".join([compare_heading(comparison)] + [f"warning: {w}" for w in comparison.get("warnings", [])])
-    return _render(heading, compare_tables(comparison, detail))
+def format_compare(comparison: dict, detail: bool = False, opening: list[str] = ()) -> str:
+    heading = [compare_heading(comparison)] + [f"warning: {w}" for w in comparison.get("warnings", [])]
+    return _render("\n".join([*opening, "", *heading] if opening else heading), compare_tables(comparison, detail))
