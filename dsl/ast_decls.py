@@ -222,6 +222,16 @@ class OutcomeEntry:
 
 
 @dataclass
+class MeasureDecl:
+    """What the lab counts per player at the game's end (a guest served, an objective met); never scored."""
+    label: str
+    guard: Optional[Expr]
+    expr: Optional[Expr]
+    body: Optional[list] = None
+    span: Span = _span()
+
+
+@dataclass
 class OutcomeDecl:
     """`outcome if players == 1:` how a solo or cooperative game ends; the first entry that holds."""
 
@@ -232,7 +242,7 @@ class OutcomeDecl:
 
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
 
 
 @dataclass

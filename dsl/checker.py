@@ -89,6 +89,12 @@ def check(rs: ast.Ruleset, items: list) -> None:
                 error(f'hint "{item.label}" is defined twice', item.span,
                       "give the hints different names, or different `if` conditions")
             labels[key] = item.span
+        if isinstance(item, ast.MeasureDecl):
+            key = ("measure", item.label, _guard_text(rs.source, item))
+            if key in labels:
+                error(f'measure "{item.label}" is defined twice', item.span,
+                      "give the measures different names, or different `if` conditions")
+            labels[key] = item.span
     if errors:
         raise MeepleError(errors)
 

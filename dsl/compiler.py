@@ -24,8 +24,8 @@ from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_values
 from meeple.interpreter.boards.grid import Geometry
 from meeple.interpreter.naming import placeholders
-from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule, Reaction,
-                              ScoreRule, ZoneSpec)
+from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
+                                     MeasureRule, Reaction, ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -79,6 +79,8 @@ def item_key(item):
         return ("score", item.label)
     if isinstance(item, ast.HintDecl):
         return ("hint", item.label)
+    if isinstance(item, ast.MeasureDecl):
+        return ("measure", item.label)
     name = getattr(item, "name", None)
     return (type(item).__name__, name) if name is not None else (type(item).__name__,)
 
@@ -327,5 +329,8 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
             raise fail(f'hint "{h.label}" is worth nothing', h.span,
                        "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
         game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span))
+    for s in [i for i in items if isinstance(i, ast.MeasureDecl)]:
+        if s.guard is None or constant(s.guard, scope):
+            game.measures.append(MeasureRule(s.label, rule_function(s, player_scope), s.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

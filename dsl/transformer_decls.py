@@ -244,6 +244,12 @@ class Declarations(Transformer):
             return ast.ScoreDecl(label, guard, None, body, span=span_of(meta))
         return ast.ScoreDecl(label, guard, body, span=span_of(meta))
 
+    def measure_decl(self, meta, c):
+        label, guard, body = _unquote(c[0]), (c[1] if len(c) == 3 else None), c[-1]
+        if isinstance(body, list):
+            return ast.MeasureDecl(label, guard, None, body, span=span_of(meta))
+        return ast.MeasureDecl(label, guard, body, span=span_of(meta))
+
     def hint_worth(self, meta, c):
         return (int(c[0]), int(c[1]) if len(c) > 1 else 1, span_of(meta))
 

@@ -132,6 +132,14 @@ class HintRule:
 
 
 @dataclass
+class MeasureRule:
+    """A measure: fn(machine) -> a number per player (env {"player": p}), read at the game's end."""
+    label: str
+    fn: Callable
+    span: Span = field(default_factory=Span)
+
+
+@dataclass
 class Game:
     title: str
     path: str
@@ -166,6 +174,7 @@ class Game:
     actions: list = field(default_factory=list)  # [Action], in file order (empty: no cost at all)
     interrupting: tuple = ()  # the names of the interrupting actions
     hints: list = field(default_factory=list)  # [HintRule]: for bots only, never in a score
+    measures: list = field(default_factory=list)  # [MeasureRule]: for the lab's reports, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)

@@ -120,6 +120,32 @@ class Scoring:
         self.spare(m)
         return out
 
+    def measures(self, state: dict) -> dict[str, list]:
+        """The ruleset's declared measures, per label: one value per player, a whole number (yes/no
+        as 1/0) or a list of things (components by name, enum values), which the lab counts one by one.
+
+        For the lab's reports only: what a designer counts (a guest served, an objective met)."""
+        out: dict[str, list] = {}
+        for rule in self.game.measures:
+            values = []
+            for p in range(state["players"]):
+                m = self.quiet_machine(state)
+                m.env = {"player": p}
+                what = f'measure "{rule.label}"'
+                value = self._evaluate(m, rule.fn, rule.span, what)
+                self.spare(m)
+                values.append(sorted(self._thing(x) for x in value) if isinstance(value, list)
+                              else self._checked(value, rule.span, what))
+            out[rule.label] = values
+        return out
+
+    def _thing(self, value) -> str:
+        """A thing a measure lists, by the name people know it by."""
+        comp = self.game.components.get(value) if isinstance(value, str) else None
+        if comp is not None:
+            return str(comp.get("name") or self.game.labels.get(value, value))
+        return str(value)
+
     def hints(self, state: dict, player: int) -> dict[str, float]:
         """The ruleset's declared hints for one player, each in points (units times its worth).
 

@@ -258,7 +258,7 @@ def test_a_noise_row_is_not_flagged_once_adjusted():
     # chance; adjusted, none is flagged.
     c = stats.compare(synthetic(), synthetic(side="plus", noise=3.0))
     raw = [m for m in c["metrics"].values() if m["p"] is not None and m["p"] < 0.05]
-    assert c["tests"] >= 15
+    assert c["tests"] >= 10
     assert not any(m["significant"] for m in c["metrics"].values())
     for m in c["metrics"].values():
         if m["p"] is not None:

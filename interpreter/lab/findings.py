@@ -10,6 +10,7 @@ games would have found, so "no change" is never read as "no effect".
 from __future__ import annotations
 
 from meeple.interpreter.lab import inference
+from meeple.interpreter.lab.stats import DETAIL
 from meeple.interpreter.lab.tables import interval, num, pct, pp, pval
 
 # The groups of a comparison, in the order a designer asks about them, and their names in words.
@@ -42,7 +43,7 @@ def compare_findings(c: dict) -> list[str]:
     lines = [f"{b} against {a}: {c['pairs']} games paired by seed (agents: {agents}); "
              f"{c['tests']} tests, p-values adjusted by Holm's method."]
     metrics = sorted(c["metrics"].values(), key=lambda m: ORDER.index(m["group"]) if m["group"] in ORDER else 99)
-    changed = [m for m in metrics if m["significant"] and m["group"] != "rule seat"]
+    changed = [m for m in metrics if m["significant"] and m["group"] not in DETAIL]
     if changed:
         lines.append("Changed:")
         lines += [f"  - {changed_line(m)}" for m in changed]
@@ -74,9 +75,8 @@ def summary_findings(s: dict) -> list[str]:
     if length.get("decisions", {}).get("n"):
         rounds = length.get("rounds") or {}
         more = f", {num(rounds['mean'])} rounds" if rounds.get("n") else ""
-        lines.append(f"A game takes {num(length['decisions']['mean'])} decisions on average{more}"
-                     f" and {num(length['cpu']['mean'], 3)} CPU-s." if length.get("cpu", {}).get("n")
-                     else f"A game takes {num(length['decisions']['mean'])} decisions on average{more}.")
+        cost = f" and {_cpu(length['cpu']['mean'])} of one core" if length.get("cpu", {}).get("n") else ""
+        lines.append(f"A game takes {num(length['decisions']['mean'])} decisions on average{more}{cost}.")
     tested = [seat for seat in s["seats"] if seat.get("p_fair_adjusted") is not None]
     if tested:
         uneven = [seat for seat in tested if seat["p_fair_adjusted"] < inference.ALPHA]
@@ -95,3 +95,7 @@ def summary_findings(s: dict) -> list[str]:
 
 def _size(x: float, rate: bool) -> str:
     return f"±{100 * x:.1f}pp" if rate else f"±{num(x)}"
+
+
+def _cpu(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"

@@ -54,6 +54,7 @@ def blank_row(side: Side, seed: int) -> dict:
             "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
             "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
             "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
+            "measures": {},
             "seconds": 0.0, "cpu": 0.0, "error": None}
 
 
@@ -89,7 +90,8 @@ def play_row(side: Side, seed: int) -> dict:
             scores=[s["total"] for s in scores], breakdown=[s["breakdown"] for s in scores], ranking=ranking,
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
-            branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions))
+            branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions),
+            measures=engine.measures(state))
     except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run

@@ -20,7 +20,9 @@ The choices, stated once (NOTES repeats them under every table):
   tie-breaks) gets Newcombe's paired interval, and its p-value is the exact
   McNemar test: a two-sided binomial sign test over the seeds whose outcome
   changed. Every p-value of a comparison is also adjusted by Holm's method
-  across all of its tests, and "significant" means an adjusted p < 0.05
+  across all the tests of its main table (the rows `--detail` adds, per seat
+  and per thing, are a second family adjusted on their own), and
+  "significant" means an adjusted p < 0.05
   (interpreter/lab/inference.py). "detectable" is the smallest difference the
   run finds four times in five.
 - A summary tests each seat's win rate against 1/players (the exact binomial
@@ -35,14 +37,15 @@ from meeple.interpreter.lab.estimates import (  # noqa: F401 (the lab's basic es
     betainc, describe, mcnemar, mean, mean_ci, paired_t, quantile, sd, t_pvalue, t_quantile, wilson)
 
 ALPHA = 0.05
+DETAIL = ("rule seat", "measure seat", "measure thing")  # rows shown with --detail, adjusted as their own family
 ERRORS_SHOWN = 5
 NOTES = [
     "win rate: the game's outcome where it declares one, else a first place (shared by k: 1/k each); "
     "95% Wilson interval",
     "means: 95% Student t interval; sd is the sample standard deviation",
     "compare: games paired by seed (both sides without error); differences are b - a",
-    "p: paired t-test for means, exact McNemar (sign) test for rates; p (Holm): adjusted across every test "
-    "of the report; * marks an adjusted p < 0.05",
+    "p: paired t-test for means, exact McNemar (sign) test for rates; p (Holm): adjusted across the main table "
+    "(the detail rows: a family of their own); * marks an adjusted p < 0.05",
     "rates: Newcombe's paired interval; effect: Cohen's d_z; detectable: the smallest difference this many "
     "games find with 80% power",
 ]
@@ -65,6 +68,40 @@ def _win_share(row: dict, seat: int) -> float:
 def _rule(row: dict, seat: int, label: str):
     breakdown = row.get("breakdown") or []
     return (breakdown[seat] or {}).get(label, 0) if seat < len(breakdown) else None
+
+
+def _measure(row: dict, seat: int, label: str):
+    values = (row.get("measures") or {}).get(label)
+    return values[seat] if values is not None and seat < len(values) else None
+
+
+def _measure_mean(row: dict, label: str):
+    """A measure per game: its mean over the seats (for a figure of the whole game, its value)."""
+    values = (row.get("measures") or {}).get(label)
+    return mean(values) if values else None
+
+
+def _listing(rows, label: str) -> bool:
+    """Whether a measure lists things (an objective met) rather than counting."""
+    return any(isinstance(v, list) for r in rows for v in (r.get("measures") or {}).get(label) or ())
+
+
+def _things(row: dict, label: str) -> dict:
+    """A listing measure in one game: how many times each thing was listed, all seats together."""
+    out: dict = {}
+    for listed in (row.get("measures") or {}).get(label) or ():
+        for thing in listed:
+            out[thing] = out.get(thing, 0) + 1
+    return out
+
+
+def _things_summary(ok: list, label: str) -> dict:
+    """Per thing a listing measure named: times listed, per game, and the share of games it appears in."""
+    counts = [_things(r, label) for r in ok]
+    names = sorted({t for c in counts for t in c}, key=lambda t: (-sum(c.get(t, 0) for c in counts), t))
+    return {t: {"count": sum(c.get(t, 0) for c in counts), "per_game": mean(c.get(t, 0) for c in counts),
+                "games": sum(1 for c in counts if t in c), "share": sum(1 for c in counts if t in c) / len(ok)}
+            for t in names}
 
 
 def _labels(rows, key: str) -> list:
@@ -104,6 +141,11 @@ def summarize(rows) -> dict:
     for seat, p in zip(seats, inference.holm([seat["p_fair"] for seat in seats])):
         seat["p_fair_adjusted"] = p
     rules = {k: describe(_rule(r, s, k) for r in ok for s in range(len(r["scores"]))) for k in labels}
+    measure_labels = _labels(ok, "measures")
+    measures = {k: {"per_seat": describe(_measure_mean(r, k) for r in ok),
+                    "seats": [describe(_measure(r, s, k) for r in ok) for s in range(len(seats))]}
+                for k in measure_labels if not _listing(ok, k)}
+    things = {k: _things_summary(ok, k) for k in measure_labels if _listing(ok, k)}
     draws = sum(1 for r in ok if len(r.get("winners") or []) > 1)
     tiebreaks = sum(1 for r in ok if r.get("tiebreak_used"))
     actions = {}
@@ -117,7 +159,7 @@ def summarize(rows) -> dict:
         "ok": n, "players": sorted({r["players"] for r in rows if r.get("players") is not None}),
         "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
                                                 for r in bad[:ERRORS_SHOWN]]},
-        "seats": seats, "rules": rules,
+        "seats": seats, "rules": rules, "measures": measures, "things": things,
         "wins_from": "outcome" if by_outcome else "place",
         "draws": _rate(draws, n), "tiebreaks": _rate(tiebreaks, n),
         "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")},
@@ -173,22 +215,39 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     for k in rule_labels:
         for s in range(seats):
             add(f"rule/{k}/{s}", f"rule {k} P{s + 1}", "rule seat", seat_value(lambda r, s, k=k: _rule(r, s, k), s))
+    paired = [r for pair in pairs for r in pair]
+    measure_labels = _labels(paired, "measures")
+    counted = [k for k in measure_labels if not _listing(paired, k)]
+    for k in counted:
+        add(f"measure/{k}", f"{k} (per seat)", "measure", lambda r, k=k: _measure_mean(r, k))
+    for k in [k for k in measure_labels if _listing(paired, k)]:
+        add(f"measure/{k}", f"{k} (things per game)", "measure",
+            lambda r, k=k: sum(_things(r, k).values()))
+        for t in sorted({t for r in paired for t in _things(r, k)}):
+            add(f"measure/{k}/{t}", f"{k}: {t} per game", "measure thing",
+                lambda r, k=k, t=t: _things(r, k).get(t, 0))
+    for k in counted:
+        for s in range(seats):
+            add(f"measure/{k}/{s}", f"{k} P{s + 1}", "measure seat", seat_value(lambda r, s, k=k: _measure(r, s, k), s))
     for key, label in (("steps", "length (steps)"), ("decisions", "decisions"), ("turns", "turns"),
                        ("branching", "branching")):
         add(key, label, "length", lambda r, key=key: r.get(key))
     for name in sorted(_labels([r for pair in pairs for r in pair], "actions")):
         add(f"action/{name}", f"action {name} per game", "action",
             lambda r, name=name: (r.get("actions") or {}).get(name, 0))
-    adjusted = inference.holm([m["p"] for m in metrics.values()])
-    for m, p in zip(metrics.values(), adjusted):
-        m["p_adjusted"] = p
-        m["significant"] = p is not None and p < ALPHA
+    # Two families of tests, each adjusted on its own: the report's main table, and the detail rows
+    # (per seat, per thing) that --detail shows; hundreds of detail rows would drown the main ones.
+    for family in (False, True):
+        members = [m for m in metrics.values() if (m["group"] in DETAIL) == family]
+        for m, p in zip(members, inference.holm([m["p"] for m in members])):
+            m["p_adjusted"] = p
+            m["significant"] = p is not None and p < ALPHA
     warnings = []
     if len(pairs) < inference.FEW:
         warnings.append(f"only {len(pairs)} games paired by seed: intervals this wide say little; "
                         f"play at least {inference.FEW} (the 'detectable' column says what a run finds)")
     return {
-        "kind": "compare", "tests": sum(1 for p in adjusted if p is not None), "warnings": warnings,
+        "kind": "compare", "tests": sum(1 for m in metrics.values() if m["p"] is not None and m["group"] not in DETAIL), "warnings": warnings,
         "agents": _first(rows_a, "agents", []), "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
         "only_a": sum(1 for s in a_rows if s not in b_rows), "only_b": sum(1 for s in b_rows if s not in a_rows),
         "errors_a": sum(1 for r in rows_a if not is_ok(r)), "errors_b": sum(1 for r in rows_b if not is_ok(r)),

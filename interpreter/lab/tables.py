@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from meeple.interpreter.lab.stats import NOTES
+from meeple.interpreter.lab.stats import DETAIL, NOTES
 
 
 def num(x, digits: int = 2, sign: bool = False) -> str:
@@ -56,6 +56,18 @@ def summary_tables(summary: dict) -> list:
                     ["rule", "mean", "sd", "95% CI"] + [f"P{s['seat'] + 1}" for s in seats],
                     [[k, num(d["mean"]), num(d["sd"]), interval(d["low"], d["high"])]
                      + [num(s["rules"][k]["mean"]) for s in seats] for k, d in summary["rules"].items()]))
+    if summary.get("measures"):
+        out.append(("Measures (the ruleset's own, per seat at the game's end)",
+                    ["measure", "mean", "sd", "95% CI", "min", "max"] + [f"P{s['seat'] + 1}" for s in seats],
+                    [[k, num(d["per_seat"]["mean"]), num(d["per_seat"]["sd"]),
+                      interval(d["per_seat"]["low"], d["per_seat"]["high"]), num(d["per_seat"]["min"]),
+                      num(d["per_seat"]["max"])] + [num(x["mean"]) for x in d["seats"]]
+                     for k, d in summary["measures"].items()]))
+    for k, things in (summary.get("things") or {}).items():
+        out.append((f"{k} (a measure listing things; all seats together)",
+                    ["thing", "times", "per game", "games", "share of games"],
+                    [[t, str(d["count"]), num(d["per_game"]), str(d["games"]), pct(d["share"])]
+                     for t, d in things.items()]))
     out.append(("Outcomes", ["outcome", "games", "rate", "95% CI"],
                 [[name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
                  for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))]))
@@ -77,7 +89,7 @@ def compare_tables(comparison: dict, detail: bool = False) -> list:
     a, b = comparison["sides"]
     rows = []
     for m in comparison["metrics"].values():
-        if m["group"] == "rule seat" and not detail:
+        if m["group"] in DETAIL and not detail:
             continue
         rate = m["group"] in ("win", "outcome")
         f, fd = (pct, pp) if rate else (num, lambda x: num(x, sign=True))
