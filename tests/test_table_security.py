@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from meeple.cli import load, main
+from meeple.dsl.compiler import find_ruleset, shipped_rulesets
 from meeple.interpreter import runner, trace
 from meeple.interpreter.table.app import create_app
 
@@ -17,7 +18,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def client(db=":memory:", games=GAMES, traces=None, **kw) -> TestClient:
-    return TestClient(create_app(games, db, traces, allowed_hosts=["testserver"], **kw))
+    return TestClient(create_app(games, db, traces, **kw))
 
 
 def recorded(game="queens_wishes", players=2, seed=1, ruleset=None) -> str:
@@ -55,3 +56,64 @@ def test_a_save_nested_deep_or_with_huge_numbers_is_one_line(tmp_path, capsys, t
     assert main(["play", "queens_wishes", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+# ----------------------------------------------------------------- 1, 2: an upload names a game, never a path
+def opened_paths(monkeypatch) -> list:
+    """Every rules file the hall parses, recorded."""
+    from meeple.interpreter.table import hall
+    seen, real = [], hall.parse_file
+    monkeypatch.setattr(hall, "parse_file", lambda path, *a, **k: seen.append(str(path)) or real(path, *a, **k))
+    return seen
+
+
+def test_an_upload_naming_a_file_on_the_server_opens_nothing_and_says_nothing_of_it(tmp_path, monkeypatch):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hunter2 is the password\n")
+    db = tmp_path / "tables.sqlite"
+    c = client(str(db))
+    seen = opened_paths(monkeypatch)
+    answers = set()
+    for named in [str(secret), "/etc/shadow", "/etc/passwd", str(tmp_path / "missing.rules"), str(db),
+                  "../../../../etc/hostname", str(tmp_path)]:
+        r = c.post("/api/replays", content=recorded(ruleset=named).encode())
+        assert r.status_code == 400, (named, r.text)
+        assert "hunter2" not in r.text and "root" not in r.text and named not in r.text
+        answers.add(r.json()["error"])
+    assert len(answers) == 1, answers  # an existing file and a missing one get the same answer
+    assert "offers or ships" in answers.pop()
+    assert not any(p.startswith(str(tmp_path)) or p.startswith("/etc") or ".." in p for p in seen), seen
+
+
+def test_the_servers_own_database_named_in_an_upload_is_left_alone(tmp_path, monkeypatch):
+    db = tmp_path / "tables.sqlite"
+    c = client(str(db))
+    t = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}).json()
+    seen = opened_paths(monkeypatch)
+    assert c.post("/api/replays", content=recorded(ruleset=str(db)).encode()).status_code == 400
+    assert seen == [] and (tmp_path / "tables.sqlite-wal").exists()
+    assert [row["id"] for row in c.app.state.hall.store.tables()] == [t["id"]]
+
+
+def test_an_upload_may_name_a_shipped_or_offered_game_by_name_or_by_a_path_ending_in_it(monkeypatch):
+    c = client()
+    seen = opened_paths(monkeypatch)
+    for game, named in [("queens_wishes", None), ("wild_gardens", None),  # offered; shipped, not offered
+                        ("queens_wishes", "/home/someone/rulesets/queens_wishes/queens_wishes.rules")]:
+        r = c.post("/api/replays", content=recorded(game, ruleset=named).encode())
+        assert r.status_code == 200, r.text
+    assert set(seen) <= {str(p) for p in shipped_rulesets().values()}, seen
+
+
+def test_a_trace_given_on_the_command_line_may_name_a_path(tmp_path):
+    source = find_ruleset("queens_wishes")
+    copy = tmp_path / "mine.rules"
+    copy.write_text(source.read_text())
+    for f in source.parent.iterdir():
+        if f.suffix != ".rules":
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    engine = load(str(copy))
+    text = runner.play(engine, 2, 1, ["random"], str(copy)).trace.jsonl()
+    c = client(traces=[trace.parse(text)])
+    assert c.get("/api/replays/1?step=1").status_code == 200
+    assert c.post("/api/replays", content=text.encode()).status_code == 400  # the same trace, uploaded: no

@@ -51,12 +51,16 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
     hall = Hall(games, Store(db))
     replays: dict[str, Replay] = {}
 
-    def load(head: dict):  # a trace may be of any shipped game, offered in the lobby or not
-        game = head.get("ruleset") or head.get("game", "")
+    def load(head: dict):  # an upload: a game offered in the lobby or shipped, by name only
+        game = hall.replayable(head.get("ruleset") or head.get("game", ""))
         return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True)
 
+    def load_trusted(head: dict):  # a trace the operator named on the command line may name a path
+        game = head.get("ruleset") or head.get("game", "")
+        return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True, trusted=True)
+
     for n, lines in enumerate(traces or [], 1):
-        replays[str(n)] = Replay(lines, load)
+        replays[str(n)] = Replay(lines, load_trusted)
 
     def page(name: str):
         async def handler(request: Request):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
+from pathlib import Path, PurePath
 
-from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset
+from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter.agents import AgentError
@@ -34,9 +35,12 @@ class Hall:
         self.compiling = threading.Lock()
 
     # ------------------------------------------------------------- games
-    def engine(self, game, options: dict, variants: list, any_game: bool = False) -> Engine:
-        """The compiled game; `any_game` also finds rulesets the lobby does not offer (for replays)."""
-        if game not in self.games and not any_game:
+    def engine(self, game, options: dict, variants: list, any_game: bool = False,
+               trusted: bool = False) -> Engine:
+        """The compiled game. `any_game` also finds the shipped rulesets the lobby does not offer
+        (for replays); only `trusted` (a trace the operator named on the command line) may name a
+        .rules path: a name from a client is looked up, never opened as a path."""
+        if game not in self.games and not (any_game and (trusted or game in shipped_rulesets())):
             raise TableError(f"`{game}` is not offered here; choose one of: {', '.join(self.games)}")
         key = (game, tuple(sorted(options.items())), tuple(variants))
         with self.compiling:  # the parser is not thread-safe; tests drive the hall from their own thread
@@ -55,6 +59,26 @@ class Hall:
             except MeepleError as exc:
                 raise TableError(exc.diagnostics[0].message if exc.diagnostics else str(exc)) from None
         return self.engines[key]
+
+    def replayable(self, named) -> str:
+        """The game an uploaded trace's header names, as a name `engine` knows: an offered game,
+        a shipped one, or a path whose file name is one of those (a trace recorded from a copy of
+        the rules; the digest check that follows tells whether they are the same rules). The path
+        itself is never opened, and the refusal does not repeat it: the same words whether or not
+        such a file exists on this machine."""
+        shipped = shipped_rulesets()
+        if isinstance(named, str):
+            if named in self.games or named in shipped:
+                return named
+            stem = PurePath(named.replace("\\", "/")).stem if named.endswith(".rules") else None
+            by_file = {Path(p).stem: name for name, p in self.games.items()}
+            if stem in by_file:
+                return by_file[stem]
+            if stem in shipped:
+                return stem
+        offered = sorted(set(self.games) | set(shipped))
+        raise TableError("the trace's game is not one this server offers or ships; it replays traces of: "
+                         + ", ".join(offered))
 
     def catalogue(self) -> list[dict]:
         """What the lobby offers: each game with its player counts, options and variants."""
