@@ -117,3 +117,48 @@ def test_a_trace_given_on_the_command_line_may_name_a_path(tmp_path):
     c = client(traces=[trace.parse(text)])
     assert c.get("/api/replays/1?step=1").status_code == 200
     assert c.post("/api/replays", content=text.encode()).status_code == 400  # the same trace, uploaded: no
+
+
+# ----------------------------------------------------------------- 2: one server owns one database
+@pytest.fixture
+def no_uvicorn(monkeypatch):
+    """`meeple serve` runs up to the point of serving, which is recorded instead of done."""
+    import uvicorn
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(kw))
+    return served
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path, capsys, no_uvicorn):
+    from meeple.interpreter.table.store import Store, StoreError
+    db = str(tmp_path / "tables.sqlite")
+    first = Store(db)
+    with pytest.raises(StoreError, match="in use by another"):
+        Store(db)
+    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port())]) == 2
+    err = capsys.readouterr().err
+    assert f"{db} is in use by another `meeple serve`" in err and len(err.strip().splitlines()) == 1, err
+    assert no_uvicorn == []
+    first.close()
+    Store(db).close()  # released with the server
+    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port())]) == 0 and len(no_uvicorn) == 1
+
+
+@pytest.mark.parametrize("what, message", [("folder", "is a folder"), ("text", "is not a SQLite database"),
+                                           ("rules", "is not a SQLite database")])
+def test_serve_db_naming_a_folder_or_another_file_is_one_line(tmp_path, capsys, no_uvicorn, what, message):
+    target = {"folder": tmp_path, "text": tmp_path / "notes.txt", "rules": find_ruleset("queens_wishes")}[what]
+    if what == "text":
+        target.write_text("shopping list\n" * 100)
+    before = target.read_bytes() if target.is_file() else None
+    assert main(["serve", "queens_wishes", "--db", str(target), "--port", str(free_port())]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert no_uvicorn == [] and (before is None or target.read_bytes() == before)

@@ -50,10 +50,13 @@ def cmd_serve(args) -> int:
     import uvicorn
 
     from meeple.interpreter.table.app import create_app
+    from meeple.interpreter.table.store import StoreError
     try:
         app = create_app(games, args.db, traces)
     except trace.TraceError as exc:
         raise UsageError(f"cannot open the trace: {exc}") from None
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot open the database {args.db}: {exc}") from None
     print(f"Meeple play table: open http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl+C stops)")
