@@ -3,6 +3,7 @@ team sent and asserts the server refuses it in words, keeps serving, and opens n
 Trace and save reading (shared with the command line) is checked here too, with the same inputs."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -162,3 +163,62 @@ def test_serve_db_naming_a_folder_or_another_file_is_one_line(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert no_uvicorn == [] and (before is None or target.read_bytes() == before)
+
+
+# ----------------------------------------------------------------- 3: a page that stops reading
+class FakeSocket:
+    """A page's socket: `stuck` never finishes a send (a client that stopped reading)."""
+
+    def __init__(self, stuck: bool = False):
+        self.stuck, self.sent, self.closed = stuck, [], None
+
+    async def send_json(self, message: dict) -> None:
+        if self.stuck:
+            await asyncio.Event().wait()
+        self.sent.append(message)
+
+    async def close(self, code: int = 1000, reason=None) -> None:
+        self.closed = code
+
+
+def test_a_page_that_stops_reading_is_dropped_and_never_holds_up_its_table():
+    from meeple.interpreter.table.hall import Hall
+    from meeple.interpreter.table.live import SPECTATOR
+    from meeple.interpreter.table.store import Store
+
+    async def scenario():
+        hall = Hall(GAMES, Store())
+        hall.send_seconds = 0.3
+        row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 3)
+        live = hall.table(row["id"])
+        stuck, reading = FakeSocket(stuck=True), FakeSocket()
+        hall.join(row["id"], stuck, SPECTATOR)
+        hall.join(row["id"], reading, 1)
+        for _ in range(3):  # every choice is heard at once by the page that reads, whatever the other does
+            d = live.decision()
+            await asyncio.wait_for(hall.act(row["id"], d.actor, {"type": "choose", "option": d.options[0].id,
+                                                                 "step": live.state["step"]}), 1)
+            await asyncio.sleep(0.01)
+            assert reading.sent[-1]["table"]["step"] == live.state["step"]
+        await asyncio.sleep(0.5)
+        assert stuck.closed == 1013 and reading.closed is None  # dropped: "try again later"
+        assert [seat for _, seat in hall.pages[row["id"]]] == [1]
+    asyncio.run(scenario())
+
+
+def test_a_page_too_far_behind_is_dropped_at_once():
+    from meeple.interpreter.table.hall import Hall
+    from meeple.interpreter.table.store import Store
+
+    async def scenario():
+        hall = Hall(GAMES, Store())
+        hall.queue_size = 2
+        row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 3)
+        live = hall.table(row["id"])
+        stuck = FakeSocket(stuck=True)
+        hall.join(row["id"], stuck, 0)
+        for _ in range(4):
+            await asyncio.wait_for(hall.broadcast(live), 1)
+        await asyncio.sleep(0.01)
+        assert stuck.closed == 1013 and not hall.pages[row["id"]]
+    asyncio.run(scenario())

@@ -85,7 +85,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
                               body.get("variants", []), body.get("seats", []), body.get("seed"))
         except TableError as exc:
             return error(str(exc))
-        asyncio.get_running_loop().create_task(hall.wake(row["id"]))
+        hall.spawn(hall.wake(row["id"]))
         return JSONResponse(Hall.links(row))
 
     def opened(table_id: str, token):
@@ -109,10 +109,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             await socket.send_json({"type": "error", "message": str(exc)})
             await socket.close(code=4403)
             return
-        hall.join(table_id, socket, seat)
-        try:
-            await socket.send_json({"type": "table", "table": seat_page(live, seat)})
-            asyncio.get_running_loop().create_task(hall.wake(table_id))
+        box = hall.join(table_id, socket, seat)  # every message to this page goes through its outbox
+
+        async def read() -> None:
             while True:
                 text = await socket.receive_text()
                 try:
@@ -125,12 +124,21 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
                     await hall.act(table_id, seat, message)
                 except (TableError, MeepleError) as exc:
                     problem = exc.format() if isinstance(exc, MeepleError) else str(exc)
-                    await socket.send_json({"type": "error", "message": problem})
-                    await socket.send_json({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up
-        except WebSocketDisconnect:
-            pass
+                    box.send({"type": "error", "message": problem})
+                    box.send({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            box.send({"type": "table", "table": seat_page(live, seat)})
+            hall.spawn(hall.wake(table_id))
+            # the page is served until it goes away (the reader ends) or is dropped (the writer ends)
+            await asyncio.wait({reader, box.writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            hall.leave(table_id, socket, seat)
+            reader.cancel()
+            hall.leave(table_id, box, seat)
+            await box.close()
+        if reader.done() and not reader.cancelled() and not isinstance(reader.exception(), WebSocketDisconnect):
+            raise reader.exception()  # a bug, not a page leaving: let it be seen
 
     async def upload_route(request: Request):
         body = await request.body()

@@ -18,20 +18,25 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
+from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
 from meeple.interpreter.table.live import LiveTable, TableError
 from meeple.interpreter.table.model import seat_page, space_positions
+from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store
 
 
 class Hall:
-    def __init__(self, games: list[str], store: Store):
+    def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
+                 queue_size: int = outbox.QUEUE):
         self.store = store
+        self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
+        self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.pages: dict[str, set] = {}  # table id -> {(socket, seat)}
+        self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
         self.compiling = threading.Lock()
 
     # ------------------------------------------------------------- games
@@ -142,7 +147,14 @@ class Hall:
             else:
                 raise TableError(f"unknown message type `{kind}`; send choose or undo")
             await self.broadcast(live)
-            await self.run_bots(live)
+        # the bots play on in their own task: the page's handler may end (its page dropped)
+        # while they think, and that must not stop them
+        self.spawn(self.wake(table_id))
+
+    def spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def wake(self, table_id: str) -> None:
         """Let the bots play if it is their turn (a new table, a table resumed after a restart)."""
@@ -157,17 +169,20 @@ class Hall:
             await self.broadcast(live)
 
     async def broadcast(self, live: LiveTable) -> None:
-        for socket, seat in list(self.pages.get(live.id, ())):
-            try:
-                await socket.send_json({"type": "table", "table": seat_page(live, seat)})
-            except Exception:  # a page that went away; its socket handler cleans up
-                self.pages[live.id].discard((socket, seat))
+        """Each page's picture put in its outbox; this never waits for a page (see outbox.py)."""
+        for box, seat in list(self.pages.get(live.id, ())):
+            if not box.send({"type": "table", "table": seat_page(live, seat)}):
+                self.pages[live.id].discard((box, seat))  # gone, or dropped for not reading
 
-    def join(self, table_id: str, socket, seat) -> None:
-        self.pages.setdefault(table_id, set()).add((socket, seat))
+    def join(self, table_id: str, socket, seat) -> Outbox:
+        """A page joins its table; everything sent to it goes through the Outbox returned."""
+        box = Outbox(socket, self.queue_size, self.send_seconds)
+        self.pages.setdefault(table_id, set()).add((box, seat))
+        box.writer.add_done_callback(lambda _: self.leave(table_id, box, seat))  # dropped, or gone
+        return box
 
-    def leave(self, table_id: str, socket, seat) -> None:
-        self.pages.get(table_id, set()).discard((socket, seat))
+    def leave(self, table_id: str, box: Outbox, seat) -> None:
+        self.pages.get(table_id, set()).discard((box, seat))
 
     def listing(self) -> list[dict]:
         """The tables on this server, newest first, for the lobby: who sits where and a link to watch.
