@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -222,3 +224,46 @@ def test_a_page_too_far_behind_is_dropped_at_once():
         await asyncio.sleep(0.01)
         assert stuck.closed == 1013 and not hall.pages[row["id"]]
     asyncio.run(scenario())
+
+
+# ----------------------------------------------------------------- 4: bots: bounded, and their errors shown
+@pytest.mark.parametrize("bot", ["mcts@3600s", "planner@infs", "planner@99999999999999", "mcts@10000000",
+                                 "greedy@1000000", "rollout@10000", "mcts@nans", "planner@1e9"])
+def test_a_bot_budget_past_the_tables_cap_is_refused(bot):
+    c = client()
+    r = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", bot]})
+    assert r.status_code == 400 and f"`{bot}`" in r.json()["error"], r.text
+    assert c.app.state.hall.store.tables() == []
+
+
+@pytest.mark.parametrize("bot", ["mcts", "mcts@200", "mcts@1000", "mcts@5s", "planner", "planner@2s",
+                                 "greedy", "greedy@1000", "rollout@12", "random"])
+def test_a_bot_budget_within_the_cap_is_seated(bot):
+    from meeple.interpreter.table.bots import check_seats
+    check_seats(["person", bot], 2)
+
+
+def test_the_cap_is_said_in_the_refusal():
+    r = client().post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "mcts@3600s"]})
+    assert "at most 5 s or 1,000 iterations a move" in r.json()["error"]
+
+
+RUNAWAY = ('game "R"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
+           'setup:\n    next loop\nphase loop:\n    choose x from [1, 2] by 0:\n        do e()\n    next loop\n'
+           'score "S": a\n')
+
+
+def test_a_rule_error_on_a_bots_move_is_shown_on_every_page(tmp_path):
+    rules = tmp_path / "runaway.rules"
+    rules.write_text(RUNAWAY)
+    with TestClient(create_app([str(rules)])) as c:
+        t = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["random", "person"]}).json()
+        url = f"/api/tables/{t['id']}?token={t['seats'][1]['link'].split('token=')[1]}"
+        deadline = time.time() + 10
+        while not (page := c.get(url).json()).get("bot_error") and time.time() < deadline:
+            time.sleep(0.05)
+        assert "more than 64 deep" in page["bot_error"] and page["decision"]["actor"] == 0, page
+        with c.websocket_connect(url.replace("/api/tables/", "/ws/")) as ws:
+            assert "more than 64 deep" in ws.receive_json()["table"]["bot_error"]
+    js = (Path(__file__).resolve().parents[1] / "interpreter/table/static/table.js").read_text()
+    assert "bot_error" in js  # the page says it instead of "thinking"

@@ -9,6 +9,8 @@ every change.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import secrets
 import threading
 from pathlib import Path, PurePath
@@ -26,12 +28,19 @@ from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store
 
 
+log = logging.getLogger("meeple.table")
+# Bot moves thinking at once on the whole server (each in a thread; the rest wait their turn).
+# The cores are shared with the event loop that serves every page.
+BOT_THREADS = max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
 class Hall:
     def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
                  queue_size: int = outbox.QUEUE):
         self.store = store
         self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
         self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
+        self.thinking = asyncio.Semaphore(BOT_THREADS)
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
@@ -164,8 +173,25 @@ class Hall:
                 await self.run_bots(live)
 
     async def run_bots(self, live: LiveTable) -> None:
-        while live.bot_to_move() is not None:
-            await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+        """The bots move until a person decides or the game ends. A bot whose move fails (a rule
+        error, an agent's error) stops the table there: every page is told, and the page shows it
+        where it said "thinking". It is tried again only after the state changes (an undo): the
+        same move would fail the same way, and reconnecting must not buy a client more work."""
+        while live.bot_to_move() is not None and live.bot_error is None:
+            try:
+                async with self.thinking:  # at most BOT_THREADS moves think at once, whatever the tables
+                    await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+            except MeepleError as exc:
+                live.bot_error = exc.format()
+            except (AgentError, TableError) as exc:
+                live.bot_error = str(exc)
+            except Exception as exc:  # a bug in the engine or an agent: said on the page, logged in full
+                log.exception("a bot's move failed at table %s", live.id)
+                live.bot_error = f"{type(exc).__name__}: {exc}"
+            if live.bot_error is not None:
+                live.version += 1  # pages take it as news
+                for box, _ in list(self.pages.get(live.id, ())):
+                    box.send({"type": "error", "message": f"the bot cannot move: {live.bot_error}"})
             await self.broadcast(live)
 
     async def broadcast(self, live: LiveTable) -> None:
