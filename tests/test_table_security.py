@@ -267,3 +267,43 @@ def test_a_rule_error_on_a_bots_move_is_shown_on_every_page(tmp_path):
             assert "more than 64 deep" in ws.receive_json()["table"]["bot_error"]
     js = (Path(__file__).resolve().parents[1] / "interpreter/table/static/table.js").read_text()
     assert "bot_error" in js  # the page says it instead of "thinking"
+
+
+# ----------------------------------------------------------------- 5: uploads are bounded, and read off the loop
+def test_uploads_are_kept_up_to_a_number_and_a_size_oldest_first():
+    first = recorded(seed=1)
+    c = client(traces=[trace.parse(first)])
+    shelf = c.app.state.replays
+    shelf.count = 2
+    ids = [c.post("/api/replays", content=recorded(seed=s).encode()).json()["id"] for s in (2, 3, 4)]
+    assert c.get(f"/api/replays/{ids[0]}").status_code == 404  # the oldest upload made room
+    assert all(c.get(f"/api/replays/{i}").status_code == 200 for i in ids[1:] + ["1"])  # the operator's stays
+    shelf.count, shelf.size = 10, len(first.encode()) * 3 // 2
+    newest = c.post("/api/replays", content=recorded(seed=5).encode()).json()["id"]
+    assert [r["id"] for r in c.get("/api/replays").json()["replays"]] == ["1", newest]
+    shelf.size = 10
+    r = c.post("/api/replays", content=recorded(seed=6).encode())
+    assert r.status_code == 400 and "too large" in r.json()["error"]
+
+
+def test_an_upload_is_read_and_replayed_off_the_event_loop(monkeypatch):
+    from meeple.interpreter.table import app as app_module
+    on_loop = []
+    real = app_module.Replay
+
+    def spy(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(app_module, "Replay", spy)
+    assert client().post("/api/replays", content=recorded().encode()).status_code == 200
+    assert on_loop == [False]
+
+
+def test_an_upload_past_the_size_is_refused_before_it_is_read():
+    c = client()
+    r = c.post("/api/replays", content=b"x" * 10, headers={"content-length": str(10 ** 9)})
+    assert r.status_code in (400, 413) and "too large" in r.json()["error"]

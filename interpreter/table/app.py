@@ -32,7 +32,7 @@ from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
-from meeple.interpreter.table.replays import Replay
+from meeple.interpreter.table.replays import Replay, Shelf
 from meeple.interpreter.table.store import Store
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
@@ -45,11 +45,27 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def read_body(request: Request, most: int) -> bytes | None:
+    """The request's body, or None past `most` bytes: refused on its stated length before reading,
+    and while reading, so a client cannot make the server hold more than that."""
+    stated = request.headers.get("content-length", "")
+    if stated.isdigit() and int(stated) > most:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def create_app(games: list[str], db: str = ":memory:", traces: list | None = None) -> Starlette:
     """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
     with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ..."""
     hall = Hall(games, Store(db))
-    replays: dict[str, Replay] = {}
+    replays = Shelf()
+    reading = asyncio.Semaphore(1)  # one upload replayed at a time: each takes a core and memory
 
     def load(head: dict):  # an upload: a game offered in the lobby or shipped, by name only
         game = hall.replayable(head.get("ruleset") or head.get("game", ""))
@@ -60,7 +76,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True, trusted=True)
 
     for n, lines in enumerate(traces or [], 1):
-        replays[str(n)] = Replay(lines, load_trusted)
+        replays.keep(Replay(lines, load_trusted), str(n))
 
     def page(name: str):
         async def handler(request: Request):
@@ -141,16 +157,19 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             raise reader.exception()  # a bug, not a page leaving: let it be seen
 
     async def upload_route(request: Request):
-        body = await request.body()
-        if len(body) > MAX_TRACE_BYTES:
-            return error("that trace is too large")
+        body = await read_body(request, MAX_TRACE_BYTES)
+        if body is None:
+            return error("that trace is too large", 413)
+
+        def open_trace() -> Replay:  # seconds of work for a large trace: in a thread, not on the loop
+            return Replay(trace.parse(body.decode("utf-8"), "upload"), load)
         try:
-            lines = trace.parse(body.decode("utf-8"), "upload")
-            rid = secrets.token_hex(4)
-            replays[rid] = Replay(lines, load)
+            async with reading:
+                replay = await asyncio.to_thread(open_trace)
+            rid = replays.add(replay, len(body))
         except (UnicodeDecodeError, TraceError, TableError) as exc:
             return error(f"cannot open this trace: {exc}")
-        return JSONResponse({"id": rid, "steps": replays[rid].steps, "players": replays[rid].head["players"]})
+        return JSONResponse({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
 
     async def replay_route(request: Request):
         replay = replays.get(request.path_params["id"])
