@@ -21,7 +21,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def client(db=":memory:", games=GAMES, traces=None, **kw) -> TestClient:
-    return TestClient(create_app(games, db, traces, **kw))
+    return TestClient(create_app(games, db, traces, allowed_hosts=["testserver"], **kw))
 
 
 def recorded(game="queens_wishes", players=2, seed=1, ruleset=None) -> str:
@@ -128,7 +128,7 @@ def no_uvicorn(monkeypatch):
     """`meeple serve` runs up to the point of serving, which is recorded instead of done."""
     import uvicorn
     served = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(dict(kw, app=app)))
     return served
 
 
@@ -256,7 +256,7 @@ RUNAWAY = ('game "R"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect 
 def test_a_rule_error_on_a_bots_move_is_shown_on_every_page(tmp_path):
     rules = tmp_path / "runaway.rules"
     rules.write_text(RUNAWAY)
-    with TestClient(create_app([str(rules)])) as c:
+    with TestClient(create_app([str(rules)], allowed_hosts=["testserver"])) as c:
         t = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["random", "person"]}).json()
         url = f"/api/tables/{t['id']}?token={t['seats'][1]['link'].split('token=')[1]}"
         deadline = time.time() + 10
@@ -307,3 +307,64 @@ def test_an_upload_past_the_size_is_refused_before_it_is_read():
     c = client()
     r = c.post("/api/replays", content=b"x" * 10, headers={"content-length": str(10 ** 9)})
     assert r.status_code in (400, 413) and "too large" in r.json()["error"]
+
+
+# ----------------------------------------------------------------- 6: Host and Origin
+def test_a_page_of_another_site_cannot_change_anything():
+    c = client()
+    body = {"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}
+    for origin in ["http://evil.example", "http://testserver.evil.example", "null", "http://localhost"]:
+        r = c.post("/api/tables", json=body, headers={"origin": origin})
+        assert r.status_code == 403 and "another site" in r.json()["error"], (origin, r.text)
+        r = c.post("/api/replays", content=recorded().encode(), headers={"origin": origin})
+        assert r.status_code == 403, origin
+    assert c.app.state.hall.store.tables() == [] and not list(c.app.state.replays.items())
+    assert c.post("/api/tables", json=body, headers={"origin": "http://testserver"}).status_code == 200
+    assert c.get("/api/games", headers={"origin": "http://evil.example"}).status_code == 200  # reading: the
+    # browser keeps the answer from the other site (no CORS headers are ever sent)
+    assert "access-control-allow-origin" not in c.get("/api/games").headers
+
+
+def test_a_socket_from_another_sites_page_is_refused_before_it_opens():
+    from starlette.websockets import WebSocketDisconnect
+    c = client()
+    t = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}).json()
+    url = f"/ws/{t['id']}?token={t['seats'][0]['link'].split('token=')[1]}"
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with c.websocket_connect(url, headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert refused.value.code == 1008
+    with c.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "table"
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil"])
+def test_a_host_not_allowed_is_refused_dns_rebinding(host):
+    c = client()
+    for path in ["/", "/api/tables", "/api/games"]:
+        r = c.get(path, headers={"host": host})
+        assert r.status_code == 400 and "--allowed-host" in r.json()["error"], (path, r.text)
+    r = c.post("/api/tables", headers={"host": host, "origin": f"http://{host}"},
+               json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]})
+    assert r.status_code == 400 and c.app.state.hall.store.tables() == []
+
+
+@pytest.mark.parametrize("base", ["http://localhost:8000", "http://127.0.0.1", "http://[::1]:8000"])
+def test_loopback_names_are_always_allowed(base):
+    assert TestClient(create_app(GAMES), base_url=base).get("/api/games").status_code == 200
+    assert TestClient(create_app(GAMES)).get("/api/games").status_code == 400  # "testserver": not by default
+
+
+def test_serve_allowed_host_is_the_name_behind_a_proxy(tmp_path, capsys, no_uvicorn):
+    db = str(tmp_path / "t.sqlite")
+    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port()),
+                 "--allowed-host", "games.example.org", "--allowed-host", "10.0.0.5"]) == 0
+    app = no_uvicorn[0]["app"]
+    for base in ["https://games.example.org", "http://10.0.0.5:8000", "http://localhost:8000"]:
+        assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
+    assert TestClient(app, base_url="https://elsewhere.example.org").get("/api/games").status_code == 400
+    app.state.hall.store.close()
+    for bad in ["https://games.example.org", "games.example.org/x", "games.example.org:443", "", "*"]:
+        assert main(["serve", "--db", db, "--port", str(free_port()), "--allowed-host", bad]) == 2
+        err = capsys.readouterr().err
+        assert "--allowed-host takes a host name" in err and len(err.strip().splitlines()) == 1, err

@@ -10,8 +10,9 @@
                                    {"type": "choose", "option": ID, "step": N} or {"type": "undo"}
     POST /api/replays              upload a trace (JSON lines); GET /api/replays/{id}?step=K&seat=S
 
-Every bad request gets a JSON {"error": message} (HTTP 400/403/404) or, on a
-socket, {"type": "error", "message": ...}, and changes nothing.
+Every bad request gets a JSON {"error": message} (HTTP 400/403/404/413) or, on a
+socket, {"type": "error", "message": ...}, and changes nothing. Requests for a host
+name not allowed, and changes asked by another site's page, are refused first (guard.py).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import secrets
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.table.bots import BOT_CHOICES
+from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
@@ -60,9 +63,11 @@ async def read_body(request: Request, most: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def create_app(games: list[str], db: str = ":memory:", traces: list | None = None) -> Starlette:
+def create_app(games: list[str], db: str = ":memory:", traces: list | None = None,
+               allowed_hosts: list[str] = ()) -> Starlette:
     """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
-    with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ..."""
+    with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ...
+    It answers requests for localhost, 127.0.0.1, ::1 and `allowed_hosts` only (guard.py)."""
     hall = Hall(games, Store(db))
     replays = Shelf()
     reading = asyncio.Semaphore(1)  # one upload replayed at a time: each takes a core and memory
@@ -204,7 +209,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         WebSocketRoute("/ws/{id}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))])
     app.state.hall, app.state.replays = hall, replays
     return app
 
