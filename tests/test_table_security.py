@@ -18,6 +18,7 @@ from meeple.interpreter.table.app import create_app
 
 GAMES = ["queens_wishes"]
 DEEP = "[" * 100_000 + "]" * 100_000
+DEEPISH = "[" * 1500 + "]" * 1500  # past Python's recursion limit, within a request's size
 
 
 def client(db=":memory:", games=GAMES, traces=None, **kw) -> TestClient:
@@ -368,3 +369,104 @@ def test_serve_allowed_host_is_the_name_behind_a_proxy(tmp_path, capsys, no_uvic
         assert main(["serve", "--db", db, "--port", str(free_port()), "--allowed-host", bad]) == 2
         err = capsys.readouterr().err
         assert "--allowed-host takes a host name" in err and len(err.strip().splitlines()) == 1, err
+
+
+# ----------------------------------------------------------------- 7: a bad request is a 4xx, never a 500
+TABLE = {"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}
+
+
+@pytest.mark.parametrize("body, message", [
+    (dict(TABLE, seed=2 ** 63), "seed"),
+    (dict(TABLE, seed=-1), "seed"),
+    (dict(TABLE, seed=True), "seed"),
+    (dict(TABLE, seed=1.5), "seed"),
+    (dict(TABLE, game=["queens_wishes"]), "game"),
+    (dict(TABLE, game={"a": 1}), "game"),
+    (dict(TABLE, players="2"), "players"),
+    (dict(TABLE, players=2 ** 70), "players"),
+    (dict(TABLE, seats="person"), "seats"),
+    (dict(TABLE, seats=[["person"], "person"]), "seats"),
+    (dict(TABLE, options=["a"]), "options"),
+    (dict(TABLE, options={"board": ["A"]}), "options"),
+    (dict(TABLE, variants="x"), "variants"),
+    (dict(TABLE, seats=["person"] * 100, players=10), "seats"),
+    (dict(TABLE, wizard=1), "wizard"),
+    ({"players": 2, "seats": ["person", "person"]}, "game"),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_a_table_request_of_the_wrong_shape_is_a_400_naming_the_field(body, message):
+    c = client()
+    r = c.post("/api/tables", json=body)
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    assert c.app.state.hall.store.tables() == []
+
+
+@pytest.mark.parametrize("raw", [
+    '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "seed": ' + "9" * 5000 + "}",
+    '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "x": ' + DEEPISH + "}",
+    '{"game": ' + DEEPISH + "}",
+    "[" * 50 + "]" * 50,
+    "\xff\xfe",
+], ids=["5000 digits", "deep field", "deep game", "deep list", "not utf-8"])
+def test_a_table_request_that_is_not_reasonable_json_is_a_400(raw):
+    c = client()
+    r = c.post("/api/tables", content=raw.encode("latin-1") if raw.startswith("\xff") else raw.encode(),
+               headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "error" in r.json(), r.text
+
+
+def test_a_huge_table_request_is_refused_unread():
+    r = client().post("/api/tables", content=b" " * 2_000_000, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+
+
+def test_a_rule_error_during_setup_is_a_400_and_no_table(tmp_path):
+    rules = tmp_path / "broken.rules"
+    rules.write_text('game "B"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
+                     'setup:\n    do e()\nscore "S": a\n')
+    c = TestClient(create_app([str(rules)], allowed_hosts=["testserver"]))
+    r = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["person", "person"]})
+    assert r.status_code == 400 and "more than 64 deep" in r.json()["error"], r.text
+    assert c.app.state.hall.store.tables() == []
+
+
+@pytest.mark.parametrize("raw", [
+    '{"seed": ' + "9" * 5000 + "}",
+    '{"step": ' + "9" * 5000 + ', "type": "choose", "option": "x"}',
+    '{"type": ' + DEEPISH + "}",
+    "[" * 100 + "]" * 100,
+    '{"type": "undo", "x": "' + "x" * 10_000 + '"}',
+], ids=["5000 digits", "huge step", "deep type", "deep list", "long"])
+def test_a_socket_message_that_is_not_reasonable_json_gets_an_error_and_the_socket_stays(raw):
+    c = client()
+    t = c.post("/api/tables", json=TABLE).json()
+    with c.websocket_connect(f"/ws/{t['id']}?token={t['seats'][0]['link'].split('token=')[1]}") as ws:
+        ws.receive_json()
+        ws.send_text(raw)
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["message"], m
+        assert ws.receive_json()["type"] == "table"
+        ws.send_text('{"type": "undo"}')  # still served
+        assert "nothing to undo" in ws.receive_json()["message"]
+
+
+def test_a_binary_frame_gets_an_error_and_the_socket_stays():
+    c = client()
+    t = c.post("/api/tables", json=TABLE).json()
+    with c.websocket_connect(f"/ws/{t['id']}?token={t['seats'][0]['link'].split('token=')[1]}") as ws:
+        ws.receive_json()
+        ws.send_bytes(b'{"type": "undo"}')
+        m = ws.receive_json()
+        assert m["type"] == "error" and "text" in m["message"], m
+        assert ws.receive_json()["type"] == "table"
+        ws.send_text('{"type": "undo"}')
+        assert "nothing to undo" in ws.receive_json()["message"]
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"meeple": 2, "game": "x", "seed": ' + b"9" * 5000 + b"}\n",
+    b'{"meeple": 2, "x": ' + DEEP.encode() + b"}\n",
+    recorded().replace('"seed": 1,', '"seed": ' + "9" * 30 + ",", 1).encode(),
+], ids=["5000 digits", "deep", "huge seed"])
+def test_an_upload_that_is_not_reasonable_json_is_a_400(raw):
+    r = client().post("/api/replays", content=raw)
+    assert r.status_code == 400 and "cannot open this trace" in r.json()["error"], r.text

@@ -17,7 +17,6 @@ name not allowed, and changes asked by another site's page, are refused first (g
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from pathlib import Path
 
@@ -30,6 +29,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter.table import bodies
+from meeple.interpreter.table.bodies import BodyError
 from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
@@ -95,16 +96,13 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return JSONResponse({"tables": hall.listing()})
 
     async def create_route(request: Request):
+        raw = await read_body(request, bodies.BODY_BYTES)
+        if raw is None:
+            return error("that request is too large", 413)
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return error("send the table as a JSON object")
-        if not isinstance(body, dict):
-            return error("send the table as a JSON object")
-        try:
-            row = hall.create(body.get("game"), body.get("players"), body.get("options", {}),
-                              body.get("variants", []), body.get("seats", []), body.get("seed"))
-        except TableError as exc:
+            body = bodies.new_table(raw)
+            row = hall.create(body.game, body.players, body.options, body.variants, body.seats, body.seed)
+        except (BodyError, TableError) as exc:
             return error(str(exc))
         hall.spawn(hall.wake(row["id"]))
         return JSONResponse(Hall.links(row))
@@ -134,16 +132,13 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
 
         async def read() -> None:
             while True:
-                text = await socket.receive_text()
-                try:
-                    try:
-                        message = json.loads(text)
-                    except ValueError:
-                        message = None
-                    if not isinstance(message, dict):
-                        raise TableError("a message is a JSON object with a type")
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                try:  # a binary frame, bad JSON or a wrong field is answered, and the page stays
+                    message = bodies.message(frame.get("text") if frame.get("text") is not None else frame.get("bytes"))
                     await hall.act(table_id, seat, message)
-                except (TableError, MeepleError) as exc:
+                except (BodyError, TableError, MeepleError) as exc:
                     problem = exc.format() if isinstance(exc, MeepleError) else str(exc)
                     box.send({"type": "error", "message": problem})
                     box.send({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up

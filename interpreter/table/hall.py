@@ -123,6 +123,10 @@ class Hall:
         except AgentError as exc:
             raise TableError(str(exc)) from None
         seed = seed if isinstance(seed, int) else secrets.randbelow(2 ** 31)
+        try:  # a rule error in the setup is said now, before a table that cannot start is stored
+            engine.start(players, seed)
+        except MeepleError as exc:
+            raise TableError(f"the game cannot start: {exc.format()}") from None
         row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
                                 [str(s) for s in seats])
         self.tables[row["id"]] = LiveTable(row, engine, self.store)
