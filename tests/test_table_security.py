@@ -274,15 +274,15 @@ def test_a_rule_error_on_a_bots_move_is_shown_on_every_page(tmp_path):
 def test_uploads_are_kept_up_to_a_number_and_a_size_oldest_first():
     first = recorded(seed=1)
     c = client(traces=[trace.parse(first)])
-    shelf = c.app.state.replays
-    shelf.count = 2
+    cache = c.app.state.replays
+    cache.count = 2
     ids = [c.post("/api/replays", content=recorded(seed=s).encode()).json()["id"] for s in (2, 3, 4)]
     assert c.get(f"/api/replays/{ids[0]}").status_code == 404  # the oldest upload made room
     assert all(c.get(f"/api/replays/{i}").status_code == 200 for i in ids[1:] + ["1"])  # the operator's stays
-    shelf.count, shelf.size = 10, len(first.encode()) * 3 // 2
+    cache.count, cache.size = 10, len(first.encode()) * 3 // 2
     newest = c.post("/api/replays", content=recorded(seed=5).encode()).json()["id"]
     assert [r["id"] for r in c.get("/api/replays").json()["replays"]] == ["1", newest]
-    shelf.size = 10
+    cache.size = 10
     r = c.post("/api/replays", content=recorded(seed=6).encode())
     assert r.status_code == 400 and "too large" in r.json()["error"]
 

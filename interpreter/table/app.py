@@ -36,7 +36,7 @@ from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
-from meeple.interpreter.table.replays import Replay, Shelf
+from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
@@ -70,7 +70,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
     with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ...
     It answers requests for localhost, 127.0.0.1, ::1 and `allowed_hosts` only (guard.py)."""
     hall = Hall(games, Store(db))
-    replays = Shelf()
+    replays = ReplayCache()
     reading = asyncio.Semaphore(1)  # one upload replayed at a time: each takes a core and memory
 
     def load(head: dict):  # an upload: a game offered in the lobby or shipped, by name only
@@ -147,7 +147,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             box.send({"type": "table", "table": seat_page(live, seat)})
             hall.spawn(hall.wake(table_id))
-            # the page is served until it goes away (the reader ends) or is dropped (the writer ends)
+            # the page stays until it goes away (the reader ends) or is dropped (the writer ends)
             await asyncio.wait({reader, box.writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             reader.cancel()

@@ -10,7 +10,7 @@ seat saw happen (one step's events alone left the panel empty where that seat
 saw nothing of them).
 
 A replay keeps every state of the game, about two and a half times the size of
-its trace; uploads are kept on a `Shelf` of bounded count and size, the oldest
+its trace; uploads are kept in a `ReplayCache` of bounded count and size, the oldest
 going first, so uploading never grows the server without end.
 """
 from __future__ import annotations
@@ -77,7 +77,7 @@ UPLOADS = 8  # uploads kept at once
 UPLOAD_BYTES = 64_000_000  # their traces' bytes together (the replays take about 2.5 times this)
 
 
-class Shelf:
+class ReplayCache:
     """The replays a server keeps: the operator's (given on the command line) for good, and uploads
     up to `count` of them and `size` bytes of trace text together, the oldest evicted first."""
 
