@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from meeple.interpreter import outputs
+from meeple.interpreter import jsontext, outputs
 
 
 class SaveError(Exception):
@@ -49,11 +49,13 @@ def write(path: str | Path, data: dict) -> None:
 
 def read(path: str | Path) -> dict:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = jsontext.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         raise SaveError(f"{path} is not a Meeple save (damaged?)") from None
+    except jsontext.JsonError as exc:
+        raise SaveError(f"{path} is not a Meeple save (damaged?): {exc}") from None
     if not isinstance(data, dict) or data.get("meeple_save") != 1:
         raise SaveError(f"{path} is not a Meeple save")
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from meeple.interpreter import outputs
+from meeple.interpreter import jsontext, outputs
 from meeple.interpreter import trace_schema as schema
 from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, shown_event
 
@@ -69,9 +69,9 @@ def parse(text: str, name: str = "trace") -> list[dict]:
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise TraceError(f"{name}:{number}: not a JSON line ({exc.msg}); the trace is damaged") from None
+            line = jsontext.loads(raw)
+        except jsontext.JsonError as exc:
+            raise TraceError(f"{name}:{number}: not a JSON line ({exc}); the trace is damaged") from None
         if not isinstance(line, dict):
             raise TraceError(f"{name}:{number}: expected a JSON object")
         if not lines and line.get("meeple") not in (1, schema.FORMAT):

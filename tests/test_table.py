@@ -20,7 +20,7 @@ GAMES = ["queens_wishes", "wild_gardens", "apothebakery"]
 
 
 def client(db=":memory:", games=GAMES, traces=None) -> TestClient:
-    return TestClient(create_app(games, db, traces))
+    return TestClient(create_app(games, db, traces, allowed_hosts=["testserver"]))  # TestClient's Host
 
 
 def new_table(c: TestClient, game="queens_wishes", seats=("person", "person"), seed=3, **extra) -> dict:

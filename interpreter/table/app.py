@@ -10,17 +10,18 @@
                                    {"type": "choose", "option": ID, "step": N} or {"type": "undo"}
     POST /api/replays              upload a trace (JSON lines); GET /api/replays/{id}?step=K&seat=S
 
-Every bad request gets a JSON {"error": message} (HTTP 400/403/404) or, on a
-socket, {"type": "error", "message": ...}, and changes nothing.
+Every bad request gets a JSON {"error": message} (HTTP 400/403/404/413) or, on a
+socket, {"type": "error", "message": ...}, and changes nothing. Requests for a host
+name not allowed, and changes asked by another site's page, are refused first (guard.py).
 """
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -28,11 +29,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter.table import bodies
+from meeple.interpreter.table.bodies import BodyError
 from meeple.interpreter.table.bots import BOT_CHOICES
+from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
-from meeple.interpreter.table.replays import Replay
+from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
@@ -45,18 +49,40 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(games: list[str], db: str = ":memory:", traces: list | None = None) -> Starlette:
-    """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
-    with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ..."""
-    hall = Hall(games, Store(db))
-    replays: dict[str, Replay] = {}
+async def read_body(request: Request, most: int) -> bytes | None:
+    """The request's body, or None past `most` bytes: refused on its stated length before reading,
+    and while reading, so a client cannot make the server hold more than that."""
+    stated = request.headers.get("content-length", "")
+    if stated.isdigit() and int(stated) > most:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
-    def load(head: dict):  # a trace may be of any shipped game, offered in the lobby or not
-        game = head.get("ruleset") or head.get("game", "")
+
+def create_app(games: list[str], db: str = ":memory:", traces: list | None = None,
+               allowed_hosts: list[str] = ()) -> Starlette:
+    """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
+    with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ...
+    It answers requests for localhost, 127.0.0.1, ::1 and `allowed_hosts` only (guard.py)."""
+    hall = Hall(games, Store(db))
+    replays = ReplayCache()
+    reading = asyncio.Semaphore(1)  # one upload replayed at a time: each takes a core and memory
+
+    def load(head: dict):  # an upload: a game offered in the lobby or shipped, by name only
+        game = hall.replayable(head.get("ruleset") or head.get("game", ""))
         return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True)
 
+    def load_trusted(head: dict):  # a trace the operator named on the command line may name a path
+        game = head.get("ruleset") or head.get("game", "")
+        return hall.engine(game, head.get("options", {}), head.get("variants", []), any_game=True, trusted=True)
+
     for n, lines in enumerate(traces or [], 1):
-        replays[str(n)] = Replay(lines, load)
+        replays.keep(Replay(lines, load_trusted), str(n))
 
     def page(name: str):
         async def handler(request: Request):
@@ -70,18 +96,15 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return JSONResponse({"tables": hall.listing()})
 
     async def create_route(request: Request):
+        raw = await read_body(request, bodies.BODY_BYTES)
+        if raw is None:
+            return error("that request is too large", 413)
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return error("send the table as a JSON object")
-        if not isinstance(body, dict):
-            return error("send the table as a JSON object")
-        try:
-            row = hall.create(body.get("game"), body.get("players"), body.get("options", {}),
-                              body.get("variants", []), body.get("seats", []), body.get("seed"))
-        except TableError as exc:
+            body = bodies.new_table(raw)
+            row = hall.create(body.game, body.players, body.options, body.variants, body.seats, body.seed)
+        except (BodyError, TableError) as exc:
             return error(str(exc))
-        asyncio.get_running_loop().create_task(hall.wake(row["id"]))
+        hall.spawn(hall.wake(row["id"]))
         return JSONResponse(Hall.links(row))
 
     def opened(table_id: str, token):
@@ -105,40 +128,48 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             await socket.send_json({"type": "error", "message": str(exc)})
             await socket.close(code=4403)
             return
-        hall.join(table_id, socket, seat)
-        try:
-            await socket.send_json({"type": "table", "table": seat_page(live, seat)})
-            asyncio.get_running_loop().create_task(hall.wake(table_id))
+        box = hall.join(table_id, socket, seat)  # every message to this page goes through its outbox
+
+        async def read() -> None:
             while True:
-                text = await socket.receive_text()
-                try:
-                    try:
-                        message = json.loads(text)
-                    except ValueError:
-                        message = None
-                    if not isinstance(message, dict):
-                        raise TableError("a message is a JSON object with a type")
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                try:  # a binary frame, bad JSON or a wrong field is answered, and the page stays
+                    message = bodies.message(frame.get("text") if frame.get("text") is not None else frame.get("bytes"))
                     await hall.act(table_id, seat, message)
-                except (TableError, MeepleError) as exc:
+                except (BodyError, TableError, MeepleError) as exc:
                     problem = exc.format() if isinstance(exc, MeepleError) else str(exc)
-                    await socket.send_json({"type": "error", "message": problem})
-                    await socket.send_json({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up
-        except WebSocketDisconnect:
-            pass
+                    box.send({"type": "error", "message": problem})
+                    box.send({"type": "table", "table": seat_page(live, seat)})  # a stale page catches up
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            box.send({"type": "table", "table": seat_page(live, seat)})
+            hall.spawn(hall.wake(table_id))
+            # the page stays until it goes away (the reader ends) or is dropped (the writer ends)
+            await asyncio.wait({reader, box.writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            hall.leave(table_id, socket, seat)
+            reader.cancel()
+            hall.leave(table_id, box, seat)
+            await box.close()
+        if reader.done() and not reader.cancelled() and not isinstance(reader.exception(), WebSocketDisconnect):
+            raise reader.exception()  # a bug, not a page leaving: let it be seen
 
     async def upload_route(request: Request):
-        body = await request.body()
-        if len(body) > MAX_TRACE_BYTES:
-            return error("that trace is too large")
+        body = await read_body(request, MAX_TRACE_BYTES)
+        if body is None:
+            return error("that trace is too large", 413)
+
+        def open_trace() -> Replay:  # seconds of work for a large trace: in a thread, not on the loop
+            return Replay(trace.parse(body.decode("utf-8"), "upload"), load)
         try:
-            lines = trace.parse(body.decode("utf-8"), "upload")
-            rid = secrets.token_hex(4)
-            replays[rid] = Replay(lines, load)
+            async with reading:
+                replay = await asyncio.to_thread(open_trace)
+            rid = replays.add(replay, len(body))
         except (UnicodeDecodeError, TraceError, TableError) as exc:
             return error(f"cannot open this trace: {exc}")
-        return JSONResponse({"id": rid, "steps": replays[rid].steps, "players": replays[rid].head["players"]})
+        return JSONResponse({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
 
     async def replay_route(request: Request):
         replay = replays.get(request.path_params["id"])
@@ -173,7 +204,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         WebSocketRoute("/ws/{id}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))])
     app.state.hall, app.state.replays = hall, replays
     return app
 

@@ -19,6 +19,9 @@ def configure_serve(p) -> None:
     p.add_argument("--db", default="tables.sqlite", help="the SQLite file that keeps the tables")
     p.add_argument("--trace", action="append", default=[], metavar="FILE",
                    help="open a trace (JSON lines) in the replay viewer")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the table answers to besides localhost, 127.0.0.1, ::1 and --host "
+                        "(the name people use behind a reverse proxy); repeatable")
 
 
 def check_port(host: str, port: int) -> None:
@@ -37,6 +40,7 @@ def cmd_serve(args) -> int:
     from meeple.interpreter import trace
 
     need("web", "meeple serve", "uvicorn", "starlette", "websockets")
+    from meeple.interpreter.table.guard import bad_host_name
     games = args.games or list(shipped_rulesets())
     for g in games:
         find_ruleset(g)  # an unknown game: one line, exit 2
@@ -46,17 +50,26 @@ def cmd_serve(args) -> int:
             traces.append(trace.read(path))
         except trace.TraceError as exc:
             raise UsageError(str(exc)) from None
+    for name in args.allowed_host:
+        if bad_host_name(name):
+            raise UsageError(bad_host_name(name))
     check_port(args.host, args.port)
     import uvicorn
 
     from meeple.interpreter.table.app import create_app
+    from meeple.interpreter.table.store import StoreError
     try:
-        app = create_app(games, args.db, traces)
+        app = create_app(games, args.db, traces, [args.host, *args.allowed_host])
     except trace.TraceError as exc:
         raise UsageError(f"cannot open the trace: {exc}") from None
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot open the database {args.db}: {exc}") from None
     print(f"Meeple play table: open http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl+C stops)")
+    if args.host in ("0.0.0.0", "::") and not args.allowed_host:  # no browser asks for host 0.0.0.0
+        print("listening on every address: give --allowed-host NAME for each name or address people open "
+              "the table by (only localhost is answered now)")
     if traces:
         print(f"replays: http://{args.host}:{args.port}/replay")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

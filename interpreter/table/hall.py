@@ -9,34 +9,52 @@ every change.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import secrets
 import threading
+from pathlib import Path, PurePath
 
-from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset
+from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
+from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
 from meeple.interpreter.table.live import LiveTable, TableError
 from meeple.interpreter.table.model import seat_page, space_positions
+from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store
 
 
+log = logging.getLogger("meeple.table")
+# Bot moves thinking at once on the whole server (each in a thread; the rest wait their turn).
+# The cores are shared with the event loop that serves every page.
+BOT_THREADS = max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
 class Hall:
-    def __init__(self, games: list[str], store: Store):
+    def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
+                 queue_size: int = outbox.QUEUE):
         self.store = store
+        self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
+        self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
+        self.thinking = asyncio.Semaphore(BOT_THREADS)
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.pages: dict[str, set] = {}  # table id -> {(socket, seat)}
+        self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
         self.compiling = threading.Lock()
 
     # ------------------------------------------------------------- games
-    def engine(self, game, options: dict, variants: list, any_game: bool = False) -> Engine:
-        """The compiled game; `any_game` also finds rulesets the lobby does not offer (for replays)."""
-        if game not in self.games and not any_game:
+    def engine(self, game, options: dict, variants: list, any_game: bool = False,
+               trusted: bool = False) -> Engine:
+        """The compiled game. `any_game` also finds the shipped rulesets the lobby does not offer
+        (for replays); only `trusted` (a trace the operator named on the command line) may name a
+        .rules path: a name from a client is looked up, never opened as a path."""
+        if game not in self.games and not (any_game and (trusted or game in shipped_rulesets())):
             raise TableError(f"`{game}` is not offered here; choose one of: {', '.join(self.games)}")
         key = (game, tuple(sorted(options.items())), tuple(variants))
         with self.compiling:  # the parser is not thread-safe; tests drive the hall from their own thread
@@ -55,6 +73,26 @@ class Hall:
             except MeepleError as exc:
                 raise TableError(exc.diagnostics[0].message if exc.diagnostics else str(exc)) from None
         return self.engines[key]
+
+    def replayable(self, named) -> str:
+        """The game an uploaded trace's header names, as a name `engine` knows: an offered game,
+        a shipped one, or a path whose file name is one of those (a trace recorded from a copy of
+        the rules; the digest check that follows tells whether they are the same rules). The path
+        itself is never opened, and the refusal does not repeat it: the same words whether or not
+        such a file exists on this machine."""
+        shipped = shipped_rulesets()
+        if isinstance(named, str):
+            if named in self.games or named in shipped:
+                return named
+            stem = PurePath(named.replace("\\", "/")).stem if named.endswith(".rules") else None
+            by_file = {Path(p).stem: name for name, p in self.games.items()}
+            if stem in by_file:
+                return by_file[stem]
+            if stem in shipped:
+                return stem
+        offered = sorted(set(self.games) | set(shipped))
+        raise TableError("the trace's game is not one this server offers or ships; it replays traces of: "
+                         + ", ".join(offered))
 
     def catalogue(self) -> list[dict]:
         """What the lobby offers: each game with its player counts, options and variants."""
@@ -85,6 +123,10 @@ class Hall:
         except AgentError as exc:
             raise TableError(str(exc)) from None
         seed = seed if isinstance(seed, int) else secrets.randbelow(2 ** 31)
+        try:  # a rule error in the setup is said now, before a table that cannot start is stored
+            engine.start(players, seed)
+        except MeepleError as exc:
+            raise TableError(f"the game cannot start: {exc.format()}") from None
         row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
                                 [str(s) for s in seats])
         self.tables[row["id"]] = LiveTable(row, engine, self.store)
@@ -118,7 +160,14 @@ class Hall:
             else:
                 raise TableError(f"unknown message type `{kind}`; send choose or undo")
             await self.broadcast(live)
-            await self.run_bots(live)
+        # the bots play on in their own task: the page's handler may end (its page dropped)
+        # while they think, and that must not stop them
+        self.spawn(self.wake(table_id))
+
+    def spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def wake(self, table_id: str) -> None:
         """Let the bots play if it is their turn (a new table, a table resumed after a restart)."""
@@ -128,22 +177,42 @@ class Hall:
                 await self.run_bots(live)
 
     async def run_bots(self, live: LiveTable) -> None:
-        while live.bot_to_move() is not None:
-            await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+        """The bots move until a person decides or the game ends. A bot whose move fails (a rule
+        error, an agent's error) stops the table there: every page is told, and the page shows it
+        where it said "thinking". It is tried again only after the state changes (an undo): the
+        same move would fail the same way, and reconnecting must not buy a client more work."""
+        while live.bot_to_move() is not None and live.bot_error is None:
+            try:
+                async with self.thinking:  # at most BOT_THREADS moves think at once, whatever the tables
+                    await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+            except MeepleError as exc:
+                live.bot_error = exc.format()
+            except (AgentError, TableError) as exc:
+                live.bot_error = str(exc)
+            except Exception as exc:  # a bug in the engine or an agent: said on the page, logged in full
+                log.exception("a bot's move failed at table %s", live.id)
+                live.bot_error = f"{type(exc).__name__}: {exc}"
+            if live.bot_error is not None:
+                live.version += 1  # pages take it as news
+                for box, _ in list(self.pages.get(live.id, ())):
+                    box.send({"type": "error", "message": f"the bot cannot move: {live.bot_error}"})
             await self.broadcast(live)
 
     async def broadcast(self, live: LiveTable) -> None:
-        for socket, seat in list(self.pages.get(live.id, ())):
-            try:
-                await socket.send_json({"type": "table", "table": seat_page(live, seat)})
-            except Exception:  # a page that went away; its socket handler cleans up
-                self.pages[live.id].discard((socket, seat))
+        """Each page's picture put in its outbox; this never waits for a page (see outbox.py)."""
+        for box, seat in list(self.pages.get(live.id, ())):
+            if not box.send({"type": "table", "table": seat_page(live, seat)}):
+                self.pages[live.id].discard((box, seat))  # gone, or dropped for not reading
 
-    def join(self, table_id: str, socket, seat) -> None:
-        self.pages.setdefault(table_id, set()).add((socket, seat))
+    def join(self, table_id: str, socket, seat) -> Outbox:
+        """A page joins its table; everything sent to it goes through the Outbox returned."""
+        box = Outbox(socket, self.queue_size, self.send_seconds)
+        self.pages.setdefault(table_id, set()).add((box, seat))
+        box.writer.add_done_callback(lambda _: self.leave(table_id, box, seat))  # dropped, or gone
+        return box
 
-    def leave(self, table_id: str, socket, seat) -> None:
-        self.pages.get(table_id, set()).discard((socket, seat))
+    def leave(self, table_id: str, box: Outbox, seat) -> None:
+        self.pages.get(table_id, set()).discard((box, seat))
 
     def listing(self) -> list[dict]:
         """The tables on this server, newest first, for the lobby: who sits where and a link to watch.

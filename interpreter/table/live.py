@@ -46,6 +46,7 @@ class LiveTable:
         self.choices = []  # option ids, in order
         self.entries = []  # per decision: {"actor", "label" per viewer, "lines" per viewer}
         self.version = 0  # bumped on every change; pages ignore older updates
+        self.bot_error = None  # why the bot to move cannot (a rule error); cleared by any change
         for n, choice in enumerate(store.choices(self.id) if store else [], 1):
             try:
                 self.commit(choice, record=False)
@@ -104,6 +105,7 @@ class LiveTable:
                              "lines": self._texts(events, state)})
         self.state = state
         self.version += 1
+        self.bot_error = None
 
     def bot_to_move(self):
         """The bot seat that decides now, or None (a person's turn, or the end)."""
@@ -128,6 +130,7 @@ class LiveTable:
         self.state = self.history[at][0]
         del self.history[at:], self.choices[keep:], self.entries[keep:]
         self.version += 1
+        self.bot_error = None
 
     # ------------------------------------------------------------- words
     def viewers(self) -> list:

@@ -279,6 +279,7 @@ def seat_page(live, seat) -> dict:
             "options": dict(g.options), "variants": [g.variant_titles.get(v, v) for v in g.variants],
             **table_picture(engine, view),
             "decision": decision_json(engine, state, view, viewer),
+            "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
             "can_undo": live.can_undo(seat),
             "log": log_lines(live.setup, live.entries, viewer),
             "scores": scores_json(engine, state)}

@@ -8,8 +8,14 @@ none), with the decision taken at that step in the words that seat may read,
 and the same log as a live table: the game so far, each decision and what the
 seat saw happen (one step's events alone left the panel empty where that seat
 saw nothing of them).
+
+A replay keeps every state of the game, about two and a half times the size of
+its trace; uploads are kept in a `ReplayCache` of bounded count and size, the oldest
+going first, so uploading never grows the server without end.
 """
 from __future__ import annotations
+
+import secrets
 
 from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.table.live import viewer_lines
@@ -65,3 +71,38 @@ class Replay:
         entries = [{"actor": self.lines[i]["actor"], "title": self.lines[i].get("title", ""),
                     "label": {seat: self.label(i, seat)}, "lines": {seat: seen(i)}} for i in range(1, step + 1)]
         return log_lines({seat: seen(0)}, entries, seat)
+
+
+UPLOADS = 8  # uploads kept at once
+UPLOAD_BYTES = 64_000_000  # their traces' bytes together (the replays take about 2.5 times this)
+
+
+class ReplayCache:
+    """The replays a server keeps: the operator's (given on the command line) for good, and uploads
+    up to `count` of them and `size` bytes of trace text together, the oldest evicted first."""
+
+    def __init__(self, count: int = UPLOADS, size: int = UPLOAD_BYTES):
+        self.count, self.size = count, size
+        self.replays: dict[str, Replay] = {}  # in the order they came
+        self.uploads: dict[str, int] = {}  # id -> bytes, oldest first
+
+    def keep(self, replay: Replay, key: str) -> None:
+        """One of the operator's replays, under its number; never evicted."""
+        self.replays[key] = replay
+
+    def add(self, replay: Replay, size: int) -> str:
+        """An upload: its new id; the oldest uploads go to make room (TraceError if it can never fit)."""
+        if size > self.size:
+            raise TraceError("that trace is too large for this server")
+        while self.uploads and (len(self.uploads) >= self.count or sum(self.uploads.values()) + size > self.size):
+            oldest = next(iter(self.uploads))
+            del self.replays[oldest], self.uploads[oldest]
+        key = secrets.token_hex(4)
+        self.replays[key], self.uploads[key] = replay, size
+        return key
+
+    def get(self, key: str) -> Replay | None:
+        return self.replays.get(key)
+
+    def items(self):
+        return self.replays.items()

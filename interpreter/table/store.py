@@ -5,6 +5,10 @@ variants, players, seed, the rules' digest) and its seats (agent names and
 secret tokens). Each decision is written, and committed, before anyone is told
 about it; undo deletes the decisions it takes back. Replaying the decisions
 rebuilds the state exactly (see live.py), so killing the server loses nothing.
+
+One server owns one database: the store holds an exclusive lock (flock) on a
+sibling file `DB.lock` for as long as it is open. Two servers on one file would
+each keep their own tables in memory and write decisions over each other's.
 """
 from __future__ import annotations
 
@@ -12,6 +16,14 @@ import json
 import secrets
 import sqlite3
 import threading
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; one server per database is then up to the person running it
+    fcntl = None
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 SCHEMA = """
 create table if not exists tables (
@@ -34,6 +46,10 @@ create table if not exists decisions (
 """
 
 
+class StoreError(Exception):
+    """A database the table cannot use (a folder, another kind of file, one in use); one line."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(12)
 
@@ -43,11 +59,44 @@ class Store:
 
     def __init__(self, path: str = ":memory:"):
         self.path = path
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self.lock = threading.Lock()
-        with self.lock:
+        self.owner = None if path == ":memory:" else self._own(Path(path))
+        try:
+            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self.db.execute("pragma journal_mode=wal" if path != ":memory:" else "pragma journal_mode=memory")
             self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            self._disown()
+            raise StoreError(f"cannot use {path} as the tables' database: {exc}") from None
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _own(path: Path):
+        """The open lock file that makes this store the database's only user (StoreError if it is
+        not a database file or another server holds it). Checked before SQLite opens the file:
+        SQLite would write its journal beside any file it is given."""
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder; give a database file, such as {path / 'tables.sqlite'}")
+        if path.is_file() and path.stat().st_size:
+            with path.open("rb") as f:
+                if f.read(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+                    raise StoreError(f"{path} is not a SQLite database; give a new file name for the tables")
+        try:
+            owner = open(f"{path}.lock", "a")
+        except OSError as exc:
+            raise StoreError(f"cannot use {path} as the tables' database: {exc.strerror or exc}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                owner.close()
+                raise StoreError(f"{path} is in use by another `meeple serve` (one server owns one database; "
+                                 "stop it, or give another --db)") from None
+        return owner
+
+    def _disown(self) -> None:
+        if self.owner is not None:
+            self.owner.close()  # closing the file releases the flock
+            self.owner = None
 
     def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
                agents: list[str]) -> dict:
@@ -94,3 +143,4 @@ class Store:
     def close(self) -> None:
         with self.lock:
             self.db.close()
+        self._disown()

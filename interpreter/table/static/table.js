@@ -178,8 +178,11 @@ function render() {
     // a bot seat moves on its own: say so (and show it working), so nobody waits for a person
     const agent = (t.seats[d.actor] || {}).agent;
     const bot = agent && agent !== "person";
-    panel.append(el("div", {class: "waiting" + (bot ? " thinking" : ""), id: "waiting"},
-      bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
+    // a bot whose move failed (a rule error) says so, instead of thinking for ever
+    const stuck = bot && t.bot_error;
+    panel.append(el("div", {class: "waiting" + (bot && !stuck ? " thinking" : ""), id: "waiting"},
+      stuck ? `${d.actor_name} (${agent} bot) cannot move: ${t.bot_error}`
+        : bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
       mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => switchTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
   } else {
     // the outcome where the eye already is (the scores' breakdown follows below)

@@ -1,0 +1,66 @@
+"""Each page's own queue of messages, so that one page that stops reading never holds up a table.
+
+Sending on a WebSocket waits while the page's connection is full (a tab in the background, a
+phone in a tunnel, a client that never reads). When the hall sent to every page in turn, one such
+page held up every broadcast of its table, and with it the table's lock: nobody could play. Now
+the hall only puts messages in each page's `Outbox`; a writer task per page sends them, in order.
+A page whose queue fills up (it is that far behind) or whose send takes longer than `seconds` is
+dropped: its socket is closed (code 1013, "try again later"; the page reconnects and gets the
+table as it is then) and the table plays on.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+QUEUE = 32  # messages waiting for one page; every message is a whole page, so the latest is enough
+SECONDS = 10.0  # one send; a page on a slow link takes far less for a page of JSON
+TRY_AGAIN_LATER = 1013
+
+
+class Outbox:
+    """The messages waiting for one socket, and the task that sends them."""
+
+    def __init__(self, socket, size: int = QUEUE, seconds: float = SECONDS):
+        self.socket, self.seconds = socket, seconds
+        self.queue: asyncio.Queue = asyncio.Queue(maxsize=size)
+        self.dropped = False
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    @property
+    def open(self) -> bool:
+        return not self.writer.done()
+
+    def send(self, message: dict) -> bool:
+        """Queue a message without waiting; False when the page is gone or dropped for lagging."""
+        if not self.open:
+            return False
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.writer.cancel()  # the writer closes the socket as it stops
+            return False
+        return True
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                await asyncio.wait_for(self.socket.send_json(message), self.seconds)
+        except asyncio.TimeoutError:
+            self.dropped = True
+        except asyncio.CancelledError:
+            pass  # dropped for a full queue, or the page's handler finished
+        except Exception:  # the page went away while a message was on its way; its handler cleans up
+            return
+        if self.dropped:
+            # closing also writes to the socket: bounded too, or a stuck page would hold this task
+            with contextlib.suppress(Exception, asyncio.TimeoutError):
+                await asyncio.wait_for(self.socket.close(code=TRY_AGAIN_LATER), self.seconds)
+
+    async def close(self) -> None:
+        """Stop sending (the page's handler is finishing)."""
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.writer
