@@ -12,6 +12,7 @@ have a fast way (FAST_VALUES) beside the long one through `breakdown`:
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter.game import KIND
 from meeple.interpreter.machine import Machine
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
@@ -120,9 +121,10 @@ class Scoring:
         self.spare(m)
         return out
 
-    def measures(self, state: dict) -> dict[str, list]:
+    def measures(self, state: dict, kinds: dict | None = None) -> dict[str, list]:
         """The ruleset's declared measures, per label: one value per player, a whole number (yes/no
         as 1/0) or a list of things (components by name, enum values), which the lab counts one by one.
+        `kinds`, if given, gets the kind of thing each listing measure listed (when it listed any).
 
         For the lab's reports only: what a designer counts (a guest served, an objective met)."""
         out: dict[str, list] = {}
@@ -136,6 +138,9 @@ class Scoring:
                 self.spare(m)
                 values.append(sorted(self._thing(x) for x in value) if isinstance(value, list)
                               else self._checked(value, rule.span, what))
+                if kinds is not None and isinstance(value, list) and value:
+                    comp = self.game.components.get(value[0]) if isinstance(value[0], str) else None
+                    kinds[rule.label] = comp[KIND] if comp is not None else "value"
             out[rule.label] = values
         return out
 

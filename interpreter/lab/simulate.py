@@ -54,7 +54,7 @@ def blank_row(side: Side, seed: int) -> dict:
             "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
             "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
             "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
-            "measures": {},
+            "measures": {}, "measure_kinds": {},
             "seconds": 0.0, "cpu": 0.0, "error": None}
 
 
@@ -80,7 +80,7 @@ def play_row(side: Side, seed: int) -> dict:
                 actions[chosen.value] += 1
             state, events = engine.apply(state, index, inplace=True)
             steps += len(events)
-        scores = engine.scores(state)
+        scores, kinds = engine.scores(state), {}
         ranking = engine.ranking(state, scores)
         winners = [r["player"] for r in ranking if r["place"] == 1]
         outcome = engine.outcome(state, scores)  # the game's own win or loss, where it declares one
@@ -91,7 +91,7 @@ def play_row(side: Side, seed: int) -> dict:
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
             branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions),
-            measures=engine.measures(state))
+            measures=engine.measures(state, kinds), measure_kinds=kinds)
     except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run

@@ -95,13 +95,33 @@ def _things(row: dict, label: str) -> dict:
     return out
 
 
-def _things_summary(ok: list, label: str) -> dict:
-    """Per thing a listing measure named: times listed, per game, and the share of games it appears in."""
-    counts = [_things(r, label) for r in ok]
-    names = sorted({t for c in counts for t in c}, key=lambda t: (-sum(c.get(t, 0) for c in counts), t))
-    return {t: {"count": sum(c.get(t, 0) for c in counts), "per_game": mean(c.get(t, 0) for c in counts),
-                "games": sum(1 for c in counts if t in c), "share": sum(1 for c in counts if t in c) / len(ok)}
-            for t in names}
+def _things_tables(ok: list, labels: list) -> list[dict]:
+    """The listing measures as tables, one per kind of thing (objectives held and objectives met side
+    by side): per thing, how often each measure listed it and in how many games; each later measure
+    also as a share of the first (met per held). A measure that never listed anything is noted alone."""
+    kinds: dict = {}
+    for r in ok:
+        for label, kind in (r.get("measure_kinds") or {}).items():
+            kinds.setdefault(label, kind)
+    groups: dict = {}
+    for label in labels:
+        groups.setdefault(kinds.get(label, f"? {label}"), []).append(label)
+    out = []
+    for kind, members in groups.items():
+        counts = {label: [_things(r, label) for r in ok] for label in members}
+        total: dict = {label: {} for label in members}
+        for label in members:
+            for c in counts[label]:
+                for t, n in c.items():
+                    total[label][t] = total[label].get(t, 0) + n
+        first = members[0]
+        names = sorted({t for label in members for t in total[label]}, key=lambda t: (-total[first].get(t, 0), t))
+        rows = {t: {label: {"count": total[label].get(t, 0),
+                            "games": sum(1 for c in counts[label] if t in c)} for label in members}
+                for t in names}
+        out.append({"kind": kind if not kind.startswith("? ") else None, "measures": members, "things": rows,
+                    "games": len(ok)})
+    return out
 
 
 def _labels(rows, key: str) -> list:
@@ -145,7 +165,7 @@ def summarize(rows) -> dict:
     measures = {k: {"per_seat": describe(_measure_mean(r, k) for r in ok),
                     "seats": [describe(_measure(r, s, k) for r in ok) for s in range(len(seats))]}
                 for k in measure_labels if not _listing(ok, k)}
-    things = {k: _things_summary(ok, k) for k in measure_labels if _listing(ok, k)}
+    things = _things_tables(ok, [k for k in measure_labels if _listing(ok, k)])
     draws = sum(1 for r in ok if len(r.get("winners") or []) > 1)
     tiebreaks = sum(1 for r in ok if r.get("tiebreak_used"))
     actions = {}

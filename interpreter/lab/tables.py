@@ -63,11 +63,8 @@ def summary_tables(summary: dict) -> list:
                       interval(d["per_seat"]["low"], d["per_seat"]["high"]), num(d["per_seat"]["min"]),
                       num(d["per_seat"]["max"])] + [num(x["mean"]) for x in d["seats"]]
                      for k, d in summary["measures"].items()]))
-    for k, things in (summary.get("things") or {}).items():
-        out.append((f"{k} (a measure listing things; all seats together)",
-                    ["thing", "times", "per game", "games", "share of games"],
-                    [[t, str(d["count"]), num(d["per_game"]), str(d["games"]), pct(d["share"])]
-                     for t, d in things.items()]))
+    for group in summary.get("things") or []:
+        out.append(_things_table(group))
     out.append(("Outcomes", ["outcome", "games", "rate", "95% CI"],
                 [[name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
                  for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))]))
@@ -82,6 +79,28 @@ def summary_tables(summary: dict) -> list:
         out.append((f"Errors (first {len(summary['errors']['first'])} of {summary['errors']['count']})",
                     ["seed", "error"], [[str(e["seed"]), e["error"]] for e in summary["errors"]["first"]]))
     return out
+
+
+def _things_table(group: dict) -> tuple:
+    """A kind of thing the listing measures named: per thing, times listed and games, per measure;
+    each later measure also as a share of the first (objectives met per objective held)."""
+    first, *later = group["measures"]
+    if not group["things"]:
+        return (f"{', '.join(group['measures'])}: nothing listed in {group['games']} games", ["thing"], [])
+    headers = ["thing"]
+    for label in group["measures"]:
+        headers += [f"{label}: times", "games"]
+    headers += [f"{label} per {first}" for label in later]
+    rows = []
+    for thing, per in group["things"].items():
+        row = [thing]
+        for label in group["measures"]:
+            row += [str(per[label]["count"]), str(per[label]["games"])]
+        base = per[first]["count"]
+        row += [pct(per[label]["count"] / base) if base else "-" for label in later]
+        rows.append(row)
+    kind = f" ({group['kind']})" if group["kind"] else ""
+    return (f"Things the measures list{kind}, all seats together, in {group['games']} games", headers, rows)
 
 
 def compare_tables(comparison: dict, detail: bool = False) -> list:
