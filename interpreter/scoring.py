@@ -136,7 +136,7 @@ class Scoring:
                 what = f'measure "{rule.label}"'
                 value = self._evaluate(m, rule.fn, rule.span, what)
                 self.spare(m)
-                values.append(sorted(self._thing(x) for x in value) if isinstance(value, list)
+                values.append(sorted(self.thing_name(x) for x in value) if isinstance(value, list)
                               else self._checked(value, rule.span, what))
                 if kinds is not None and isinstance(value, list) and value:
                     comp = self.game.components.get(value[0]) if isinstance(value[0], str) else None
@@ -144,8 +144,9 @@ class Scoring:
             out[rule.label] = values
         return out
 
-    def _thing(self, value) -> str:
-        """A thing a measure lists, by the name people know it by."""
+    def thing_name(self, value) -> str:
+        """A thing (a component, a value) by the name people know it by: a measure lists it so, and
+        the lab's records of choices count it so."""
         comp = self.game.components.get(value) if isinstance(value, str) else None
         if comp is not None:
             return str(comp.get("name") or self.game.labels.get(value, value))

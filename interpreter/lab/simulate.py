@@ -10,12 +10,11 @@ alone with `meeple run ... --seed S`. interpreter/lab/runs.py plays many rows
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.agents import AgentError, choose, make_agents
-from meeple.interpreter.effects.choices import Menu
+from meeple.interpreter.lab.record import GameRecord
 
 MAX_DECISIONS = 100_000
 
@@ -54,7 +53,8 @@ def blank_row(side: Side, seed: int) -> dict:
             "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
             "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
             "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
-            "measures": {}, "measure_kinds": {},
+            "measures": {}, "measure_kinds": {}, "picks": {}, "first_player": None, "lead_changes": None,
+            "lead_for_good": None, "margin": None,
             "seconds": 0.0, "cpu": 0.0, "error": None}
 
 
@@ -66,19 +66,17 @@ def play_row(side: Side, seed: int) -> dict:
         engine = engine_for(side)
         agents = make_agents(engine, list(side.agents), side.players, seed)
         state, events = engine.start(side.players, seed)
-        steps, decisions, offered, actions = len(events), 0, 0, Counter()
+        steps, decisions, offered = len(events), 0, 0
+        record = GameRecord(engine, side.players)
         while (d := engine.decision(state)) is not None:
             decisions += 1
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
             offered += len(d.options)
             index = choose(agents[d.actor], engine.view(state, d.actor), d)
-            chosen = d.options[index]
-            if type(chosen.value) is dict:  # an action at any time: counted by its title
-                actions[chosen.label] += 1
-            elif isinstance(engine.pending_op(state), Menu) and chosen.value is not None:
-                actions[chosen.value] += 1
+            record.decided(state, d, index)
             state, events = engine.apply(state, index, inplace=True)
+            record.after(state)
             steps += len(events)
         scores, kinds = engine.scores(state), {}
         ranking = engine.ranking(state, scores)
@@ -90,8 +88,9 @@ def play_row(side: Side, seed: int) -> dict:
             scores=[s["total"] for s in scores], breakdown=[s["breakdown"] for s in scores], ranking=ranking,
             winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
             turns=state["seq"], decisions=decisions, steps=steps,
-            branching=round(offered / decisions, 4) if decisions else None, actions=dict(actions),
-            measures=engine.measures(state, kinds), measure_kinds=kinds)
+            branching=round(offered / decisions, 4) if decisions else None,
+            measures=engine.measures(state, kinds), measure_kinds=kinds,
+            **record.fields([s["total"] for s in scores], winners))
     except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run

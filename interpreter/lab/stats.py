@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import math
 
-from meeple.interpreter.lab import inference
+from meeple.interpreter.lab import designer, inference
+from meeple.interpreter.lab.designer import win_share
 from meeple.interpreter.lab.estimates import (  # noqa: F401 (the lab's basic estimates, also read from here)
     betainc, describe, mcnemar, mean, mean_ci, paired_t, quantile, sd, t_pvalue, t_quantile, wilson)
 
@@ -56,13 +57,6 @@ NOTES = [
 def is_ok(row: dict) -> bool:
     """A game that finished and was scored."""
     return not row.get("error") and row.get("scores") is not None
-
-
-def _win_share(row: dict, seat: int) -> float:
-    if row.get("win") is not None:  # the game's declared outcome
-        return 1.0 if row["win"][seat] else 0.0
-    winners = row.get("winners") or []
-    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 def _rule(row: dict, seat: int, label: str):
@@ -149,7 +143,7 @@ def summarize(rows) -> dict:
     seats = []
     for s in range(max((len(r["scores"]) for r in ok), default=0)):
         games = [r for r in ok if s < len(r["scores"])]
-        wins = math.fsum(_win_share(r, s) for r in games)
+        wins = math.fsum(win_share(r, s) for r in games)
         p, low, high = wilson(wins, len(games))
         # seat advantage: each seat's rate against an even share (not for a game's own outcome, or solo)
         fair = 1 / len(games[0]["scores"]) if games and not by_outcome and len(games[0]["scores"]) > 1 else None
@@ -180,6 +174,8 @@ def summarize(rows) -> dict:
         "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
                                                 for r in bad[:ERRORS_SHOWN]]},
         "seats": seats, "rules": rules, "measures": measures, "things": things,
+        "first_player": designer.first_player(ok), "closeness": designer.closeness(ok),
+        "deciding": designer.deciding(ok, labels), "picks": designer.picks(ok),
         "wins_from": "outcome" if by_outcome else "place",
         "draws": _rate(draws, n), "tiebreaks": _rate(tiebreaks, n),
         "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")},
@@ -206,6 +202,8 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     def add(key, label, group, value, rate=False):
         xy = [(value(a), value(b)) for a, b in pairs]
         xy = [(x, y) for x, y in xy if x is not None and y is not None]
+        if not xy:  # a figure these rows do not have (rows of an older meeple, a solo game's margin)
+            return
         diffs = [y - x for x, y in xy]
         res = paired_t(diffs)
         if rate and diffs:
@@ -226,7 +224,10 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     for s in range(seats):
         add(f"score/{s}", f"score P{s + 1}", "score", seat_value(lambda r, s: r["scores"][s], s))
     for s in range(seats):  # seat 0's is the first player's win rate
-        add(f"win/{s}", f"win rate P{s + 1}", "win", seat_value(_win_share, s), rate=True)
+        add(f"win/{s}", f"win rate P{s + 1}", "win", seat_value(win_share, s), rate=True)
+    add("first/win", "first player's win rate", "win",
+        lambda r: win_share(r, r["first_player"]) if r.get("first_player") is not None and seats > 1 else None,
+        rate=True)
     add("draws", "shared first place", "outcome", lambda r: 1 if len(r.get("winners") or []) > 1 else 0, rate=True)
     add("tiebreaks", "tie-break used", "outcome", lambda r: 1 if r.get("tiebreak_used") else 0, rate=True)
     for k in rule_labels:
@@ -249,9 +250,12 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     for k in counted:
         for s in range(seats):
             add(f"measure/{k}/{s}", f"{k} P{s + 1}", "measure seat", seat_value(lambda r, s, k=k: _measure(r, s, k), s))
-    for key, label in (("steps", "length (steps)"), ("decisions", "decisions"), ("turns", "turns"),
+    for key, label in (("steps", "length (steps)"), ("decisions", "decisions"), ("turns", "phases entered"),
                        ("branching", "branching")):
         add(key, label, "length", lambda r, key=key: r.get(key))
+    for key, label in (("margin", "winning margin"), ("lead_changes", "lead changes"),
+                       ("lead_for_good", "decisiveness (share led for good)")):
+        add(key, label, "closeness", lambda r, key=key: r.get(key) if len(r["scores"]) > 1 else None)
     for name in sorted(_labels([r for pair in pairs for r in pair], "actions")):
         add(f"action/{name}", f"action {name} per game", "action",
             lambda r, name=name: (r.get("actions") or {}).get(name, 0))

@@ -68,9 +68,11 @@ def summary_tables(summary: dict) -> list:
     out.append(("Outcomes", ["outcome", "games", "rate", "95% CI"],
                 [[name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
                  for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))]))
-    out.append(("Game", ["measure", "mean", "sd", "min", "median", "max"],
-                [[k, num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]), num(d["max"])]
+    out.append(("Game", ["measure", "mean", "sd", "min", "q25", "median", "q75", "max"],
+                [[LENGTH_WORDS.get(k, k), num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["q25"]),
+                  num(d["median"]), num(d["q75"]), num(d["max"])]
                  for k, d in summary["length"].items() if d["n"]]))
+    out += _designer_tables(summary)
     if summary["actions"]:
         out.append(("Actions", ["action", "per game", "sd", "games used", "share used"],
                     [[k, num(d["mean"]), num(d["sd"]), str(d["games_used"]), pct(d["used_share"])]
@@ -78,6 +80,47 @@ def summary_tables(summary: dict) -> list:
     if summary["errors"]["count"]:
         out.append((f"Errors (first {len(summary['errors']['first'])} of {summary['errors']['count']})",
                     ["seed", "error"], [[str(e["seed"]), e["error"]] for e in summary["errors"]["first"]]))
+    return out
+
+
+LENGTH_WORDS = {"turns": "phases entered", "seconds": "seconds (wall)", "cpu": "CPU seconds"}
+CLOSENESS_WORDS = {"margin": "winning margin", "lead_changes": "lead changes",
+                   "lead_for_good": "decisiveness (share led for good)"}
+PICKS_SHOWN = 30  # things per decision in the text report (the JSON and HTML have them all)
+
+
+def _designer_tables(summary: dict) -> list:
+    """First player, closeness, the deciding category and the choice records (lab/designer.py)."""
+    out = []
+    first = summary.get("first_player")
+    if first:
+        out.append(("First player (who was first player at the first decision)",
+                    ["games", "wins", "win rate", "95% CI", "even share", "p (binomial)"],
+                    [[str(first["games"]), num(first["wins"], 1), pct(first["rate"]),
+                      interval(first["low"], first["high"], pct), pct(first["fair"]), pval(first["p"])]]))
+    close = {k: d for k, d in (summary.get("closeness") or {}).items() if d["n"]}
+    if close:
+        out.append(("How close and how settled", ["measure", "mean", "sd", "min", "median", "max"],
+                    [[CLOSENESS_WORDS[k], num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]),
+                      num(d["max"])] for k, d in close.items()]))
+    if summary.get("deciding"):
+        out.append(("Which scoring rule separates winners from the others (largest |d| first)",
+                    ["rule", "winners", "others", "d"],
+                    [[d["rule"], num(d["winners"]), num(d["others"]), num(d["d"], sign=True)]
+                     for d in summary["deciding"]]))
+    for entry in summary.get("picks") or []:
+        things = list(entry["things"].items())
+        shown = things[:PICKS_SHOWN]
+        title = f"Choices: {entry['title']} (line {entry['line']}; least taken first"
+        title += f", {len(shown)} of {len(things)} shown)" if len(things) > len(shown) else ")"
+        rows = [[t, str(d["offered"]), str(d["taken"]), pct(d["rate"]), pct(d["win_taken"]),
+                 pct(d["win_passed"])] for t, d in shown]
+        out.append((title, ["thing", "offered", "taken", "take rate", "win rate when taken",
+                            "when passed over"], rows))
+        if entry["never"] or entry["always"]:
+            lists = [["never taken", ", ".join(entry["never"]) or "-"],
+                     ["always taken", ", ".join(entry["always"]) or "-"]]
+            out.append((f"Choices: {entry['title']}: offered at least 5 times and", ["", "things"], lists))
     return out
 
 

@@ -1,0 +1,99 @@
+"""Designer metrics on games whose answers are known (interpreter/lab/designer.py, record.py)."""
+from __future__ import annotations
+
+import pytest
+
+from meeple.interpreter.lab import designer, stats, tables
+from meeple.interpreter.lab.record import GameRecord
+from meeple.interpreter.lab.simulate import Side, play_row
+from tests.conftest import rules
+
+
+def row(seed, scores, first=0, picks=None, breakdown=None, win=None):
+    winners = [i for i, s in enumerate(scores) if s == max(scores)]
+    return {"seed": seed, "side": "base", "ruleset": "g", "players": len(scores), "options": {}, "variants": [],
+            "agents": ["random"], "scores": scores, "winners": winners, "win": win,
+            "breakdown": breakdown or [{"A": s} for s in scores], "first_player": first,
+            "picks": picks or {}, "error": None, "margin": None, "lead_changes": None, "lead_for_good": None}
+
+
+class FakeEngine:
+    """Totals after each decision, as scripted."""
+
+    def __init__(self, totals):
+        self.script = iter(totals)
+
+    def totals(self, state):
+        return next(self.script)
+
+
+def test_lead_changes_and_decisiveness_follow_the_sole_leader():
+    # leaders after each decision: P1, tie, P2, P2, P1, P1 -> two changes (a tie is none);
+    # the winner P1 led for good through the last 2 of 6 decisions
+    rec = GameRecord(FakeEngine([[1, 0], [1, 1], [1, 2], [1, 3], [5, 3], [6, 3]]), 2)
+    for _ in range(6):
+        rec.after({})
+    got = rec.fields([6, 3], [0])
+    assert (got["lead_changes"], got["lead_for_good"], got["margin"]) == (2, round(2 / 6, 4), 3)
+
+
+def test_a_shared_win_has_no_decisiveness_and_a_wire_to_wire_win_has_one():
+    rec = GameRecord(FakeEngine([[2, 0], [3, 1]]), 2)
+    rec.after({}), rec.after({})
+    assert rec.fields([3, 1], [0])["lead_for_good"] == 1.0
+    assert rec.fields([3, 3], [0, 1])["lead_for_good"] is None
+
+
+def test_first_player_advantage_is_the_first_players_not_seat_ones():
+    # the first player (seat 2 in odd games, seat 1 in even ones) always wins: seat rates are even
+    rows = [row(s, [10, 5] if s % 2 == 0 else [5, 10], first=s % 2) for s in range(20)]
+    first = designer.first_player(rows)
+    assert first["rate"] == 1.0 and first["p"] == pytest.approx(2 * 0.5 ** 20)
+    summary = stats.summarize(rows)
+    assert summary["seats"][0]["win_rate"]["p"] == 0.5
+    assert summary["first_player"]["rate"] == 1.0
+
+
+def test_the_deciding_category_is_the_one_winners_score_in():
+    rows = [row(s, [10 + s % 3, 4], breakdown=[{"A": 8 + s % 3, "B": 2}, {"A": 2, "B": 2}]) for s in range(12)]
+    [a, b] = designer.deciding(rows, ["A", "B"])
+    assert a["rule"] == "A" and a["d"] > 2 and b["d"] is None  # B never varies: no spread to divide by
+
+
+def test_picks_count_offers_takes_and_the_win_rate_either_way():
+    # seat 0 is offered "x" in every game and takes it in games 0-5 (and wins those), passes in 6-9
+    rows = []
+    for s in range(10):
+        took = s < 6
+        picks = {"7": {"title": "Which?", "things": {"x": [[1, 1 if took else 0], [0, 0]],
+                                                      "y": [[1, 0 if took else 1], [0, 0]]}}}
+        rows.append(row(s, [9, 1] if took else [1, 9], picks=picks))
+    [entry] = designer.picks(rows)
+    x = entry["things"]["x"]
+    assert (x["offered"], x["taken"], x["rate"]) == (10, 6, 0.6)
+    assert (x["win_taken"], x["win_passed"]) == (1.0, 0.0)
+    assert entry["never"] == [] and entry["always"] == []
+    text = tables.format_summary(stats.summarize(rows))
+    assert "Choices: Which? (line 7; least taken first)" in text
+
+
+def test_a_thing_never_taken_is_listed():
+    rows = [row(s, [1, 0], picks={"3": {"title": "Pick", "things": {"good": [[1, 1], [0, 0]],
+                                                                     "bad": [[1, 0], [0, 0]]}}})
+            for s in range(6)]
+    [entry] = designer.picks(rows)
+    assert entry["never"] == ["bad"] and entry["always"] == ["good"]
+
+
+def test_a_played_game_records_its_choices(tmp_path):
+    path = tmp_path / "g.rules"
+    path.write_text('game "G"\nplayers 2\nenum fruit = apple | pear\ncounter n per player = 0\n'
+                    'setup:\n    for each player in turn_order:\n'
+                    '        choose f from fruit "Which fruit?":\n            n += 1 if f == apple else 0\n'
+                    'score "N": n\n')
+    r = play_row(Side(str(path), 2, ("random",)), 4)
+    [(line, entry)] = r["picks"].items()
+    assert entry["title"] == "Which fruit?" and set(entry["things"]) == {"apple", "pear"}
+    assert [sum(seat[0] for seat in entry["things"][f]) for f in ("apple", "pear")] == [2, 2]
+    assert sum(seat[1] for f in ("apple", "pear") for seat in entry["things"][f]) == 2
+    assert r["first_player"] == 0 and r["margin"] == abs(r["scores"][0] - r["scores"][1])
