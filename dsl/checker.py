@@ -78,19 +78,19 @@ def check(rs: ast.Ruleset, items: list) -> None:
     labels: dict[tuple, Span] = {}
     for item in items:
         if isinstance(item, ast.ScoreDecl):
-            key = (item.label, _guard_text(rs.source, item))
+            key = (item.label, guard_text(rs.source, item))
             if key in labels:
                 error(f'score "{item.label}" is defined twice', item.span,
                       "give the rules different names, or different `if` conditions")
             labels[key] = item.span
         if isinstance(item, ast.HintDecl):
-            key = ("hint", item.label, _guard_text(rs.source, item))
+            key = ("hint", item.label, guard_text(rs.source, item))
             if key in labels:
                 error(f'hint "{item.label}" is defined twice', item.span,
                       "give the hints different names, or different `if` conditions")
             labels[key] = item.span
         if isinstance(item, ast.MeasureDecl):
-            key = ("measure", item.label, _guard_text(rs.source, item))
+            key = ("measure", item.label, guard_text(rs.source, item))
             if key in labels:
                 error(f'measure "{item.label}" is defined twice', item.span,
                       "give the measures different names, or different `if` conditions")
@@ -99,7 +99,8 @@ def check(rs: ast.Ruleset, items: list) -> None:
         raise MeepleError(errors)
 
 
-def _guard_text(source: str, item) -> str:
+def guard_text(source: str, item) -> str:
+    """The `if` condition of a score, hint or measure rule as written ("" for none)."""
     if item.guard is None:
         return ""
     lines = source.splitlines()

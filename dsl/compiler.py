@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 
 from meeple.dsl import ast
-from meeple.dsl.checker import check
+from meeple.dsl.checker import check, guard_text
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
@@ -68,21 +68,41 @@ def apply_variants(rs: ast.Ruleset, chosen: list[str]) -> list:
             raise UsageError(f"unknown variant `{name}`" + (f"; {hint}" if hint else
                              f"; variants: {', '.join(declared) or 'none'}"))
         for new in declared[name].items:
-            key = item_key(new)
-            items = [i for i in items if key is None or item_key(i) != key] + [new]
+            key = item_key(new, rs.source)
+            if key is not None and key[0] in RULES:
+                _keeps_conditions(name, new, key, items, rs.source)
+            items = [i for i in items if key is None or item_key(i, rs.source) != key] + [new]
     return items
 
 
-def item_key(item):
-    """What a variant's definition replaces: the definition of the same kind and name."""
-    if isinstance(item, ast.ScoreDecl):
-        return ("score", item.label)
-    if isinstance(item, ast.HintDecl):
-        return ("hint", item.label)
-    if isinstance(item, ast.MeasureDecl):
-        return ("measure", item.label)
+RULES = ("score", "hint", "measure")  # kept per label and `if` condition: scoring cards A and B share labels
+
+
+def item_key(item, source: str = ""):
+    """What a variant's definition replaces: the definition of the same kind and name (a score,
+    hint or measure rule: of the same label and the same `if` condition)."""
+    for kind, cls in zip(RULES, (ast.ScoreDecl, ast.HintDecl, ast.MeasureDecl)):
+        if isinstance(item, cls):
+            return (kind, item.label, guard_text(source, item))
     name = getattr(item, "name", None)
     return (type(item).__name__, name) if name is not None else (type(item).__name__,)
+
+
+def _keeps_conditions(variant: str, new, key: tuple, items: list, source: str) -> None:
+    """A variant's rule that would sit beside same-named rules an option made conditional (rather
+    than replace one of them) is an error naming both: the variant meant to replace, and the
+    game would count both."""
+    kind, label, condition = key
+    same = [i for i in items if (k := item_key(i, source))[0] == kind and k[1] == label]
+    others = [i for i in same if item_key(i, source) != key]
+    if not others or len(others) < len(same):  # nothing of that label, or the very rule it replaces
+        return
+    where = " and ".join(f"if `{guard_text(source, i) or 'always'}` (line {i.span.line})" for i in others)
+    own = f" if `{condition}`" if condition else ""
+    raise MeepleError(f'variant `{variant}` defines {kind} "{label}"{own}, but the rules define {kind} '
+                      f'"{label}" {where}: the variant\'s rule would be counted beside them, not instead',
+                      new.span, f'give the variant one rule per condition ({kind} "{label}" if '
+                      f'{guard_text(source, others[0]) or "..."}: ...) to replace each, or another label')
 
 
 def choose_options(rs_items, requested: dict) -> tuple[dict, dict]:

@@ -28,6 +28,28 @@ class Span:
     end_col: int = 0
 
 
+PART = "# meeple: the file "  # a line of a joined source that says where the next file's text begins
+
+
+def joined(first_path: str, first: str, more: list[tuple[str, str]]) -> str:
+    """Several files' texts as one source (a ruleset and the variant files laid over it). A
+    comment line before each later file names it, so an error in it names its own file and line."""
+    text = first if first.endswith("\n") else first + "\n"
+    for path, source in more:
+        text += f"{PART}{path}\n" + (source if source.endswith("\n") else source + "\n")
+    return text
+
+
+def part_of(source: str, path: str, line: int) -> tuple[str, int]:
+    """The file and line a line of a (possibly joined) source comes from."""
+    if PART not in source or not line:
+        return path, line
+    for number, text in reversed(list(enumerate(source.splitlines()[:line], 1))):
+        if text.startswith(PART):
+            return text[len(PART):], line - number
+    return path, line
+
+
 @dataclass
 class Diagnostic:
     """One message about a ruleset: an error or a warning."""
@@ -40,9 +62,8 @@ class Diagnostic:
     source: str = ""
 
     def format(self) -> str:
-        where = self.path or "<rules>"
-        if self.span.line:
-            where += f":{self.span.line}:{self.span.col}"
+        path, line = part_of(self.source, self.path or "<rules>", self.span.line)
+        where = path + (f":{line}:{self.span.col}" if self.span.line else "")
         lines = [f"{where}: {self.severity}: {self.message}"]
         src_lines = self.source.splitlines()
         if self.span.line and self.span.line <= len(src_lines):

@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from meeple.dsl import ast
-from meeple.dsl.errors import Diagnostic, MeepleError, Span, read_text
+from meeple.dsl.errors import Diagnostic, MeepleError, Span, joined, read_text
 from meeple.dsl.transformer import ToAst
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
@@ -184,6 +184,19 @@ def _dedent_line(source: str, message: str) -> int:
     return 1
 
 
-def parse_file(path: str | Path) -> ast.Ruleset:
+def parse_file(path: str | Path, variant_files: list | tuple = ()) -> ast.Ruleset:
+    """A ruleset file; with `variant_files`, a designer's files of `variant` blocks laid over it
+    (each block becomes one of the ruleset's own variants; an error names the file it is in)."""
     path = Path(path)
-    return parse_text(read_text(path), str(path))
+    if not variant_files:
+        return parse_text(read_text(path), str(path))
+    base = read_text(path)
+    source = joined(str(path), base, [(str(f), read_text(Path(f))) for f in variant_files])
+    rs = parse_text(source, str(path))
+    first = len(base.splitlines()) + 1
+    for item in rs.items:
+        if item.span.line > first and not isinstance(item, ast.VariantDecl):
+            raise MeepleError("a variant file holds only `variant` blocks", item.span,
+                              'indent the rules under `variant NAME "Title":` to lay them over the game',
+                              str(path), source)
+    return rs

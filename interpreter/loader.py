@@ -12,10 +12,12 @@ from meeple.dsl.parser import parse_file
 from meeple.interpreter.engine import Engine
 
 
-def load(game: str, options: dict | None = None, variants: list | None = None) -> Engine:
-    """The engine for a ruleset with these options (values as the rules write them) and variants."""
+def load(game: str, options: dict | None = None, variants: list | None = None,
+         variant_files: list | tuple = ()) -> Engine:
+    """The engine for a ruleset with these options (values as the rules write them) and variants;
+    `variant_files`: a designer's files of `variant` blocks laid over the ruleset."""
     path = find_ruleset(str(game))
-    rs = parse_file(path)
+    rs = parse_file(path, variant_files)
     chosen = {str(k): str(v) for k, v in (options or {}).items()}
     return Engine(compile_ruleset(rs, chosen, list(variants or [])))
 

@@ -39,6 +39,8 @@ def _common(p, several_games: bool = True) -> None:
     p.add_argument("--seed", type=int, default=1, help="game i plays seed SEED + i (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--variant-file", action="append", default=[], metavar="FILE",
+                   help="a file of your own `variant` blocks, laid over the game (then --variant NAME)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
     p.add_argument("--scheduler", help="a Dask scheduler address (tcp://HOST:PORT) to play on a cluster")
     p.add_argument("--out", help="write one JSON row per game to this file, as each game ends")
@@ -59,6 +61,12 @@ def configure_compare(p) -> None:
     p.add_argument("game", help="a shipped ruleset or a .rules file (side A)")
     p.add_argument("other", nargs="?", help="a second .rules file (side B) instead of --variant/--option")
     _common(p)
+    p.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="side A plays with this option (compare one option value or variant with another)")
+    p.add_argument("--base-variant", action="append", default=[], metavar="NAME", help="side A plays this variant")
+    p.add_argument("--fixed-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="both sides play with this option")
+    p.add_argument("--fixed-variant", action="append", default=[], metavar="NAME", help="both sides play this variant")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--report", help="write an HTML report with plots (and its PNGs beside it)")
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
@@ -93,12 +101,16 @@ def _check_counts(args) -> None:
 
 def _side(args, game: str, options: dict, variants: list, label: str):
     cli = _cli()
-    engine = cli.load(game, options, variants)  # errors in the rules or options surface here, once
+    files = tuple(args.variant_file)
+    try:
+        engine = cli.load(game, options, variants, files)  # errors in the rules or options surface here, once
+    except OSError as exc:
+        raise cli.CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
     players = cli.player_count(engine, args.players)
     agents = cli.agent_list(args.agents) if args.agents else [RECOMMENDED]
     from meeple.interpreter.agents import make_agents
     make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
-    return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label)
+    return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label, files)
 
 
 def _play(args, sides: list[Side]) -> tuple[list[dict], bool]:
@@ -183,27 +195,34 @@ def cmd_simulate(args) -> int:
 def cmd_compare(args) -> int:
     _check_counts(args)
     cli = _cli()
-    options = cli.parse_options(args.option)
+    options, fixed = cli.parse_options(args.option), cli.parse_options(args.fixed_option)
     if args.other:
-        if options or args.variant:
+        if options or args.variant or args.base_option or args.base_variant:
             raise cli.CommandError("compare two files, or one game with --variant/--option, not both")
         label_a, label_b = _stem(args.game), _stem(args.other)
         if label_a == label_b:  # two files of the same name in different folders
             label_a, label_b = "A", "B"
-        a = _side(args, args.game, {}, [], label_a)
-        b = _side(args, args.other, {}, [], label_b)
+        a = _side(args, args.game, fixed, args.fixed_variant, label_a)
+        b = _side(args, args.other, fixed, args.fixed_variant, label_b)
     else:
-        if not options and not args.variant:
+        base_options = cli.parse_options(args.base_option)
+        if not options and not args.variant and not base_options and not args.base_variant:
             raise cli.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")
-        a = _side(args, args.game, {}, [], "base")
-        label = " ".join([f"+{v}" for v in args.variant] + [f"{k}={v}" for k, v in options.items()])
-        b = _side(args, args.game, options, args.variant, label)
+        for name in set(fixed) & (set(options) | set(base_options)):
+            raise cli.CommandError(f"option `{name}` is both fixed and compared: give it one way")
+        label_a = _setup_words(args.base_variant, base_options) or "base"
+        label_b = _setup_words(args.variant, options) or "base"
+        if label_a == label_b:
+            raise cli.CommandError(f"both sides would play the same game ({label_a}): change one side")
+        a = _side(args, args.game, {**fixed, **base_options}, args.fixed_variant + args.base_variant, label_a)
+        b = _side(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
         if a.players != b.players:
             raise cli.CommandError("both sides must play with the same number of players: give --players")
     rows, stopped = _play(args, [a, b])
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
     comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
+    comparison["fixed"] = _setup_words(args.fixed_variant, fixed)
     title = f"{args.game}: {b.label} against {a.label}, {args.games} seeded games"
     _show(args, comparison, rows_a, rows_b, title, None if stopped else args.report)
     if stopped:
@@ -262,6 +281,11 @@ def sides_of(rows: list[dict]) -> dict[str, list[dict]]:
                 name = f"{name} ({', '.join(agents)})"
         out[name] = members
     return out
+
+
+def _setup_words(variants: list, options: dict) -> str:
+    """How a side is named: its variants and options as given (`+keep_it_fresh board=B`)."""
+    return " ".join([f"+{v}" for v in variants] + [f"{k}={v}" for k, v in options.items()])
 
 
 def _stem(path: str) -> str:

@@ -40,7 +40,8 @@ def compare_findings(c: dict) -> list[str]:
     """The opening lines of a comparison."""
     a, b = c["sides"]
     agents = ", ".join(c.get("agents") or []) or "?"
-    lines = [f"{b} against {a}: {c['pairs']} games paired by seed (agents: {agents}); "
+    both = f"; both sides: {c['fixed']}" if c.get("fixed") else ""
+    lines = [f"{b} against {a}: {c['pairs']} games paired by seed (agents: {agents}{both}); "
              f"{c['tests']} tests, p-values adjusted by Holm's method."]
     metrics = sorted(c["metrics"].values(), key=lambda m: ORDER.index(m["group"]) if m["group"] in ORDER else 99)
     changed = [m for m in metrics if m["significant"] and m["group"] not in DETAIL]

@@ -25,7 +25,7 @@ class RowsError(ValueError):
 
 def row_key(row: dict) -> tuple:
     return (row["side"], row["ruleset"], json.dumps(row["options"], sort_keys=True), tuple(row["variants"]),
-            tuple(row["agents"]), row["players"], row["seed"])
+            tuple(row["agents"]), row["players"], tuple(row.get("variant_files", ())), row["seed"])
 
 
 def task_key(task) -> tuple:

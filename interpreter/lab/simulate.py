@@ -27,6 +27,7 @@ class Side:
     options: tuple = ()  # (name, value) pairs, sorted: a Side is hashable and picklable
     variants: tuple = ()
     label: str = "base"
+    variant_files: tuple = ()  # files of `variant` blocks laid over the ruleset
 
     def options_dict(self) -> dict:
         return dict(self.options)
@@ -36,14 +37,11 @@ _ENGINES: dict = {}  # per process: compiling once serves every game of a side
 
 
 def engine_for(side: Side):
-    key = (side.ruleset, side.options, side.variants)
+    key = (side.ruleset, side.options, side.variants, side.variant_files)
     engine = _ENGINES.get(key)
     if engine is None:
-        from meeple.dsl.compiler import compile_ruleset, find_ruleset
-        from meeple.dsl.parser import parse_file
-        from meeple.interpreter.engine import Engine
-        rs = parse_file(find_ruleset(side.ruleset))
-        engine = _ENGINES[key] = Engine(compile_ruleset(rs, side.options_dict(), list(side.variants)))
+        from meeple.interpreter.loader import load
+        engine = _ENGINES[key] = load(side.ruleset, side.options_dict(), list(side.variants), side.variant_files)
     return engine
 
 
@@ -51,6 +49,7 @@ def blank_row(side: Side, seed: int) -> dict:
     """The row of a game not (yet) played: its setup, and nothing measured."""
     return {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
             "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
+            "variant_files": list(side.variant_files),
             "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
             "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
             "measures": {}, "measure_kinds": {}, "picks": {}, "first_player": None, "lead_changes": None,

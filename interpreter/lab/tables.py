@@ -206,5 +206,7 @@ def format_summary(summary: dict, opening: list[str] = ()) -> str:
 
 
 def format_compare(comparison: dict, detail: bool = False, opening: list[str] = ()) -> str:
+    if opening:  # the findings end with the warnings
+        return _render("\n".join([*opening, "", compare_heading(comparison)]), compare_tables(comparison, detail))
     heading = [compare_heading(comparison)] + [f"warning: {w}" for w in comparison.get("warnings", [])]
-    return _render("\n".join([*opening, "", *heading] if opening else heading), compare_tables(comparison, detail))
+    return _render("\n".join(heading), compare_tables(comparison, detail))
