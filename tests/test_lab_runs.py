@@ -175,3 +175,50 @@ def test_stopping_the_run_stops_its_workers_and_keeps_its_rows(tmp_path, how):
     while _survivors(str(out)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _survivors(str(out)) == []
+
+
+# ---------------------------------------------------------------- stop when the answer is known
+
+def test_precision_plays_until_the_interval_is_narrow_enough(tmp_path, capsys):
+    out = tmp_path / "rows.jsonl"
+    code = main(["simulate", "tic_tac_toe", "-n", "20", "--agents", "random", "--precision", "6pp",
+                 "--on", "win/0", "--out", str(out)])
+    stdout, err = capsys.readouterr()
+    assert code == 0, err
+    games = len(rows_of(out))
+    assert games > 20 and "playing up to" in err
+    line = next(ln for ln in stdout.splitlines() if ln.startswith("Precision: win/0"))
+    assert f"after {games} games" in line and "as asked" in line
+    from meeple.interpreter.lab import stats
+    from meeple.interpreter.lab.rows import read_rows
+    win = stats.summarize(read_rows([out]))["seats"][0]["win_rate"]
+    assert (win["high"] - win["low"]) / 2 <= 0.06
+
+
+def test_precision_stops_at_max_games_and_says_so(tmp_path, capsys):
+    code = main(["simulate", "tic_tac_toe", "-n", "10", "--agents", "random", "--precision", "1pp",
+                 "--max-games", "30"])
+    stdout, _ = capsys.readouterr()
+    assert code == 0 and stdout.startswith("30 games of 2 players")
+    assert "not reached in 30 games" in stdout
+
+
+def test_detect_says_how_many_games_a_change_needs(capsys):
+    code = main(["compare", "mudcake_fair", "--variant", "picky_judges", "-n", "30", "--agents", "random",
+                 "--on", "score/0", "--detect", "1"])
+    stdout, _ = capsys.readouterr()
+    assert code == 0
+    line = next(ln for ln in stdout.splitlines() if ln.startswith("A change of 1 in score/0 needs about"))
+    assert line.endswith("paired games to be found four times in five.")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--precision", "3"], "`win/0` is a rate: give the width in pp"),
+    (["--precision", "3pp", "--on", "score/0"], "`score/0` is not a rate"),
+    (["--precision=-1pp"], "the width must be above 0"),
+    (["--precision", "3", "--on", "nonsense"], "these games have no figure `nonsense`"),
+])
+def test_bad_precision_is_one_line(capsys, argv, message):
+    code = main(["simulate", "tic_tac_toe", "-n", "5", "--agents", "random", *argv])
+    _, err = capsys.readouterr()
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1

@@ -18,7 +18,7 @@ import sys
 
 from meeple.interpreter.agents import RECOMMENDED
 from meeple.interpreter.extras import need
-from meeple.interpreter.lab import findings, stats, tables
+from meeple.interpreter.lab import findings, precision, stats, tables
 from meeple.interpreter.lab.rows import RowsError, RowsFile, in_task_order, read_rows, row_key, task_key
 from meeple.interpreter.lab.runs import GAME_SECONDS, Progress, play_all
 from meeple.interpreter.lab.simulate import Side, tasks_for
@@ -46,6 +46,15 @@ def _common(p, several_games: bool = True) -> None:
     p.add_argument("--out", help="write one JSON row per game to this file, as each game ends")
     p.add_argument("--resume", action="store_true",
                    help="keep the games already in --out and play only the rest")
+    p.add_argument("--precision", metavar="WIDTH",
+                   help="play rounds of -n games a side until the 95%% interval of --on is within WIDTH either "
+                        "side (3pp for a rate, a number otherwise), or --max-games")
+    p.add_argument("--on", default="win/0", metavar="FIGURE",
+                   help="the figure --precision and --detect are about: win/0 (P1's win rate; the default), "
+                        "score/0, decisions, measure/LABEL, first/win, ...")
+    p.add_argument("--max-games", type=int, default=2000, help="with --precision: at most this many games a side")
+    p.add_argument("--detect", metavar="DIFF",
+                   help="also say how many games would find a change of DIFF (5pp, or a number) in --on")
     p.add_argument("--timeout", type=float, default=GAME_SECONDS, metavar="SECONDS",
                    help=f"stop a game that runs longer (an error row; default {GAME_SECONDS:g}; with --jobs 2+)")
 
@@ -92,6 +101,17 @@ def _check_counts(args) -> None:
         raise cli.CommandError("--resume continues the run kept in --out: give --out FILE")
     if not args.timeout > 0:
         raise cli.CommandError("--timeout must be a number of seconds above 0")
+    try:
+        args.precision_width = precision.width(args.precision) if args.precision else None
+        args.detect_width = precision.width(args.detect) if args.detect else None
+    except precision.PrecisionError as exc:
+        raise cli.CommandError(str(exc)) from None
+    for given in (args.precision_width, args.detect_width):
+        if given is not None and given[1] != precision.is_rate(args.on):
+            raise cli.CommandError(f"`{args.on}` is " + ("a rate: give the width in pp (3pp)" if given[1] is False
+                                                         else "not a rate: give the width as a number"))
+    if args.precision and args.max_games < args.games:
+        raise cli.CommandError("--max-games must be at least -n")
     # Refused before any game is played, not after an hour of simulation.
     if args.scheduler:
         need("lab", f"meeple {args.command} --scheduler", "dask.distributed")
@@ -113,16 +133,45 @@ def _side(args, game: str, options: dict, variants: list, label: str):
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label, files)
 
 
-def _play(args, sides: list[Side]) -> tuple[list[dict], bool]:
-    """Every game of the sides, each row written to --out as its game ends; (rows, stopped by Ctrl-C)."""
-    tasks = tasks_for(sides, args.games, args.seed)
+def _play(args, sides: list[Side], result) -> tuple[list[dict], bool]:
+    """Every game of the sides, each row written to --out as its game ends; (rows, stopped by Ctrl-C).
+    With --precision, rounds of -n games a side until `result(rows)`'s figure is narrow enough."""
+    limit = args.max_games if args.precision else args.games
+    tasks = tasks_for(sides, limit, args.seed)  # every game this run may play
     out = _open_out(args.out, args.resume, tasks) if args.out else None
     rows = list(out.kept) if out else []
     if rows:
-        print(f"resuming: {len(rows)} of {len(tasks)} games already in {args.out}", file=sys.stderr)
-    played = {row_key(r) for r in rows}
-    todo = [t for t in tasks if task_key(t) not in played]
-    progress, stopped = Progress(len(todo)), False
+        print(f"resuming: {len(rows)} of {args.games * len(sides)} games already in {args.out}", file=sys.stderr)
+    played, stopped, games_a_side = {row_key(r) for r in rows}, False, args.games
+    try:
+        while True:
+            todo = [t for t in tasks_for(sides, games_a_side, args.seed) if task_key(t) not in played]
+            stopped = _play_round(args, todo, rows, out)
+            played.update(task_key(t) for t in todo)
+            if stopped or not args.precision or games_a_side >= limit:
+                break
+            now = result(rows)
+            try:
+                precision.check_figure(now, args.on)
+            except precision.PrecisionError as exc:
+                raise _cli().CommandError(str(exc)) from None
+            if precision.narrow_enough(now, args.on, args.precision_width[0]):
+                break
+            games_a_side = min(limit, precision.games_for(now, args.on, args.precision_width[0], games_a_side))
+            print(f"precision: {args.on} not yet within {args.precision} after {len(rows) // len(sides)} games "
+                  f"a side; playing up to {games_a_side}", file=sys.stderr)
+    finally:
+        if out:
+            out.close(tasks_for(sides, games_a_side, args.seed) if not stopped else None)
+    if stopped:
+        kept = f"; the finished ones are in {args.out}: add --resume to play the rest" if out else ""
+        print(f"\nstopped: {len(rows)} of {games_a_side * len(sides)} games played{kept}", file=sys.stderr)
+    return in_task_order(rows, tasks), stopped
+
+
+def _play_round(args, todo: list, rows: list, out) -> bool:
+    """Play `todo`, adding each row to `rows` (and --out) as its game ends; True if stopped by Ctrl-C."""
+    progress = Progress(len(todo))
     games = play_all(todo, jobs=args.jobs, scheduler=args.scheduler, timeout=args.timeout)
     try:
         for done, row in enumerate(games, 1):
@@ -131,17 +180,12 @@ def _play(args, sides: list[Side]) -> tuple[list[dict], bool]:
                 out.append(row)
             progress(done)
     except KeyboardInterrupt:
-        stopped = True
+        return True
     except OSError as exc:
         raise _cli().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
     finally:
         games.close()  # every worker stops now
-        if out:
-            out.close(tasks if not stopped else None)
-    if stopped:
-        kept = f"; the finished ones are in {args.out}: add --resume to play the rest" if out else ""
-        print(f"\nstopped: {len(rows)} of {len(tasks)} games played{kept}", file=sys.stderr)
-    return in_task_order(rows, tasks), stopped
+    return False
 
 
 def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
@@ -171,20 +215,43 @@ def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, htm
     """Print a summary or comparison (findings first, then tables; or JSON) and write its HTML report."""
     if result["kind"] == "compare":
         opening = findings.compare_findings(result)
-        text = tables.format_compare(result, detail=getattr(args, "detail", False), opening=opening)
     else:
         opening = findings.summary_findings(result)
+    opening += _precision_lines(args, result)
+    if result["kind"] == "compare":
+        text = tables.format_compare(result, detail=getattr(args, "detail", False), opening=opening)
+    else:
         text = tables.format_summary(result, opening=opening)
     print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True) if args.json else text)
     if html_path:
         _write(html_path, lambda: _report(html_path, result, rows_a, rows_b, title, opening))
 
 
+def _precision_lines(args, result: dict) -> list[str]:
+    """What --precision reached and what --detect needs, in words (report has neither flag)."""
+    lines = []
+    if getattr(args, "precision", None):
+        got = precision.estimate(result, args.on)
+        if got is not None and got[1] is not None:
+            rate = precision.is_rate(args.on)
+            show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
+            half = (got[2] - got[1]) / 2
+            reached = "as asked" if half <= args.precision_width[0] else f"not reached in {args.max_games} games"
+            lines.append(f"Precision: {args.on} = {show(got[0])}, 95% CI [{show(got[1])}, {show(got[2])}] "
+                         f"(±{100 * half:.1f}pp" if rate else f"(±{half:.2f}")
+            lines[-1] += f"; ±{args.precision} asked: {reached}) after {got[4]} games."
+    if getattr(args, "detect", None):
+        line = precision.detect_line(result, args.on, args.detect_width[0], args.detect_width[1])
+        if line:
+            lines.append(line)
+    return lines
+
+
 def cmd_simulate(args) -> int:
     _check_counts(args)
     cli = _cli()
     side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
-    rows, stopped = _play(args, [side])
+    rows, stopped = _play(args, [side], stats.summarize)
     summary = stats.summarize(rows)
     _show(args, summary, rows, None, f"{args.game}: simulation", None if stopped else args.report)
     if stopped:
@@ -218,10 +285,13 @@ def cmd_compare(args) -> int:
         b = _side(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
         if a.players != b.players:
             raise cli.CommandError("both sides must play with the same number of players: give --players")
-    rows, stopped = _play(args, [a, b])
+    def comparison_of(rows):
+        return stats.compare([r for r in rows if r["side"] == a.label], [r for r in rows if r["side"] == b.label],
+                             labels=(a.label, b.label))
+    rows, stopped = _play(args, [a, b], comparison_of)
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
-    comparison = stats.compare(rows_a, rows_b, labels=(a.label, b.label))
+    comparison = comparison_of(rows)
     comparison["fixed"] = _setup_words(args.fixed_variant, fixed)
     title = f"{args.game}: {b.label} against {a.label}, {args.games} seeded games"
     _show(args, comparison, rows_a, rows_b, title, None if stopped else args.report)
