@@ -12,6 +12,8 @@
     meeple simulate GAME -n N       many seeded games: result rows and a summary
     meeple compare GAME --variant V the same seeds with and without a change; --report r.html
     meeple report ROWS...           the report of saved rows (two kinds of games compared by seed)
+    meeple sweep GAME --param P=1..4  a grid of param values on the same seeds, with the response
+    meeple tune GAME --param P=1..4 the param values that best meet a target (balance, ...)
     meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
     meeple lsp                      the language server for editors
     meeple serve [GAME...]          the play table: people play in a browser (the `web` extra)
@@ -359,6 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
             ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
+            ("sweep", lab.configure_sweep, lab.cmd_sweep,
+             "play a grid of param values on the same seeds; the response with intervals"),
+            ("tune", lab.configure_tune, lab.cmd_tune,
+             "search param ranges (optuna) for the values that best meet a target (balance, ...)"),
             ("report", lab.configure_report, lab.cmd_report,
              "the report of saved rows: one kind of game summarized, two compared by seed"),
             ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),

@@ -195,7 +195,7 @@ from meeple.dsl.ast_stmts import (  # noqa: E402,F401
     PassOn, ChooseSome, Stmt,
 )
 from meeple.dsl.ast_decls import (  # noqa: E402,F401
-    GameDecl, PlayersDecl, OptionDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,
+    GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,
     GridDecl, CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
     ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeEntry,
     OutcomeDecl, Ruleset, Decl,

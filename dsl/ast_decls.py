@@ -36,6 +36,17 @@ class OptionDecl:
 
 
 @dataclass
+class ParamDecl:
+    """A number the rules read by name (`mana_cost`), `default` unless an option sets it: `lo`..`hi`."""
+    name: str
+    default: int
+    lo: int
+    hi: int
+    doc: str = ""
+    span: Span = _span()
+
+
+@dataclass
 class EnumDecl:
     name: str
     values: list[str]
@@ -240,7 +251,7 @@ class OutcomeDecl:
     span: Span = _span()
 
 
-Decl = Union[GameDecl, PlayersDecl, OptionDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
+Decl = Union[GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
              ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
 

@@ -17,7 +17,7 @@ from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.builtins import FUNCTIONS
 
 KINDS = {
-    ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
+    ast.OptionDecl: "option", ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
     ast.ZoneDecl: "zone", ast.GridDecl: "grid", ast.CounterDecl: "counter", ast.TableDecl: "table",
     ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
     ast.ReactionDecl: "reaction", ast.ActionDecl: "action",

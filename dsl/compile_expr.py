@@ -93,7 +93,7 @@ def compile_name(node: ast.Name, scope: Scope):
     if n == "turn_order":
         return lambda m: [(m.state["first"] + i) % m.state["players"] for i in range(m.state["players"])]
     if n in g.options:
-        value = g.options[n]
+        value = g.option_value(n)
         return lambda m: value
     if n in g.enums:
         values = list(g.enums[n])

@@ -134,7 +134,7 @@ class Gen(KeyWriter, CallWriter):
         if n == "turn_order":
             return self.closure(node, bound)
         if n in g.options:
-            return self.const(g.options[n])
+            return self.const(g.option_value(n))
         if n in g.enums:
             return f"list({self.const(list(g.enums[n]))})"
         if n in self.scope.symbols:

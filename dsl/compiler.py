@@ -106,16 +106,25 @@ def _keeps_conditions(variant: str, new, key: tuple, items: list, source: str) -
 
 
 def choose_options(rs_items, requested: dict) -> tuple[dict, dict]:
-    decls = {o.name: o for o in rs_items if isinstance(o, ast.OptionDecl)}
+    """The chosen value of every option and param (as text, as `--option` gives it), and what each
+    offers: an option its values, a param its default and its two ends (what `check` compiles)."""
+    decls = {o.name: o for o in rs_items if isinstance(o, (ast.OptionDecl, ast.ParamDecl))}
     for name, value in requested.items():
         if name not in decls:
             hint = did_you_mean(name, decls)
             raise UsageError(f"unknown option `{name}`" + (f"; {hint}" if hint else
                              f"; options: {', '.join(decls) or 'none'}"))
-        if value not in decls[name].values:
-            raise UsageError(f"option `{name}` cannot be `{value}`; choose one of: {', '.join(decls[name].values)}")
-    chosen = {name: requested.get(name, d.values[0]) for name, d in decls.items()}
-    return chosen, {name: (d.values, d.doc) for name, d in decls.items()}
+        d = decls[name]
+        if isinstance(d, ast.ParamDecl):
+            if not (value.isdigit() and d.lo <= int(value) <= d.hi):
+                raise UsageError(f"param `{name}` is a whole number from {d.lo} to {d.hi}, not `{value}`")
+        elif value not in d.values:
+            raise UsageError(f"option `{name}` cannot be `{value}`; choose one of: {', '.join(d.values)}")
+    offered = {name: (d.values if isinstance(d, ast.OptionDecl) else
+                      list(dict.fromkeys(str(v) for v in (d.default, d.lo, d.hi))), d.doc) for name, d in decls.items()}
+    chosen = {name: str(int(requested[name])) if name in requested and isinstance(d, ast.ParamDecl)
+              else requested.get(name, offered[name][0][0]) for name, d in decls.items()}
+    return chosen, offered
 
 
 def load_game(path: str | Path, options: dict | None = None, variants: list | None = None) -> Game:
@@ -210,6 +219,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
 
     game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
                 max_players=players.hi, options=options, option_choices=option_choices,
+                params={p.name: (p.lo, p.hi) for p in of(ast.ParamDecl)},
                 variants=list(variants),
                 variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,

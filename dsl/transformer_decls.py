@@ -79,6 +79,10 @@ class Declarations(Transformer):
         names = [str(t) for t in c if t.type == "NAME"]
         return ast.OptionDecl(names[0], names[1:], doc, span=span_of(meta))
 
+    def param_decl(self, meta, c):
+        doc = _unquote(c[4]) if len(c) > 4 else ""
+        return ast.ParamDecl(str(c[0]), int(c[1]), int(c[2]), int(c[3]), doc, span=span_of(meta))
+
     def enum_decl(self, meta, c):
         return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
 

@@ -148,7 +148,8 @@ class Game:
     min_players: int
     max_players: int
     options: dict  # chosen option values
-    option_choices: dict  # option -> (values, doc)
+    option_choices: dict  # option -> (values, doc); a param's: its default and its two ends
+    params: dict  # param -> (lowest, highest): options whose values are whole numbers
     variants: list  # active variant names
     variant_titles: dict  # every declared variant -> title
     enums: dict  # name -> list of values
@@ -178,6 +179,11 @@ class Game:
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
+
+    def option_value(self, name: str):
+        """An option's value as the rules read it: a name, or a param's whole number."""
+        value = self.options[name]
+        return int(value) if name in self.params else value
 
     def dimension(self, dim: str, players: int) -> list:
         """The index values of one `per` dimension."""

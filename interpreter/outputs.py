@@ -72,3 +72,11 @@ def write_text(path: str | Path, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
     write_with(path, write)
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write bytes (a picture) atomically."""
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            f.write(data)
+    write_with(path, write)

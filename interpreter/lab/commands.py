@@ -81,6 +81,33 @@ def configure_compare(p) -> None:
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
 
 
+def configure_sweep(p) -> None:
+    p.add_argument("game", help="a shipped ruleset or a .rules file")
+    _common(p)
+    p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI",
+                   help="a param's range (mana_cost=1..4) or an option's values (board=A,B); several make a grid")
+    p.add_argument("--plot", help="write the response as a PNG")
+    p.add_argument("--json", action="store_true", help="print the response as JSON")
+
+
+def configure_tune(p) -> None:
+    p.add_argument("game", help="a shipped ruleset or a .rules file")
+    p.add_argument("-n", "--games", type=int, default=60, help="games per point tried (default 60)")
+    p.add_argument("--players", type=int)
+    p.add_argument("--agents", help=f"comma-separated, one per seat (default {RECOMMENDED})")
+    p.add_argument("--seed", type=int, default=1, help="every point plays seeds SEED.. (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="held at every point")
+    p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--variant-file", action="append", default=[], metavar="FILE")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI", help="a range to search")
+    p.add_argument("--target", default="balance",
+                   help="balance (seat win rates even; the default), first (the first player's win rate even), "
+                        "or FIGURE=VALUE (decisions=200)")
+    p.add_argument("--trials", type=int, default=20, help="points tried (default 20)")
+    p.add_argument("--json", action="store_true")
+
+
 def configure_report(p) -> None:
     p.add_argument("files", nargs="+", help="result files from simulate or compare --out (merged; two kinds "
                                            "of games are compared, paired by seed)")
@@ -225,6 +252,74 @@ def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, htm
     print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True) if args.json else text)
     if html_path:
         _write(html_path, lambda: _report(html_path, result, rows_a, rows_b, title, opening))
+
+
+def cmd_sweep(args) -> int:
+    from meeple.interpreter.lab import sweep
+    _check_counts(args)
+    if args.precision:
+        raise _cli().CommandError("--precision is for simulate and compare; a sweep plays -n games a point")
+    cli = _cli()
+    options = cli.parse_options(args.option)
+    base = _side(args, args.game, options, args.variant, "base")
+    try:
+        points = sweep.grid(args.param, _engine(args, options).game)
+    except sweep.SweepError as exc:
+        raise cli.CommandError(str(exc)) from None
+    sides = [_side(args, args.game, {**options, **point}, args.variant, sweep.point_label(point)) for point in points]
+    if len({s.players for s in sides} | {base.players}) > 1:
+        raise cli.CommandError("every point must play with the same number of players: give --players")
+    rows, stopped = _play(args, sides, stats.summarize)
+    result = sweep.response(rows, points)
+    opening = sweep.sweep_findings(result)
+    if args.json:
+        print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True, default=str))
+    else:
+        print("\n".join(opening) + "\n\n" + tables.table(*sweep.sweep_table(result)[1:]))
+    if args.plot and not stopped:
+        need("lab", "meeple sweep --plot", "matplotlib", "numpy")
+        from meeple.interpreter import outputs
+        from meeple.interpreter.lab.report import plot_sweep
+        _write(args.plot, lambda: outputs.write_bytes(args.plot, plot_sweep(result)))
+    return STOPPED if stopped else 1 if any(r["error"] for r in rows) else 0
+
+
+def cmd_tune(args) -> int:
+    from meeple.interpreter.lab import sweep
+    from meeple.interpreter.lab.runs import play_all
+    cli = _cli()
+    need("lab", "meeple tune", "optuna")
+    if args.games < 1 or args.trials < 1 or args.jobs < 1:
+        raise cli.CommandError("-n, --trials and --jobs must be at least 1")
+    options = cli.parse_options(args.option)
+    args.out, args.resume, args.timeout = None, False, GAME_SECONDS
+    base = _side(args, args.game, options, args.variant, "base")
+    game = _engine(args, options).game
+    try:
+        sweep.grid(args.param, game)
+        sweep.objective(args.target, base.players)
+    except sweep.SweepError as exc:
+        raise cli.CommandError(str(exc)) from None
+
+    def play(point: dict) -> list[dict]:
+        side = _side(args, args.game, {**options, **point}, args.variant, sweep.point_label(point))
+        return list(play_all(tasks_for([side], args.games, args.seed), jobs=args.jobs, timeout=GAME_SECONDS))
+    try:
+        result = sweep.tune(play, game, args.param, args.target, base.players, args.trials, args.seed)
+    except sweep.SweepError as exc:
+        raise cli.CommandError(str(exc)) from None
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+        return STOPPED
+    if args.json:
+        print(json.dumps(result, indent=2, sort_keys=True, default=str))
+    else:
+        print("\n".join(sweep.tune_lines(result)))
+    return 0
+
+
+def _engine(args, options: dict):
+    return _cli().load(args.game, options, args.variant, tuple(args.variant_file))
 
 
 def _precision_lines(args, result: dict) -> list[str]:

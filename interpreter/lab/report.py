@@ -225,3 +225,38 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
             + "\n".join(parts) + "\n</body>\n</html>\n")
     path.write_text(page, encoding="utf-8")
     return [str(path)] + written
+
+
+def plot_sweep(result: dict) -> bytes:
+    """The response to a sweep: each seat's win rate (and the first player's) per point, and the
+    game's length, with 95% intervals as error bars."""
+    labels = result["labels"]
+    summaries = [result["summaries"][label] for label in labels]
+    fig, (ax_win, ax_len) = _figure(max(7.0, 1.1 * len(labels) + 3), 3.6, panels=2)
+    xs = list(range(len(labels)))
+    seats = len(summaries[0]["seats"]) if summaries else 0
+    for s in range(seats):
+        rates = [sm["seats"][s]["win_rate"] for sm in summaries]
+        _bars(ax_win, [x + 0.06 * (s - seats / 2) for x in xs], rates, "p", f"P{s + 1}")
+    firsts = [sm.get("first_player") for sm in summaries]
+    if all(firsts):
+        _bars(ax_win, xs, [{"p": f["rate"], "low": f["low"], "high": f["high"]} for f in firsts], "p",
+              "first player", style="k--")
+    if seats > 1:
+        ax_win.axhline(1 / seats, color="#999", linestyle=":", linewidth=1)  # an even share
+    ax_win.set_ylabel("win rate")
+    ax_win.set_ylim(0, 1)
+    ax_win.legend(fontsize=8)
+    _bars(ax_len, xs, [sm["length"]["decisions"] for sm in summaries], "mean", "decisions")
+    ax_len.set_ylabel("decisions per game")
+    for ax in (ax_win, ax_len):
+        ax.set_xticks(xs)
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+    return _png(fig)
+
+
+def _bars(ax, xs, figures: list, key: str, label: str, style: str = "o-") -> None:
+    ys = [f[key] if f[key] is not None else float("nan") for f in figures]
+    low = [y - f["low"] if f["low"] is not None else 0 for y, f in zip(ys, figures)]
+    high = [f["high"] - y if f["high"] is not None else 0 for y, f in zip(ys, figures)]
+    ax.errorbar(xs, ys, yerr=[low, high], fmt=style, capsize=3, label=label)
