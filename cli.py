@@ -14,6 +14,7 @@
     meeple report ROWS...           the report of saved rows (two kinds of games compared by seed)
     meeple sweep GAME --param P=1..4  a grid of param values on the same seeds, with the response
     meeple tune GAME --param P=1..4 the param values that best meet a target (balance, ...)
+    meeple tournament GAME --agents a,b,c  every seating; ratings with intervals
     meeple fmt FILE...              the canonical layout of .rules files (--check for CI)
     meeple lsp                      the language server for editors
     meeple serve [GAME...]          the play table: people play in a browser (the `web` extra)
@@ -353,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     from meeple.interpreter import see
     from meeple.interpreter.agents import learned
     from meeple.interpreter.lab import commands as lab
+    from meeple.interpreter.lab import grid_commands as grid
     from meeple.interpreter.table import command as table
     for name, configure, fn, text in [
             ("graph", see.configure_graph, see.cmd_graph,
@@ -361,10 +363,12 @@ def build_parser() -> argparse.ArgumentParser:
             ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
             ("compare", lab.configure_compare, lab.cmd_compare,
              "a variant, an option or another file against the base game, on the same seeds"),
-            ("sweep", lab.configure_sweep, lab.cmd_sweep,
+            ("sweep", grid.configure_sweep, grid.cmd_sweep,
              "play a grid of param values on the same seeds; the response with intervals"),
-            ("tune", lab.configure_tune, lab.cmd_tune,
+            ("tune", grid.configure_tune, grid.cmd_tune,
              "search param ranges (optuna) for the values that best meet a target (balance, ...)"),
+            ("tournament", grid.configure_tournament, grid.cmd_tournament,
+             "agents play every seating; Bradley-Terry ratings with intervals"),
             ("report", lab.configure_report, lab.cmd_report,
              "the report of saved rows: one kind of game summarized, two compared by seed"),
             ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),

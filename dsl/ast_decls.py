@@ -234,7 +234,7 @@ class OutcomeEntry:
 
 @dataclass
 class MeasureDecl:
-    """What the lab counts per player at the game's end (a guest served, an objective met); never scored."""
+    """What the lab counts per player at the game's end (a card played, a goal reached); never scored."""
     label: str
     guard: Optional[Expr]
     expr: Optional[Expr]

@@ -126,7 +126,7 @@ class Scoring:
         as 1/0) or a list of things (components by name, enum values), which the lab counts one by one.
         `kinds`, if given, gets the kind of thing each listing measure listed (when it listed any).
 
-        For the lab's reports only: what a designer counts (a guest served, an objective met)."""
+        For the lab's reports only: what a designer counts (a card played, a goal reached)."""
         out: dict[str, list] = {}
         for rule in self.game.measures:
             values = []

@@ -209,7 +209,7 @@ def test_detect_says_how_many_games_a_change_needs(capsys):
     stdout, _ = capsys.readouterr()
     assert code == 0
     line = next(ln for ln in stdout.splitlines() if ln.startswith("A change of 1 in score/0 needs about"))
-    assert line.endswith("paired games to be found four times in five.")
+    assert line.endswith("paired games to be found with 80% power.")
 
 
 @pytest.mark.parametrize("argv, message", [

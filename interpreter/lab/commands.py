@@ -26,12 +26,12 @@ from meeple.interpreter.lab.simulate import Side, tasks_for
 STOPPED = 130  # the exit code of a run stopped by Ctrl-C (the shell's own for SIGINT)
 
 
-def _cli():
+def command_line():
     from meeple import cli  # the command line's helpers: one place for parsing options and player counts
     return cli
 
 
-def _common(p, several_games: bool = True) -> None:
+def common_args(p, several_games: bool = True) -> None:
     p.add_argument("-n", "--games", type=int, default=100, help="games per side (default 100)")
     p.add_argument("--players", type=int)
     p.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class "
@@ -61,7 +61,7 @@ def _common(p, several_games: bool = True) -> None:
 
 def configure_simulate(p) -> None:
     p.add_argument("game")
-    _common(p)
+    common_args(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--report", help="also write an HTML report with plots")
 
@@ -69,7 +69,7 @@ def configure_simulate(p) -> None:
 def configure_compare(p) -> None:
     p.add_argument("game", help="a shipped ruleset or a .rules file (side A)")
     p.add_argument("other", nargs="?", help="a second .rules file (side B) instead of --variant/--option")
-    _common(p)
+    common_args(p)
     p.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
                    help="side A plays with this option (compare one option value or variant with another)")
     p.add_argument("--base-variant", action="append", default=[], metavar="NAME", help="side A plays this variant")
@@ -81,33 +81,6 @@ def configure_compare(p) -> None:
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
 
 
-def configure_sweep(p) -> None:
-    p.add_argument("game", help="a shipped ruleset or a .rules file")
-    _common(p)
-    p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI",
-                   help="a param's range (mana_cost=1..4) or an option's values (board=A,B); several make a grid")
-    p.add_argument("--plot", help="write the response as a PNG")
-    p.add_argument("--json", action="store_true", help="print the response as JSON")
-
-
-def configure_tune(p) -> None:
-    p.add_argument("game", help="a shipped ruleset or a .rules file")
-    p.add_argument("-n", "--games", type=int, default=60, help="games per point tried (default 60)")
-    p.add_argument("--players", type=int)
-    p.add_argument("--agents", help=f"comma-separated, one per seat (default {RECOMMENDED})")
-    p.add_argument("--seed", type=int, default=1, help="every point plays seeds SEED.. (default 1)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="held at every point")
-    p.add_argument("--variant", action="append", default=[])
-    p.add_argument("--variant-file", action="append", default=[], metavar="FILE")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
-    p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI", help="a range to search")
-    p.add_argument("--target", default="balance",
-                   help="balance (seat win rates even; the default), first (the first player's win rate even), "
-                        "or FIGURE=VALUE (decisions=200)")
-    p.add_argument("--trials", type=int, default=20, help="points tried (default 20)")
-    p.add_argument("--json", action="store_true")
-
-
 def configure_report(p) -> None:
     p.add_argument("files", nargs="+", help="result files from simulate or compare --out (merged; two kinds "
                                            "of games are compared, paired by seed)")
@@ -116,8 +89,8 @@ def configure_report(p) -> None:
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
 
 
-def _check_counts(args) -> None:
-    cli = _cli()
+def check_counts(args) -> None:
+    cli = command_line()
     if args.games < 1:
         raise cli.CommandError("-n must be at least 1")
     if args.jobs < 1:
@@ -146,8 +119,8 @@ def _check_counts(args) -> None:
         need("lab", f"meeple {args.command} --report", "matplotlib", "numpy")
 
 
-def _side(args, game: str, options: dict, variants: list, label: str):
-    cli = _cli()
+def side_of(args, game: str, options: dict, variants: list, label: str):
+    cli = command_line()
     files = tuple(args.variant_file)
     try:
         engine = cli.load(game, options, variants, files)  # errors in the rules or options surface here, once
@@ -160,7 +133,7 @@ def _side(args, game: str, options: dict, variants: list, label: str):
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label, files)
 
 
-def _play(args, sides: list[Side], result) -> tuple[list[dict], bool]:
+def play_sides(args, sides: list[Side], result) -> tuple[list[dict], bool]:
     """Every game of the sides, each row written to --out as its game ends; (rows, stopped by Ctrl-C).
     With --precision, rounds of -n games a side until `result(rows)`'s figure is narrow enough."""
     limit = args.max_games if args.precision else args.games
@@ -181,7 +154,7 @@ def _play(args, sides: list[Side], result) -> tuple[list[dict], bool]:
             try:
                 precision.check_figure(now, args.on)
             except precision.PrecisionError as exc:
-                raise _cli().CommandError(str(exc)) from None
+                raise command_line().CommandError(str(exc)) from None
             if precision.narrow_enough(now, args.on, args.precision_width[0]):
                 break
             games_a_side = min(limit, precision.games_for(now, args.on, args.precision_width[0], games_a_side))
@@ -209,7 +182,7 @@ def _play_round(args, todo: list, rows: list, out) -> bool:
     except KeyboardInterrupt:
         return True
     except OSError as exc:
-        raise _cli().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
+        raise command_line().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
     finally:
         games.close()  # every worker stops now
     return False
@@ -221,21 +194,21 @@ def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
         out = RowsFile(path)
         out.open(resume, tasks)
     except (outputs.OutputError, RowsError) as exc:
-        raise _cli().CommandError(str(exc)) from None
+        raise command_line().CommandError(str(exc)) from None
     except OSError as exc:
-        raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise command_line().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
     return out
 
 
-def _write(path: str, write) -> None:
+def write_guarded(path: str, write) -> None:
     from meeple.interpreter import outputs
     try:
         outputs.guard(path)
         write()
     except outputs.OutputError as exc:
-        raise _cli().CommandError(str(exc)) from None
+        raise command_line().CommandError(str(exc)) from None
     except OSError as exc:
-        raise _cli().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise command_line().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, html_path: str | None) -> None:
@@ -251,75 +224,11 @@ def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, htm
         text = tables.format_summary(result, opening=opening)
     print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True) if args.json else text)
     if html_path:
-        _write(html_path, lambda: _report(html_path, result, rows_a, rows_b, title, opening))
+        write_guarded(html_path, lambda: _report(html_path, result, rows_a, rows_b, title, opening))
 
 
-def cmd_sweep(args) -> int:
-    from meeple.interpreter.lab import sweep
-    _check_counts(args)
-    if args.precision:
-        raise _cli().CommandError("--precision is for simulate and compare; a sweep plays -n games a point")
-    cli = _cli()
-    options = cli.parse_options(args.option)
-    base = _side(args, args.game, options, args.variant, "base")
-    try:
-        points = sweep.grid(args.param, _engine(args, options).game)
-    except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
-    sides = [_side(args, args.game, {**options, **point}, args.variant, sweep.point_label(point)) for point in points]
-    if len({s.players for s in sides} | {base.players}) > 1:
-        raise cli.CommandError("every point must play with the same number of players: give --players")
-    rows, stopped = _play(args, sides, stats.summarize)
-    result = sweep.response(rows, points)
-    opening = sweep.sweep_findings(result)
-    if args.json:
-        print(json.dumps({**result, "findings": opening}, indent=2, sort_keys=True, default=str))
-    else:
-        print("\n".join(opening) + "\n\n" + tables.table(*sweep.sweep_table(result)[1:]))
-    if args.plot and not stopped:
-        need("lab", "meeple sweep --plot", "matplotlib", "numpy")
-        from meeple.interpreter import outputs
-        from meeple.interpreter.lab.report import plot_sweep
-        _write(args.plot, lambda: outputs.write_bytes(args.plot, plot_sweep(result)))
-    return STOPPED if stopped else 1 if any(r["error"] for r in rows) else 0
-
-
-def cmd_tune(args) -> int:
-    from meeple.interpreter.lab import sweep
-    from meeple.interpreter.lab.runs import play_all
-    cli = _cli()
-    need("lab", "meeple tune", "optuna")
-    if args.games < 1 or args.trials < 1 or args.jobs < 1:
-        raise cli.CommandError("-n, --trials and --jobs must be at least 1")
-    options = cli.parse_options(args.option)
-    args.out, args.resume, args.timeout = None, False, GAME_SECONDS
-    base = _side(args, args.game, options, args.variant, "base")
-    game = _engine(args, options).game
-    try:
-        sweep.grid(args.param, game)
-        sweep.objective(args.target, base.players)
-    except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
-
-    def play(point: dict) -> list[dict]:
-        side = _side(args, args.game, {**options, **point}, args.variant, sweep.point_label(point))
-        return list(play_all(tasks_for([side], args.games, args.seed), jobs=args.jobs, timeout=GAME_SECONDS))
-    try:
-        result = sweep.tune(play, game, args.param, args.target, base.players, args.trials, args.seed)
-    except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
-    except KeyboardInterrupt:
-        print("stopped", file=sys.stderr)
-        return STOPPED
-    if args.json:
-        print(json.dumps(result, indent=2, sort_keys=True, default=str))
-    else:
-        print("\n".join(sweep.tune_lines(result)))
-    return 0
-
-
-def _engine(args, options: dict):
-    return _cli().load(args.game, options, args.variant, tuple(args.variant_file))
+def engine_of(args, options: dict):
+    return command_line().load(args.game, options, args.variant, tuple(args.variant_file))
 
 
 def _precision_lines(args, result: dict) -> list[str]:
@@ -343,10 +252,10 @@ def _precision_lines(args, result: dict) -> list[str]:
 
 
 def cmd_simulate(args) -> int:
-    _check_counts(args)
-    cli = _cli()
-    side = _side(args, args.game, cli.parse_options(args.option), args.variant, "base")
-    rows, stopped = _play(args, [side], stats.summarize)
+    check_counts(args)
+    cli = command_line()
+    side = side_of(args, args.game, cli.parse_options(args.option), args.variant, "base")
+    rows, stopped = play_sides(args, [side], stats.summarize)
     summary = stats.summarize(rows)
     _show(args, summary, rows, None, f"{args.game}: simulation", None if stopped else args.report)
     if stopped:
@@ -355,8 +264,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    _check_counts(args)
-    cli = _cli()
+    check_counts(args)
+    cli = command_line()
     options, fixed = cli.parse_options(args.option), cli.parse_options(args.fixed_option)
     if args.other:
         if options or args.variant or args.base_option or args.base_variant:
@@ -364,8 +273,8 @@ def cmd_compare(args) -> int:
         label_a, label_b = _stem(args.game), _stem(args.other)
         if label_a == label_b:  # two files of the same name in different folders
             label_a, label_b = "A", "B"
-        a = _side(args, args.game, fixed, args.fixed_variant, label_a)
-        b = _side(args, args.other, fixed, args.fixed_variant, label_b)
+        a = side_of(args, args.game, fixed, args.fixed_variant, label_a)
+        b = side_of(args, args.other, fixed, args.fixed_variant, label_b)
     else:
         base_options = cli.parse_options(args.base_option)
         if not options and not args.variant and not base_options and not args.base_variant:
@@ -376,14 +285,14 @@ def cmd_compare(args) -> int:
         label_b = _setup_words(args.variant, options) or "base"
         if label_a == label_b:
             raise cli.CommandError(f"both sides would play the same game ({label_a}): change one side")
-        a = _side(args, args.game, {**fixed, **base_options}, args.fixed_variant + args.base_variant, label_a)
-        b = _side(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
+        a = side_of(args, args.game, {**fixed, **base_options}, args.fixed_variant + args.base_variant, label_a)
+        b = side_of(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
         if a.players != b.players:
             raise cli.CommandError("both sides must play with the same number of players: give --players")
     def comparison_of(rows):
         return stats.compare([r for r in rows if r["side"] == a.label], [r for r in rows if r["side"] == b.label],
                              labels=(a.label, b.label))
-    rows, stopped = _play(args, [a, b], comparison_of)
+    rows, stopped = play_sides(args, [a, b], comparison_of)
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
     comparison = comparison_of(rows)
@@ -408,14 +317,14 @@ def cmd_report(args) -> int:
     try:
         rows = read_rows(args.files)
     except OSError as exc:
-        raise _cli().CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
+        raise command_line().CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
     except RowsError as exc:
-        raise _cli().CommandError(str(exc)) from None
+        raise command_line().CommandError(str(exc)) from None
     if not rows:
-        raise _cli().CommandError("no result rows in " + ", ".join(args.files))
+        raise command_line().CommandError("no result rows in " + ", ".join(args.files))
     sides = sides_of(rows)
     if len(sides) > 2:
-        raise _cli().CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
+        raise command_line().CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
                                   "a report summarizes one or compares two")
     (label_a, rows_a), *rest = sides.items()
     game = rows_a[0]["ruleset"]
@@ -449,7 +358,7 @@ def sides_of(rows: list[dict]) -> dict[str, list[dict]]:
 
 
 def _setup_words(variants: list, options: dict) -> str:
-    """How a side is named: its variants and options as given (`+keep_it_fresh board=B`)."""
+    """How a side is named: its variants and options as given (`+short_game board=B`)."""
     return " ".join([f"+{v}" for v in variants] + [f"{k}={v}" for k, v in options.items()])
 
 

@@ -61,17 +61,17 @@ def deciding(ok: list, labels: list) -> list[dict]:
     """Per score rule: winners' and others' mean points and Cohen's d, the largest |d| first."""
     out = []
     for label in labels:
-        won, lost = [], []
+        ahead, behind = [], []
         for r in ok:
             winners = set(r.get("winners") or [])
             for seat, rules in enumerate(r.get("breakdown") or []):
-                (won if seat in winners else lost).append((rules or {}).get(label, 0))
-        if len(won) < 2 or len(lost) < 2:
+                (ahead if seat in winners else behind).append((rules or {}).get(label, 0))
+        if len(ahead) < 2 or len(behind) < 2:
             continue
-        pooled = math.sqrt(((len(won) - 1) * sd(won) ** 2 + (len(lost) - 1) * sd(lost) ** 2)
-                           / (len(won) + len(lost) - 2))
-        d = (mean(won) - mean(lost)) / pooled if pooled else None
-        out.append({"rule": label, "winners": mean(won), "others": mean(lost), "d": d})
+        pooled = math.sqrt(((len(ahead) - 1) * sd(ahead) ** 2 + (len(behind) - 1) * sd(behind) ** 2)
+                           / (len(ahead) + len(behind) - 2))
+        d = (mean(ahead) - mean(behind)) / pooled if pooled else None
+        out.append({"rule": label, "winners": mean(ahead), "others": mean(behind), "d": d})
     return sorted(out, key=lambda x: -abs(x["d"]) if x["d"] is not None else 0)
 
 

@@ -14,7 +14,7 @@ Wilson interval, combined through the correlation of the paired outcomes; it
 stays inside [-100pp, +100pp] where a t interval on 0/1 differences does not.
 
 Power: for a paired difference with standard deviation s over n pairs, the
-smallest difference a two-sided test at 5% finds four times in five is
+smallest difference a two-sided test at 5% finds with 80% power is
 (z(0.975) + z(0.8)) * s / sqrt(n); a difference d needs
 ((z(0.975) + z(0.8)) * s / d)^2 pairs (the normal approximation).
 """

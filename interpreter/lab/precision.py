@@ -106,5 +106,5 @@ def detect_line(result: dict, figure: str, difference: float, rate: bool) -> str
     needed = inference.games_needed(got[3], difference)
     size = f"{100 * difference:.1f}pp" if rate else f"{difference:g}"
     each = "paired games" if result["kind"] == "compare" else "games"
-    return f"A change of {size} in {figure} needs about {needed} {each} to be found four times in five."
+    return f"A change of {size} in {figure} needs about {needed} {each} to be found with 80% power."
 

@@ -25,7 +25,7 @@ import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import as_completed
 
-GAME_SECONDS = 1800.0  # a game longer than this is stopped: no shipped game with the lab's agents comes near
+GAME_SECONDS = 1800.0  # a game longer than this is stopped: far past any shipped game with the lab's agents
 
 
 def error_row(task, message: str) -> dict:

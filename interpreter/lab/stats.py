@@ -24,7 +24,7 @@ The choices, stated once (NOTES repeats them under every table):
   and per thing, are a second family adjusted on their own), and
   "significant" means an adjusted p < 0.05
   (interpreter/lab/inference.py). "detectable" is the smallest difference the
-  run finds four times in five.
+  run finds with 80% power.
 - A summary tests each seat's win rate against 1/players (the exact binomial
   test, Holm-adjusted across the seats): seat advantage.
 """
@@ -76,7 +76,7 @@ def _measure_mean(row: dict, label: str):
 
 
 def _listing(rows, label: str) -> bool:
-    """Whether a measure lists things (an objective met) rather than counting."""
+    """Whether a measure lists things (each card played) rather than counting."""
     return any(isinstance(v, list) for r in rows for v in (r.get("measures") or {}).get(label) or ())
 
 
@@ -90,9 +90,9 @@ def _things(row: dict, label: str) -> dict:
 
 
 def _things_tables(ok: list, labels: list) -> list[dict]:
-    """The listing measures as tables, one per kind of thing (objectives held and objectives met side
+    """The listing measures as tables, one per kind of thing (cards held and cards played side
     by side): per thing, how often each measure listed it and in how many games; each later measure
-    also as a share of the first (met per held). A measure that never listed anything is noted alone."""
+    also as a share of the first (played per held). A measure that never listed anything is noted alone."""
     kinds: dict = {}
     for r in ok:
         for label, kind in (r.get("measure_kinds") or {}).items():

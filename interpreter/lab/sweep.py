@@ -139,7 +139,7 @@ def sweep_findings(result: dict) -> list[str]:
 
 # ---------------------------------------------------------------- tuning
 
-def objective(target: str, players: int):
+def target_gap(target: str, players: int):
     """The function a tuning minimises over a summary, and its words; SweepError for an unknown target."""
     fair = 1 / players
     if target == "balance":
@@ -172,7 +172,7 @@ def tune(play, game, specs: list[str], target: str, players: int, trials: int, s
     import optuna
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     axes = [grid_values(s, game) for s in specs]
-    score, words = objective(target, players)
+    score, words = target_gap(target, players)
     tried: dict = {}
 
     def trial_fn(trial):
@@ -183,8 +183,8 @@ def tune(play, game, specs: list[str], target: str, players: int, trials: int, s
             tried[label] = (point, summary, score(summary))
         return tried[label][2]
 
-    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
-    study.optimize(trial_fn, n_trials=trials)
+    search = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
+    search.optimize(trial_fn, n_trials=trials)
     ranked = sorted(tried.values(), key=lambda t: t[2])
     return {"kind": "tune", "target": target, "words": words, "trials": trials, "tried": len(tried),
             "best": [{"point": p, "label": point_label(p), "gap": g, "summary": s} for p, s, g in ranked]}

@@ -126,7 +126,7 @@ def _designer_tables(summary: dict) -> list:
 
 def _things_table(group: dict) -> tuple:
     """A kind of thing the listing measures named: per thing, times listed and games, per measure;
-    each later measure also as a share of the first (objectives met per objective held)."""
+    each later measure also as a share of the first (cards played per card held)."""
     first, *later = group["measures"]
     if not group["things"]:
         return (f"{', '.join(group['measures'])}: nothing listed in {group['games']} games", ["thing"], [])
