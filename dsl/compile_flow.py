@@ -257,6 +257,14 @@ class FlowCompiler(ChoiceCompiler):
         ops.append(actions.MomentPoint(s.span))
 
     def s_Log(self, ops, s, scope):
+        if isinstance(s.text, ast.Str) and ("{" in s.text.value or "}" in s.text.value):
+            # A quoted text with `{...}` parts reads them, as a title does ("{{" is a brace).
+            line = compile_text(s.text.value, scope, s.text.span, "a log line")
+            if isinstance(line, str):
+                ops.append(Exec(lambda m: m.emit("log", text=line), s.span))
+            else:
+                ops.append(Exec(lambda m: m.emit("log", text=line(m)), s.span))
+            return
         text = compile_expr(s.text, scope)
         ops.append(Exec(lambda m: m.emit("log", text=str(text(m))), s.span))
 
