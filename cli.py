@@ -35,6 +35,7 @@ from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
 from meeple.interpreter.agents import AgentError, builtin_agent
 from meeple.interpreter.engine import Engine
+from meeple.interpreter.smoke import smoke
 from meeple.interpreter.extras import MissingExtra, need
 from meeple.interpreter.loader import load, player_count, ruleset_ref, trace_loader  # noqa: F401 (used by commands)
 
@@ -95,12 +96,15 @@ def cmd_check(args) -> int:
             items = apply_variants(rs, [])
             game = compile_ruleset(rs, {}, [])
             notes = rule_warnings(game, rs, items)
+            played = smoke(Engine(game), str(path), rs.source)  # what shows only in play
         except MeepleError as exc:
             print(exc.format(), file=sys.stderr)
             bad += 1
             continue
         failed = _every_way(rs, game)
-        if failed:
+        if played:
+            print("\n".join(d.format() for d in notes + played), file=sys.stderr)
+        if failed or played:
             bad += 1
             continue
         for w in notes:

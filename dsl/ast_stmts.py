@@ -210,6 +210,14 @@ class Simultaneous:
 
 
 @dataclass
+class Together:
+    """`together:` one step of the rules: no action at any time is offered inside it."""
+
+    body: list
+    span: Span = _span()
+
+
+@dataclass
 class PassOn:
     """`pass ZONE to next`: each player's zone goes, whole, to the next player."""
 
@@ -234,4 +242,4 @@ class ChooseSome:
 
 
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn]
+             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn, Together]

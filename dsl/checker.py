@@ -4,7 +4,8 @@
 meaningless: missing `game`/`players`, duplicate definitions, values declared
 twice. Name, type and arity errors surface while compiling, each with its own
 location. `warnings` runs on the compiled game: unreachable phases and
-components, zones or counters that nothing uses.
+components, zones or counters that nothing uses, and checks that an action at any time
+can undo before what they allow is done (dsl/check_together.py).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import re
 import networkx as nx
 
 from meeple.dsl import ast
+from meeple.dsl.check_together import stale_checks
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.builtins import FUNCTIONS
 
@@ -130,6 +132,7 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
         if what and used.get(item.name, 0) <= 1:
             out.append(Diagnostic(f"{what} `{item.name}` is never used", item.span,
                                   "remove it, or use it in the rules", "warning"))
+    out += stale_checks(game, items)
     for d in out:
         d.path, d.source = rs.path, rs.source
     return out

@@ -85,7 +85,7 @@ class ChoiceCompiler:
         where = compile_expr(s.where, scope) if s.where is not None else None
         op = choose_some.ChooseSome(compile_expr(s.lo, scope), compile_expr(s.hi, scope),
                                     f"{SOME_PREFIX}{next(self.slots)}", s.var, compile_expr(s.source, scope),
-                                    where, self.chooser(s.by, scope, s.span), s.prompt or self.prompt(s.span),
+                                    where, self.chooser(s.by, scope, s.span), self.title(s, scope),
                                     s.span, unique=self.unique_source(s.source, scope))
         ops.append(op)
         self.body_otherwise(ops, op, s, scope)

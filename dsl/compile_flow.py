@@ -36,6 +36,7 @@ class FlowCompiler(ChoiceCompiler):
         self.lines = source_lines
         self.slots = itertools.count(1)
         self.gotos: list = []  # every `next` compiled (interpreter/machine.py: chain_phases)
+        self.together = 0  # how many `together:` blocks enclose the statement being compiled
 
     def prompt(self, span) -> str:
         if span and 0 < span.line <= len(self.lines):
@@ -256,6 +257,14 @@ class FlowCompiler(ChoiceCompiler):
         ops.append(actions.MomentPoint(s.span))
 
     def s_Log(self, ops, s, scope):
+        if isinstance(s.text, ast.Str) and ("{" in s.text.value or "}" in s.text.value):
+            # A quoted text with `{...}` parts reads them, as a title does ("{{" is a brace).
+            line = compile_text(s.text.value, scope, s.text.span, "a log line")
+            if isinstance(line, str):
+                ops.append(Exec(lambda m: m.emit("log", text=line), s.span))
+            else:
+                ops.append(Exec(lambda m: m.emit("log", text=line(m)), s.span))
+            return
         text = compile_expr(s.text, scope)
         ops.append(Exec(lambda m: m.emit("log", text=str(text(m))), s.span))
 
@@ -324,6 +333,20 @@ class FlowCompiler(ChoiceCompiler):
         self.loop(ops, listed, pattern, None, s.body, scope, s.span)
         at = head + 2  # IterStart, IterNext, then the choice
         ops[at] = simultaneous.Recall(ops[at], kept, first.span, players)
+
+    def s_Together(self, ops, s, scope):
+        """`together:` marks its frame for as long as its block runs (actions.Together); one
+        inside another adds nothing, and `body` compiles its statements as anywhere else."""
+        if self.together:
+            self.body(ops, s.body, scope)
+            return
+        self.together += 1
+        try:
+            ops.append(actions.Together(True, s.span))
+            self.body(ops, s.body, scope)
+            ops.append(actions.Together(False, s.span))
+        finally:
+            self.together -= 1
 
     def s_Repeat(self, ops, s, scope):
         count = compile_expr(s.count, scope)

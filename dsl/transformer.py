@@ -146,6 +146,9 @@ class ToAst(Declarations):
     def simultaneous_stmt(self, meta, c):
         return ast.Simultaneous(str(c[0]), c[1], c[2], span=span_of(meta))
 
+    def together_stmt(self, meta, c):
+        return ast.Together(c[0], span=span_of(meta))
+
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], span=span_of(meta))
 

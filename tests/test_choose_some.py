@@ -94,3 +94,37 @@ def test_bots_pick_sets(agent):
     result = runner.play(e, 2, 4, [agent], "pick")
     assert e.is_terminal(result.state)
     assert all(1 <= result.state["vars"][f"picks/{p}"] <= 2 for p in (0, 1))
+
+
+def test_a_title_with_braces_is_filled_in():
+    e = rules(GAME.replace('"Which numbers?"', '"Which numbers (up to {2 + player})?"'))
+    s, _ = e.start(2, 1)
+    assert e.decision(s).prompt == "Which numbers (up to 2)?"
+    s, _ = e.apply(s, "7")
+    assert e.decision(s).prompt == "Which numbers (up to 2)?", "asked again for the next item"
+    result = runner.play(e, 2, 3, ["random"], "pick")
+    assert "Which numbers (up to 3)?" in result.trace.jsonl()
+
+
+ZERO = '''
+game "Zero"
+players 1
+counter total = -1
+setup:
+    choose between 0 and 2 xs from ITEMS by 0 "Which, if any?":
+        total = sum(xs)
+'''
+
+
+def test_none_to_pick_when_none_are_needed_runs_the_block_with_nothing():
+    e = rules(ZERO.replace("ITEMS", "[]"))
+    s, _ = e.start(1, 1)
+    assert e.is_terminal(s) and s["vars"]["total"] == 0
+
+
+def test_done_is_offered_at_once_when_none_are_needed():
+    e = rules(ZERO.replace("ITEMS", "[4, 5]"))
+    s, _ = e.start(1, 1)
+    assert ids(e, s) == ["4", "5", "done"]
+    s, _ = e.apply(s, "done")
+    assert e.is_terminal(s) and s["vars"]["total"] == 0

@@ -32,6 +32,27 @@ class TestCheck:
         assert err.startswith(f"{bad}:4:17: error: unknown zone `nowhere`")
         assert "Traceback" not in err
 
+    def test_errors_that_show_only_in_play_are_found_by_short_games(self, tmp_path, capsys):
+        """`check` plays a few random games: an action that spends what a choice needs."""
+        bad = tmp_path / "play.rules"
+        bad.write_text('game "P"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n'
+                       '    gold -= 1\nsetup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
+                       '            choose m from [gold] where m > 0 by 0 "Then?":\n                pass\n')
+        code, out, err = run(capsys, "check", str(bad))
+        assert code == 1 and out == "" and "Traceback" not in err
+        assert f"{bad}:10:13: error: in setup: nothing to choose for `m` and no `otherwise`" in err
+        assert "            choose m from [gold]" in err and "            ^^^^" in err
+        assert "(put both in `together:`)" in err and f"meeple run {bad} --players 1 --seed " in err
+
+    def test_a_title_in_braces_in_a_simultaneous_choice_plays(self, tmp_path, capsys):
+        ok = tmp_path / "bids.rules"
+        ok.write_text('game "B"\nplayers 2\ncounter bid per player = 0\nsetup:\n'
+                      '    simultaneously for each player in turn_order:\n'
+                      '        choose n from [1, 2] "Bid, P{player + 1}?":\n            bid = n\n'
+                      '    choose between 0 and 2 xs from [] by 0 "Which ({count(turn_order)})?":\n        pass\n')
+        code, out, err = run(capsys, "check", str(ok))
+        assert (code, err) == (0, "") and ": ok (B" in out
+
     def test_missing_and_binary_files(self, tmp_path, capsys):
         code, _, err = run(capsys, "check", str(tmp_path / "none.rules"))
         assert code == 1 and "cannot read" in err

@@ -195,3 +195,34 @@ class TestHugeValues:
         with pytest.raises(MeepleError) as info:
             rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(subsets(1..60, 0, 60))\n').start(1, 1)
         assert "more than 100,000 choices" in info.value.format()
+
+
+# An action at any time that spends what a choice needs: each kind of choice reached with no
+# options in random play. The game stops with a located rules error, never with a crash.
+SPENT = {
+    "choose": 'choose m from [gold] where m > 0 by 0 "Then?":\n                pass',
+    "choose between": 'choose between 1 and 1 ms from [gold] where ms > 0 by 0 "Then?":\n                pass',
+    "simultaneously": 'simultaneously for each q in [0]:\n                choose m from [gold] where m > 0 by q "Then?":'
+                      '\n                    pass',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SPENT))
+def test_a_choice_left_with_no_options_in_play_is_a_located_rules_error(kind):
+    from meeple.interpreter import runner
+    from tests.conftest import rules
+    text = ('game "Spent"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n    gold -= 1\n'
+            'setup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
+            f'            {SPENT[kind]}\n')
+    stopped = 0
+    for seed in range(1, 13):
+        try:
+            runner.play(rules(text), 1, seed, ["random"])
+        except MeepleError as exc:
+            out = exc.format().splitlines()
+            where = "<test>:11:17" if kind == "simultaneously" else "<test>:10:13"  # at the choice itself
+            assert out[0].startswith(f"{where}: error: in setup: ") and "no `otherwise`" in out[0], out
+            assert out[1].strip().startswith(("choose m", "choose between")) and "^" in out[2]
+            assert out[3].startswith("hint: ") and "together:" in out[3]
+            stopped += 1
+    assert stopped > 0, "random play spends the gold at some seed"

@@ -304,6 +304,21 @@ setup:
         assert s["vars"]["coins"] == 5
         assert [x["value"] for x in ev if x["e"] == "set"] == [0, 5]
 
+    def test_a_log_line_reads_its_braces_as_a_title_does(self):
+        """It printed them: `log "Gold is {gold}"` logged the braces themselves."""
+        e = rules('''
+game "T"
+players 2
+counter gold = 3
+setup:
+    log "Gold is {gold}, {{as written}}"
+    for each p in turn_order:
+        log "{p + 1}: {gold * 2}"
+    log "plain"
+''')
+        _, ev = e.start(2, 1)
+        assert [x["text"] for x in ev if x["e"] == "log"] == ["Gold is 3, {as written}", "1: 6", "2: 6", "plain"]
+
     def test_per_player_counters_and_turn_order(self):
         e = rules('''
 game "T"

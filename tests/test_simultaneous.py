@@ -146,3 +146,16 @@ def test_apothebakery_forrie_choice_is_sealed():
     nxt = e.decision(a).actor
     assert nxt != first and e.decision(b).actor == nxt
     assert e.view(a, nxt) == e.view(b, nxt)
+
+
+def test_a_title_with_braces_is_filled_in_for_play_and_traces(tmp_path):
+    """It was copied unfilled: `meeple play` and `run --trace` stopped on the title (plain `run` passed)."""
+    from meeple.interpreter.trace import parse, render
+    e = rules(GAME.replace('"Which cards do you bid?"', '"Which cards do you bid, {count(hand)} in hand?"'),
+              tmp_path, CARDS)
+    s, _ = e.start(2, 1)
+    assert e.decision(s).prompt == "Which cards do you bid, 6 in hand?"
+    s, _ = e.apply(s, 0)
+    assert e.decision(s).prompt == "Which cards do you bid, 3 in hand?"
+    result = runner.play(e, 2, 1, ["random"], "bids")
+    assert "Which cards do you bid, 3 in hand?" in render(e.game, parse(result.trace.jsonl()))

@@ -535,6 +535,59 @@ class TestFreeSkillsAnyTime:
         assert "act:use_free_skills" not in ids(eng, state)
 
 
+class TestPayingIsOneStep:
+    """ "Pay its cost by discarding one of each of the listed types of Recipe cards": a check, the
+    choice of what pays and the payment are one step (`together:`), so the free skills offered at
+    every decision of the turn are not offered between them. Before, a guest ability could take the
+    recipe being paid with (the next payment choice then had no option: a rules error) and a Trade
+    at "pay?" left the player at -1 of an ingredient with the reward still given."""
+
+    def serving(self, cooked, guest):
+        eng, state = fresh(values={"at/0": "p04", "turn_player": 0})
+        put(state, "cooked/0", cooked)
+        put(state, "served/0", ["g29"])  # Critic Thyme: discard to `recipe_for_vp(4)`, a free skill
+        put(state, "guest_supply", [guest, "g03", "g05", "g06", "g07", "g08"])
+        return eng, push(eng, state, "serve", p=0)
+
+    def test_serving_pays_without_a_free_skill_in_between(self):
+        # g02 Ranger Hollis wants lunch and dinner: r11 (lunch) and r21 (dinner) pay, both at once.
+        eng, state = self.serving(["r11", "r21"], "g02")
+        assert "act:use_free_skills" in ids(eng, state), "offered before the guest is chosen"
+        state = take(eng, state, "g02")
+        z = state["zones"]
+        assert z["cooked/0"] == [] and {"r11", "r21"} <= set(z["recipe_discard"]) and "g02" in z["served/0"]
+
+    def test_chefs_choice_is_part_of_the_payment(self):
+        # g04 Professor Fennel wants drink and breakfast, and one recipe of any kind (Chef's Choice).
+        eng, state = self.serving(["r41", "r01", "r11", "r21"], "g04")
+        state = take(eng, state, "g04")
+        d = eng.decision(state)
+        assert d.prompt == "Which cooked recipe goes to Chef's Choice?"
+        assert own_ids(d) == {o.id for o in d.options} == {"r11", "r21"}, "no free skill while paying"
+
+    def test_discard_two_cooked_recipes_token(self):
+        eng, state = fresh(values={"turn_player": 0})
+        put(state, "cooked/0", ["r01", "r11", "r21"])
+        put(state, "served/0", ["g29"])
+        push(eng, state, "recipes_for_jar", p=0, n=2)
+        assert ids(eng, state) == ["pay", "pass"]
+        state = take(eng, state, "pay")
+        assert ids(eng, state) == ["r01", "r11", "r21"]
+
+    @pytest.mark.parametrize("effect,env", [
+        ("pay_for_jar", {"a": "fungus", "b": "root"}),  # "Discard the pictured Ingredients to move your Jar"
+        ("main_for_vp", {"n": 1}),  # "Discard 1 Ingredient token matching the current Main Ingredient to gain 1 VP."
+        ("main_for_forage", {}),  # "... to Forage twice."
+    ])
+    def test_no_trade_between_the_check_and_the_payment(self, effect, env):
+        eng, state = fresh(values={"turn_player": 0})
+        main = eng.game.components[state["zones"]["recipe_deck"][0]]["main"]
+        # 3 of what is paid (so a Trade of it is possible) and a root for the Jar.
+        state["vars"].update({"stock/0/root": 1, f"stock/0/{env.get('a', main)}": 3})
+        push(eng, state, effect, p=0, **env)
+        assert ids(eng, state) == ["pay", "pass"], "a Trade here would spend what was checked"
+
+
 class TestServingHint:
     """The bots' hint "a guest ready to serve, a picnic space within reach of a token in hand":
     P1 on p01 holds a cooked breakfast for Little Wren (g14); the picnic space p04 is 3 spaces on."""

@@ -16,7 +16,10 @@ only at fixed windows:
   holds all game long interrupts once, not at every step.
 
 While an action's frame is on the stack no action is offered (its own
-decisions are not interrupted and do not nest another action).
+decisions are not interrupted and do not nest another action). Nor inside a
+`together:` block: its frame holds the local `#together` while the block runs,
+so the block and every effect it runs are one step of the rules (a check and
+the payment it allows cannot be split by an action in between).
 
 Choosing an action pushes a frame for its block on top of the interrupted
 decision. The decision's op has not moved, so when the action's frame is done
@@ -31,6 +34,7 @@ from operator import attrgetter
 ACT = "act"  # an option value {"act": name}: take the action `name`
 HELD = "#held/"  # = state.HELD_PREFIX (views hide other players' marks)
 MOMENT = "#moment"  # the name of what happens now, set by `moment NAME` (read by `moment()`)
+TOGETHER = "#together"  # a frame's local while its `together:` block runs (see Together)
 # `offer` reads the game's actions sorted once (their blocks, the interrupting ones, the
 # offered ones) and, in a game with no interrupting action, only asks the actor's tests;
 # tests turn it off to play the same games through the general path.
@@ -45,11 +49,12 @@ LONE = True
 
 
 def running(m) -> bool:
-    """Is an action being run? Its own decisions offer no actions (no action inside an action)."""
+    """Is an action being run, or a `together:` block? Their decisions offer no actions (no
+    action inside an action, none inside one step of the rules)."""
     blocks = m.game.cache.get("action blocks")
     if blocks is None:
         blocks = m.game.cache["action blocks"] = frozenset(a.block for a in m.game.actions)
-    return any(f[0] in blocks for f in m.state["stack"])
+    return any(f[0] in blocks or TOGETHER in f[2] for f in m.state["stack"])
 
 
 def actions_for(m, player, among=None) -> list:
@@ -111,7 +116,7 @@ def offer(m, actor, line: int):
         plan = game.cache.get("action plan") or _plan(game)
         blocks = plan[0]
         for f in m.state["stack"]:
-            if f[0] in blocks:  # an action is running
+            if f[0] in blocks or TOGETHER in f[2]:  # an action is running, or one step of the rules
                 return []
         if not plan[1]:
             if actor is None:
@@ -285,6 +290,25 @@ def begin_moment(m, name) -> None:
         return
     for key in [k for k in vars_ if k.startswith(HELD)]:
         vars_[key] = False
+
+
+class Together:
+    """The start (`on`) or the end of a `together:` block: the frame's `#together` local is set
+    or removed. A frame's locals go with it, so a `next` or `end game` inside the block (which
+    drops the frames) leaves nothing behind; blocks nested in one frame compile to one pair."""
+
+    __slots__ = ("on", "span")
+
+    def __init__(self, on: bool, span):
+        self.on, self.span = on, span
+
+    def run(self, m, frame):
+        if self.on:
+            frame[2][TOGETHER] = True
+        else:
+            frame[2].pop(TOGETHER, None)
+        frame[1] += 1
+        return False
 
 
 class MomentPoint:

@@ -8,6 +8,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 """
 from __future__ import annotations
 
+from meeple.dsl.errors import MeepleError
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.boards import placing
 from meeple.interpreter.boards.placing import placement_table, placements_for
@@ -41,6 +42,16 @@ def _hashable(value):
     if isinstance(value, list):
         return ("list",) + tuple(_hashable(v) for v in value)
     return (type(value).__name__, value)
+
+
+def no_options(m, what: str) -> MeepleError:
+    """The rules error for a choice reached with nothing to offer and no `otherwise`: located at
+    the choice by the machine (`in phase ...: ...`, its line and a caret), with what to do."""
+    hint = "add `otherwise:` to say what happens when there is nothing to choose"
+    if m.game.actions:
+        hint += (", or make sure there is something: an action at any time taken between a check and this "
+                 "choice can spend what was checked (put both in `together:`)")
+    return MeepleError(f"{what} and no `otherwise`", hint=hint)
 
 
 def the_player(m):
@@ -100,7 +111,7 @@ class ChooseFrom:
         options = self.options(m, frame)
         if not options:
             if self.otherwise is None:
-                raise ValueError(f"nothing to choose for `{self.var}` and no `otherwise`")
+                raise no_options(m, f"nothing to choose for `{self.var}`")
             frame[1] = self.otherwise
             return False
         if len(options) > 1 and type(self.prompt) is str and not m.game.actions:

@@ -8,11 +8,12 @@ stays plain data and a simulation can stop at any step. Then `NAME` is the list
 of picked items, in the order of LIST, and the block runs.
 
     picked < HI and items left   -> offer each item left, plus "done" once picked >= LO
+                                    (at once for LO = 0: the set may be empty)
     picked == HI or none left    -> done by itself (with too few: `otherwise`, or an error)
 """
 from __future__ import annotations
 
-from meeple.interpreter.effects.choices import ChooseFrom, suspend
+from meeple.interpreter.effects.choices import ChooseFrom, no_options, suspend
 
 DONE = {"done": True}  # the option that closes the set (id "done")
 
@@ -34,9 +35,9 @@ class ChooseSome(ChooseFrom):
         picked = frame[2].get(self.slot, [])
         lo, hi = self.lo(m), self.hi(m)
         left = [i for i in self.items(m, frame) if i not in picked] if len(picked) < hi else []
-        if not left:
-            return [DONE] if len(picked) >= max(lo, 1) else []
-        return left + ([DONE] if len(picked) >= lo and picked else [])
+        if not left:  # complete; with none picked and none needed, complete and empty
+            return [DONE] if len(picked) >= lo else []
+        return left + ([DONE] if len(picked) >= lo else [])
 
     def run(self, m, frame):
         options = self.options(m, frame)
@@ -46,7 +47,7 @@ class ChooseSome(ChooseFrom):
         if not options:
             frame[2].pop(self.slot, None)
             if self.otherwise is None:
-                raise ValueError(f"too few items to choose {self.lo(m)} for `{self.var}` and no `otherwise`")
+                raise no_options(m, f"too few items to choose {self.lo(m)} for `{self.var}`")
             frame[1] = self.otherwise
             return False
         return suspend(m, frame, self, self.by(m), options)

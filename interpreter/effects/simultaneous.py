@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from meeple.interpreter import rng
 from meeple.interpreter.effects import actions
-from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.effects.choices import no_options, option_id
 from meeple.interpreter.labels import lone_option
 from meeple.interpreter.state import HIDDEN, SIM_PREFIX  # noqa: F401 - the compiler names kept choices with it
 
@@ -48,7 +48,7 @@ class Gather:
         who = self.inner.by(m)
         if not options:
             if self.required:
-                raise ValueError(f"nothing to choose for `{self.inner.var}` and no `otherwise`")
+                raise no_options(m, f"nothing to choose for `{self.inner.var}`")
             self.keep(frame, who, False, None)
             return False
         if m.game.actions:
@@ -63,7 +63,10 @@ class Gather:
                        **lone_option(m, self.inner, options[0], {}))
             self.keep(frame, who, True, options[0])
             return False
-        m.state["pending"] = {"actor": who, "options": options, "line": self.span.line if self.span else 0}
+        pending = {"actor": who, "options": options, "line": self.span.line if self.span else 0}
+        if type(self.prompt) is not str:  # a title with `{...}` parts, read where it is asked
+            pending["prompt"] = self.prompt(m)
+        m.state["pending"] = pending
         return True
 
     def take(self, m, frame, value):
