@@ -146,6 +146,59 @@ def _plot_length(sides: list) -> bytes:
     return _png(fig)
 
 
+def _plot_wins(summaries: list) -> bytes:
+    """Each seat's win rate and the first player's, per side, with 95% Wilson intervals; a dotted
+    line at an even share."""
+    fig, (ax,) = _figure(max(5.0, 1.2 * (len(summaries[0]["seats"]) + 1) * len(summaries) + 2), 3.8)
+    names = [f"P{s['seat'] + 1}" for s in summaries[0]["seats"]] + ["first player"]
+    width = 0.8 / len(summaries)
+    for j, sm in enumerate(summaries):
+        rates = [s["win_rate"] for s in sm["seats"]]
+        first = sm.get("first_player")
+        rates.append({"p": first["rate"], "low": first["low"], "high": first["high"]} if first else
+                     {"p": None, "low": None, "high": None})
+        xs = [i + (j - (len(summaries) - 1) / 2) * width for i in range(len(names))]
+        ps = [r["p"] if r["p"] is not None else 0.0 for r in rates]
+        err = [[p - (r["low"] if r["low"] is not None else p) for p, r in zip(ps, rates)],
+               [(r["high"] if r["high"] is not None else p) - p for p, r in zip(ps, rates)]]
+        ax.bar(xs, ps, width, yerr=err, capsize=3, label=str(sm["side"]), color=COLOURS[j % len(COLOURS)])
+    if len(summaries[0]["seats"]) > 1:
+        ax.axhline(1 / len(summaries[0]["seats"]), color="#999", linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate")
+    ax.legend(frameon=False)
+    ax.set_title("Win rates (95% interval; dotted: an even share)")
+    return _png(fig)
+
+
+def _plot_effects(comparison: dict) -> bytes:
+    """The main table's differences with their 95% intervals: rates in percentage points, the
+    other figures in standard deviations of their per-seed differences (Cohen's d_z, so a
+    score and a game length share one axis); flagged ones (adjusted p < 0.05) filled."""
+    rows = [m for m in comparison["metrics"].values()
+            if m["group"] not in stats.DETAIL and m["low"] is not None and (m["high"] - m["low"] or m["diff"])]
+    rates = [m for m in rows if m["group"] in ("win", "outcome")]
+    others = [m for m in rows if m["group"] not in ("win", "outcome") and m.get("sd_diff")]
+    fig, axes = _figure(11, max(3.0, 0.32 * max(len(rates), len(others), 1) + 1.5), panels=2)
+    for ax, group, scale, unit in ((axes[0], rates, lambda m, x: 100 * x, "difference (pp)"),
+                                   (axes[1], others, lambda m, x: x / m["sd_diff"], "difference (Cohen's d_z)")):
+        if not group:
+            _empty(ax, "nothing to show")
+            continue
+        for i, m in enumerate(group):
+            d, lo, hi = (scale(m, m[k]) for k in ("diff", "low", "high"))
+            ax.errorbar([d], [i], xerr=[[d - lo], [hi - d]], fmt="o",
+                        mfc="#c0392b" if m["significant"] else "white", color="#333", capsize=3)
+        ax.axvline(0, color="#999", linewidth=0.8)
+        ax.set_yticks(range(len(group)), [m["label"] for m in group], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(unit)
+    axes[0].set_title("Rates (filled: adjusted p < 0.05)")
+    axes[1].set_title("Means")
+    return _png(fig)
+
+
 def _html_table(title: str, headers, rows) -> str:
     esc = html.escape
     right = tables.numeric_columns(rows) if rows else [i > 0 for i in range(len(headers))]
@@ -195,7 +248,13 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
     plots = [("scores", "Total score per seat: box from first to third quartile, line at the median, "
                         "triangle at the mean, whiskers to 1.5 IQR.", _plot_scores(sides)),
              ("rules", "Mean points per seat from each scoring rule, with 95% t intervals.", _plot_rules(summaries)),
-             ("length", "Distribution of game length (machine steps) and of decisions per game.", _plot_length(sides))]
+             ("length", "Distribution of game length (machine steps) and of decisions per game.", _plot_length(sides)),
+             ("wins", "Each seat's win rate and the first player's, with 95% Wilson intervals.",
+              _plot_wins(summaries))]
+    if result.get("kind") == "compare":
+        plots.append(("effects", "Each difference of the main table with its 95% interval: rates in percentage "
+                                 "points (Newcombe), means in standard deviations of their per-seed differences (d_z, t interval).",
+                                 _plot_effects(result)))
     written = []
     figures = []
     for name, caption, png in plots:

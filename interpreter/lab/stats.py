@@ -213,7 +213,7 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
                         "a": mean(x for x, _ in xy), "b": mean(y for _, y in xy),
                         "diff": res["diff"], "low": res["low"], "high": res["high"], "p": res["p"],
                         "test": "McNemar" if rate else "paired t",
-                        "effect": None if rate else inference.effect_size(diffs),
+                        "effect": None if rate else inference.effect_size(diffs), "sd_diff": sd(diffs),
                         "detectable": inference.detectable(sd(diffs), len(diffs))}
 
     def seat_value(f, s):
