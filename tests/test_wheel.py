@@ -80,7 +80,7 @@ def test_a_fresh_core_install_plays_every_game(wheel, tmp_path):
     requires = [line.split(":", 1)[1].strip() for line in
                 zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA").decode().splitlines()
                 if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert sorted(r.split(">")[0] for r in requires) == ["lark", "networkx", "pydantic"]
+    assert sorted(r.split(">")[0] for r in requires) == ["lark", "networkx", "pebble", "pydantic"]
     run(*pip, *requires)
     before = {p.name for p in site.iterdir()}
     run(*pip, "--no-deps", wheel)
