@@ -19,8 +19,8 @@ one chance node at the start picks the game's seed, `seed + k` for k uniform in 
 (seeds=1: no chance node; the game is deterministic given `seed`).
 
 Returns (`returns`): "outcome" (the default) is meeple.encoding's (+1/-1 from a declared outcome
-or the ranking); "score" is each seat's total minus the table's mean (zero-sum: the chips a seat
-won, in a game that scores them). `max_game_length` (decisions; chance not counted): 0 asks the
+or the ranking); "score" is each seat's total minus the table's mean (zero-sum: in a game that scores a seat's
+chips, what it gained). `max_game_length` (decisions; chance not counted): 0 asks the
 engine for the longest game found by searching every decision and draw within a budget of states
 (meeple.bounds), else the runner's bound.
 
