@@ -54,7 +54,7 @@ def pettingzoo_loop(game: meeple.Game):
 
 
 def openspiel_loop(game: meeple.Game):
-    g, pick = openspiel.load(game), random.Random(1)
+    g, pick = openspiel.load(game, chance="seed"), random.Random(1)  # the figures in docs/api.md: the seed way
 
     def play(seed: int):
         state = g.new_initial_state()

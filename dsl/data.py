@@ -44,6 +44,9 @@ def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
     if "{" in name or "}" in name:
         raise MeepleError(f"`{relative}` has a brace that is not an `{{option}}`", span,
                           "write an option's name in braces, like `board_{board}.txt`")
+    if any(ord(ch) < 32 for ch in name):  # a control character (a NUL stops the OS's path calls)
+        raise MeepleError(f"data file name {name!r} has a control character", span,
+                          "write the file's name in plain characters")
     if len(name) > MAX_NAME or any(len(part) > 100 for part in Path(name).parts):
         raise MeepleError(f"data file name is {len(name)} characters long", span,
                           f"keep data file names under {MAX_NAME} characters")

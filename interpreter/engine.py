@@ -84,9 +84,10 @@ class Engine(Scoring):
             self._spare.append(m)
 
     # ------------------------------------------------------------- lifecycle
-    def start(self, players: int, seed: int, events: bool = True) -> tuple[dict, list]:
+    def start(self, players: int, seed: int, events: bool = True, draws: list | None = None) -> tuple[dict, list]:
         """The state after setup, and the setup's events (`events=False`: none, for simulations
-        that keep no trace; a kept start's events are then not copied)."""
+        that keep no trace; a kept start's events are then not copied). `draws`: the outcomes of
+        setup's draws, given from outside (rng.GIVEN; rng.NeedDraw when they run out)."""
         g = self.game
         if not g.min_players <= players <= g.max_players:
             raise ValueError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {players}")
@@ -98,8 +99,11 @@ class Engine(Scoring):
                 return state, st.copy_data(kept[1]) if events else []
         state = st.initial_state(g, players, seed)
         before = state["rng"]
+        if draws is not None:
+            state[rng.GIVEN] = list(draws)
         m = Machine(g, state)
         m.run()
+        state.pop(rng.GIVEN, None)
         # The generator untouched, nothing in the state depended on the seed (the rules read
         # randomness only through it), so the state is the one every seed reaches.
         if START_ONCE and state["rng"] == before:

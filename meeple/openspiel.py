@@ -10,13 +10,19 @@ Importing this module registers one Python game, "meeple", whose parameters name
 variants ("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed,
 see meeple.encoding), seed and seeds.
 
-Randomness: the engine draws from an RNG kept in its state, deep inside its effects, so single
-draws cannot be chance nodes without changing the engine. What OpenSpiel gets instead is one chance
-node at the start that picks the game's seed, `seed + k` for k uniform in 0..seeds-1: an explicit
-chance outcome that fixes every later draw. With seeds=1 (the default) there is no chance node and
-a game is deterministic given its seed parameter. Either way a state holds its future draws, so
-an algorithm that searches cloned states (MCTS) knows them: fine for a demonstration or a
-perfect-information game, not a fair player of a game with hidden draws.
+Chance (`chance`): with "draws" (the default) every random draw of the engine (a bag draw, each
+step of a shuffle, a die) is an explicit chance node with its equally likely outcomes: the engine
+takes its draws from outside (interpreter/rng.py, GIVEN), and a step that needs one more is re-run
+with it (the engine is deterministic). A cloned state then holds no future draw, so a search over
+clones (MCTS, CFR) meets chance where it happens. With "seed" the engine draws from its own RNG:
+one chance node at the start picks the game's seed, `seed + k` for k uniform in 0..seeds-1
+(seeds=1: no chance node; the game is deterministic given `seed`).
+
+Returns (`returns`): "outcome" (the default) is meeple.encoding's (+1/-1 from a declared outcome
+or the ranking); "score" is each seat's total minus the table's mean (zero-sum: in a game that scores a seat's
+chips, what it gained). `max_game_length` (decisions; chance not counted): 0 asks the
+engine for the longest game found by searching every decision and draw within a budget of states
+(meeple.bounds), else the runner's bound.
 
 Observations come from the seat's view (engine.view) only: the observation string is that view as
 JSON, the tensor meeple.encoding's vector; the information state string adds the seat's record of
@@ -26,6 +32,7 @@ observation (OpenSpiel's private_info NONE) is the view of an onlooker who sees 
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 
 from meeple.interpreter.extras import need
@@ -35,7 +42,9 @@ need("research", "meeple.openspiel", "numpy", "pyspiel")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
+from meeple import chance as draws  # noqa: E402
 from meeple import encoding  # noqa: E402
+from meeple.dsl.compiler import UsageError  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
@@ -43,12 +52,15 @@ from meeple.interpreter.state import copy_state  # noqa: E402
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
 PARAMETERS = {"ruleset": "tic_tac_toe", "players": 0, "options": "", "variants": "", "action_count": 0,
-              "seed": 0, "seeds": 1}
+              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0}
+CHANCE = ("draws", "seed")
+RETURNS = ("outcome", "score")
 _T = pyspiel.GameType
 
 
 def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
-         action_count: int = 0, seed: int = 0, seeds: int = 1) -> "MeepleGame":
+         action_count: int = 0, seed: int = 0, seeds: int = 1, chance: str = "draws", returns: str = "outcome",
+         max_game_length: int = 0) -> "MeepleGame":
     """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
     the default count, 2 or the nearest the ruleset allows)."""
     import meeple
@@ -57,6 +69,7 @@ def load(game, players: int = 0, options: dict | None = None, variants: list | N
         options, variants = game.options, game.variants
         players, game = players or game.players, game.ruleset
     params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
+              "chance": chance, "returns": returns, "max_game_length": max_game_length,
               "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
               "variants": ";".join(variants or [])}
     return pyspiel.load_game(NAME, params)
@@ -82,25 +95,48 @@ class MeepleGame(pyspiel.Game):
         p = dict(PARAMETERS, **(params or {}))
         options = {k.strip(): v.strip() for k, v in _pairs(p["options"]).items()}
         variants = [v.strip() for v in p["variants"].split(";") if v.strip()]
+        for name, allowed in (("chance", CHANCE), ("returns", RETURNS)):
+            if p[name] not in allowed:
+                raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
         self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
+        self.by_seed = p["chance"] == "seed"
+        self.score_returns = p["returns"] == "score"
+        # Without draws a step runs in place; with them on a copy (a step may be run again).
+        self.draws = not self.by_seed and draws.may_draw(self.engine)
+        self.declared_length = p["max_game_length"]
+        self._longest = None
         self.action_count = p["action_count"] or encoding.probe_action_count(self.engine, n)
         self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
+        stochastic = self.draws or (self.by_seed and self.seeds > 1)
         game_type = _game_type(
-            n, n, _T.ChanceMode.EXPLICIT_STOCHASTIC if self.seeds > 1 else _T.ChanceMode.DETERMINISTIC,
+            n, n, _T.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else _T.ChanceMode.DETERMINISTIC,
             _T.Information.PERFECT_INFORMATION if perfect else _T.Information.IMPERFECT_INFORMATION,
-            _T.Utility.ZERO_SUM if n > 1 and not g.outcomes else _T.Utility.GENERAL_SUM)
-        info = pyspiel.GameInfo(num_distinct_actions=self.action_count,
-                                max_chance_outcomes=self.seeds if self.seeds > 1 else 0, num_players=n,
-                                min_utility=-1.0, max_utility=1.0,
-                                utility_sum=0.0 if n > 1 and not g.outcomes else None,
-                                max_game_length=MAX_LENGTH)
+            _T.Utility.ZERO_SUM if n > 1 and (self.score_returns or not g.outcomes) else _T.Utility.GENERAL_SUM)
+        # A draw is among a zone's components (a bag, a shuffle) or a die's faces: as many as the
+        # game has components, or the faces of the largest die seen while searching for the bound.
+        most = len(g.components) if self.draws else self.seeds if self.by_seed and self.seeds > 1 else 0
+        bound = float(sys.float_info.max) if self.score_returns else 1.0  # scores have no declared bound
+        info = pyspiel.GameInfo(num_distinct_actions=self.action_count, max_chance_outcomes=most, num_players=n,
+                                min_utility=-bound, max_utility=bound,
+                                utility_sum=0.0 if n > 1 and (self.score_returns or not g.outcomes) else None,
+                                max_game_length=self.declared_length or MAX_LENGTH)
         super().__init__(game_type, info, p)
+
+    def max_game_length(self) -> int:
+        """The most decisions a game can take: the `max_game_length` parameter, else the longest
+        game the engine finds by searching every decision and draw (meeple.chance.longest_game,
+        asked once, on the first call: it can take a second), else the runner's bound."""
+        if self.declared_length:
+            return self.declared_length
+        if self._longest is None:
+            self._longest = draws.longest_game(self.engine, self.players) or MAX_LENGTH
+        return self._longest
 
     def __deepcopy__(self, memo):
         return self  # compiled and frozen: states share it
@@ -120,12 +156,28 @@ class MeepleState(pyspiel.State):
         # OpenSpiel clones a Python state by deep-copying its attributes: the game copies as
         # itself, the engine's state with the engine's own copy (see _Plain).
         self.meeple = game
-        self._plain = _Plain(None if game.seeds > 1 else copy_state(game.start))
+        self._plain = _Plain(None)
         self.seen = [[] for _ in range(game.players)]  # per seat: each decision as it saw it
+        if game.by_seed:
+            if game.seeds == 1:
+                self._plain.state = copy_state(game.start)
+        else:
+            self._step(None, None, [])
+
+    def _step(self, before, action, given):
+        """Run the start (`before` None) or `action` from `before` with these draws given; a
+        draw not given yet makes this state a chance node (the step runs again with it)."""
+        g = self.meeple
+        if before is not None and not g.draws:  # nothing to draw: in place, once
+            self.data = g.engine.apply(before, action, inplace=True, events=False)[0]
+            return
+        state, n = draws.step(g.engine, g.players, g.seed, before, action, given)
+        self.data = state
+        self._plain.chance = None if state is not None else (before, action, given, n)
 
     @property
     def data(self) -> dict | None:
-        """The engine's state; None until the chance node picks the seed."""
+        """The engine's state; None at a chance node."""
         return self._plain.state
 
     @data.setter
@@ -150,20 +202,35 @@ class MeepleState(pyspiel.State):
         return self.data is not None and self.meeple.engine.option_count(self.data) == 0
 
     def chance_outcomes(self):
-        k = self.meeple.seeds
+        if self.data is not None:
+            raise pyspiel.SpielError("chance_outcomes: this is not a chance node")
+        k = self._plain.chance[3] if self._plain.chance else self.meeple.seeds
         return [(i, 1.0 / k) for i in range(k)]
 
     def _legal_actions(self, player):
+        if self.data is None or player != self.current_player():
+            return []
         return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
 
     def _apply_action(self, action):
         g = self.meeple
         if self.data is None:
-            self.data, _ = g.engine.start(g.players, g.seed + action)
+            k = self._plain.chance[3] if self._plain.chance else g.seeds
+            if not 0 <= action < k:
+                raise pyspiel.SpielError(f"chance outcome {action} does not exist (there are {k})")
+            if self._plain.chance:
+                before, act, given, _ = self._plain.chance
+                self._step(before, act, given + [action])
+            else:
+                self.data, _ = g.engine.start(g.players, g.seed + action)
             return
+        engine, data = g.engine, self.data
+        n = min(engine.option_count(data), g.action_count)
+        if not 0 <= action < n:
+            raise pyspiel.SpielError(f"action {action} is not legal here" + (
+                f" (the legal ones are 0..{n - 1})" if n else ": the game is over"))
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
-        engine, data = g.engine, self.data
         pending = data["pending"]
         value = pending["options"][action]
         secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
@@ -171,13 +238,15 @@ class MeepleState(pyspiel.State):
         told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
         for seat, record in enumerate(self.seen):
             record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
-        self.data = g.engine.apply(self.data, action, inplace=True, events=False)[0]
+        self._step(data, action, [])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {self.meeple.seed + action}"
-        d = self.decision()
-        if d is None or action >= len(d.options):
+            if self.meeple.by_seed:
+                return f"seed {self.meeple.seed + action}"
+            return f"draw {action + 1}"
+        d = self.decision() if self.data is not None else None
+        if d is None or not 0 <= action < len(d.options):
             return f"option {action}"
         if self._plain.names is None:
             self._plain.names = action_names(d)
@@ -186,10 +255,16 @@ class MeepleState(pyspiel.State):
     def returns(self):
         if not self.is_terminal():
             return [0.0] * self.meeple.players
+        if self.meeple.score_returns:
+            totals = [s["total"] for s in self.meeple.engine.scores(self.data)]
+            mean = sum(totals) / len(totals)
+            return [float(t - mean) for t in totals]
         return encoding.rewards(self.meeple.engine, self.data)
 
     def __str__(self):
-        return "" if self.data is None else json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        if self.data is None:
+            return "" if self._plain.chance is None else f"chance: {self._plain.chance[3]} outcomes"
+        return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
 
 
 def action_names(d) -> list[str]:
@@ -204,13 +279,18 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names")
+    __slots__ = ("state", "decision", "names", "chance")
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names = state, None, None
+        self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __deepcopy__(self, memo):
-        return _Plain(None if self.state is None else copy_state(self.state))
+        copy = _Plain(None if self.state is None else copy_state(self.state))
+        if self.chance is not None:  # the state before is never changed (a step runs on a copy)
+            before, action, given, n = self.chance
+            copy.chance = (before, action, given[:], n)
+        return copy
 
 
 class MeepleObserver:

@@ -17,10 +17,14 @@ an index into the current decision's options; the observation a dict of the seat
 vector ("observation") and "action_mask"; rewards at the end from the outcome or the ranking.
 `option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
 steps of a learner never read them); `view(agent)` is the seat's view as plain data.
-`reset(seed=...)` is the engine's seed: the same seed and actions give the same game. An episode
+`reset(seed=...)` is the engine's seed: the same seed and actions give the same game; `reset()`
+without one deals anew (the next seed of a generator that reset(seed=...) seeds, else one seeded
+from the operating system). `state()` is the whole state as the engine's plain data. An episode
 is truncated (no rewards) after `max_decisions` decisions, by default the runner's bound.
 """
 from __future__ import annotations
+
+import random
 
 from meeple.interpreter.extras import need
 
@@ -33,8 +37,8 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import encoding  # noqa: E402
 from meeple.interpreter.board_text import all_boards_text  # noqa: E402
+from meeple.interpreter.state import copy_state  # noqa: E402
 
-DEFAULT_SEED = 0
 MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated
 
 
@@ -65,7 +69,12 @@ class MeepleEnv(AECEnv):
         g = self.engine.game
         self.players = n
         self.metadata = dict(self.metadata, name=f"meeple_{g.title}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} (or None)")
         self.render_mode = render_mode
+        # Seeds for resets without one: after reset(seed=s), following from s, so that a seeded run
+        # of several episodes replays; before any, from the operating system.
+        self._seeds = random.Random()
         self.max_decisions = max_decisions
         self.action_count = action_count or encoding.probe_action_count(self.engine, n)
         self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
@@ -85,7 +94,11 @@ class MeepleEnv(AECEnv):
 
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.seed_used = DEFAULT_SEED if seed is None else seed
+        if seed is not None:
+            self._seeds.seed(seed)
+            self.seed_used = seed
+        else:
+            self.seed_used = self._seeds.randrange(2 ** 31)
         self.state_data, _ = self.engine.start(self.players, self.seed_used)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -145,6 +158,10 @@ class MeepleEnv(AECEnv):
     def option_labels(self) -> list[str]:
         """What each legal action of the seat to act means now: its option's label."""
         return encoding.option_labels(self.engine, self.state_data, self.action_count)
+
+    def state(self) -> dict:
+        """The whole state (what no seat may see too) as the engine's plain data: a copy."""
+        return copy_state(self.state_data)
 
     def view(self, agent) -> dict:
         """The state as this seat sees it (plain data)."""

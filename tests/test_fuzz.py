@@ -226,3 +226,9 @@ def test_a_choice_left_with_no_options_in_play_is_a_located_rules_error(kind):
             assert out[3].startswith("hint: ") and "together:" in out[3]
             stopped += 1
     assert stopped > 0, "random play spends the gold at some seed"
+
+
+def test_a_data_file_name_with_a_control_character_is_a_located_error(tmp_path):
+    # Found by a mutant of Leduc hold'em: a NUL in the name stopped the OS's path call (ValueError).
+    text = 'game "T"\nplayers 1\ncomponent card from "a\x00b.csv":\n    rank: int\nsetup:\n    pass\n'
+    assert check_text(text, str(tmp_path / "t.rules")) == "error"

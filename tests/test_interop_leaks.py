@@ -66,6 +66,8 @@ def test_openspiel_observations_and_information_states_hold_nothing_hidden(name,
     game = state.meeple.engine.game
     pick = random.Random(8)
     for _ in range(STEPS):
+        while state.is_chance_node():  # each draw a chance node (the default)
+            state.apply_action(pick.choice([a for a, _ in state.chance_outcomes()]))
         if state.is_terminal():
             break
         real = state.data

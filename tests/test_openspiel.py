@@ -17,13 +17,14 @@ from meeple import openspiel
 from tests.conftest import ROOT
 
 
-@pytest.mark.parametrize("name, players, seeds, sims, serialize", [
-    ("tic_tac_toe", 2, 1, 5, True),
-    ("queens_wishes", 4, 4, 1, True),  # a chance node picks the seed
-    ("apothebakery", 3, 4, 1, False),  # simultaneous choices, secret hands
+@pytest.mark.parametrize("name, players, seeds, chance, sims, serialize", [
+    ("tic_tac_toe", 2, 1, "draws", 5, True),
+    ("queens_wishes", 4, 4, "seed", 1, True),  # a chance node picks the seed
+    ("apothebakery", 3, 4, "seed", 1, False),  # simultaneous choices, secret hands
+    ("leduc_holdem", 2, 1, "draws", 5, True),  # every draw a chance node
 ])
-def test_openspiel_random_sim_test_passes(name, players, seeds, sims, serialize):
-    game = openspiel.load(name, players=players, seeds=seeds)
+def test_openspiel_random_sim_test_passes(name, players, seeds, chance, sims, serialize):
+    game = openspiel.load(name, players=players, seeds=seeds, chance=chance)
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
 
@@ -44,7 +45,7 @@ def test_tic_tac_toe_has_the_positions_of_openspiels_own():
 
 
 def test_information_states_are_the_seats_own():
-    game = openspiel.load("queens_wishes", players=2, seeds=3)
+    game = openspiel.load("queens_wishes", players=2, seeds=3, chance="seed")
     state = game.new_initial_state()
     assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
     other = state.clone()
@@ -85,7 +86,7 @@ def test_mcts_beats_random_play_at_tic_tac_toe():
 
 
 def test_mcts_plays_a_whole_seeded_game_of_the_queens_wishes():
-    game = openspiel.load("queens_wishes", players=3, seed=7)
+    game = openspiel.load("queens_wishes", players=3, seed=7, chance="seed")
     first = mcts_game(game, 0, 10, 7)
     again = mcts_game(game, 0, 10, 7)
     assert first.is_terminal() and first.history() == again.history()
@@ -122,7 +123,7 @@ def test_without_the_research_extra_an_import_says_which_extra():
 
 def test_options_and_variants_survive_openspiels_game_string():
     table = meeple.load("wild_gardens", options={"side": "back"}, variants=["keep_it_fresh", "a_different_path"])
-    game = openspiel.load(table, seeds=2)
+    game = openspiel.load(table, seeds=2, chance="seed")
     again = pyspiel.load_game(str(game))
     assert again.table.options == table.options and again.table.variants == table.variants
     state = game.new_initial_state()
@@ -137,3 +138,37 @@ def test_a_bad_request_is_meeples_usage_error():
         openspiel.load("tic_tac_toe", players=3)
     with pytest.raises(meeple.UsageError, match="unknown game `nope`"):
         openspiel.load("nope")
+
+
+def test_the_default_deals_anew_each_game_and_a_clone_holds_no_future_draw():
+    game = openspiel.load("leduc_holdem")
+    deals = set()
+    rng = np.random.RandomState(1)
+    for _ in range(12):
+        state = game.new_initial_state()
+        assert state.is_chance_node()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        deals.add(tuple(state.data["zones"]["hand/0"] + state.data["zones"]["hand/1"]))
+    assert len(deals) > 4
+    assert pyspiel.load_game("meeple", {"ruleset": "tic_tac_toe"}).get_type().chance_mode == \
+        pyspiel.GameType.ChanceMode.DETERMINISTIC
+
+
+def test_max_game_length_is_the_longest_game_not_the_runners_bound():
+    assert openspiel.load("tic_tac_toe").max_game_length() == 8  # the ninth mark is a lone option, taken at once
+    assert openspiel.load("kuhn_poker").max_game_length() == pyspiel.load_game("kuhn_poker").max_game_length() == 3
+    assert openspiel.load("tic_tac_toe", max_game_length=20).max_game_length() == 20
+
+
+def test_bad_actions_are_spiel_errors():
+    state = openspiel.load("tic_tac_toe").new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="action 9 is not legal here"):
+        state.apply_action(9)
+    with pytest.raises(pyspiel.SpielError, match="not a chance node"):
+        state.chance_outcomes()
+    chance = openspiel.load("kuhn_poker").new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="chance outcome 3 does not exist"):
+        chance.apply_action(3)
+    with pytest.raises(meeple.UsageError, match="chance='dice'"):
+        openspiel.load("kuhn_poker", chance="dice")

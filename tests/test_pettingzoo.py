@@ -143,3 +143,32 @@ def test_render_draws_the_boards_as_an_onlooker_sees_them():
     e.reset()
     e.step(4)
     assert e.render().splitlines()[2:] == ["1 . . .", "2 . x .", "3 . . ."]
+
+
+def test_a_reset_without_a_seed_deals_anew_and_after_a_seed_follows_it():
+    e = env("leduc_holdem")
+    hands = set()
+    for _ in range(10):
+        e.reset()
+        hands.add(tuple(e.state()["zones"]["hand/0"] + e.state()["zones"]["hand/1"]))
+    assert len(hands) > 3, "not seed 0 every time"
+    runs = []
+    for _ in range(2):
+        e.reset(seed=4)
+        seeds = [e.seed_used]
+        for _ in range(3):
+            e.reset()
+            seeds.append(e.seed_used)
+        runs.append(seeds)
+    assert runs[0] == runs[1] and len(set(runs[0])) == 4
+
+
+def test_render_modes_are_checked_and_state_is_the_whole_state():
+    with pytest.raises(ValueError, match="render_mode 'human' is not one of"):
+        env("tic_tac_toe", render_mode="human")
+    e = env("kuhn_poker", render_mode="ansi")
+    e.reset(seed=2)
+    whole = e.state()
+    assert whole["zones"]["hand/1"] != ["?"] and e.view("player_0")["zones"]["hand/1"] == ["?"]
+    whole["zones"]["hand/1"] = []
+    assert e.state()["zones"]["hand/1"], "a copy"
