@@ -46,7 +46,7 @@ function drawGame() {
 // page (https or localhost); elsewhere the link is put in a selected field to copy by hand.
 function copyButton(link, what) {
   const url = new URL(link, location.href).href;
-  const button = el("button", {type: "button", class: "copy", "data-link": url, "aria-label": `copy ${what}`}, "Copy link");
+  const button = el("button", {type: "button", class: "copy", "data-link": url, "aria-label": `Copy link: ${what}`}, "Copy link");
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
