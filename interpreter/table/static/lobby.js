@@ -111,6 +111,8 @@ document.getElementById("new-table").addEventListener("submit", async (ev) => {
     : `${s.name}: bot ${s.agent}`)),
   el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)"),
     copyButton(data.spectator, "the spectator link")));
+  if (seed !== "")  // nobody should be surprised that whoever chose the seed could foresee the draws
+    list.append(el("li", {class: "hint", id: "seed-said"}, `Seed ${seed} is set: every seat's page shows it.`));
   const people = data.seats.filter((s) => s.link);
   const hot = document.getElementById("hot-seat");
   hot.hidden = people.length === 0;
