@@ -57,11 +57,71 @@ def my_turn(ws) -> dict:
 # ----------------------------------------------------------------- pages and the lobby's data
 def test_pages_and_static_files_are_served():
     c = client()
-    for path, marker in [("/", 'id="new-table"'), ("/table/x", 'id="decision"'), ("/replay", 'id="upload"')]:
+    t = new_table(c)
+    seat = token(t["seats"][0]["link"])
+    for path, marker in [("/", 'id="new-table"'), (f"/table/{t['id']}?token={seat}", 'id="decision"'),
+                         (f"/table/{t['id']}", 'id="decision"'), ("/replay", 'id="upload"'),
+                         ("/table/nosuch?token=x", "No such table")]:
         r = c.get(path)
-        assert r.status_code == 200 and marker in r.text
-    for name in ["draw.js", "table.js", "lobby.js", "replay.js", "table.css"]:
+        assert marker in r.text, path
+        # every page is laid out for the device's width (a phone does not draw it 980 px wide and shrink it)
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in r.text, path
+    for name in ["draw.js", "table.js", "place.js", "lobby.js", "replay.js", "table.css"]:
         assert c.get(f"/static/{name}").status_code == 200
+
+
+def test_a_link_that_cannot_work_gets_a_clear_page_and_a_socket_that_says_stop():
+    """An unknown table or a forged token: a page that says so (no table page that retries for
+    ever), and a socket closed with a code the page knows not to retry after."""
+    from starlette.websockets import WebSocketDisconnect
+    c = client()
+    t = new_table(c)
+    r = c.get("/table/nosuch?token=abc")
+    assert r.status_code == 404 and "No such table" in r.text and "There is no table `nosuch`" in r.text
+    assert 'id="decision"' not in r.text and "<script" not in r.text
+    r = c.get(f"/table/{t['id']}?token=forged")
+    assert r.status_code == 403 and "This link is not valid" in r.text and "<script" not in r.text
+    r = c.get("/table/%3Cb%3E?token=x")  # the id is shown escaped, never as markup
+    assert r.status_code == 404 and "<b>" not in r.text and "&lt;b&gt;" in r.text
+    for path, code, words in [(f"/ws/{t['id']}?token=forged", 4403, "does not open a seat"),
+                              ("/ws/nosuch?token=x", 4404, "no table")]:
+        with c.websocket_connect(path) as ws:
+            assert words in ws.receive_json()["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == code
+
+
+def test_a_seed_chosen_in_the_lobby_is_shown_to_every_seat_and_a_random_one_to_none(tmp_path):
+    """Whoever chose the seed could foresee the draws: every seat (and a spectator) is told.
+    A seed nobody chose stays on the server: knowing it would let a seat foresee them."""
+    c = client(str(tmp_path / "t.sqlite"))
+    chosen = new_table(c, seed=42)
+    drawn = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}).json()
+    for t, seed in [(chosen, 42), (drawn, None)]:
+        for link in [s["link"] for s in t["seats"]] + [t["spectator"]]:
+            assert c.get(f"/api/tables/{t['id']}?token={token(link)}").json()["seed"] == seed
+    c.app.state.hall.store.close()
+    again = client(str(tmp_path / "t.sqlite"))  # a restart keeps whether it was chosen
+    assert again.get(f"/api/tables/{chosen['id']}?token={token(chosen['spectator'])}").json()["seed"] == 42
+
+
+def test_a_database_from_before_chosen_seeds_opens_with_its_seeds_unshown(tmp_path):
+    import sqlite3
+    from meeple.interpreter.table.store import Store
+    db = tmp_path / "old.sqlite"
+    old = sqlite3.connect(db)
+    old.execute("create table tables (id text primary key, ruleset text not null, options text not null, "
+                "variants text not null, players integer not null, seed integer not null, digest text not null, "
+                "seats text not null, spectator text not null)")
+    old.execute("insert into tables values ('t1', 'queens_wishes', '{}', '[]', 2, 5, 'd', '[]', 's')")
+    old.commit()
+    old.close()
+    store = Store(str(db))
+    try:
+        assert [r["seed_chosen"] for r in store.tables()] == [False]
+    finally:
+        store.close()
 
 
 def test_the_lobby_lists_the_games_with_players_options_variants_and_bots():

@@ -4,21 +4,19 @@ the grid (rotate, place, undo, place again), a Wild Gardens turn by clicking, th
 Screenshots go to tests/artifacts/. Without Chromium these tests skip and say why."""
 from __future__ import annotations
 
-import json
 import random
 import re
 
 import pytest
 
 from meeple.interpreter.standing import score_so_far
-from tests.browser import Server, browser, need_chromium, screenshot
+from tests.browser import (WAIT, Server, browser, need_chromium, page_step, placement_cell, screenshot,
+                           socket_choose, wait_for, wait_step)
 
 pytest.importorskip("selenium")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-
-WAIT = 20
 
 
 @pytest.fixture(scope="module")
@@ -37,31 +35,6 @@ def site():
             driver.quit()
 
 
-def wait_for(driver, css: str):
-    return WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, css))
-
-
-def page_step(driver) -> int:
-    return driver.execute_script("return current ? current.step : -1")
-
-
-def wait_step(driver, step: int) -> None:
-    WebDriverWait(driver, WAIT).until(lambda d: page_step(d) == step)
-
-
-def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> None:
-    """A choice sent the way a page sends it, over the table's WebSocket; returns once applied."""
-    from websockets.sync.client import connect
-    with connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}?token={tok}") as ws:
-        json.loads(ws.recv())
-        ws.send(json.dumps({"type": "choose", "option": option, "step": step}))
-        while True:
-            m = json.loads(ws.recv(timeout=WAIT))
-            assert m["type"] == "table", m
-            if m["table"]["step"] > step:
-                return
-
-
 def test_the_lobby_creates_a_table_with_private_links(site):
     server, driver = site
     driver.get(server.url + "/")
@@ -70,7 +43,7 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     players = driver.find_element(By.ID, "players")
     players.clear()
     players.send_keys("3")
-    driver.find_element(By.ID, "seed").click()  # leave the field: seats redraw
+    driver.find_element(By.ID, "seed").send_keys("42")  # leave the field: seats redraw
     wait_for(driver, "#seat-3")
     Select(driver.find_element(By.ID, "seat-2")).select_by_value("greedy")
     Select(driver.find_element(By.ID, "seat-3")).select_by_value("person")
@@ -80,6 +53,15 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     assert len(links) == 2 and "P2: bot greedy" in driver.find_element(By.ID, "link-list").text, \
         driver.find_element(By.ID, "link-list").text
     assert driver.find_element(By.ID, "spectator-link").get_attribute("href")
+    # each link has a button that copies it whole, to paste into a message to its person
+    copies = driver.find_elements(By.CSS_SELECTOR, "#link-list button.copy")
+    assert len(copies) == 3  # two people and the spectator
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url,
+                                                         "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    copies[1].click()
+    WebDriverWait(driver, WAIT).until(lambda d: copies[1].text == "Copied ✓")
+    pasted = driver.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('' + e))")
+    assert pasted == links[1].get_attribute("href") and "token=" in pasted, pasted
     screenshot(driver, "lobby")
     row = server.app.state.hall.store.tables()[-1]
     assert row["ruleset"] == "wild_gardens" and row["variants"] == ["keep_it_fresh"]
@@ -87,22 +69,8 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     driver.find_element(By.ID, "hot-seat").click()  # both people's seats in this browser
     tabs = wait_for(driver, ".seat-tab")
     assert [t.text for t in tabs] == ["P1", "P3"]
-
-
-def placement_cell(driver, legal: bool = True):
-    """A grid cell to click for the current orientation: the first legal place, or an illegal one."""
-    where = driver.execute_script("""
-        const p = current.decision.placement, o = p.orientations[orientation];
-        const legal = new Set(p.places.filter((s) => s[0] === o.o).map((s) => s[1] + ',' + s[2]));
-        const first = o.cells[0];
-        if (arguments[0]) { const s = p.places.find((s) => s[0] === o.o); return [s[1] + first[0], s[2] + first[1], s[3]]; }
-        const g = current.grids.find((g) => g.key === p.grid);
-        for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++)
-          if (!legal.has((r - first[0]) + ',' + (c - first[1]))) return [r, c, null];
-        return null;""", legal)
-    grid = driver.execute_script("return current.decision.placement.grid")
-    cell = driver.find_element(By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{where[0]}"][data-col="{where[1]}"]')
-    return cell, where[2]
+    # the seed set in the lobby is said on the table page: its chooser could foresee the draws
+    assert row["seed"] == 42 and "seed 42" in driver.find_element(By.ID, "seed").text
 
 
 def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
@@ -135,7 +103,9 @@ def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
             assert "ok" in cell.get_attribute("class")  # the hover preview says it fits
             if clicked == 1:
                 screenshot(driver, "queens_wishes-preview")
-            cell.click()
+            cell.click()  # pins the piece there; nothing is placed before the confirm
+            assert driver.find_elements(By.CSS_SELECTOR, ".cell.pinned.ok") and live.state["step"] == step
+            driver.find_element(By.ID, "confirm").click()
             wait_step(driver, step + 1)
             assert live.choices[-1] == option
             if clicked == 1:  # take it back, then place it again
@@ -144,6 +114,7 @@ def test_a_two_person_game_played_to_the_end_with_placements_clicked(site):
                 assert len(live.choices) == step
                 cell, option = placement_cell(driver)
                 ActionChains(driver).move_to_element(cell).click().perform()
+                ActionChains(driver).send_keys("\n").perform()  # Enter confirms a pinned piece
                 wait_step(driver, step + 1)
                 assert live.choices[-1] == option
                 # each player's area says the score so far, counted from what this seat sees

@@ -17,13 +17,14 @@ name not allowed, and changes asked by another site's page, are refused first (g
 from __future__ import annotations
 
 import asyncio
+import html
 import secrets
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -34,7 +35,7 @@ from meeple.interpreter.table.bodies import BodyError
 from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
-from meeple.interpreter.table.live import TableError, WrongToken
+from meeple.interpreter.table.live import NoTable, TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store
@@ -47,6 +48,23 @@ MAX_TRACE_BYTES = 20_000_000
 
 def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+# Socket close codes a page must not retry after: the link will not work however often it asks.
+CLOSE_WRONG_TOKEN, CLOSE_NO_TABLE = 4403, 4404
+
+
+def refused_page(heading: str, message: str, status: int) -> HTMLResponse:
+    """A plain page for a table link that cannot work (no such table, a forged token): said at
+    once, instead of a table page that would ask the socket again and again."""
+    text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html.escape(heading)} · Meeple</title><link rel="stylesheet" href="/static/table.css"></head>'
+            f'<body><header><a href="/" class="home">Meeple</a></header>'
+            f'<main class="refused"><h1>{html.escape(heading)}</h1><p id="refused">{html.escape(message)}</p>'
+            f'<p>Ask the person who made the table for your seat\'s link, or <a href="/">start a table</a>.</p>'
+            f'</main></body></html>')
+    return HTMLResponse(text, status_code=status)
 
 
 async def read_body(request: Request, most: int) -> bytes | None:
@@ -89,6 +107,22 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return FileResponse(STATIC / name)
         return handler
 
+    async def table_page(request: Request):
+        """The table page, unless its link cannot work. Without a token the page uses the seats this
+        browser holds (hot-seat), so only the table is checked then."""
+        table_id, tok = request.path_params["id"], request.query_params.get("token")
+        try:
+            live = hall.table(table_id)
+            if tok is not None:
+                live.seat_of(tok)
+        except WrongToken:
+            return refused_page("This link is not valid",
+                                "It opens no seat at this table: the token in it is wrong or old.", 403)
+        except TableError as exc:
+            return refused_page("No such table" if isinstance(exc, NoTable) else "This table cannot be opened",
+                                str(exc), 404)
+        return FileResponse(STATIC / "table.html")
+
     async def games_route(request: Request):
         return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
 
@@ -124,9 +158,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         table_id = socket.path_params["id"]
         try:
             live, seat = opened(table_id, socket.query_params.get("token"))
-        except TableError as exc:
+        except TableError as exc:  # the page shows it and stops asking (the codes above)
             await socket.send_json({"type": "error", "message": str(exc)})
-            await socket.close(code=4403)
+            await socket.close(code=CLOSE_WRONG_TOKEN if isinstance(exc, WrongToken) else CLOSE_NO_TABLE)
             return
         box = hall.join(table_id, socket, seat)  # every message to this page goes through its outbox
 
@@ -192,7 +226,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
 
     routes = [
         Route("/", page("lobby.html")),
-        Route("/table/{id}", page("table.html")),
+        Route("/table/{id}", table_page),
         Route("/replay", page("replay.html")),
         Route("/api/games", games_route),
         Route("/api/tables", tables_route),

@@ -22,7 +22,7 @@ from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
-from meeple.interpreter.table.live import LiveTable, TableError
+from meeple.interpreter.table.live import LiveTable, NoTable, TableError
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store
@@ -122,13 +122,14 @@ class Hall:
             check_seats([str(s) for s in seats], players)
         except AgentError as exc:
             raise TableError(str(exc)) from None
-        seed = seed if isinstance(seed, int) else secrets.randbelow(2 ** 31)
+        chosen = isinstance(seed, int)  # a chosen seed lets its chooser foresee the draws: every seat is told
+        seed = seed if chosen else secrets.randbelow(2 ** 31)
         try:  # a rule error in the setup is said now, before a table that cannot start is stored
             engine.start(players, seed)
         except MeepleError as exc:
             raise TableError(f"the game cannot start: {exc.format()}") from None
         row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
-                                [str(s) for s in seats])
+                                [str(s) for s in seats], seed_chosen=chosen)
         self.tables[row["id"]] = LiveTable(row, engine, self.store)
         return row
 
@@ -136,7 +137,7 @@ class Hall:
         if table_id not in self.tables:
             row = next((r for r in self.store.tables() if r["id"] == table_id), None)
             if row is None:
-                raise TableError(f"there is no table `{table_id}` here")
+                raise NoTable(f"There is no table `{table_id}` on this server.")
             engine = self.engine(row["ruleset"], row["options"], row["variants"])
             if engine.game.digest != row["digest"]:
                 raise TableError(f"table {table_id} was started with another version of the rules; "

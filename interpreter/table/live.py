@@ -28,6 +28,10 @@ class WrongToken(TableError):
     """A link whose token opens no seat at this table."""
 
 
+class NoTable(TableError):
+    """A link to a table this server does not have."""
+
+
 def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
     """Events in words as `viewer` (a seat, or None for the public) may read them."""
     seat = NOBODY if viewer is None else viewer

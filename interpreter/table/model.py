@@ -277,6 +277,9 @@ def seat_page(live, seat) -> dict:
             "seat": viewer, "seat_name": player_name(viewer) if viewer is not None else "spectator",
             "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
             "options": dict(g.options), "variants": [g.variant_titles.get(v, v) for v in g.variants],
+            # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
+            # a random one is never sent: it would let any seat foresee them
+            "seed": live.row["seed"] if live.row.get("seed_chosen") else None,
             **table_picture(engine, view),
             "decision": decision_json(engine, state, view, viewer),
             "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be

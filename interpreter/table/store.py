@@ -35,7 +35,8 @@ create table if not exists tables (
     seed integer not null,
     digest text not null,
     seats text not null,          -- [{"agent": "person" | bot name, "token": secret}]
-    spectator text not null       -- the spectator link's token
+    spectator text not null,      -- the spectator link's token
+    seed_chosen integer not null default 0  -- 1: set in the lobby, so every seat is shown it
 );
 create table if not exists decisions (
     table_id text not null references tables(id),
@@ -64,6 +65,9 @@ class Store:
             self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self.db.execute("pragma journal_mode=wal" if path != ":memory:" else "pragma journal_mode=memory")
             self.db.executescript(SCHEMA)
+            columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
+            if "seed_chosen" not in columns:  # a database from before the column: its seeds were not chosen
+                self.db.execute("alter table tables add column seed_chosen integer not null default 0")
         except sqlite3.Error as exc:
             self._disown()
             raise StoreError(f"cannot use {path} as the tables' database: {exc}") from None
@@ -99,24 +103,25 @@ class Store:
             self.owner = None
 
     def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
-               agents: list[str]) -> dict:
+               agents: list[str], seed_chosen: bool = False) -> dict:
         row = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
                "players": players, "seed": seed, "digest": digest,
-               "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token()}
+               "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
+               "seed_chosen": bool(seed_chosen)}
         with self.lock:
             self.db.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
-                            "spectator) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
-                             json.dumps(row["seats"]), row["spectator"]))
+                             json.dumps(row["seats"]), row["spectator"], int(row["seed_chosen"])))
         return row
 
     def tables(self) -> list[dict]:
         with self.lock:
-            rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator "
-                                   "from tables order by rowid").fetchall()
+            rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
+                                   "seed_chosen from tables order by rowid").fetchall()
         return [{"id": r[0], "ruleset": r[1], "options": json.loads(r[2]), "variants": json.loads(r[3]),
-                 "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8]}
-                for r in rows]
+                 "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8],
+                 "seed_chosen": bool(r[9])} for r in rows]
 
     def decision_counts(self) -> dict[str, int]:
         """How many decisions each table has taken (tables with none are left out)."""

@@ -144,7 +144,7 @@ function drawGrid(grid, hooks) {
   const pieceAt = {};
   for (const p of grid.pieces) for (const i of p[4]) pieceAt[i] = p[0];
   const table = el("div", {class: "grid", "data-grid": grid.key,
-    style: `grid-template-columns: repeat(${grid.cols}, var(--cell))`});
+    style: `--cols: ${grid.cols}; grid-template-columns: repeat(${grid.cols}, var(--cell))`});
   const cells = [];
   for (let i = 0; i < grid.rows * grid.cols; i++) {
     const r = Math.floor(i / grid.cols), c = i % grid.cols;

@@ -42,6 +42,25 @@ function drawGame() {
   drawSeats();
 }
 
+// A seat's link is sent to its person: one button copies it whole. The clipboard API needs a secure
+// page (https or localhost); elsewhere the link is put in a selected field to copy by hand.
+function copyButton(link, what) {
+  const url = new URL(link, location.href).href;
+  const button = el("button", {type: "button", class: "copy", "data-link": url, "aria-label": `Copy link: ${what}`}, "Copy link");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      button.textContent = "Copied ✓";
+    } catch (err) {
+      const field = el("input", {class: "link-text", readonly: true, value: url, "aria-label": what});
+      button.replaceWith(field);
+      field.select();
+      showError("Could not reach the clipboard here: the link is selected, copy it with Ctrl+C (or long-press on a phone).");
+    }
+  });
+  return button;
+}
+
 function titleOf(name) {
   const g = games.find((x) => x.name === name);
   return g ? g.title : name;
@@ -88,8 +107,12 @@ document.getElementById("new-table").addEventListener("submit", async (ev) => {
   showError("");
   const list = document.getElementById("link-list");
   list.replaceChildren(...data.seats.map((s) => el("li", {}, s.link
-    ? el("a", {href: s.link, target: "_blank", class: "seat-link"}, `${s.name}'s seat`) : `${s.name}: bot ${s.agent}`)),
-  el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)")));
+    ? [el("a", {href: s.link, target: "_blank", class: "seat-link"}, `${s.name}'s seat`), copyButton(s.link, `${s.name}'s link`)]
+    : `${s.name}: bot ${s.agent}`)),
+  el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)"),
+    copyButton(data.spectator, "the spectator link")));
+  if (seed !== "")  // nobody should be surprised that whoever chose the seed could foresee the draws
+    list.append(el("li", {class: "hint", id: "seed-said"}, `Seed ${seed} is set: every seat's page shows it.`));
   const people = data.seats.filter((s) => s.link);
   const hot = document.getElementById("hot-seat");
   hot.hidden = people.length === 0;

@@ -1,6 +1,7 @@
 // One seat's page at a table: live over a WebSocket, hot-seat switching between the seats this
-// browser holds, the decision as a prompt with buttons, clicking cards, cells, spaces, and
-// placing a piece on a grid (hover previews it, R rotates, F flips, illegal places refuse).
+// browser holds (behind a "pass the device" screen), the decision as a prompt with buttons,
+// clicking cards, cells and spaces, placing a piece on a grid (place.js), and the connection's
+// state said in a banner that stays in sight.
 "use strict";
 
 const tableId = location.pathname.split("/").pop();
@@ -8,8 +9,10 @@ const params = new URLSearchParams(location.search);
 const heldKey = "meeple-seats-" + tableId;
 let held = JSON.parse(localStorage.getItem(heldKey) || "{}"); // seat name -> token
 let token = params.get("token") || Object.values(held)[0] || "";
-let socket = null, current = null, orientation = 0, flash = null;
+let socket = null, current = null, hooks = {};
+let online = false, retry = 1000;  // online: the socket is open and has sent the table at least once
 let asked = null; // the step of the latest decision of yours whose arrival brought your area out from under it
+const GONE = [4403, 4404];  // close codes after which asking again cannot help (app.py)
 
 function remember(name, tok) {
   held[name] = tok;
@@ -22,8 +25,22 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// The connection's state: a banner fixed at the bottom of the window (it cannot scroll away),
+// and the decision panel greyed while the table cannot hear this page.
+function showConnection(message, refused) {
+  const banner = document.getElementById("connection");
+  banner.textContent = message;
+  banner.hidden = !message;
+  banner.classList.toggle("refused", !!refused);
+  document.getElementById("decision").classList.toggle("offline", !online);
+  document.getElementById("decision").setAttribute("aria-disabled", online ? "false" : "true");
+}
+
 function send(message) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return showError("not connected; reload the page");
+  // a choice made while the connection is down is refused where the eye is, never dropped silently:
+  // sent later it could land on a table that has moved on
+  if (!online || !socket || socket.readyState !== WebSocket.OPEN)
+    return showConnection("Not sent: the connection to the table is lost. Reconnecting… choose again when this banner goes.", true);
   socket.send(JSON.stringify(message));
 }
 
@@ -32,11 +49,14 @@ function choose(optionId) { send({type: "choose", option: optionId, step: curren
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
-  socket.onmessage = (ev) => {
+  const here = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
+  let refusal = null;
+  socket = here;
+  here.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "error") { showError(msg.message); return; }
+    if (msg.type === "error") { refusal = msg.message; showError(msg.message); return; }
     if (msg.type === "table") {
+      if (!online) { online = true; retry = 1000; showConnection(""); }
       if (current && current.version > msg.table.version && current.seat === msg.table.seat) return;
       if (current && current.version !== msg.table.version) showError("");
       current = msg.table;
@@ -44,7 +64,42 @@ function connect() {
       render();
     }
   };
-  socket.onclose = () => { document.getElementById("status").textContent = "disconnected: reconnecting…"; setTimeout(connect, 1500); };
+  here.onclose = (ev) => {
+    online = false;
+    if (GONE.includes(ev.code)) return gone(refusal || "This link does not open this table.");
+    showConnection("Connection lost: reconnecting… Your choices cannot be sent until it is back.");
+    retry = Math.min(retry * 1.5, 8000);
+    setTimeout(connect, retry);
+  };
+}
+
+function gone(message) {
+  // the link cannot work (no such table, a wrong token): say so instead of asking again for ever
+  showConnection("");
+  showError("");
+  document.getElementById("page").replaceChildren(el("div", {class: "refused", id: "refused"},
+    el("h1", {}, "This link does not open a table"), el("p", {}, message),
+    el("p", {}, el("a", {href: "/"}, "Start a table"), " or ask for your seat's link again.")));
+}
+
+// Hot-seat: the next person must see neither the seat being left nor their own before they sit
+// down, so the page is emptied and the socket closed until they say they are ready.
+function passTo(name) {
+  if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  current = null;
+  online = false;
+  for (const id of ["decision", "scores", "table", "log", "seat-list", "status", "seats"])
+    document.getElementById(id).replaceChildren();
+  showError("");
+  showConnection("");
+  document.title = `Pass to ${name}`;
+  document.getElementById("pass-to").textContent = `Pass the device to ${name}`;
+  const ready = document.getElementById("pass-ready");
+  ready.textContent = `I am ${name}: show my seat`;
+  ready.onclick = () => { document.getElementById("pass").hidden = true; switchTo(name); };
+  document.getElementById("page").hidden = true;
+  document.getElementById("pass").hidden = false;
+  ready.focus();
 }
 
 function switchTo(name) {
@@ -52,94 +107,35 @@ function switchTo(name) {
   history.replaceState(null, "", `/table/${tableId}?token=${encodeURIComponent(token)}`);
   current = null;
   showError("");
+  document.getElementById("page").hidden = false;
   connect();
 }
 
-// ------------------------------------------------------------------ placing a piece on a grid
-function placementHooks(placement) {
-  const orients = placement.orientations;
-  if (orientation >= orients.length) orientation = 0;
-  const places = {};
-  for (const [o, r, c, id] of placement.places) places[`${o},${r},${c}`] = id;
-  return {
-    grid: placement.grid,
-    attach(grid, cells, box) {
-      box.classList.add("placing");
-      const shape = () => orients[orientation];
-      // the hovered cell is the shape's first cell (top row, leftmost), so the piece sits under the pointer
-      const origin = (r, c) => { const first = shape().cells[0]; return [r - first[0], c - first[1]]; };
-      const clear = () => cells.forEach((x) => {
-        x.classList.remove("preview", "ok", "bad");
-        x.querySelectorAll(".preview-mark").forEach((m) => m.remove());
-      });
-      const show = (r, c) => {
-        clear();
-        const [r0, c0] = origin(r, c);
-        const ok = places[`${shape().o},${r0},${c0}`] !== undefined;
-        for (const [dr, dc, v] of shape().cells) {
-          const rr = r0 + dr, cc = c0 + dc;
-          if (rr < 0 || rr >= grid.rows || cc < 0 || cc >= grid.cols) continue;
-          const cell = cells[rr * grid.cols + cc];
-          cell.classList.add("preview", ok ? "ok" : "bad");
-          cell.append(el("span", {class: "preview-mark", style: `background:${colourOf(SYMBOLS, v)}`}, v));
-        }
-      };
-      let last = null;
-      cells.forEach((cell) => {
-        const r = +cell.dataset.row, c = +cell.dataset.col;
-        cell.addEventListener("mouseenter", () => { last = [r, c]; show(r, c); });
-        cell.addEventListener("click", () => {
-          const [r0, c0] = origin(r, c);
-          const id = places[`${shape().o},${r0},${c0}`];
-          if (id === undefined) showError(`${placement.piece} cannot go there ${orients[orientation].name} (red: it would not fit or the rules forbid it); try another cell, or R to rotate`);
-          else choose(id);
-        });
-      });
-      box.addEventListener("mouseleave", () => { last = null; clear(); });
-      window.refreshPreview = () => { if (last) show(last[0], last[1]); };
-    },
-    rotate() { turn(orients, false); },
-    flip() { turn(orients, true); },
-  };
-}
-
-function turn(orients, flip) {
-  // rotate: the next orientation on the same side; flip: the first one on the other side
-  const side = (k) => orients[k].o >= 4;
-  const here = side(orientation);
-  if (flip) {
-    const other = orients.findIndex((o, k) => side(k) !== here);
-    if (other < 0) return showError("flipping this piece gives no new way to place it");
-    orientation = other;
-  } else {
-    const same = orients.map((o, k) => k).filter((k) => side(k) === here);
-    orientation = same[(same.indexOf(orientation) + 1) % same.length];
-  }
-  render();
-  if (window.refreshPreview) window.refreshPreview();
-}
-
 document.addEventListener("keydown", (ev) => {
-  if (!current || !current.decision || !current.decision.placement || ev.target.tagName === "SELECT") return;
-  if (ev.key === "r" || ev.key === "R") turn(current.decision.placement.orientations, false);
-  if (ev.key === "f" || ev.key === "F") turn(current.decision.placement.orientations, true);
+  const d = current && current.decision;
+  if (!d || !d.placement || !hooks.placement || ["SELECT", "INPUT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  if (ev.key === "r" || ev.key === "R") hooks.placement.rotate();
+  if (ev.key === "f" || ev.key === "F") hooks.placement.flip();
+  if (ev.key === "Enter" && pinnedHere(d.step) && ev.target.tagName !== "BUTTON") { ev.preventDefault(); hooks.placement.confirm(); }
+  if (ev.key === "Escape" && pinnedHere(d.step)) hooks.placement.cancel();
 });
 
 // ------------------------------------------------------------------ the page
 function render() {
   const t = current;
-  document.title = `${t.title} · ${t.seat_name}`;
+  const d = t.decision;
+  // the tab says when it is your turn, so a player in another tab or window sees it
+  document.title = (d && d.mine ? "● Your turn — " : "") + `${t.title} · ${t.seat_name}`;
   document.getElementById("title").textContent = t.title;
-  document.getElementById("status").textContent =
-    `${t.seat_name} · step ${t.step} · phase ${t.phase} · first player ${t.first}` + (t.over ? " · the game is over" : "");
+  drawStatus(t);
   const tabs = document.getElementById("seats");
   tabs.replaceChildren(...Object.keys(held).sort().map((n) =>
-    el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), onclick: () => switchTo(n)}, n)));
+    el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), "aria-pressed": n === t.seat_name ? "true" : "false",
+      onclick: () => { if (n !== t.seat_name) passTo(n); }}, n)));
   SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
-  const hooks = {choose, cards: {}, cells: {}, spaces: {}};
+  hooks = {choose, cards: {}, cells: {}, spaces: {}};
   const panel = document.getElementById("decision");
   panel.replaceChildren();
-  const d = t.decision;
   if (d && d.mine) {
     for (const o of d.options) {
       if (o.card) hooks.cards[o.card] = o.id;
@@ -152,16 +148,8 @@ function render() {
     }
     panel.append(el("div", {class: "prompt"}, d.prompt || "Your choice"));
     if (d.placement) {
-      hooks.placement = placementHooks(d.placement);
-      const o = d.placement.orientations[orientation];
-      panel.append(el("div", {class: "placing-help"},
-        el("div", {}, `Place ${d.placement.piece}: point at the grid, click to place. `,
-          el("kbd", {}, "R"), " rotates, ", el("kbd", {}, "F"), " flips."),
-        el("div", {class: "shape-row"}, drawShape(o.cells, 40), el("span", {class: "orientation"}, o.name),
-          el("button", {onclick: () => hooks.placement.rotate(), id: "rotate"}, "Rotate (R)"),
-          el("button", {onclick: () => hooks.placement.flip(), id: "flip"}, "Flip (F)"))));
-      panel.append(el("details", {}, el("summary", {}, `or pick one of the ${d.options.length} places from a list`),
-        el("div", {class: "options"}, d.options.map((o) => el("button", {class: "option", "data-option": o.id, title: o.label, onclick: () => choose(o.id)}, o.short || o.label)))));
+      hooks.placement = placementHooks(d.placement, d.step, choose, showError, render);
+      panel.append(...placementPanel(d, hooks.placement, choose));
     } else {
       // a piece's button draws its shape small beside a short label (the label keeps the shape in words)
       const buttons = d.options.map((o) => el("button", {class: "option" + (o.shape ? " piece" : ""), "data-option": o.id,
@@ -183,7 +171,7 @@ function render() {
     panel.append(el("div", {class: "waiting" + (bot && !stuck ? " thinking" : ""), id: "waiting"},
       stuck ? `${d.actor_name} (${agent} bot) cannot move: ${t.bot_error}`
         : bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
-      mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => switchTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
+      mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => passTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
   } else {
     // the outcome where the eye already is (the scores' breakdown follows below)
     panel.append(el("div", {class: "waiting over", id: "over"},
@@ -196,6 +184,22 @@ function render() {
   drawLog(document.getElementById("log"), t.log);
   clearOfDecision(panel, d);
   document.getElementById("seat-list").textContent = t.seats.map((s) => `${s.name}: ${s.agent}`).join(" · ");
+}
+
+// The header in a player's words: who you are, whose turn it is, who started (labelled so that it
+// is not read as whose turn), and a seed chosen when the table was made (so nobody is surprised
+// that its chooser could foresee the draws). Steps and phase names are the engine's: not here.
+function drawStatus(t) {
+  const d = t.decision;
+  const turn = !d ? "the game is over" : d.mine ? "your turn" : `${d.actor_name}'s turn`;
+  document.getElementById("status").replaceChildren(...[
+    el("span", {id: "you"}, t.seat === null ? "watching" : `you are ${t.seat_name}`), " · ",
+    el("strong", {id: "turn", class: d && d.mine ? "yours" : null}, turn), " · ",
+    el("span", {id: "first", title: "the player the rules call first (they began the turn order), not whose turn it is"},
+      `start player: ${t.first}`),
+    t.seed !== null && t.seed !== undefined ? [" · ", el("span", {id: "seed", class: "seed",
+      title: "The seed was set when the table was made: whoever knows it can foresee every shuffle and draw."},
+    `seed ${t.seed}, set in the lobby: its draws can be foreseen`)] : []].flat());
 }
 
 // The decision panel stays in sight over the table (sticky), so it must not hide what you act on:
