@@ -207,14 +207,15 @@ def test_format_summary_and_compare_headers():
 
 # ---------------------------------------------------------------- report
 
-def _check_page(files, tmp_path, name):
+def _check_page(files, tmp_path, name, compared=False):
     page = tmp_path / f"{name}.html"
     assert files[0] == str(page)
-    for suffix in ("scores", "rules", "length"):
+    plots = ("scores", "rules", "length", "wins") + (("effects",) if compared else ())
+    for suffix in plots:
         png = tmp_path / f"{name}_{suffix}.png"
         assert str(png) in files and png.read_bytes()[:8] == PNG_MAGIC
     html = page.read_text()
-    assert html.count("data:image/png;base64,") == 3
+    assert html.count("data:image/png;base64,") == len(plots)
     lowered = html.lower()
     for external in ("http:", "https:", "<script", "<link", "@import", "url("):
         assert external not in lowered, external
@@ -225,7 +226,7 @@ def test_write_report_for_a_comparison(tmp_path):
     a, b = synthetic(side="base"), synthetic(side="plus", shift=3)
     b[0]["breakdown"][0]["<odd & rule>"] = 1
     files = report.write_report(tmp_path / "report.html", stats.compare(a, b), a, b, title="A <test>")
-    html = _check_page(files, tmp_path, "report")
+    html = _check_page(files, tmp_path, "report", compared=True)
     assert "<title>A &lt;test&gt;</title>" in html and "&lt;odd &amp; rule&gt;" in html
     assert "+3.00" in html and "[+3.00, +3.00]" in html and 'class="sig"' in html
     assert ">base</h2>" in html and ">plus</h2>" in html

@@ -32,6 +32,8 @@ SCENARIOS = {
         (2, 6, {"difficulty": "difficult"}, [], ["random"]),
     ],
     "tic_tac_toe": [(2, 1, {}, [], ["random"]), (2, 2, {}, [], ["greedy", "random"])],
+    "kuhn_poker": [(2, 1, {}, [], ["random"]), (2, 2, {}, [], ["greedy", "random"])],
+    "leduc_holdem": [(2, 1, {}, [], ["random"]), (2, 3, {}, [], ["greedy", "random"])],
     "mudcake_fair": [  # the tutorial's game; each of the first three seeds has a shriek
         (2, 4, {}, [], ["random"]),
         (2, 14, {}, [], ["greedy", "random"]),
