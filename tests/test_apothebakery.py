@@ -552,6 +552,18 @@ class TestCorruption:
         push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
         assert state["over"] and state["vars"]["corruption_rep"] == -10 - bonus and state["vars"]["won"]
 
+    @pytest.mark.parametrize("rep,won", [(8, True), (7, False)])
+    def test_corruption_scores_the_scoring_card(self, rep, won):
+        # "position the corresponding Cure Card and Diagnosis (cake) card beside Corruption's reputation dial.
+        # This determines bonus points during the final scoring round." Corruption: plant 2, water 2 (cure-01,
+        # cure-02) against the player's plant 1, water 1 (cure-06): +2 +2, and the most brewed (4 > 2) +4.
+        eng, state = fresh(1, zones={"corruption_cures": ["cure-01", "cure-02"], "cures_won/0": ["cure-06"]},
+                           values={"reputation/0": rep})
+        events = push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
+        assert state["over"] and state["vars"]["corruption_rep"] == -8 and state["vars"]["won"] == won
+        assert eng.breakdown(state, 0)["Elixir majorities"] == 0 and eng.breakdown(state, 0)["Most brewed"] == 0
+        assert "Corruption's Scoring Card: 4 for majorities, 4 for the most brewed" in [e.get("text") for e in events]
+
     @pytest.mark.parametrize("card,vials,strength,order", [
         ("cor-05", 2, 5, [0, "corruption"]),  # heart 2 + 2 vials = 4 < 5
         ("cor-05", 0, 1, ["corruption", 0]),  # 2 > 1
