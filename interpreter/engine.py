@@ -53,6 +53,9 @@ class Decision:
     line: int = 0
     secret: bool = False  # `secret choose`: the others must not learn the chosen option
     requests: list = field(default_factory=list)  # `on request` actions the actor may ask for (Options)
+    # An interrupting action offered to this seat alone ("act now?"): the others must not
+    # learn that it was asked, nor that it passed (being asked tells what it holds in secret).
+    private: bool = False
 
     def index_of(self, option_id: str) -> int:
         for i, o in enumerate(self.options):
@@ -132,7 +135,8 @@ class Engine(Scoring):
             options = [Option(option_id(self.game, v), self.label(v, pending, titled), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
         return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
-                        pending.get("secret", getattr(op, "secret", False)), self.requests(state))
+                        pending.get("secret", getattr(op, "secret", False)), self.requests(state),
+                        bool(pending.get("interrupt")))
 
     def requests(self, state: dict) -> list:
         """The `on request` actions the deciding player may ask for now, as Options."""

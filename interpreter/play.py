@@ -20,6 +20,7 @@ from meeple.interpreter.board_text import all_boards_text
 from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, score_table, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.terminal import ask, choose
+from meeple.interpreter.trace import private_pass
 
 HUMAN = "human"
 CLEAR = "\033[2J\033[H"
@@ -113,7 +114,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             choices.append(d.options[index].id)
             write_save()
             label = d.options[index].label
-            tell(lambda p: [choice_text(d.prompt, d.actor, label if seen is None or p in seen else "something hidden")])
+            unseen = private_pass(d, index)  # nobody else learns the bot was asked
+            tell(lambda p: [] if unseen and p != d.actor else
+                 [choice_text(d.prompt, d.actor, label if seen is None or p in seen else "something hidden")])
             happened(events)
             continue
         p = d.actor
@@ -145,8 +148,9 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         write_save()
         label = taken.label
         title = "" if asked else d.prompt
-        tell(lambda q: [] if q == p else [choice_text(title, p, label if seen is None or q in seen
-                                                      else "something hidden")])
+        unseen = not asked and private_pass(d, answer)
+        tell(lambda q: [] if q == p or unseen else [choice_text(title, p, label if seen is None or q in seen
+                                                                else "something hidden")])
         for e in events:  # what the choice did, at once, as this person sees it
             if shown_event(g, e):
                 print("  " + event_text(g, e, p), file=out)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from meeple.interpreter.render import event_text, player_name, shown_event, state_text
-from meeple.interpreter.trace import hidden_from, replay_decision, start_replay
+from meeple.interpreter.trace import hidden_from, unseen_line, replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
 
@@ -61,7 +61,10 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
     else:
         t = snap.taken
         label = "something hidden" if hidden_from(t, seat) else t["label"]
-        out.append(f"step {snap.step}: {player_name(t['actor'])} chose {label} (of {t['options']})")
+        if unseen_line(t, seat):  # another seat asked alone whether to act now: not this seat's to know
+            out.append(f"step {snap.step}: nothing {player_name(seat)} saw")
+        else:
+            out.append(f"step {snap.step}: {player_name(t['actor'])} chose {label} (of {t['options']})")
         out += ["  " + event_text(game, e, seat) for e in t["events"] if shown_event(game, e)]
     out.append("")
     view = engine.view(snap.state, seat) if seat is not None else snap.state
@@ -73,6 +76,9 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
         out.append("the game is over: " + ", ".join(f"{player_name(s['player'])} {s['total']}" for s in scores))
         return out
     nxt = snap.pending
+    if seat is not None and seat != d.actor and d.private:
+        out.append(f"pending, step {snap.step + 1}: nothing {player_name(seat)} may see")
+        return out
     out.append(f"pending, step {snap.step + 1}: {player_name(d.actor)} chooses"
                + (f" ({d.prompt})" if d.prompt else "") + f" among {len(d.options)} options")
     chosen = d.index_of(nxt["choice"]) if nxt is not None and nxt["choice"] in {o.id for o in d.options} else None

@@ -164,7 +164,10 @@ def view(game: Game, state: dict, player) -> dict:
                     vars_.pop(f"{HELD_PREFIX}{name}/{q}", None)
     pending = v["pending"]
     if pending is not None and pending["actor"] != player:
-        v["pending"] = {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
+        # An offer to act now is the asked seat's alone: that it was asked would tell the
+        # others what it holds in secret, so they see no decision pending at all.
+        v["pending"] = (None if pending.get("interrupt")
+                        else {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])})
     return v
 
 

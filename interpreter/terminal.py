@@ -183,6 +183,12 @@ def zone_lines(game, view: dict, keep, skip=frozenset()) -> list[str]:
             continue
         shown = [i for i in items if not i.startswith(HIDDEN)]
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
+        # What the backs of face-down cards show is public (the top of a deck, a spread hand):
+        # the table shows it, and a person at the terminal reads it too.
+        backs = [i[len(HIDDEN):] for i in items if i.startswith(HIDDEN) and len(i) > len(HIDDEN)]
+        if backs:
+            hidden += f" (the back{'s' if len(backs) > 1 else ''} {'show' if len(backs) > 1 else 'shows'} " \
+                      f"{runs_text(game, backs)})"
         lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
     return lines
 

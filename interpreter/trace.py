@@ -34,6 +34,9 @@ class TraceWriter:
                 "choice": option.id, "label": option.label, "title": decision.prompt, "events": events}
         if seen_by is not None:
             line["seen_by"] = seen_by
+        if private_pass(decision, index):
+            line["private"] = True
+            line["seen_by"] = [decision.actor]
         self.lines.append(line)
 
     def end(self, scores: list, ranking: list, boards: list | None = None, outcome: list | None = None) -> None:
@@ -95,6 +98,17 @@ def parse(text: str, name: str = "trace") -> list[dict]:
     return lines
 
 
+def private_pass(decision, index: int) -> bool:
+    """A seat asked alone whether to act now, that passed: nobody else learns it was asked
+    (what it could have done tells what it holds in secret). Acting is public."""
+    return decision.private and decision.options[index].value is None
+
+
+def unseen_line(line: dict, viewer) -> bool:
+    """Is this whole decision line (not only its choice) kept from `viewer`?"""
+    return viewer is not None and viewer != line["actor"] and line.get("private", False)
+
+
 def hidden_from(line: dict, viewer) -> bool:
     """Was this decision line's choice hidden from `viewer`? (None sees everything)"""
     return viewer is not None and viewer != line["actor"] and viewer not in line.get("seen_by", [viewer])
@@ -108,14 +122,20 @@ def render(game, lines: list[dict], viewer=None) -> str:
     out = [f"{head['game']}: seed {head['seed']}, {head['players']} players"
            + (f", {opts}" if opts else "") + (f" {variants}" if variants else "")
            + f", agents {','.join(head.get('agents', []))}"]
+    # A seat reading its own view numbers the decisions it saw: a gap where another seat
+    # was asked alone (and passed) would say that it was asked.
+    count = 0
+    renumber = viewer is not None and bool(getattr(game, "interrupting", ()))
     for line in lines[1:]:
         if "setup" in line:
             out.append("setup")
             out += ["  " + event_text(game, e, viewer) for e in line["setup"] if shown_event(game, e)]
         elif "step" in line:
-            label = "something hidden" if hidden_from(line, viewer) else line["label"]
-            said = choice_text(line.get("title", ""), line["actor"], label)
-            out.append(f"{line['step']}. {said} (of {line['options']})")
+            if not unseen_line(line, viewer):
+                count += 1
+                label = "something hidden" if hidden_from(line, viewer) else line["label"]
+                said = choice_text(line.get("title", ""), line["actor"], label)
+                out.append(f"{count if renumber else line['step']}. {said} (of {line['options']})")
             out += ["  " + event_text(game, e, viewer) for e in line["events"] if shown_event(game, e)]
         elif "end" in line:
             out += line["end"].get("boards", [])

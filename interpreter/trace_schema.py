@@ -50,6 +50,7 @@ class Decision(_Line):
     title: str = ""
     events: list[dict]
     seen_by: list[int] | None = None
+    private: bool = False  # an offer to act now that the seat passed: only it knows it was asked
 
 
 class Ending(BaseModel):

@@ -221,3 +221,46 @@ def test_a_title_with_parts_is_read_when_an_action_joins_the_options():
     s, _ = e.start(2, 1)
     d = e.decision(s)
     assert "act:buy" in [o.id for o in d.options] and d.prompt == "How many coins (3 now)?"
+
+
+def _played_with_passes(e):
+    """GAME played to its end, every offer to act now passed, recorded as a trace."""
+    from meeple.interpreter.runner import choice_seen_by
+    from meeple.interpreter.trace import TraceWriter
+    s, events = e.start(2, 1)
+    trace = TraceWriter({"game": "Coins", "digest": "", "options": {}, "variants": [], "seed": 1, "players": 2,
+                         "agents": ["x", "x"]})
+    trace.setup(events)
+    step, views = 0, []
+    while (d := e.decision(s)) is not None:
+        step += 1
+        index = [o.id for o in d.options].index("pass" if d.private else "1")
+        views.append((d, e.view(s, 0), e.view(s, 1)))
+        seen = choice_seen_by(e.game, s, d, index, 2)
+        s, events = e.apply(s, index)
+        trace.decision(step, d, index, events, seen)
+    return trace.lines, views
+
+
+def test_an_offer_to_act_now_and_its_pass_are_kept_from_the_other_seats():
+    # Being asked "act now?" tells what the asked seat may do (what it holds in secret): the
+    # others' views show no decision pending, and their trace has no line for it.
+    from meeple.interpreter.trace import render
+    e = rules(GAME)
+    lines, views = _played_with_passes(e)
+    asked = [(d, v0, v1) for d, v0, v1 in views if d.private]
+    assert asked and all(d.prompt.startswith("Act now") for d, _, _ in asked)
+    for d, v0, v1 in asked:
+        mine, theirs = (v0, v1) if d.actor == 0 else (v1, v0)
+        assert mine["pending"]["actor"] == d.actor and theirs["pending"] is None
+    for viewer in (0, 1):
+        other = 1 - viewer
+        text = render(e.game, lines, viewer)
+        asked_other = [d for d, _, _ in asked if d.actor == other]
+        if asked_other:
+            assert "Act now" not in "\n".join(x for x in text.splitlines() if f"P{other + 1} chooses" in x)
+            assert f"P{other + 1} chooses pass" not in text
+        numbers = [int(x.split(".")[0]) for x in text.splitlines() if x[:1].isdigit()]
+        assert numbers == list(range(1, len(numbers) + 1))  # no gap where the other was asked
+    everyone = render(e.game, lines)
+    assert everyone.count("chooses pass") == len(asked)  # the whole trace keeps them (replays, snapshots)

@@ -178,6 +178,16 @@ class TestForaging:
         assert eng.decision(state) is None and state["vars"]["gathered/0"] == 0
         assert ("f-plant-iri" in state["zones"]["forrie_deck/0"]) == shuffled
 
+    def test_an_iridescent_played_this_round_comes_back_when_unable_again(self):
+        # Clarifications: "This card is a one-time use, unless the same situation occurs again in a future turn
+        # and you cannot forage a resource." Played (first position) and still unable: it is shuffled in again.
+        empty = {f"wild_at/s{i}": [] for i in range(1, 6)}
+        eng, state = fresh(zones={**empty, "forrie_shown/0": ["f-plant-iri"], "iridescent_aside/0": []},
+                           values={"stamina/0": 0, "claims_first/0": True})
+        push(eng, state, "forage_turn", p=0)
+        z = state["zones"]
+        assert "f-plant-iri" in z["forrie_deck/0"] and z["forrie_shown/0"] == [] and z["iridescent_aside/0"] == []
+
     def test_iridescent_shuffle_keeps_the_unplayed_forries_on_top_in_order(self):
         # "Any unselected Forrie cards are returned to the top of your Forrie deck, ensuring they're drawn first"
         eng, state = fresh(zones={"forrie_hand/0": [], **{f"wild_at/s{i}": [] for i in range(1, 6)},
@@ -213,11 +223,25 @@ class TestForaging:
 
 # ---------------------------------------------------------------- phase 2: alchemy
 class TestAlchemy:
+    def test_rainbow_declared_before_the_pull_combines_before_the_overflow_discard(self):
+        # "The Rainbow ability is only activated before pulling if you're relying on elixirs from an immediate
+        # pull": declared with the card, the two drawn waters become a rainbow, and 5 + 1 = 6 fit without a discard.
+        pulls = ["pure-water-1", "pure-water-2"]
+        eng, state = fresh(zones={"inventory/0": PLANTS[:5], "resources/0": ["res-water-06"], "bag/water": pulls},
+                           values={"burned/0/transmute": True, "burned/0/potency": True})
+        push(eng, state, "process", p=0)
+        assert ids(eng, state) == ["Rainbow with this pull", "pass"]
+        state = pick(eng, take(eng, state, "Rainbow with this pull"), pulls)
+        z, v = state["zones"], state["vars"]
+        assert kinds(z["inventory/0"]) == ["pure-plant"] * 5 + ["rainbow"] and eng.decision(state) is None
+        assert v["mana/0"] == 11 and v["burned/0/rainbow_ability"] and sorted(z["bag/water"]) == pulls
+
     def test_e5_overflow_draw_all_then_discard(self):
         pulls = ["pure-berry-1", "pure-berry-2", "impure-berry-1"]
         eng, state = fresh(zones={"inventory/0": PLANTS[:4], "resources/0": ["res-berry-10"], "bag/berry": pulls},
                            values={"burned/0/transmute": True, "burned/0/potency": True})
-        push(eng, state, "process", p=0)  # potency 3: all three drawn first
+        push(eng, state, "process", p=0)
+        state = take(eng, state, "pass")  # no Rainbow declared: potency 3, all three drawn first
         assert set(ids(eng, state)) == set(PLANTS[:4] + pulls)
         state = take(eng, state, "impure-berry-1")  # 4 + 3 = 7 -> one discard down to 6
         z = state["zones"]
@@ -234,7 +258,7 @@ class TestAlchemy:
                                   "bag/rock": [f"pure-rock-{i}" for i in range(1, 9)]},
                            values={f"burned/0/{other}": True})
         push(eng, state, "process", p=0)
-        state = take(eng, state, choice)
+        state = take(eng, state, choice, "pass")  # no Rainbow declared for the pull
         z, v = state["zones"], state["vars"]
         assert kinds(z["inventory/0"]) == pulled and len(z["bag/water"]) + len(z["bag/rock"]) == 16 - len(pulled)
         assert v["mana/0"] == 12 - 1 and v[f"burned/0/{ability}"]
@@ -242,7 +266,7 @@ class TestAlchemy:
     def test_e8_transmute_then_rainbow_then_nothing(self):
         eng, state = fresh(zones={"resources/0": ["res-berry-06"], "inventory/0": PLANTS[:2], "bag/water": WATERS})
         push(eng, state, "alchemy", p=0)
-        state = take(eng, state, "Process a resource card", "water", "pass",
+        state = take(eng, state, "Process a resource card", "water", "pass", "pass",  # no Potency, no Rainbow yet
                      "Rainbow: combine two pure elixirs", "pure-plant-1+pure-plant-2")
         z, v = state["zones"], state["vars"]
         assert v["mana/0"] == 12 - 1 - 2 and v["burned/0/transmute"] and v["burned/0/rainbow_ability"]
@@ -312,7 +336,8 @@ class TestHealing:
     def test_e11_free_sample_interrupts_a_heal(self):
         eng, state = healing(1, PLANTS[:2], p=1, zones={"oven/0": ["sp-free-sample-1"]})
         push(eng, state, "heal_turn", p=1)
-        state = take(eng, state, "a1")  # P2 declares the heal: the "heal declared" moment
+        assert eng.decision(state).prompt == "Act now, before P2 decides?"  # any time: P1 may cast now too
+        state = take(eng, state, "pass", "a1")  # P2 declares the heal: the "heal declared" moment
         assert eng.decision(state).actor == 0 and ids(eng, state) == ["act:cast_spell", "pass"]
         state = take(eng, state, "act:cast_spell", "a1", "1")  # +1 heart: 1 -> 2
         assert state["vars"]["reputation/1"] == 2 + 2  # not 2 + 3
@@ -340,6 +365,18 @@ class TestHealing:
         z = state["zones"]
         assert rolls(events) == ["skull"] and z["inventory/0"] == [] and z["cakes/0"] == ["dx-03"]
         assert len(z["corruption_vials"]) == 1  # "Corruption acquires 1 Spectral Vial token for each death"
+
+    def test_free_sample_killing_the_declared_adventurer_lets_the_healer_choose_again(self):
+        # The rulebook is silent; "Each player can only heal one adventurer per round" and nobody was healed,
+        # so the healer chooses again among those they can still pay for (D25).
+        eng, state = healing(1, PLANTS[:3] + ["pure-water-1"], p=1, zones={"oven/0": ["sp-free-sample-1"]})
+        adventurer(state, ("a2", "adv-05", "dx-02", "cure-06", 2))  # cure-06: plant water
+        push(eng, state, "heal_turn", p=1)
+        state = take(eng, state, "pass", "a1", "act:cast_spell", "a1", "-1")  # P1 kills the declared adventurer
+        d = eng.decision(state)
+        assert (d.actor, d.prompt, [o.id for o in d.options]) == (1, "Which adventurer do you heal?", ["a2", "pass"])
+        state = take(eng, state, "a2")
+        assert state["zones"]["cures_won/1"] == ["cure-06"] and state["vars"]["healed/1"]
 
     @pytest.mark.parametrize("players,vials", [(1, ["spectral"]), (2, [])])
     def test_free_sample_death_ghost_vengeance_only_with_players(self, players, vials):
@@ -435,10 +472,61 @@ class TestSpells:
         assert z["inventory/1"] == WATERS[:6] and "impure-rock-1" in z["bag/rock"]  # discarded, not given
         assert kinds(z["inventory/0"]) == ["pure-berry", "pure-berry", "pure-plant"] and len(z["bag/berry"]) == 6
 
+    # "Players can cast a Spell card at any time—including interrupting another player's turn (provided the
+    # spell's effect logically applies to that moment)": no list of moments, only each spell's own text (D28).
+    @pytest.mark.parametrize("spell,effect,moment,env", [
+        ("sp-helping-hand-1", "heal_turn", "healing turn", {"p": 0}),  # at your own heal
+        ("sp-stasis-1", "alchemy", "alchemy turn", {"p": 0}),  # during alchemy
+        ("sp-free-sample-1", "forage_turn", "foraging turn", {"p": 0}),  # during foraging
+    ])
+    def test_a_spell_is_offered_at_its_owners_decisions_whenever_it_applies(self, spell, effect, moment, env):
+        eng, state = healing(2, PLANTS[:2], zones={"oven/0": [spell], "resources/0": ["res-plant-01"], **wild(WATER)})
+        state["vars"].update({"#moment": moment, "stamina/0": 3})
+        push(eng, state, effect, **env)
+        assert eng.decision(state).actor == 0 and "act:cast_spell" in ids(eng, state)
+
+    def test_helping_hand_is_offered_in_final_round_healing(self):
+        eng, state = healing(2, PLANTS[:2], zones={"oven/0": ["sp-helping-hand-1"], "spell_deck": []})
+        state["vars"].update({"sun": 6, "order": [0, 1]})
+        push(eng, state, "final_healing")
+        assert eng.decision(state).prompt == "Act now (healing turn)?" and eng.decision(state).actor == 0
+
+    def test_a_spell_interrupts_the_forrie_choice(self):
+        eng, state = fresh(zones={"oven/1": ["sp-clean-sweep-1"]})
+        for p in (0, 1):
+            state["zones"][f"forrie_deck/{p}"] += state["zones"][f"forrie_hand/{p}"]
+            state["zones"][f"forrie_hand/{p}"] = []
+        push(eng, state, "foraging")
+        d = eng.decision(state)
+        assert (d.actor, d.prompt) == (1, "Act now (choosing Forries)?")
+        state = take(eng, state, "act:cast_spell")
+        assert "sp-clean-sweep-1" in state["zones"]["spell_discard"]
+
+    @pytest.mark.parametrize("out", [None, "forrie_hand/0", "forrie_shown/1"])
+    def test_forrie_tamer_needs_two_complete_decks(self, out):
+        # "exchange your complete Forrie deck with another player": not while either has Forries out.
+        eng, state = fresh(zones={"oven/0": ["sp-forrie-tamer-1"], "forrie_hand/0": [], "forrie_hand/1": []})
+        if out:
+            owner = int(out[-1])
+            put(state, out, [state["zones"][f"forrie_deck/{owner}"][0]])
+        push(eng, state, "alchemy", p=0)
+        assert ("act:cast_spell" in ids(eng, state)) == (out is None)
+
+    def test_metamorphosis_lasts_the_casters_next_foraging_turn(self):
+        # "change your Forries' species for your next Foraging turn ... lasts for one Foraging turn only": cast
+        # after your own turn (or during Alchemy), it is still there at your next one; that turn ends it.
+        eng, state = fresh(zones={**wild(["res-berry-01"]), "resources/0": [], "resources/1": []},
+                           values={"morph/0": "water", "stamina/0": 0, "stamina/1": 0})
+        push(eng, state, "forage_turn", p=1)  # another player's turn does not end it
+        assert state["vars"]["morph/0"] == "water" and eng.decision(state) is None
+        push(eng, state, "forage_turn", p=0)
+        assert state["vars"]["morph/0"] is None
+
     def test_e22_forrie_tamer_iridescent(self):
         eng, state = fresh()
         z = state["zones"]
         z["forrie_deck/0"], z["forrie_hand/0"] = z["forrie_hand/0"] + z["forrie_deck/0"], []
+        z["forrie_deck/1"], z["forrie_hand/1"] = z["forrie_hand/1"] + z["forrie_deck/1"], []  # complete decks
         z["forrie_deck/0"].insert(4, "f-plant-iri")  # A (plant) has shuffled its Iridescent in
         z["iridescent_aside/0"] = []
         a_deck, b_deck = list(z["forrie_deck/0"]), list(z["forrie_deck/1"])
@@ -551,6 +639,18 @@ class TestCorruption:
                            values={"corruption_rep": -10, "reputation/0": 10 + bonus})  # exactly counterbalanced
         push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
         assert state["over"] and state["vars"]["corruption_rep"] == -10 - bonus and state["vars"]["won"]
+
+    @pytest.mark.parametrize("rep,won", [(8, True), (7, False)])
+    def test_corruption_scores_the_scoring_card(self, rep, won):
+        # "position the corresponding Cure Card and Diagnosis (cake) card beside Corruption's reputation dial.
+        # This determines bonus points during the final scoring round." Corruption: plant 2, water 2 (cure-01,
+        # cure-02) against the player's plant 1, water 1 (cure-06): +2 +2, and the most brewed (4 > 2) +4.
+        eng, state = fresh(1, zones={"corruption_cures": ["cure-01", "cure-02"], "cures_won/0": ["cure-06"]},
+                           values={"reputation/0": rep})
+        events = push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
+        assert state["over"] and state["vars"]["corruption_rep"] == -8 and state["vars"]["won"] == won
+        assert eng.breakdown(state, 0)["Elixir majorities"] == 0 and eng.breakdown(state, 0)["Most brewed"] == 0
+        assert "Corruption's Scoring Card: 4 for majorities, 4 for the most brewed" in [e.get("text") for e in events]
 
     @pytest.mark.parametrize("card,vials,strength,order", [
         ("cor-05", 2, 5, [0, "corruption"]),  # heart 2 + 2 vials = 4 < 5
@@ -752,3 +852,30 @@ def test_solo_greedy_with_a_cure_it_can_pay_sends_a_team_that_heals_before_corru
     state = pick(eng, state, ["f-plant-10"])  # stamina 4: ahead of either card
     assert state["vars"]["order"] == [0, "corruption"]
     assert eng.hints(state, 0)[hint] == pytest.approx(10 / 3), "2 faces of 6 name place 1, twice the 5 points the heal pays"
+
+
+def test_an_offer_to_cast_does_not_tell_the_others_which_spell_lies_face_down():
+    # "Place the chosen spell face down in the spell oven slot": another seat read "P3 chooses (Act now
+    # (foraging turn)?)" and learned that P3 held the spell that fits. Now the offer, and a pass, are P3's alone.
+    from meeple.interpreter import runner
+    from meeple.interpreter.trace import render
+    eng = shipped("apothebakery")
+    state, _ = eng.start(3, 2)
+    bots, asked = runner.make_agents(eng, ["random"], 3, 2), []
+    while (d := eng.decision(state)) is not None:
+        if d.private:
+            asked.append(d.actor)
+            assert all(eng.view(state, q)["pending"] is None for q in range(3) if q != d.actor)
+            assert eng.view(state, d.actor)["pending"]["actor"] == d.actor
+        state, _ = eng.apply(state, runner.choose(bots[d.actor], eng.view(state, d.actor), d))
+    assert asked
+    lines = runner.play(eng, 3, 2, ["random"]).trace.lines
+    passed = [ln for ln in lines if ln.get("private")]
+    assert passed and all(ln["title"].startswith("Act now") and ln["choice"] == "pass" for ln in passed)
+    for viewer in range(3):
+        text = render(eng.game, lines, viewer)
+        for ln in passed:
+            if ln["actor"] != viewer:
+                assert f"{ln['title']} P{ln['actor'] + 1} chooses pass" not in text
+        assert sum("Act now" in x and f"P{viewer + 1} chooses pass" in x for x in text.splitlines()) == \
+            sum(ln["actor"] == viewer for ln in passed)

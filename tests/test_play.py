@@ -164,13 +164,14 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     state["pending"] = None
     state["stack"] = [[engine.game.effects["heal_turn"][0], 0, {"p": 1}]]
     Machine(engine.game, state).run()
-    assert engine.decision(state).actor == 1  # P2 (the bot) chooses whom to heal
+    # Spells at any time: P1 may cast before P2 chooses whom to heal (the person passes there)
+    assert (engine.decision(state).actor, engine.decision(state).prompt) == (0, "Act now, before P2 decides?")
 
     asked = []
 
     def answer(prompt, n):
         asked.append(prompt)
-        return "1"  # cast, then +1 heart
+        return "2" if len(asked) == 1 else "1"  # pass before P2 decides; then cast, then +1 heart
     scripted(monkeypatch, answer)
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)

@@ -616,3 +616,51 @@ class TestServingHint:
 
     def test_nothing_to_serve_no_hint(self):
         assert self.value(cooked=()) == 0
+
+
+# ---------------------------------------------------------------- what a player reads
+class TestReading:
+    def test_a_guest_reads_its_whole_card(self):
+        # "Chef's Choice: If a Guest card displays this icon, you may Serve them any Recipe of your choice",
+        # the Jar icons ("Guests with a Jar icon help you move your Jar token faster") and the ability.
+        labels = shipped("wild_gardens").game.labels
+        assert labels["g04"] == ("Professor Fennel (7 VP, Jar icons 0; wants drink breakfast, Chef's Choice 1; "
+                                 "When Served: gain 2 Flower)")
+        assert "Jar icons 1" in labels["g01"]
+
+    def test_a_location_reads_its_day_effect_and_rest_bonuses(self):
+        label = shipped("wild_gardens").game.labels["l01"]
+        assert label == ("Sunny Meadow (each day: gain 1 VP; Rest bonus 1: gain 2 VP; 2: gain 1 Flower and 1 Fruit; "
+                         "3: forage twice; 4: forage, then cook (no picnic zone needed))")
+
+    def test_the_rest_prompt_says_the_rulebooks_words_and_each_tokens_bonus(self):
+        # "take a Rest action by choosing an Action token on your Player Board and placing it on the current day
+        # of the Location Board. ... The number on the Action token determines which Bonus effect you will receive."
+        eng, state = fresh()
+        d = eng.decision(resting(eng, state, "l01"))
+        assert d.prompt == "Rest: place which Action token on the Location Board?"
+        labels = {o.id: o.label for o in d.options}
+        assert labels["one"] == "one: gain 2 VP" and labels["four"].startswith("four: forage, then cook")
+        assert labels["wild"] == "wild: you choose the bonus"
+        state = take(eng, state, "wild")
+        assert [o.label for o in eng.decision(state).options][1] == "2: gain 1 Flower and 1 Fruit"
+
+    def test_the_terminal_shows_the_main_ingredient_on_the_recipe_decks_back(self):
+        # "If an effect refers to the current Main Ingredient, it is referring to the one on top of the Recipe Deck."
+        from meeple.interpreter.terminal import table_text
+        eng, state = fresh()
+        main = eng.game.components[state["zones"]["recipe_deck"][0]]["main"]
+        line = next(x for x in table_text(eng.game, eng.view(state, 1), 1) if "the recipe deck" in x)
+        assert line.endswith(f"hidden (the back shows {main})")
+
+    def test_the_when_served_token_guard_reads_a_field_not_a_name(self):
+        # Renaming the token in the data must not silently turn its guard off.
+        eng, state = fresh()
+        for cid, comp in eng.game.components.items():
+            if cid.startswith("k-ract"):
+                comp["name"] = "Renamed"
+        put(state, "guest_supply", ["g21", "g22", "g23", "g24", "g25", "g26"])  # no When Served anywhere
+        put(state, "cooked/0", ["r01"])
+        put(state, "slots/0/A", ["k-ract-1"])
+        push(eng, state, "activate", p=0, s="A")
+        assert "Use a skill token" not in ids(eng, state)
