@@ -264,3 +264,28 @@ def test_an_offer_to_act_now_and_its_pass_are_kept_from_the_other_seats():
         assert numbers == list(range(1, len(numbers) + 1))  # no gap where the other was asked
     everyone = render(e.game, lines)
     assert everyone.count("chooses pass") == len(asked)  # the whole trace keeps them (replays, snapshots)
+
+
+def test_the_play_table_keeps_an_offer_to_act_now_from_the_other_seats(tmp_path):
+    # At the web table the others' pages wait for the seat that decides once the offer is passed,
+    # and their logs have no line for the offer or its pass (the asked seat's page has both).
+    from meeple.interpreter.table.live import LiveTable
+    from meeple.interpreter.table.model import seat_page
+    path = tmp_path / "coins.rules"
+    path.write_text(GAME.lstrip())
+    e = rules(GAME)
+    row = {"id": "t1", "ruleset": str(path), "options": {}, "variants": [], "players": 2, "seed": 1,
+           "digest": e.game.digest, "spectator": "s",
+           "seats": [{"agent": "person", "token": "a"}, {"agent": "person", "token": "b"}]}
+    live = LiveTable(row, e)
+    while (d := live.decision()) is not None and not d.private:
+        live.commit(d.options[0].id)
+    assert d is not None and d.private
+    asked, other = d.actor, 1 - d.actor
+    mine, theirs = seat_page(live, asked), seat_page(live, other)
+    assert mine["decision"]["mine"] and mine["decision"]["prompt"].startswith("Act now")
+    after = e.decision(e.apply(live.state, [o.value for o in d.options].index(None), events=False)[0])
+    assert theirs["decision"]["actor"] == after.actor and "Act now" not in json.dumps(theirs)
+    live.commit("pass")
+    assert "Act now" not in "\n".join(seat_page(live, other)["log"])
+    assert "Act now" in "\n".join(seat_page(live, asked)["log"])

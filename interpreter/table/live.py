@@ -14,6 +14,7 @@ from meeple.interpreter.play import undo_point
 from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
+from meeple.interpreter.trace import private_pass
 from meeple.interpreter.table.bots import PERSON, bot_choice, seat_bots
 
 SPECTATOR = "spectator"
@@ -104,6 +105,7 @@ class LiveTable:
         self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
         self.entries.append({"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
+                             "private": not asked and private_pass(d, index),  # the others never hear of it
                              "label": {v: label if who is None or v in who else "something hidden"
                                        for v in self.viewers()},
                              "lines": self._texts(events, state)})

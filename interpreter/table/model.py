@@ -208,7 +208,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
     if d is None:
         return None
     if d.actor != seat:
-        return {"actor": d.actor, "actor_name": player_name(d.actor), "mine": False}
+        public = public_actor(engine, state, d)
+        return {"actor": public, "actor_name": player_name(public) if public is not None else "", "mine": False}
     visible = {i for items in view["zones"].values() for i in items}
     out = {"actor": d.actor, "actor_name": player_name(d.actor), "mine": True, "prompt": d.prompt,
            "undoable": d.undoable, "step": state["step"],
@@ -226,6 +227,23 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
                               "cells": [list(c) for c in polyomino.orient(shape, k)]} for k in found],
             "places": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options]}
     return out
+
+
+def public_actor(engine, state: dict, d, limit: int = 50):
+    """Who the other seats see the table waiting for. An offer to act now is its seat's alone
+    (Decision.private): the others are shown the seat that decides once the offers are passed,
+    as if none had been made."""
+    for _ in range(limit):
+        if not d.private:
+            return d.actor
+        passes = [k for k, o in enumerate(d.options) if o.value is None]
+        if not passes:
+            return None
+        state = engine.apply(state, passes[0], events=False)[0]
+        d = engine.decision(state)
+        if d is None:
+            return None
+    return None
 
 
 def scores_json(engine, state: dict) -> dict | None:
@@ -261,6 +279,8 @@ def log_lines(setup: dict, entries: list, viewer) -> list[str]:
     # the setup's events read as events under a heading, not as choices someone made
     lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
     for e in entries:
+        if e.get("private") and viewer != e["actor"]:  # an offer to act now, passed: its seat's alone
+            continue
         lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
         lines += ["  " + t for t in e["lines"][viewer]]
     return lines[-LOG_LINES:]
