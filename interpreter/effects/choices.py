@@ -14,6 +14,7 @@ from meeple.interpreter.boards.placing import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.labels import PASS_ID, lone_option
 from meeple.interpreter.state import SECRET_LOCALS
+from meeple.interpreter.work import charge
 
 
 def distinct(options: list) -> list:
@@ -117,6 +118,8 @@ class ChooseFrom:
         items = self.source(m)
         if isinstance(items, int):
             items = list(range(items))
+        if self.where is not None:  # each item tested: counted as work (interpreter/work.py)
+            charge(m, items, self.span)
         if self.cell_test is not None:
             test, grids = self.cell_test, m.state["grids"]
             options = [c for c in items if test(grids, c)]

@@ -1,0 +1,103 @@
+"""Findings of the third red-team pass (issue 35) outside the play table: hangs, memory, data loss
+and crashes, each with the red team's input shape.
+
+A rule that would run for hours must stop with a located error within seconds; tests that
+would hang before their fix measure the CPU time they took, so they fail rather than pass slowly.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from meeple import cli
+from meeple.dsl.errors import MeepleError
+
+NESTED = "count(each x in 1..100000 where count(each y in 1..100000 where y == x) > 0)"
+HEAD = 'game "T"\nplayers 2\n'
+
+
+def write(tmp_path, text: str, name="t.rules"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def fast(start: float, seconds: float = 20) -> bool:
+    return time.process_time() - start < seconds
+
+
+# ----------------------------------------------------------------- work inside expressions
+@pytest.mark.parametrize("rules, line, checked", [
+    # an `each` inside an `each`, in a statement and in a counter's start value (`check` works it out)
+    (HEAD + f"counter a = 0\nsetup:\n    a = {NESTED}\n    end game\nscore \"S\": a\n", 5, False),
+    (HEAD + f"counter a = {NESTED}\nsetup:\n    end game\nscore \"S\": a\n", 3, True),
+    # a function that calls itself twice on every call
+    (HEAD + "function f(n) = 0 if n == 0 else f(n - 1) + f(n - 1)\ncounter a = 0\nsetup:\n"
+     "    a = f(60)\n    end game\nscore \"S\": a\n", 6, False),
+    # loops of statements inside loops, run as one op
+    (HEAD + "counter a = 0\nsetup:\n    for each x in 1..100000:\n        for each y in 1..100000:\n"
+     "            a += 1\n    end game\nscore \"S\": a\n", 6, False),
+    # the same in a score rule
+    (HEAD + f"counter a = 0\nsetup:\n    end game\nscore \"S\": {NESTED}\n", 6, False),
+])
+@pytest.mark.parametrize("how", ["run", "check"])
+def test_nested_work_is_a_located_error_not_a_hang(tmp_path, capsys, rules, line, checked, how):
+    path = write(tmp_path, rules)
+    start = time.process_time()
+    argv = ["run", str(path), "--seconds", "600"] if how == "run" else ["check", str(path)]
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    if how == "check" and not checked:
+        assert code == 0, err  # only a counter's start value is worked out by `check`
+        return
+    assert code != 0 and fast(start), err
+    assert f"t.rules:{line}:" in err and "steps of work" in err and "Traceback" not in err, err
+
+
+def test_the_language_server_reports_nested_work(tmp_path):
+    from meeple.dsl.lsp import check_text
+    start = time.process_time()
+    diagnostics, _ = check_text(HEAD + f"counter a = {NESTED}\nsetup:\n    end game\nscore \"S\": a\n", "t.rules")
+    assert fast(start) and any("steps of work" in d.message for d in diagnostics), diagnostics
+
+
+BOARD = '{"spaces": {"a": {}, "b": {}, "c": {}}, "arrows": [["a", "b"], ["b", "c"], ["c", "a"]]}'
+
+
+def test_reach_far_along_a_loop_costs_the_loop(tmp_path):
+    import resource
+    write(tmp_path, BOARD, "loop.json")
+    path = write(tmp_path, HEAD + 'board path from "loop.json"\ncounter a = 0\nsetup:\n'
+                 '    a = count(reach(path, "a", 100000000000000000, []))\n    end game\nscore "S": a\n')
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.process_time()
+    assert cli.main(["run", str(path)]) == 0
+    assert fast(start, 5) and resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000  # kB
+
+
+def test_reach_gives_what_it_gave_step_by_step():
+    import random
+    from meeple.interpreter.boards.graph import Board
+
+    def by_state(board, start, steps, blocked):  # the search reach used before: every (space, steps left)
+        blocked = set(blocked) - {start}
+        ends, seen, frontier = set(), set(), [(start, steps)]
+        while frontier:
+            space, left = frontier.pop()
+            if left == 0:
+                ends.add(space)
+                continue
+            for nxt in board.successors[space]:
+                state = (nxt, left if nxt in blocked else left - 1)
+                if state not in seen:
+                    seen.add(state)
+                    frontier.append(state)
+        return [s for s in board.order if s in ends]
+    r = random.Random(5)
+    for _ in range(400):
+        names = [f"s{i}" for i in range(r.randint(1, 8))]
+        arrows = [[r.choice(names), r.choice(names)] for _ in range(r.randint(0, 16))]
+        board = Board.from_data("b", {"spaces": {s: {} for s in names}, "arrows": arrows})
+        start, steps, blocked = r.choice(names), r.randint(0, 30), r.sample(names, r.randint(0, len(names)))
+        assert board.reach(start, steps, blocked) == by_state(board, start, steps, blocked)
