@@ -101,3 +101,44 @@ def test_reach_gives_what_it_gave_step_by_step():
         board = Board.from_data("b", {"spaces": {s: {} for s in names}, "arrows": arrows})
         start, steps, blocked = r.choice(names), r.randint(0, 30), r.sample(names, r.randint(0, len(names)))
         assert board.reach(start, steps, blocked) == by_state(board, start, steps, blocked)
+
+
+# ----------------------------------------------------------------- plug-in agents
+class Stubborn:
+    """Thinks on through anything its search raises, as a careless agent might."""
+
+    def __init__(self, engine, seat, seed):
+        pass
+
+    def choose(self, view, decision):
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:
+                pass
+
+
+class Exits:
+    def __init__(self, engine, seat, seed):
+        pass
+
+    def choose(self, view, decision):
+        import sys
+        sys.exit(0)
+
+
+def test_an_agent_that_catches_everything_is_still_stopped(monkeypatch):
+    from meeple.interpreter import agents
+    from meeple.interpreter.runner import play
+    from tests.conftest import shipped
+    monkeypatch.setattr(agents.choose, "__defaults__", (0.2,))
+    with pytest.raises(agents.AgentError, match="took more than 0.2 s"):
+        play(shipped("tic_tac_toe"), 2, 1, ["tests.test_hardening3:Stubborn", "random"])
+
+
+@pytest.mark.parametrize("command", [["run", "tic_tac_toe"], ["simulate", "tic_tac_toe", "-n", "2", "--jobs", "1"]])
+def test_an_agent_that_exits_is_its_error(capsys, command):
+    code = cli.main(command + ["--agents", "tests.test_hardening3:Exits,random"])
+    out, err = capsys.readouterr()
+    assert code != 0, (out, err)
+    assert "agent `Exits` in seat P1 failed: SystemExit" in out + err and "Traceback" not in out + err
