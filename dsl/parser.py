@@ -186,4 +186,6 @@ def _dedent_line(source: str, message: str) -> int:
 
 def parse_file(path: str | Path) -> ast.Ruleset:
     path = Path(path)
-    return parse_text(read_text(path), str(path))
+    # The bound checked on the file's size before reading it, not on the text after (an 800 MB
+    # file would be read whole first); parse_text checks texts that come from elsewhere.
+    return parse_text(read_text(path, MAX_SOURCE, "a ruleset"), str(path))

@@ -142,3 +142,29 @@ def test_an_agent_that_exits_is_its_error(capsys, command):
     out, err = capsys.readouterr()
     assert code != 0, (out, err)
     assert "agent `Exits` in seat P1 failed: SystemExit" in out + err and "Traceback" not in out + err
+
+
+# ----------------------------------------------------------------- sizes bounded before the work
+def test_copies_of_components_are_bounded(tmp_path, capsys):
+    rows = "".join(f"c{i},1,10000\n" for i in range(400))  # 5 kB asking for 4,000,000 components
+    write(tmp_path, "id,v,count\n" + rows, "c.csv")
+    path = write(tmp_path, HEAD + 'component c from "c.csv":\n    v: int\nsetup:\n    end game\nscore "S": 1\n')
+    start = time.process_time()
+    assert cli.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "c.csv:12:" in err and "more than 100,000" in err and fast(start, 5), err
+
+
+@pytest.mark.parametrize("name, what", [("t.rules", "a ruleset is at most 2 MB"),
+                                        ("c.csv", "a data file is at most 20 MB")])
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys, name, what):
+    import resource
+    with open(tmp_path / name, "wb") as f:  # 800 MB on paper, nothing on the disk
+        f.truncate(800_000_000)
+    if name != "t.rules":
+        write(tmp_path, HEAD + 'component c from "c.csv":\n    v: int\nsetup:\n    end game\nscore "S": 1\n')
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert cli.main(["check", str(tmp_path / "t.rules")]) == 1
+    err = capsys.readouterr().err
+    assert "this file is 800.0 MB; " + what in err, err
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000  # kB: never read whole
