@@ -168,3 +168,45 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys, name, what):
     err = capsys.readouterr().err
     assert "this file is 800.0 MB; " + what in err, err
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000  # kB: never read whole
+
+
+# ----------------------------------------------------------------- meeple train
+@pytest.mark.parametrize("out, message", [("{rules}", "Meeple will not write over rules"),
+                                          ("{data}", "Meeple will not write over it"),
+                                          ("{folder}", "is a folder; give a file name"),
+                                          ("{folder}/none/m.json", "there is no folder")])
+def test_train_never_writes_over_rules_or_data(tmp_path, capsys, monkeypatch, out, message):
+    from meeple.interpreter.agents import learned
+    pytest.importorskip("numpy")
+    rules = write(tmp_path, HEAD + 'component c from "cards.csv":\n    v: int\ncounter a = 0\n'
+                  'setup:\n    end game\nscore "S": a\n', "g.rules")
+    data = write(tmp_path, "id,v\na,1\n", "cards.csv")
+    (tmp_path / "sub").mkdir()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    monkeypatch.setattr(learned, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    target = out.format(rules=rules, data=data, folder=tmp_path / "sub")
+    assert cli.main(["train", str(rules), "--games", "1", "--out", target]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("weights", "NaN", "`weights` must be"), ("bias", "Infinity", "`bias` must be a finite number"),
+    ("weights", [], "`weights` must be"), ("scale", 0, "`scale` must have no zeros")])
+def test_a_model_with_nonsense_numbers_is_refused(tmp_path, capsys, key, value, message):
+    import json
+    import shutil
+    from meeple.dsl.compiler import find_ruleset
+    folder = tmp_path / "qw"
+    shutil.copytree(find_ruleset("queens_wishes").parent, folder)
+    model = folder / "queens_wishes.model.json"
+    data = json.loads(model.read_text())
+    if isinstance(value, list) or key == "bias":
+        data[key] = value
+    else:
+        data[key][0] = value
+    model.write_text(json.dumps(data).replace('"NaN"', "NaN").replace('"Infinity"', "Infinity"))
+    assert cli.main(["run", str(folder / "queens_wishes.rules"), "--agents", "planner@2"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot start agent `planner@2` in seat P1" in err and message in err and "Traceback" not in err, err
