@@ -210,3 +210,87 @@ def test_a_model_with_nonsense_numbers_is_refused(tmp_path, capsys, key, value, 
     assert cli.main(["run", str(folder / "queens_wishes.rules"), "--agents", "planner@2"]) == 2
     err = capsys.readouterr().err
     assert "cannot start agent `planner@2` in seat P1" in err and message in err and "Traceback" not in err, err
+
+
+# ----------------------------------------------------------------- saves and traces from others
+def no_input(prompt=""):
+    raise EOFError
+
+
+def saved_game(tmp_path, capsys, monkeypatch):
+    import json
+    monkeypatch.setattr("builtins.input", no_input)
+    save = tmp_path / "game.json"
+    assert cli.main(["play", "tic_tac_toe", "--save", str(save)]) == 0
+    capsys.readouterr()
+    return save, json.loads(save.read_text())
+
+
+def test_a_save_may_not_set_a_bot_thinking_for_an_hour(tmp_path, capsys, monkeypatch):
+    import json
+    save, data = saved_game(tmp_path, capsys, monkeypatch)
+    data["agents"] = ["human", "mcts@3600s"]
+    save.write_text(json.dumps(data))
+    start = time.time()
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "the save names agent `mcts@3600s`: a bot named by a save may think at most 5 s" in err, err
+    assert "--agents human,mcts@3600s" in err and time.time() - start < 30
+
+
+def test_a_save_with_a_byte_order_mark_resumes(tmp_path, capsys, monkeypatch):
+    save, _ = saved_game(tmp_path, capsys, monkeypatch)
+    save.write_bytes(b"\xef\xbb\xbf" + save.read_bytes())
+    assert cli.main(["play", "--resume", str(save)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("named, message", [("/etc/passwd", "which is not a shipped game or a .rules file"),
+                                            ("{folder}", "which is not a shipped game or a .rules file")])
+def test_a_save_opens_only_rules_the_player_could_name(tmp_path, capsys, monkeypatch, named, message):
+    import json
+    save, data = saved_game(tmp_path, capsys, monkeypatch)
+    data["ruleset"] = named.format(folder=tmp_path)
+    save.write_text(json.dumps(data))
+    assert cli.main(["play", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "root:" not in err and err.count("\n") == 1, err
+
+
+def test_a_save_says_which_rules_file_it_opens(tmp_path, capsys, monkeypatch):
+    import json
+    import shutil
+    from meeple.dsl.compiler import find_ruleset
+    save, data = saved_game(tmp_path, capsys, monkeypatch)
+    rules = tmp_path / "ttt.rules"
+    shutil.copy(find_ruleset("tic_tac_toe"), rules)
+    data["ruleset"] = str(rules)
+    save.write_text(json.dumps(data))
+    cli.main(["play", "--resume", str(save)])
+    assert f"the save plays the rules in {rules}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("digest", ["", None])
+def test_a_trace_without_a_digest_is_refused(tmp_path, capsys, digest):
+    import json
+    from tests.test_hardening import _rewrite, _trace
+    path, lines = _trace(tmp_path)
+    if digest is None:
+        del lines[0]["digest"]
+    else:
+        lines[0]["digest"] = digest
+    _rewrite(path, [dict(x) for x in lines], rechain=True)
+    assert cli.main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert ("another version of the ruleset" in err or "field `digest`" in err) and "Traceback" not in err, err
+    assert json  # the trace is JSON lines, rewritten as a forger would
+
+
+def test_text_that_reorders_or_hides_itself_is_shown_escaped(tmp_path, capsys):
+    path = write(tmp_path, 'game "T\u202eder"\nplayers 2\ncounter a = 0\nsetup:\n    log "x\u200by\u2066z"\n'
+                 '    end game\nscore "S\ufeff": a\n')
+    trace = tmp_path / "t.jsonl"
+    assert cli.main(["run", str(path), "--trace", str(trace)]) == 0
+    assert cli.main(["show", str(trace), "--step", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "T\\u202eder" in out and "x\\u200by\\u2066z" in out
+    assert not any(ch in out for ch in "\u202e\u200b\u2066\ufeff")
