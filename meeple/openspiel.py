@@ -159,19 +159,25 @@ class MeepleState(pyspiel.State):
     def _apply_action(self, action):
         g = self.meeple
         if self.data is None:
+            if not (type(action) is int and 0 <= action < g.seeds):
+                raise pyspiel.SpielError(f"chance outcome {action!r} does not exist: the outcomes are 0 to {g.seeds - 1}")
             self.data, _ = g.engine.start(g.players, g.seed + action)
             return
+        engine, data = g.engine, self.data
+        legal = min(engine.option_count(data), g.action_count)
+        if not (type(action) is int and 0 <= action < legal):
+            raise pyspiel.SpielError(f"action {action!r} is not legal now: the legal actions are 0 to {legal - 1}")
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
-        engine, data = g.engine, self.data
         pending = data["pending"]
         value = pending["options"][action]
         secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
         told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
+        # Applied first: a choice the engine refuses leaves the state and every seat's record as they were.
+        self.data = g.engine.apply(self.data, action, inplace=False, events=False)[0]
         for seat, record in enumerate(self.seen):
             record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
-        self.data = g.engine.apply(self.data, action, inplace=True, events=False)[0]
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

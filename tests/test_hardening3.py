@@ -294,3 +294,66 @@ def test_text_that_reorders_or_hides_itself_is_shown_escaped(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "T\\u202eder" in out and "x\\u200by\\u2066z" in out
     assert not any(ch in out for ch in "\u202e\u200b\u2066\ufeff")
+
+
+# ----------------------------------------------------------------- adapters
+REFUSES = HEAD + "counter a = 0\nsetup:\n    next turn\nphase turn:\n    choose x from [0, 1] by 0:\n" \
+    "        a = [5][x]\n    end game\nscore \"S\": a\n"
+
+
+def test_openspiel_refuses_actions_that_do_not_exist_and_keeps_the_state(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    from meeple import openspiel
+    state = openspiel.load("tic_tac_toe").new_initial_state()
+    before = [state.information_state_string(p) for p in (0, 1)], str(state)
+    for action in (9, 50, 10 ** 6):
+        with pytest.raises(pyspiel.SpielError, match=f"action {action} is not legal now: the legal actions are 0 to 8"):
+            state.apply_action(action)
+    assert ([state.information_state_string(p) for p in (0, 1)], str(state)) == before
+    chancy = openspiel.load("tic_tac_toe", seeds=3).new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="chance outcome 1000 does not exist: the outcomes are 0 to 2"):
+        chancy.apply_action(1000)
+    assert chancy.is_chance_node()
+    # a choice the rules refuse (their error) leaves no phantom move in anyone's record
+    state = openspiel.load(str(write(tmp_path, REFUSES)), action_count=2).new_initial_state()
+    before = [state.information_state_string(p) for p in (0, 1)], str(state)
+    with pytest.raises(Exception, match="no item 1"):
+        state.apply_action(1)
+    assert ([state.information_state_string(p) for p in (0, 1)], str(state)) == before
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda g: g.start(seed=1.5), TypeError, "seed must be a whole number, not 1.5"),
+    (lambda g: g.start(seed="7"), TypeError, "seed must be a whole number, not '7'"),
+    (lambda g: g.play(seed=None), TypeError, "seed must be a whole number, not None"),
+    (lambda g: g.play(agents=3), TypeError, "agents must be an agent's name"),
+    (lambda g: g.play(seconds=-1), ValueError, "seconds must be more than 0"),
+    (lambda g: g.play(seconds="x"), TypeError, "seconds must be a number"),
+    (lambda g: __import__("meeple").load("tic_tac_toe", options="board=B"), TypeError, "options must be a dict"),
+    (lambda g: __import__("meeple").load("tic_tac_toe", variants=3), TypeError, "variants must be a list"),
+    (lambda g: __import__("meeple").load(None), TypeError, "the game (a ruleset's name or a .rules path) must be"),
+    (lambda g: __import__("meeple").read_trace(3), TypeError, "path must be a file's path, not 3"),
+])
+def test_the_library_says_what_is_wrong_with_an_argument(call, kind, message):
+    import meeple
+    with pytest.raises(kind, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")) as info:
+        call(meeple.load("tic_tac_toe"))
+    assert isinstance(info.value, meeple.UsageError)
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda e: e.step(float("inf")), TypeError, "player_0's action must be a whole number, not inf"),
+    (lambda e: e.step([]), TypeError, "player_0's action must be a whole number, not \\[\\]"),
+    (lambda e: e.step(9), ValueError, "action 9 is not legal \\(the legal ones are 0..8\\)"),
+    (lambda e: e.reset(seed=1.5), TypeError, "seed must be a whole number"),
+    (lambda e: e.action_space("player_9"), ValueError, "unknown agent 'player_9'; the agents are player_0, player_1"),
+    (lambda e: e.observation_space(None), ValueError, "unknown agent None"),
+    (lambda e: e.observe("x"), ValueError, "unknown agent 'x'"),
+])
+def test_the_pettingzoo_environment_says_what_is_wrong_with_an_argument(call, kind, message):
+    pytest.importorskip("pettingzoo")
+    from meeple import pettingzoo
+    env = pettingzoo.raw_env("tic_tac_toe")
+    env.reset(seed=1)
+    with pytest.raises(kind, match=message):
+        call(env)
