@@ -6,7 +6,8 @@ through `commit`: the new state is computed first (a rule error changes
 nothing), the choice is written to the store, then the table moves on; the
 caller broadcasts afterwards. Undo follows the terminal's rule
 (interpreter/play.py `undo_point`): a seat takes back its latest `undoable`
-decision while the phase it was made in is still running.
+decision while the phase it was made in is still running; at a table, only
+if no other person has chosen since (bots' choices after it are taken back too).
 """
 from __future__ import annotations
 
@@ -118,12 +119,24 @@ class LiveTable:
         self.commit(d.options[index].id)
 
     def can_undo(self, seat) -> bool:
-        return seat != SPECTATOR and undo_point(self.history, seat, self.state) is not None
+        return self._undo_point(seat)[0] is not None
 
-    def undo(self, seat) -> None:
+    def _undo_point(self, seat) -> tuple:
+        """(where in history an undo by `seat` goes back to, or None; why not). As at the terminal,
+        and only over the seat's own decisions and the bots': never another person's later choice."""
         at = undo_point(self.history, seat, self.state) if seat != SPECTATOR else None
         if at is None:
-            raise TableError("nothing to undo: the rules allow undoing your own placement while its phase runs")
+            return None, "nothing to undo: the rules allow undoing your own placement while its phase runs"
+        others = sorted({h[1] for h in self.history[at:] if h[1] != seat and self.agents[h[1]] == PERSON})
+        if others:
+            return None, (f"{player_name(others[0])} has chosen since; undo takes back only your own "
+                          "decisions made since anyone else last chose")
+        return at, ""
+
+    def undo(self, seat) -> None:
+        at, why = self._undo_point(seat)
+        if at is None:
+            raise TableError(why)
         keep = self.history[at][3]
         if self.store is not None:
             self.store.keep_choices(self.id, keep)

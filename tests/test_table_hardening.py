@@ -1,0 +1,42 @@
+"""The play table under the third red-team pass (issue 35): undo among several people, a busy
+database, big boards, and every route and socket message fuzzed for 500s and dropped sockets."""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_table import client, error_of, live_of, new_table, token
+
+
+def _play_until_placed(ws, page):
+    """Choose the first option until this page's seat has placed a piece; the page after it."""
+    while "placement" not in (page["decision"] or {}):
+        d = page["decision"]
+        ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
+        page = ws.receive_json()["table"]
+    d = page["decision"]
+    ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
+    return ws.receive_json()["table"]
+
+
+def test_undo_never_takes_back_another_persons_later_choice():
+    c = client()
+    t = new_table(c)
+    live = live_of(c, t)
+    p1, p2 = (token(s["link"]) for s in t["seats"])
+    with c.websocket_connect(f"/ws/{t['id']}?token={p1}") as ws1, \
+            c.websocket_connect(f"/ws/{t['id']}?token={p2}") as ws2:
+        ws2.receive_json()
+        placed = _play_until_placed(ws1, ws1.receive_json()["table"])
+        assert placed["can_undo"]  # nobody else has chosen since: P1 may take it back
+        page = ws2.receive_json()["table"]
+        while page["version"] < placed["version"]:
+            page = ws2.receive_json()["table"]
+        d = page["decision"]
+        assert d["mine"]
+        ws2.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
+        after = ws1.receive_json()["table"]
+        assert not after["can_undo"]
+        state, choices = live.state, list(live.choices)
+        ws1.send_json({"type": "undo"})
+        assert "P2 has chosen since; undo takes back only your own decisions" in error_of(ws1)
+        assert live.state is state and live.choices == choices == c.app.state.hall.store.choices(t["id"])
