@@ -40,3 +40,28 @@ def test_undo_never_takes_back_another_persons_later_choice():
         ws1.send_json({"type": "undo"})
         assert "P2 has chosen since; undo takes back only your own decisions" in error_of(ws1)
         assert live.state is state and live.choices == choices == c.app.state.hall.store.choices(t["id"])
+
+
+def test_a_busy_database_is_said_and_the_move_can_be_made_again(tmp_path, monkeypatch):
+    import sqlite3
+    from meeple.interpreter.table import store
+    monkeypatch.setattr(store, "BUSY_SECONDS", 0.3, raising=False)
+    db = tmp_path / "tables.sqlite"
+    c = client(str(db))
+    t = new_table(c)
+    live = live_of(c, t)
+    other = sqlite3.connect(db, isolation_level=None)  # another program holds the write lock
+    other.execute("begin immediate")
+    with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+        d = ws.receive_json()["table"]["decision"]
+        ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
+        message = error_of(ws)
+        assert "did not answer (database is locked); nothing was saved, try again" in message, message
+        assert live.choices == [] and live.state["step"] == 0
+        r = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]})
+        assert r.status_code == 503 and "nothing was saved" in r.json()["error"]
+        other.execute("rollback")
+        ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})  # the same move again
+        assert ws.receive_json()["table"]["step"] == 1
+    assert c.app.state.hall.store.choices(t["id"]) == [d["options"][0]["id"]]
+    other.close()

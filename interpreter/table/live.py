@@ -16,6 +16,7 @@ from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
 from meeple.interpreter.table.bots import PERSON, bot_choice, seat_bots
+from meeple.interpreter.table.store import StoreError
 
 SPECTATOR = "spectator"
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
@@ -27,6 +28,10 @@ class TableError(ValueError):
 
 class WrongToken(TableError):
     """A link whose token opens no seat at this table."""
+
+
+class NotSaved(TableError):
+    """The database did not take the move (locked too long): nothing changed; try again."""
 
 
 def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
@@ -96,7 +101,10 @@ class LiveTable:
         who = None if asked else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
         if record and self.store is not None:
-            self.store.add_choice(self.id, len(self.choices) + 1, option_id)  # stored before anyone hears of it
+            try:  # stored before anyone hears of it; not stored, it did not happen
+                self.store.add_choice(self.id, len(self.choices) + 1, option_id)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
         self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
         self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
@@ -139,7 +147,10 @@ class LiveTable:
             raise TableError(why)
         keep = self.history[at][3]
         if self.store is not None:
-            self.store.keep_choices(self.id, keep)
+            try:
+                self.store.keep_choices(self.id, keep)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
         self.state = self.history[at][0]
         del self.history[at:], self.choices[keep:], self.entries[keep:]
         self.version += 1
