@@ -65,3 +65,37 @@ def test_a_busy_database_is_said_and_the_move_can_be_made_again(tmp_path, monkey
         assert ws.receive_json()["table"]["step"] == 1
     assert c.app.state.hall.store.choices(t["id"]) == [d["options"][0]["id"]]
     other.close()
+
+
+def _big_board(tmp_path, n: int):
+    import json
+    spaces = {f"s{i}": {} for i in range(n)}
+    arrows = [[f"s{i}", f"s{(i + 1) % n}"] for i in range(n)] + [[f"s{i}", f"s{i * 7 % n}"] for i in range(0, n, 10)]
+    (tmp_path / "big.json").write_text(json.dumps({"spaces": spaces, "arrows": arrows}))
+    rules = tmp_path / "big.rules"
+    rules.write_text('game "Big"\nplayers 2\nboard path from "big.json"\ncounter a = 0\nsetup:\n    next turn\n'
+                     'phase turn:\n    choose s from reach(path, "s0", 2, []) by 0:\n        a += 1\n    end game\n'
+                     'score "S": a\n')
+    return rules
+
+
+def test_a_big_path_board_is_laid_out_quickly(tmp_path):
+    import time
+    rules = _big_board(tmp_path, 2000)  # a loop of 2,000 spaces: Kamada-Kawai took the first page 73 s
+    start = time.process_time()
+    c = client(games=[str(rules)])
+    t = new_table(c, game=str(rules))
+    page = c.get(f"/api/tables/{t['id']}?token={token(t['seats'][0]['link'])}").json()
+    (board,) = page["boards"]
+    assert len(board["spaces"]) == 2000 and time.process_time() - start < 15
+    assert len({(s["x"], s["y"]) for s in board["spaces"]}) == 2000  # no two spaces on one spot
+
+
+def test_graph_draws_a_big_path_board_quickly(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    import time
+    from meeple import cli
+    rules = _big_board(tmp_path, 1200)
+    start = time.process_time()
+    assert cli.main(["graph", str(rules), "--board", "path", "--svg", "--out", str(tmp_path / "b.svg")]) == 0
+    assert time.process_time() - start < 30 and (tmp_path / "b.svg").stat().st_size > 0
