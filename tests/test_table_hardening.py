@@ -99,3 +99,14 @@ def test_graph_draws_a_big_path_board_quickly(tmp_path, capsys):
     start = time.process_time()
     assert cli.main(["graph", str(rules), "--board", "path", "--svg", "--out", str(tmp_path / "b.svg")]) == 0
     assert time.process_time() - start < 30 and (tmp_path / "b.svg").stat().st_size > 0
+
+
+def test_a_served_game_whose_setup_never_ends_is_refused_in_words(tmp_path):
+    import time
+    rules = tmp_path / "slow.rules"
+    rules.write_text('game "Slow"\nplayers 2\ncounter a = 0\nsetup:\n    a = count(each x in 1..100000 where '
+                     'count(each y in 1..100000 where y == x) > 0)\n    end game\nscore "S": a\n')
+    c = client(games=[str(rules)])
+    start = time.process_time()
+    r = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["person", "person"]})
+    assert r.status_code == 400 and "steps of work" in r.json()["error"] and time.process_time() - start < 20
