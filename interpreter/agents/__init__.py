@@ -66,18 +66,19 @@ def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> in
         old = signal.signal(signal.SIGALRM, too_slow)
         # Again every second after: an agent with a bare `except:` that swallows one still stops.
         signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
-    try:
-        index = method(view, decision)
+    try:  # the outer try: the alarm may also ring while an error is being handled, until it is off
+        try:
+            index = method(view, decision)
+        except (OutOfTime, AgentError):
+            raise
+        except (Exception, SystemExit) as exc:  # a plug-in agent's own bug, or its sys.exit: its error, one line
+            raise AgentError(f"{who} failed: {type(exc).__name__}: {exc}") from None
+        finally:
+            if timed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
     except OutOfTime:
         raise AgentError(f"{who} took more than {seconds:g} s to decide") from None
-    except AgentError:
-        raise
-    except (Exception, SystemExit) as exc:  # a plug-in agent's own bug, or its sys.exit: its error, one line
-        raise AgentError(f"{who} failed: {type(exc).__name__}: {exc}") from None
-    finally:
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
     if type(index) is not int or not 0 <= index < len(decision.options):
         raise AgentError(f"{who} answered {index!r}; it must answer an option's index, "
                          f"0 to {len(decision.options) - 1}")
