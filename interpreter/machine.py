@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.game import KIND
-from meeple.interpreter.work import WORK_LIMIT, charge
+from meeple.interpreter.work import WORK_LIMIT, too_much
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 NEW_FRAME = 2  # what an op's run() returns when it pushed, replaced or cleared frames
@@ -171,7 +171,11 @@ def loop_items(m, env: dict, source, where, bind, names) -> list:
 def listed(m, items) -> list:
     """What a loop runs over: a list's items (a copy), or 0 .. n-1 for a number n; counted
     as work (interpreter/work.py): a loop of statements inside a fused run is one op."""
-    return charge(m, list(range(items)) if isinstance(items, int) else list(items))
+    items = list(range(items)) if isinstance(items, int) else list(items)
+    m.work -= len(items)  # work.charge written out: this runs for every loop of statements
+    if m.work < 0:
+        raise too_much()
+    return items
 
 
 def kept_items(m, env: dict, items: list, where, bind, names) -> list:
