@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak fuzz bench strength strength-quick strength-full install-check
+.PHONY: run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -31,6 +31,11 @@ soak: $(STAMP)
 # The fuzz test with ten times the mutants of `make test` (about half an hour).
 fuzz: $(STAMP)
 	MEEPLE_FUZZ_MUTANTS=3000 $(BIN)/python -m pytest tests/test_fuzz.py
+
+# The play table under load (about a minute): 50 tables at once, two people each plus a bot; prints the
+# round trips (p99), errors and the server's memory (docs/reliability.md has the figures).
+load: $(STAMP)
+	$(BIN)/python benchmarks/table_load.py --tables 50 --seconds 60
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

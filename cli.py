@@ -33,7 +33,7 @@ from meeple.dsl.compiler import UsageError, apply_variants, compile_ruleset, fin
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
-from meeple.interpreter.agents import AgentError, builtin_agent
+from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.smoke import smoke
 from meeple.interpreter.extras import MissingExtra, need
@@ -253,20 +253,15 @@ def cmd_play(args) -> int:
     if args.resume:
         try:
             resumed = saves.read(args.resume)
+            args.game = saves.ruleset_named(resumed, args.resume) or args.game
+            if not args.agents:  # a save is untrusted: the agents it names are checked (saves.agents_named)
+                args.agents = ",".join(saves.agents_named(resumed))
         except saves.SaveError as exc:
             raise CommandError(str(exc)) from None
-        args.game = resumed.get("ruleset", args.game)
         args.option = [f"{k}={v}" for k, v in resumed.get("options", {}).items()]
         args.variant = resumed.get("variants", [])
         args.players, args.seed = resumed["players"], resumed["seed"]
         args.seat = resumed["seat"] + 1
-        if not args.agents:  # a save is untrusted: it may name only built-in agents, never code to import
-            saved = [str(a) for a in resumed.get("agents", ["random"])]
-            foreign = [a for a in saved if not builtin_agent(a)]
-            if foreign:
-                raise CommandError(f"the save names agent `{foreign[0]}`, which is not built in; to run code "
-                                   f"from a module, name it yourself: --agents {','.join(saved)}")
-            args.agents = ",".join(saved)
     if not args.game:
         raise CommandError("say which game to play (or --resume a save)")
     if args.save or args.resume:  # refused before anyone makes a move, not at the first save

@@ -14,6 +14,7 @@ from meeple.dsl.compile_cells import cell_test, fixed_grid_any, fixed_grid_filte
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.errors import did_you_mean
 from meeple.interpreter.builtins import FUNCTIONS
+from meeple.interpreter.work import charge, charge_one
 
 GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 
@@ -25,6 +26,7 @@ def compile_selection(node: ast.Selection, scope: Scope):
     inner = scope.with_locals(node.pattern.names)
     where = compile_expr(node.where, inner) if node.where is not None else None
     bind = binder(node.pattern)
+    span = node.span
     if not node.pattern.unpack:
         filtered = fixed_grid_filter(node.source, node.where, node.pattern.names[0], scope)
         if filtered is not None:
@@ -33,7 +35,7 @@ def compile_selection(node: ast.Selection, scope: Scope):
     if test is not None:
         def select_cells(m):
             grids = m.state["grids"]
-            return [c for c in source(m) if test(grids, c)]
+            return [c for c in charge(m, source(m), span) if test(grids, c)]
         return select_cells, inner, bind
 
     def select(m):
@@ -44,7 +46,7 @@ def compile_selection(node: ast.Selection, scope: Scope):
         saved = {n: env[n] for n in node.pattern.names if n in env}
         out = []
         try:
-            for item in items:
+            for item in charge(m, items, span):
                 bind(env, item)
                 if where(m):
                     out.append(item)
@@ -112,6 +114,7 @@ def compile_generator(node: ast.Generator, scope: Scope):
     select, inner, bind = compile_selection(node.selection, scope)
     expr = compile_expr(node.expr, inner)
     names = node.selection.pattern.names
+    span = node.span
 
     def generate(m):
         items = select(m)
@@ -119,7 +122,7 @@ def compile_generator(node: ast.Generator, scope: Scope):
         saved = {n: env[n] for n in names if n in env}
         try:
             out = []
-            for item in items:
+            for item in charge(m, items, span):
                 bind(env, item)
                 out.append(expr(m))
             return out
@@ -137,9 +140,11 @@ def compile_user_call(node: ast.Call, scope: Scope):
         raise fail(f"`{node.func}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(node.args)}",
                    node.span)
     args = [compile_arg(a, scope) for a in node.args]
+    span = node.span
 
     def call(m):
         values = [a(m) for a in args]
+        charge_one(m, span)
         saved = m.env
         m.env = dict(zip(params, values))
         try:
@@ -159,6 +164,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
     expr = compile_expr(gen.expr, inner)
     bind, names = binder(sel.pattern), sel.pattern.names
     want = node.func == "any"
+    span = node.span
     over_array = fixed_grid_any(sel, gen.expr, want, scope)
     if over_array is not None:
         return over_array
@@ -168,7 +174,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
         if test is not None and (sel.where is None or only is not None):
             def decide_cells(m):
                 grids = m.state["grids"]
-                for c in source(m):
+                for c in charge(m, source(m), span):
                     if only is not None and not only(grids, c):
                         continue
                     if bool(test(grids, c)) is want:
@@ -185,7 +191,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
             env = m.env
             had, old = name in env, env.get(name)
             try:
-                for item in source(m):
+                for item in charge(m, source(m), span):
                     env[name] = item
                     if where is not None and not where(m):
                         continue
@@ -203,7 +209,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
         env = m.env
         saved = {n: env[n] for n in names if n in env}
         try:
-            for item in source(m):
+            for item in charge(m, source(m), span):
                 bind(env, item)
                 if where is not None and not where(m):
                     continue

@@ -14,6 +14,7 @@ from meeple.dsl import ast
 from meeple.dsl.cell_values import shared_content
 from meeple.dsl.compile_expr import constant, is_constant
 from meeple.dsl.expr_operators import _COMPARE
+from meeple.interpreter.work import charge
 
 CELL_SOURCES = {"cells", "neighbours"}
 
@@ -100,7 +101,7 @@ def fixed_grid_any(selection, expr, want: bool, scope):
         return None
 
     def decide(m):
-        for v in m.state["grids"][name]["cells"]:
+        for v in charge(m, m.state["grids"][name]["cells"]):
             if only is not None and not only(v):
                 continue
             if bool(test(v)) is want:
@@ -121,8 +122,8 @@ def fixed_grid_filter(source, where, var: str, scope):
     fields = {f for comp in scope.game.components.values() for f in comp}
     if isinstance(where, ast.Attr) and where.name == "empty" and isinstance(where.obj, ast.Name) \
             and where.obj.name == var and "empty" not in fields:
-        return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if v is None]
+        return lambda m: [c for c, v in zip(shape, charge(m, m.state["grids"][name]["cells"])) if v is None]
     test = value_test(where, var, scope, scope.game.grids[name])
     if test is None:
         return None
-    return lambda m: [c for c, v in zip(shape, m.state["grids"][name]["cells"]) if test(v)]
+    return lambda m: [c for c, v in zip(shape, charge(m, m.state["grids"][name]["cells"])) if test(v)]

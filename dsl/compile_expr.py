@@ -14,6 +14,7 @@ from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content
 from meeple.dsl.errors import MeepleError, Span, did_you_mean
 from meeple.dsl.expr_operators import _BINOPS, _COMPARE, RANGE_LIMIT, check_operands
 from meeple.interpreter.game import KIND, Game
+from meeple.interpreter.work import WORK_LIMIT
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 
@@ -167,10 +168,11 @@ def is_constant(node, scope: Scope) -> bool:
 class _NoState:
     """Stands in for the machine while folding constants: locals work, the game's state does not."""
 
-    __slots__ = ("env",)
+    __slots__ = ("env", "work")
 
     def __init__(self):
         self.env = {}
+        self.work = WORK_LIMIT
 
 
 def constant(node, scope: Scope):

@@ -217,9 +217,9 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
         source = f"{name_for(compile_expr(s.source, scope))}(m)"
         test = filtered(s, item) if where != "None" else None
         if test is None:
-            emit(f"for {item} in KEPT(m, E, LISTED({source}), {where}, {bind}, {pattern}):", depth, s.span)
+            emit(f"for {item} in KEPT(m, E, LISTED(m, {source}), {where}, {bind}, {pattern}):", depth, s.span)
         else:  # the `where` written out, the item a Python local; its closure if that fails
-            for line in [f"{item}s = LISTED({source})", "try:", f"    {item}k = [{item} for {item} in {item}s if {test}]",
+            for line in [f"{item}s = LISTED(m, {source})", "try:", f"    {item}k = [{item} for {item} in {item}s if {test}]",
                          "except Exception:", f"    {item}k = KEPT(m, E, {item}s, {where}, {bind}, {pattern})",
                          f"for {item} in {item}k:"]:
                 emit(line, depth, s.span)

@@ -362,7 +362,7 @@ def user_function(game, scope: Scope, name: str):
         gen.walrus = walrus
         try:
             body = gen.expr(game.function_bodies[name], {p: Var(f"v_{p}") for p in params})
-            source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    S = m.state\n    return {body}\n"
+            source = f"def u(m{''.join(f', v_{p}' for p in params)}):\n    W1(m)\n    S = m.state\n    return {body}\n"
         except NotGenerated:
             break
         try:
@@ -373,7 +373,7 @@ def user_function(game, scope: Scope, name: str):
     if real is None:
         # As compile_calls.compile_user_call: the body's closure with only its parameters as locals.
         consts = {"ENTRY": game.functions[name], "P": list(params)}
-        source = ("def u(m, *args):\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
+        source = ("def u(m, *args):\n    W1(m)\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
                   "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n")
         real = _build(source, consts, "u")
     stub.__code__ = real.__code__

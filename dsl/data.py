@@ -112,6 +112,11 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     return out
 
 
+# Components in one game, from every data file together: the largest shipped game has 441; each
+# one costs about 300 bytes kept, and every state lists them.
+MAX_COMPONENTS = 100_000
+
+
 def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: dict,
                     taken_ids: set, effects: dict) -> tuple[dict, list, dict]:
     """Components of one kind: ({id: fields}, [ids in order], {id: shape})."""
@@ -142,6 +147,9 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
             raise _error(path, line, f"`count` must be a whole number, not {row['count']!r}", source=text)
         if not 1 <= count <= 10_000:
             raise _error(path, line, "`count` must be between 1 and 10000", source=text)
+        if len(taken_ids) + len(components) + count > MAX_COMPONENTS:
+            raise _error(path, line, f"this row makes the game's components more than {MAX_COMPONENTS:,}",
+                         "a game of that many components is a runaway `count`", text)
         base_id = str(row["id"]).strip()
         for copy in range(count):
             cid = base_id if count == 1 else f"{base_id}-{copy + 1}"

@@ -14,6 +14,7 @@ The same class reports run-time rule errors (a choice with no options and no
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,12 +113,25 @@ def did_you_mean(name: str, known, what: str = "") -> str:
     return f"no {what or 'name'} by that name is defined" if what else ""
 
 
-def read_text(path: Path) -> str:
-    """Read a file as UTF-8, turning OS and decoding problems into MeepleErrors."""
+# A data file (cards, boards, layouts) past this is not a game's data; the largest shipped one is
+# about 9 kB. Rules files have their own bound (dsl/parser.py MAX_SOURCE).
+MAX_DATA_BYTES = 20_000_000
+
+
+def read_text(path: Path, limit: int = MAX_DATA_BYTES, what: str = "a data file") -> str:
+    """Read a file as UTF-8, turning OS and decoding problems into MeepleErrors. A file past
+    `limit` bytes is refused before it is read (and no more than `limit` is ever read: a
+    device or a growing file may say it is small)."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            data = b"" if size > limit else f.read(limit + 1)
     except OSError as exc:
         raise MeepleError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+    if size > limit or len(data) > limit:
+        shown = f"{size / 1e6:.1f} MB" if size > limit else f"more than {limit / 1e6:g} MB"
+        raise MeepleError(f"this file is {shown}; {what} is at most {limit / 1e6:g} MB", Span(1, 1),
+                          path=str(path))
     try:
         # Excel and Notepad start UTF-8 files with a byte-order mark: accept it
         return data.decode("utf-8-sig")

@@ -43,7 +43,7 @@ from pathlib import Path
 from lark import Lark, Tree
 
 from meeple.dsl.errors import MeepleError, read_text
-from meeple.dsl.parser import GRAMMAR, RulesIndenter, parse_text
+from meeple.dsl.parser import GRAMMAR, MAX_SOURCE, RulesIndenter, parse_text
 
 INDENT = 4
 BLANKS_TOP, BLANKS_BLOCK = 2, 1
@@ -305,7 +305,7 @@ def cmd_fmt(args) -> int:
     bad, same, todo = len(problems), 0, []
     for name in names:
         try:
-            text = read_text(Path(name))
+            text = read_text(Path(name), MAX_SOURCE, "a ruleset")
             new = format_text(text, name)
         except MeepleError as exc:
             print(exc.located(name, "").format(), file=sys.stderr)

@@ -189,9 +189,12 @@ def parse_file(path: str | Path, variant_files: list | tuple = ()) -> ast.Rulese
     (each block becomes one of the ruleset's own variants; an error names the file it is in)."""
     path = Path(path)
     if not variant_files:
-        return parse_text(read_text(path), str(path))
-    base = read_text(path)
-    source = joined(str(path), base, [(str(f), read_text(Path(f))) for f in variant_files])
+        # The bound checked on the file's size before reading it, not on the text after (an 800 MB
+        # file would be read whole first); parse_text checks texts that come from elsewhere.
+        return parse_text(read_text(path, MAX_SOURCE, "a ruleset"), str(path))
+    base = read_text(path, MAX_SOURCE, "a ruleset")
+    more = [(str(f), read_text(Path(f), MAX_SOURCE, "a variant file")) for f in variant_files]
+    source = joined(str(path), base, more)
     rs = parse_text(source, str(path))
     first = len(base.splitlines()) + 1
     for item in rs.items:

@@ -177,20 +177,21 @@ class CallWriter:
             inner[name] = Var(py)
         where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
 
+        # Every loop's items are counted as work (`W`, interpreter/work.py) before it runs.
         def finish() -> str:
             if kind == "cells":
                 if not inner[name].used:
-                    return f"for {content_py} in {held}{where}"
-                return f"for {py}, {content_py} in zip({source}, {held}){where}"
+                    return f"for {content_py} in W(m, {held}){where}"
+                return f"for {py}, {content_py} in zip(W(m, {source}), {held}){where}"
             if kind == "lines":
-                return f"for {py}, {inner[name].content} in zip({source}, {held}){where}"
+                return f"for {py}, {inner[name].content} in zip(W(m, {source}), {held}){where}"
             if grid is None:
-                return f"for {py} in {source}{where}"
+                return f"for {py} in W(m, {source}){where}"
             content = f"S['grids'][{grid!r}]['cells']"
             if not inner[name].used:
-                return f"for {content_py} in {content}{where}"
+                return f"for {content_py} in W(m, {content}){where}"
             shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
-            return f"for {py}, {content_py} in zip({shape}, {content}){where}"
+            return f"for {py}, {content_py} in zip(W(m, {shape}), {content}){where}"
         return inner, finish
 
     def cells_of(self, source, bound: dict):
@@ -238,7 +239,7 @@ class CallWriter:
         source = self.expr(sel.source, bound)
         where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
         targets = "".join(f"{inner[n].py}, " for n in names)
-        return inner, lambda: f"for ({targets}) in UNPACKED({source}, {len(names)}){where}"
+        return inner, lambda: f"for ({targets}) in W(m, UNPACKED({source}, {len(names)})){where}"
 
     def x_Selection(self, node, bound):
         if node.pattern.unpack:

@@ -11,6 +11,7 @@ from itertools import repeat
 from meeple.dsl.compile_expr import Table
 from meeple.dsl.expr_operators import RANGE_LIMIT, _plus, _times
 from meeple.interpreter.boards import grid as gridlib
+from meeple.interpreter.work import charge, charge_one
 
 
 def _range(a, b):
@@ -43,7 +44,7 @@ def _group_count(m, cells):
 
 
 HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked,
-           "GROUP_COUNT": _group_count, "REPEAT": repeat}
+           "GROUP_COUNT": _group_count, "REPEAT": repeat, "W": charge, "W1": charge_one}
 
 
 def step_reader(game, direction: str):

@@ -131,7 +131,7 @@ def _board(m, name):
 
 
 def _reach(m, board, start, steps, blocked):
-    return _board(m, board).reach(start, steps, blocked)
+    return _board(m, board).reach(start, steps, blocked, m)
 
 
 def _areas(m, board, space):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.game import KIND
+from meeple.interpreter.work import WORK_LIMIT, too_much
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
 NEW_FRAME = 2  # what an op's run() returns when it pushed, replaced or cleared frames
@@ -35,12 +36,13 @@ def _ignore(kind: str, **data) -> None:
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
         self.state = state
         self.kept = {}  # grids' occupancy masks for this run (interpreter/boards/placing.py)
+        self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
         self.env = {}
         self.events = []
         # Simulations that need no trace skip building events altogether.
@@ -57,6 +59,7 @@ class Machine:
         stack = state["stack"]
         blocks = self.game.blocks
         budget = STEP_LIMIT
+        self.work = WORK_LIMIT
         while stack:
             frame = stack[-1]
             ops = blocks[frame[0]].ops
@@ -162,12 +165,17 @@ class IterStart:
 def loop_items(m, env: dict, source, where, bind, names) -> list:
     """A loop's items, those that pass `where` (each bound in `env` to be tested; the names
     are as they were afterwards). Shared by IterStart and loops in fused runs."""
-    return kept_items(m, env, listed(source(m)), where, bind, names)
+    return kept_items(m, env, listed(m, source(m)), where, bind, names)
 
 
-def listed(items) -> list:
-    """What a loop runs over: a list's items (a copy), or 0 .. n-1 for a number n."""
-    return list(range(items)) if isinstance(items, int) else list(items)
+def listed(m, items) -> list:
+    """What a loop runs over: a list's items (a copy), or 0 .. n-1 for a number n; counted
+    as work (interpreter/work.py): a loop of statements inside a fused run is one op."""
+    items = list(range(items)) if isinstance(items, int) else list(items)
+    m.work -= len(items)  # work.charge written out: this runs for every loop of statements
+    if m.work < 0:
+        raise too_much()
+    return items
 
 
 def kept_items(m, env: dict, items: list, where, bind, names) -> list:

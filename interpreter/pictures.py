@@ -110,8 +110,25 @@ def flow_figure(game):
 
 
 # ----------------------------------------------------------------- path boards
+# Kamada-Kawai takes seconds past about 150 spaces and far longer past 1,000 (the table's first page
+# waited 73 s for 2,000); so does pushing spaces apart and bending arrows around them, pair by
+# pair. A bigger board without positions of its own is drawn as a track, straight arrows.
+LAYOUT_LIMIT = 150
+
+
+def _track(board) -> dict:
+    """Spaces in file order along rows that turn back at each end, as a long track is printed."""
+    width = math.ceil(math.sqrt(len(board.order)))
+    out = {}
+    for i, s in enumerate(board.order):
+        row, col = divmod(i, width)
+        out[s] = (float(col if row % 2 == 0 else width - 1 - col), -float(row))
+    return out
+
+
 def board_positions(board) -> dict:
-    """Where to draw each space: its own `pos`, else layers along the arrows, else Kamada-Kawai."""
+    """Where to draw each space: its own `pos`, else layers along the arrows, else Kamada-Kawai
+    (a track past LAYOUT_LIMIT spaces)."""
     g = board.graph
     if g.number_of_nodes() and all("pos" in d for _, d in g.nodes(data=True)):
         return {n: tuple(d["pos"]) for n, d in g.nodes(data=True)}
@@ -126,6 +143,8 @@ def board_positions(board) -> dict:
         for n in sorted(g, key=rank.get):
             columns.setdefault(layer[n], []).append(n)
         return {n: (float(x), (len(ns) - 1) / 2 - i) for x, ns in columns.items() for i, n in enumerate(ns)}
+    if g.number_of_nodes() > LAYOUT_LIMIT:
+        return _track(board)
     return nx.kamada_kawai_layout(g.to_undirected(as_view=True))
 
 
@@ -199,7 +218,9 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
     per_inch = max(width / (ax.get_position().width * fig.get_figwidth()),
                    height / (ax.get_position().height * fig.get_figheight()))  # data units per inch
     clear = 1.25 * math.sqrt(node_size) / 2 / 72 * per_inch  # a space's radius in data units, and some
-    pos = _spread(pos, min(4.5 * clear, 0.5 / math.sqrt(n)))
+    big = n > LAYOUT_LIMIT
+    if not big:
+        pos = _spread(pos, min(4.5 * clear, 0.5 / math.sqrt(n)))
     tags = []
     for s in board.order:
         tags += [t for t in g.nodes[s]["tags"] if t not in tags]
@@ -213,7 +234,7 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
     occupants = board_occupants(game, state, name) if state is not None else {}
     groups: dict = {}
     for a, b in g.edges:
-        groups.setdefault(_bend(pos, a, b, clear), []).append((a, b))
+        groups.setdefault(0.08 if big else _bend(pos, a, b, clear), []).append((a, b))
     for rad, edges in groups.items():
         nx.draw_networkx_edges(g, pos, edgelist=edges, ax=ax, node_size=node_size, arrows=True, arrowstyle="-|>",
                                arrowsize=16, width=1.4, edge_color="#333", connectionstyle=f"arc3,rad={rad}")

@@ -1,5 +1,5 @@
 """Output that cannot drive the terminal: control characters in rules text, labels or traces
-are shown as `\\x1b`, never sent raw.
+are shown as `\\x1b`, never sent raw; characters that reorder or hide text as `\\u202e`.
 
 A .rules file, a data file or a trace may hold escape sequences (by accident or on purpose) that
 would recolour, clear or retitle the reader's terminal when printed. The command line wraps its
@@ -13,6 +13,12 @@ import io
 
 _KEEP = {"\n", "\t", "\r"}
 NEUTRAL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) not in _KEEP}
+# Characters that reorder or hide text: right-to-left overrides and isolates (a label could read
+# backwards, or a name hide what follows it) and zero-width ones (two names that look the same and
+# differ). Shown as `\u202e`; an emoji joined with U+200D shows its parts apart, which is rare in a game.
+INVISIBLE = [0x061C, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065),
+             *range(0x2066, 0x206A), 0xFEFF]
+NEUTRAL.update({c: f"\\u{c:04x}" for c in INVISIBLE})
 
 
 def neutral(text: str) -> str:

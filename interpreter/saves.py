@@ -49,7 +49,7 @@ def write(path: str | Path, data: dict) -> None:
 
 def read(path: str | Path) -> dict:
     try:
-        data = jsontext.loads(Path(path).read_text(encoding="utf-8"))
+        data = jsontext.loads(Path(path).read_text(encoding="utf-8-sig"))  # an editor may add a BOM
     except OSError as exc:
         raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -65,6 +65,40 @@ def read(path: str | Path) -> dict:
         where = ".".join(str(p) for p in err["loc"])
         raise SaveError(f"{path}: field `{where}`: {err['msg'].lower()}; the save is damaged") from None
     return data
+
+
+def ruleset_named(data: dict, save) -> str:
+    """The ruleset a save names, if it is one the player could have named: a shipped game, or a
+    `.rules` file (never a device, a folder or another file, whose lines an error would show).
+    A file is said before it is opened."""
+    from meeple.dsl.compiler import shipped_rulesets
+    name = data.get("ruleset", "")
+    if not name or name in shipped_rulesets():
+        return name
+    path = Path(name)
+    if path.suffix != ".rules" or not path.is_file():
+        raise SaveError(f"the save {save} names `{name}`, which is not a shipped game or a .rules file")
+    print(f"the save plays the rules in {path}")
+    return name
+
+
+def agents_named(data: dict) -> list[str]:
+    """The agents a save names, if they are built in (never code to import) and within a table's
+    budgets (never a bot thinking an hour a move); else SaveError saying how to allow them."""
+    from meeple.interpreter.agents import AgentError, agent_class, builtin_agent
+    from meeple.interpreter.table.bots import check_budget
+    saved = [str(a) for a in data.get("agents", ["random"])]
+    allow = f"name it yourself: --agents {','.join(saved)}"
+    for name in saved:
+        if not builtin_agent(name):
+            raise SaveError(f"the save names agent `{name}`, which is not built in; to run code from a module, {allow}")
+        try:
+            if "@" in name:  # a budget: one check_budget can read (or agent_class's error), within the caps
+                agent_class(name)
+                check_budget(name, "a bot named by a save")
+        except AgentError as exc:
+            raise SaveError(f"the save names agent {exc}; to allow it, {allow}") from None
+    return saved
 
 
 def resume(engine, data: dict, rules: dict | None = None) -> dict:

@@ -156,7 +156,7 @@ def start_replay(lines: list[dict], load) -> tuple:
     """The engine, and the state after setup checked against the trace: (engine, state, events)."""
     head = lines[0]
     engine = load(head)
-    if head.get("digest") and head["digest"] != engine.game.digest:
+    if head.get("digest") != engine.game.digest:  # an empty or missing digest is no version at all
         raise TraceError(f"line 1: the trace was made with another version of the ruleset "
                          f"(digest {head['digest']}, now {engine.game.digest})")
     state, events = engine.start(head["players"], head["seed"])

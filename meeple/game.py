@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+from meeple import checks
 from meeple.interpreter import loader, runner
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.render import outcome_text, score_table
@@ -22,8 +23,8 @@ def load(name_or_path, options: dict | None = None, variants: list | None = None
     """A shipped ruleset by name (`"queens_wishes"`) or a .rules file by path, compiled with these
     options (NAME -> value) and variants; `players` is the table's size (default: 2, or the
     nearest count the game allows). Bad input raises UsageError or MeepleError."""
-    ref = str(name_or_path)
-    engine = loader.load(ref, options, variants)
+    ref = str(checks.path(name_or_path, "the game (a ruleset's name or a .rules path)"))
+    engine = loader.load(ref, checks.options(options), checks.variants(variants))
     return Game(engine, loader.player_count(engine, players), loader.ruleset_ref(ref))
 
 
@@ -112,7 +113,7 @@ class Game:
     # ------------------------------------------------------------- playing
     def start(self, seed: int = 1) -> State:
         """The state after setup, at the first decision, for this seed."""
-        data, events = self.engine.start(self.players, seed)
+        data, events = self.engine.start(self.players, checks.seed(seed))
         return State(self, data, events)
 
     def state(self, data: dict) -> State:
@@ -125,6 +126,9 @@ class Game:
         list repeats its last. `strict` checks that every component stays in one place."""
         from meeple.agents import Agent
 
+        seed, seconds = checks.seed(seed), checks.seconds(seconds)
+        if not isinstance(agents, (str, Agent, list, tuple)):
+            raise checks.WrongType(f"agents must be an agent's name, a meeple.agent(...) or a list of them; not {agents!r}")
         given = [agents] if isinstance(agents, str) or isinstance(agents, Agent) else list(agents) or ["random"]
         seats = (given + [given[-1]] * self.players)[:self.players]  # a short list repeats its last
         for seat, a in enumerate(seats):

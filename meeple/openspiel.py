@@ -216,8 +216,8 @@ class MeepleState(pyspiel.State):
         g = self.meeple
         if self.data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
-            if not 0 <= action < k:
-                raise pyspiel.SpielError(f"chance outcome {action} does not exist (there are {k})")
+            if not (type(action) is int and 0 <= action < k):
+                raise pyspiel.SpielError(f"chance outcome {action!r} does not exist: the outcomes are 0 to {k - 1}")
             if self._plain.chance:
                 before, act, given, _ = self._plain.chance
                 self._step(before, act, given + [action])
@@ -226,9 +226,9 @@ class MeepleState(pyspiel.State):
             return
         engine, data = g.engine, self.data
         n = min(engine.option_count(data), g.action_count)
-        if not 0 <= action < n:
-            raise pyspiel.SpielError(f"action {action} is not legal here" + (
-                f" (the legal ones are 0..{n - 1})" if n else ": the game is over"))
+        if not (type(action) is int and 0 <= action < n):
+            raise pyspiel.SpielError(f"action {action!r} is not legal now: " + (
+                f"the legal actions are 0 to {n - 1}" if n else "the game is over"))
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
         pending = data["pending"]
@@ -236,9 +236,10 @@ class MeepleState(pyspiel.State):
         secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
         told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
+        # Applied first: a choice the engine refuses leaves every seat's record as it was.
+        self._step(data, action, [])
         for seat, record in enumerate(self.seen):
             record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
-        self._step(data, action, [])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

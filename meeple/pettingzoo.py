@@ -35,7 +35,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
-from meeple import encoding  # noqa: E402
+from meeple import checks, encoding  # noqa: E402
 from meeple.interpreter.board_text import all_boards_text  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
 
@@ -87,14 +87,15 @@ class MeepleEnv(AECEnv):
 
     # ------------------------------------------------------------- spaces
     def observation_space(self, agent):
-        return self._obs_space[agent]
+        return self._obs_space[self.possible_agents[checks.agent_of(self.possible_agents, agent)]]
 
     def action_space(self, agent):
-        return self._act_space[agent]
+        return self._act_space[self.possible_agents[checks.agent_of(self.possible_agents, agent)]]
 
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
+            seed = checks.seed(seed)
             self._seeds.seed(seed)
             self.seed_used = seed
         else:
@@ -115,8 +116,9 @@ class MeepleEnv(AECEnv):
             self._was_dead_step(action)
             return
         n = min(self.engine.option_count(self.state_data), self.action_count)
-        if action is None or not 0 <= int(action) < n:
-            raise ValueError(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
+        action = checks.whole(action, f"{agent}'s action")
+        if not 0 <= action < n:
+            raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
         self._cumulative_rewards[agent] = 0.0
         self.state_data, _ = self.engine.apply(self.state_data, int(action), inplace=True, events=False)
         self.decisions += 1
@@ -146,7 +148,7 @@ class MeepleEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
+        seat = checks.agent_of(self.possible_agents, agent)
         state = self.state_data
         view = self.engine.view(state, seat)
         mask = np.zeros(self.action_count, np.int8)
@@ -165,7 +167,7 @@ class MeepleEnv(AECEnv):
 
     def view(self, agent) -> dict:
         """The state as this seat sees it (plain data)."""
-        return self.engine.view(self.state_data, self.possible_agents.index(agent))
+        return self.engine.view(self.state_data, checks.agent_of(self.possible_agents, agent))
 
     def render(self):
         if self.render_mode is None:

@@ -9,6 +9,7 @@ print, replay (checking every line) and step through.
 """
 from __future__ import annotations
 
+from meeple import checks
 from meeple.interpreter import loader, show, trace as traces
 from meeple.interpreter.trace import TraceError
 
@@ -90,4 +91,4 @@ class Trace:
 
 def read_trace(path) -> Trace:
     """A trace file written by `trace.save` or `meeple run --trace` (TraceError if damaged)."""
-    return Trace(traces.read(path))
+    return Trace(traces.read(checks.path(path)))

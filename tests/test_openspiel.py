@@ -163,7 +163,7 @@ def test_max_game_length_is_the_longest_game_not_the_runners_bound():
 
 def test_bad_actions_are_spiel_errors():
     state = openspiel.load("tic_tac_toe").new_initial_state()
-    with pytest.raises(pyspiel.SpielError, match="action 9 is not legal here"):
+    with pytest.raises(pyspiel.SpielError, match="action 9 is not legal now"):
         state.apply_action(9)
     with pytest.raises(pyspiel.SpielError, match="not a chance node"):
         state.chance_outcomes()

@@ -43,6 +43,11 @@ class AgentError(ValueError):
 DECISION_SECONDS = 300.0
 
 
+class OutOfTime(BaseException):
+    """Raised into an agent past its time: a BaseException, so an agent's own `except Exception`
+    (around its search, say) cannot swallow it and think on."""
+
+
 def _name(agent) -> str:
     return getattr(type(agent), "name", None) or getattr(agent, "name", None) or type(agent).__name__
 
@@ -57,21 +62,23 @@ def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> in
     timed = seconds and math.isfinite(seconds) and threading.current_thread() is threading.main_thread()
     if timed:
         def too_slow(signum, frame):
-            raise TimeoutError
+            raise OutOfTime
         old = signal.signal(signal.SIGALRM, too_slow)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        index = method(view, decision)
-    except TimeoutError:
+        # Again every second after: an agent with a bare `except:` that swallows one still stops.
+        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:  # the outer try: the alarm may also ring while an error is being handled, until it is off
+        try:
+            index = method(view, decision)
+        except (OutOfTime, AgentError):
+            raise
+        except (Exception, SystemExit) as exc:  # a plug-in agent's own bug, or its sys.exit: its error, one line
+            raise AgentError(f"{who} failed: {type(exc).__name__}: {exc}") from None
+        finally:
+            if timed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+    except OutOfTime:
         raise AgentError(f"{who} took more than {seconds:g} s to decide") from None
-    except AgentError:
-        raise
-    except Exception as exc:  # a plug-in agent's own bug: one clear line, not its traceback
-        raise AgentError(f"{who} failed: {type(exc).__name__}: {exc}") from None
-    finally:
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
     if type(index) is not int or not 0 <= index < len(decision.options):
         raise AgentError(f"{who} answered {index!r}; it must answer an option's index, "
                          f"0 to {len(decision.options) - 1}")
@@ -116,7 +123,7 @@ def agent_class(name: str):
         module, _, cls = name.partition(":")
         try:
             found = getattr(importlib.import_module(module), cls)
-        except Exception as exc:  # importing runs the module: any failure is the agent's
+        except (Exception, SystemExit) as exc:  # importing runs the module: any failure is the agent's
             raise AgentError(f"cannot load agent `{name}`: {exc}") from None
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
@@ -129,7 +136,7 @@ def make_agent(engine, name: str, seat: int, game_seed: int):
     cls = agent_class(name)
     try:
         return cls(engine, seat, game_seed * 7919 + seat)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise AgentError(f"cannot start agent `{name}` in seat P{seat + 1}: {type(exc).__name__}: {exc}") from None
 
 

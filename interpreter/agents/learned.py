@@ -34,6 +34,7 @@ the same file.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from meeple.interpreter.agents.shapes import add_shape, shape_names
@@ -232,7 +233,30 @@ def model_path(game) -> Path:
 
 
 def save(data: dict, path: Path) -> None:
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    """Written as other outputs are: never over rules or data, atomically (interpreter/outputs.py)."""
+    from meeple.interpreter import outputs
+    outputs.write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+class ModelError(ValueError):
+    """A model file that is there for these rules but cannot be used: the message says why."""
+
+
+def checked(data: dict, path: Path, features: int) -> dict:
+    """The model's numbers, if every one is a finite number and there is one of each per feature
+    (a NaN, an infinity or an empty list would make every valuation nonsense, silently)."""
+    def finite(x) -> bool:
+        return type(x) in (int, float) and math.isfinite(x)
+    for key in ("mean", "scale", "weights"):
+        values = data.get(key)
+        if not isinstance(values, list) or len(values) != features or not all(map(finite, values)):
+            raise ModelError(f"{path}: `{key}` must be {features} finite numbers, one for each feature; "
+                             "train the model again (meeple train)")
+    if not all(data["scale"]):
+        raise ModelError(f"{path}: `scale` must have no zeros; train the model again (meeple train)")
+    if not finite(data.get("bias")):
+        raise ModelError(f"{path}: `bias` must be a finite number; train the model again (meeple train)")
+    return data
 
 
 def load_model(game) -> Model | None:
@@ -250,11 +274,11 @@ def _read_model(game) -> Model | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("digest") != game.digest or data.get("features") != feature_names(game):
+    if not isinstance(data, dict) or data.get("digest") != game.digest or data.get("features") != feature_names(game):
         return None
     if any(data.get(k) != v for k, v in rules_chosen(game).items()):
         return None  # trained on another scoring card or variant: its points still to come differ
-    return Model(data)
+    return Model(checked(data, path, len(data["features"])))
 
 
 # ----------------------------------------------------------------- meeple train
@@ -286,14 +310,20 @@ def cmd_train(args) -> int:
         raise UsageError("--ridge must be 0 or more")
     need("lab", "meeple train", "numpy")
     engine = cli.engine_from(args)
+    path = Path(args.out) if args.out else model_path(engine.game)
+    cli.guard_output(str(path))  # a ruleset, a data file or a folder refused before the training, not after
+    if not path.resolve().parent.is_dir():
+        raise UsageError(f"--out {args.out}: there is no folder {path.parent}")
     g = engine.game
     if not g.min_players <= args.players <= g.max_players:
         raise UsageError(f"{g.title} is for {g.min_players}-{g.max_players} players, not {args.players}")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()] or ["random"]
     make_agents(engine, agents, args.players, args.seed)  # a bad name is one line now, not in a worker
     data = train(engine, args.players, args.games, args.seed, agents, args.jobs, args.ridge)
-    path = Path(args.out) if args.out else model_path(g)
-    save(data, path)
+    try:
+        save(data, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     print(f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
           f"R^2 {data['r2']:.2f} on them" + (f", {data['r2_held_out']:.2f} on games held out"
                                               if data["r2_held_out"] is not None else "") + f"; wrote {path}")

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from meeple.interpreter.work import charge
+
 # Each space's position, tags and areas kept in plain dicts beside the graph: `reach` orders
 # its ends by position instead of scanning every space, `areas` and `tags` skip networkx's
 # node views (tests turn it off to play the same games on the graph alone).
@@ -83,28 +85,48 @@ class Board:
         if space not in self.successors:
             raise BoardError(f"`{space}` is not a space of board `{self.name}`")
 
-    def reach(self, start, steps: int, blocked) -> list:
-        """Every space a move of exactly `steps` unblocked spaces from `start` can end on."""
+    def reach(self, start, steps: int, blocked, m=None) -> list:
+        """Every space a move of exactly `steps` unblocked spaces from `start` can end on.
+
+        Counted step by step as the set of spaces a move can stand on, which repeats sooner or
+        later: once a set comes back (found by Brent's method, keeping one set), whole rounds
+        of its cycle are skipped, so a far move on a loop of spaces costs the loop, not the
+        distance. Each set is counted as work on `m` (interpreter/work.py)."""
         self.check(start)
         if steps < 0:
             raise BoardError(f"cannot move {steps} spaces")
         blocked = set(blocked or ()) - {start}
-        ends, seen = set(), set()
-        frontier = [(start, steps)]
-        while frontier:
-            space, left = frontier.pop()
-            if left == 0:
-                ends.add(space)
+        layer, k = frozenset([start]), 0
+        mark, mark_at, power, skipped = layer, 0, 1, False
+        while k < steps and layer:
+            if m is not None:
+                charge(m, layer)
+            layer, k = self._one_step(layer, blocked), k + 1
+            if skipped:
                 continue
-            for nxt in self.successors[space]:
-                state = (nxt, left if nxt in blocked else left - 1)
-                if state not in seen:
-                    seen.add(state)
-                    frontier.append(state)
+            if layer == mark:  # the sets repeat every k - mark_at steps from here on
+                k += (steps - k) // (k - mark_at) * (k - mark_at)
+                skipped = True
+            elif k - mark_at == power:
+                mark, mark_at, power = layer, k, power * 2
+        ends = layer
         if INDEXED:
             index = self.index
             return sorted(ends, key=lambda s: index[s][0])
         return [s for s in self.order if s in ends]
+
+    def _one_step(self, layer: frozenset, blocked: set) -> frozenset:
+        """The spaces one counted step from `layer` reaches, passing over blocked ones."""
+        out, seen = set(), set()
+        todo = list(layer)
+        while todo:
+            for nxt in self.successors[todo.pop()]:
+                if nxt not in blocked:
+                    out.add(nxt)
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(out)
 
     def areas(self, space) -> list:
         if INDEXED:

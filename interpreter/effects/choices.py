@@ -15,6 +15,7 @@ from meeple.interpreter.boards.placing import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.labels import PASS_ID, lone_option
 from meeple.interpreter.state import SECRET_LOCALS
+from meeple.interpreter.work import too_much
 
 
 def distinct(options: list) -> list:
@@ -128,6 +129,10 @@ class ChooseFrom:
         items = self.source(m)
         if isinstance(items, int):
             items = list(range(items))
+        if self.where is not None:  # each item tested: counted as work (work.charge, written out)
+            m.work -= len(items)
+            if m.work < 0:
+                raise too_much(self.span)
         if self.cell_test is not None:
             test, grids = self.cell_test, m.state["grids"]
             options = [c for c in items if test(grids, c)]

@@ -35,10 +35,10 @@ from meeple.interpreter.table.bodies import BodyError
 from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
-from meeple.interpreter.table.live import NoTable, TableError, WrongToken
+from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
-from meeple.interpreter.table.store import Store
+from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
 
@@ -127,7 +127,10 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
 
     async def tables_route(request: Request):
-        return JSONResponse({"tables": hall.listing()})
+        try:
+            return JSONResponse({"tables": hall.listing()})
+        except StoreError as exc:
+            return error(str(exc), 503)
 
     async def create_route(request: Request):
         raw = await read_body(request, bodies.BODY_BYTES)
@@ -136,6 +139,8 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             body = bodies.new_table(raw)
             row = hall.create(body.game, body.players, body.options, body.variants, body.seats, body.seed)
+        except NotSaved as exc:
+            return error(str(exc), 503)
         except (BodyError, TableError) as exc:
             return error(str(exc))
         hall.spawn(hall.wake(row["id"]))
@@ -150,7 +155,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             live, seat = opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
-            return error(str(exc), 403 if isinstance(exc, WrongToken) else 404)
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
         return JSONResponse(seat_page(live, seat))
 
     async def socket_route(socket: WebSocket):

@@ -29,8 +29,9 @@ def check_seats(agents: list[str], players: int) -> None:
             check_budget(name)
 
 
-def check_budget(name: str) -> None:
-    """AgentError for a bot that may think longer than a table allows (see TABLE_CAPS)."""
+def check_budget(name: str, who: str = "a bot at a table") -> None:
+    """AgentError for a bot that may think longer than a table allows (see TABLE_CAPS); a saved
+    game's bots, named by a file that may come from anyone, get the same caps."""
     base, at, spec = name.partition("@")
     if not at or base not in TABLE_CAPS:
         return
@@ -41,7 +42,7 @@ def check_budget(name: str) -> None:
     keyword = BUDGETS[base][0]
     allowed = f"{seconds:g} s or {most:,} {keyword}" if seconds is not None else f"{most:,} {keyword}"
     example = f"{base}@2s, {base}@{min(500, most)}" if seconds is not None else f"{base}@{most}"
-    raise AgentError(f"`{name}`: a bot at a table may think at most {allowed} a move ({example})")
+    raise AgentError(f"`{name}`: {who} may think at most {allowed} a move ({example})")
 
 
 def seat_bots(engine, agents: list[str], seed: int) -> dict:

@@ -22,10 +22,10 @@ from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
-from meeple.interpreter.table.live import LiveTable, NoTable, TableError
+from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableError
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
-from meeple.interpreter.table.store import Store
+from meeple.interpreter.table.store import Store, StoreError
 
 
 log = logging.getLogger("meeple.table")
@@ -128,21 +128,30 @@ class Hall:
             engine.start(players, seed)
         except MeepleError as exc:
             raise TableError(f"the game cannot start: {exc.format()}") from None
-        row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
-                                [str(s) for s in seats], seed_chosen=chosen)
+        try:
+            row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
+                                    [str(s) for s in seats], seed_chosen=chosen)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
         self.tables[row["id"]] = LiveTable(row, engine, self.store)
         return row
 
     def table(self, table_id: str) -> LiveTable:
         if table_id not in self.tables:
-            row = next((r for r in self.store.tables() if r["id"] == table_id), None)
+            try:
+                row = next((r for r in self.store.tables() if r["id"] == table_id), None)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
             if row is None:
                 raise NoTable(f"There is no table `{table_id}` on this server.")
             engine = self.engine(row["ruleset"], row["options"], row["variants"])
             if engine.game.digest != row["digest"]:
                 raise TableError(f"table {table_id} was started with another version of the rules; "
                                  "it cannot be resumed")
-            self.tables[table_id] = LiveTable(row, engine, self.store)
+            try:
+                self.tables[table_id] = LiveTable(row, engine, self.store)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
         return self.tables[table_id]
 
     def lock(self, table_id: str) -> asyncio.Lock:
@@ -186,6 +195,10 @@ class Hall:
             try:
                 async with self.thinking:  # at most BOT_THREADS moves think at once, whatever the tables
                     await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+            except NotSaved as exc:  # the database was busy: said, and tried again at the next wake
+                for box, _ in list(self.pages.get(live.id, ())):
+                    box.send({"type": "error", "message": f"the bot's move was not saved: {exc}"})
+                return
             except MeepleError as exc:
                 live.bot_error = exc.format()
             except (AgentError, TableError) as exc:

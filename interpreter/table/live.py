@@ -6,7 +6,8 @@ through `commit`: the new state is computed first (a rule error changes
 nothing), the choice is written to the store, then the table moves on; the
 caller broadcasts afterwards. Undo follows the terminal's rule
 (interpreter/play.py `undo_point`): a seat takes back its latest `undoable`
-decision while the phase it was made in is still running.
+decision while the phase it was made in is still running; at a table, only
+if no other person has chosen since (bots' choices after it are taken back too).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
 from meeple.interpreter.trace import private_pass
 from meeple.interpreter.table.bots import PERSON, bot_choice, seat_bots
+from meeple.interpreter.table.store import StoreError
 
 SPECTATOR = "spectator"
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
@@ -31,6 +33,10 @@ class WrongToken(TableError):
 
 class NoTable(TableError):
     """A link to a table this server does not have."""
+
+
+class NotSaved(TableError):
+    """The database did not take the move (locked too long): nothing changed; try again."""
 
 
 def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
@@ -100,7 +106,10 @@ class LiveTable:
         who = None if asked else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
         if record and self.store is not None:
-            self.store.add_choice(self.id, len(self.choices) + 1, option_id)  # stored before anyone hears of it
+            try:  # stored before anyone hears of it; not stored, it did not happen
+                self.store.add_choice(self.id, len(self.choices) + 1, option_id)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
         self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
         self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
@@ -124,15 +133,30 @@ class LiveTable:
         self.commit(d.options[index].id)
 
     def can_undo(self, seat) -> bool:
-        return seat != SPECTATOR and undo_point(self.history, seat, self.state) is not None
+        return self._undo_point(seat)[0] is not None
 
-    def undo(self, seat) -> None:
+    def _undo_point(self, seat) -> tuple:
+        """(where in history an undo by `seat` goes back to, or None; why not). As at the terminal,
+        and only over the seat's own decisions and the bots': never another person's later choice."""
         at = undo_point(self.history, seat, self.state) if seat != SPECTATOR else None
         if at is None:
-            raise TableError("nothing to undo: the rules allow undoing your own placement while its phase runs")
+            return None, "nothing to undo: the rules allow undoing your own placement while its phase runs"
+        others = sorted({h[1] for h in self.history[at:] if h[1] != seat and self.agents[h[1]] == PERSON})
+        if others:
+            return None, (f"{player_name(others[0])} has chosen since; undo takes back only your own "
+                          "decisions made since anyone else last chose")
+        return at, ""
+
+    def undo(self, seat) -> None:
+        at, why = self._undo_point(seat)
+        if at is None:
+            raise TableError(why)
         keep = self.history[at][3]
         if self.store is not None:
-            self.store.keep_choices(self.id, keep)
+            try:
+                self.store.keep_choices(self.id, keep)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
         self.state = self.history[at][0]
         del self.history[at:], self.choices[keep:], self.entries[keep:]
         self.version += 1

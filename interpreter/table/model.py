@@ -12,6 +12,7 @@ showing their fields.
 from __future__ import annotations
 
 import re
+import threading
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import BOX, KIND
@@ -125,14 +126,19 @@ def grids(engine, view: dict) -> list:
     return out
 
 
+_LAYING = threading.Lock()
+
+
 def space_positions(game, name: str) -> dict:
     """Where each space of a path board is drawn, in 0..1 (y down); a layout is slow, so once per game."""
     key = ("table space positions", name)
-    if key not in game.cache:
-        pos = board_positions(game.boards[name])
-        xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
-        w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-        game.cache[key] = {s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4)) for s, (x, y) in pos.items()}
+    with _LAYING:  # a page asking while the hall's thread lays the board out waits for it, not a second layout
+        if key not in game.cache:
+            pos = board_positions(game.boards[name])  # bounded: a track past pictures.LAYOUT_LIMIT spaces
+            xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
+            w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+            game.cache[key] = {s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4))
+                               for s, (x, y) in pos.items()}
     return game.cache[key]
 
 

@@ -24,6 +24,9 @@ except ImportError:  # Windows: no flock; one server per database is then up to 
     fcntl = None
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# How long a write waits for a database another program holds (a backup, the sqlite3 shell)
+# before the move is refused with a message; SQLite retries within it.
+BUSY_SECONDS = 10.0
 
 SCHEMA = """
 create table if not exists tables (
@@ -51,6 +54,22 @@ class StoreError(Exception):
     """A database the table cannot use (a folder, another kind of file, one in use); one line."""
 
 
+class StoreBusy(StoreError):
+    """A read or write that failed (the database locked past BUSY_SECONDS, the disk full): nothing
+    was changed, and the one who asked is told."""
+
+
+def _guarded(method):
+    """The store's method with SQLite's errors as StoreBusy (said to the page, never a 500)."""
+    def run(self, *args):
+        try:
+            return method(self, *args)
+        except sqlite3.Error as exc:
+            raise StoreBusy(f"the tables' database did not answer ({exc}); nothing was saved, try again") from None
+    run.__name__, run.__doc__ = method.__name__, method.__doc__
+    return run
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(12)
 
@@ -62,7 +81,7 @@ class Store:
         self.path = path
         self.owner = None if path == ":memory:" else self._own(Path(path))
         try:
-            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
             self.db.execute("pragma journal_mode=wal" if path != ":memory:" else "pragma journal_mode=memory")
             self.db.executescript(SCHEMA)
             columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
@@ -102,6 +121,7 @@ class Store:
             self.owner.close()  # closing the file releases the flock
             self.owner = None
 
+    @_guarded
     def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
                agents: list[str], seed_chosen: bool = False) -> dict:
         row = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
@@ -115,6 +135,7 @@ class Store:
                              json.dumps(row["seats"]), row["spectator"], int(row["seed_chosen"])))
         return row
 
+    @_guarded
     def tables(self) -> list[dict]:
         with self.lock:
             rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
@@ -123,23 +144,27 @@ class Store:
                  "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8],
                  "seed_chosen": bool(r[9])} for r in rows]
 
+    @_guarded
     def decision_counts(self) -> dict[str, int]:
         """How many decisions each table has taken (tables with none are left out)."""
         with self.lock:
             rows = self.db.execute("select table_id, count(*) from decisions group by table_id").fetchall()
         return dict(rows)
 
+    @_guarded
     def choices(self, table_id: str) -> list[str]:
         with self.lock:
             rows = self.db.execute("select choice from decisions where table_id = ? order by n",
                                    (table_id,)).fetchall()
         return [r[0] for r in rows]
 
+    @_guarded
     def add_choice(self, table_id: str, n: int, choice: str) -> None:
         """Decision n (1-based) of the table; committed when this returns."""
         with self.lock:
             self.db.execute("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice))
 
+    @_guarded
     def keep_choices(self, table_id: str, count: int) -> None:
         """Take back every decision after the first `count` (undo)."""
         with self.lock:
