@@ -168,8 +168,8 @@ class MeepleState(pyspiel.State):
         """Run the start (`before` None) or `action` from `before` with these draws given; a
         draw not given yet makes this state a chance node (the step runs again with it)."""
         g = self.meeple
-        if before is not None and not g.draws:  # nothing to draw: in place, once
-            self.data = g.engine.apply(before, action, inplace=True, events=False)[0]
+        if before is not None and not g.draws:  # nothing to draw: once, on a copy (a refused choice changes nothing)
+            self.data = g.engine.apply(before, action, inplace=False, events=False)[0]
             return
         state, n = draws.step(g.engine, g.players, g.seed, before, action, given)
         self.data = state

@@ -61,9 +61,9 @@ class StoreBusy(StoreError):
 
 def _guarded(method):
     """The store's method with SQLite's errors as StoreBusy (said to the page, never a 500)."""
-    def run(self, *args):
+    def run(self, *args, **kwargs):
         try:
-            return method(self, *args)
+            return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
             raise StoreBusy(f"the tables' database did not answer ({exc}); nothing was saved, try again") from None
     run.__name__, run.__doc__ = method.__name__, method.__doc__
