@@ -43,6 +43,9 @@ class Board:
     labels: dict = field(default_factory=dict, repr=False)  # space -> how people read it (optional)
     # space -> (position in `order`, tags, areas), from the graph (see INDEXED)
     index: dict = field(default_factory=dict, repr=False, compare=False)
+    # (start, steps, blocked spaces) -> the ends of `reach`, in order (INDEXED): the board never
+    # changes, and bots ask the same moves thousands of times a game (a hint for every option).
+    reached: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         self.index = {s: (i, self.graph.nodes[s]["tags"], self.graph.nodes[s]["areas"])
@@ -89,6 +92,17 @@ class Board:
         if steps < 0:
             raise BoardError(f"cannot move {steps} spaces")
         blocked = set(blocked or ()) - {start}
+        if INDEXED:
+            key = (start, steps, frozenset(blocked))
+            ends = self.reached.get(key)
+            if ends is None:
+                if len(self.reached) > 100_000:  # bounded: a board with a long game of moves
+                    self.reached.clear()
+                ends = self.reached[key] = tuple(self._reach(start, steps, blocked))
+            return list(ends)
+        return self._reach(start, steps, blocked)
+
+    def _reach(self, start, steps: int, blocked: set) -> list:
         ends, seen = set(), set()
         frontier = [(start, steps)]
         while frontier:
