@@ -1,0 +1,171 @@
+"""The quick agent: greedy's look, kept from one decision to the next.
+
+greedy (greedy.py) guesses the hidden parts afresh at every decision and tries
+its options again, although most of its decisions follow its own previous one
+(an action, then where to move, then which card) and the look it just took
+already went through them. This agent keeps that look: the guess and every
+position it reached, each applied once, each valued once. When the next
+decision's view is the view of the position the chosen option led to on the
+guess (nothing was drawn that the guess got wrong, no other seat acted), the
+look goes on from that position and only what it has not seen costs anything.
+
+What it values is greedy's: the score plus the ruleset's hints (engine.outlook)
+after each option, or the best its own chain of next choices reaches, among
+options that move the game on before those that only reorder a zone; back at
+a view it has decided in, not the option it took there before.
+"""
+from __future__ import annotations
+
+import json
+
+from meeple.interpreter.agents.determinize import determinize
+from meeple.interpreter.agents.greedy import FOLLOW_UP, REVEAL_SAMPLES, changed, played_out
+from meeple.interpreter.agents.mcts import GUESS_ERRORS
+from meeple.interpreter.rng import Random
+
+CHAIN = 6  # own choices in a row the look follows (greedy's)
+TRIES = 1000  # options tried along those chains per decision, cached ones included; quick@N
+FLOOR = 16  # each option's share of the tries is at least this many
+GOING_ON = 10  # a decision that goes on from the last one's look gets this fraction of the tries
+END = True  # a position the seat's own choices go on from is worth what they reach, not its own outlook
+WIDE = 160  # a small choice opening a wide one: the wide one's options tried
+
+
+class Node:
+    """A position the look reached on the guess: applied once, valued once."""
+
+    __slots__ = ("state", "value", "kids", "moved")
+
+    def __init__(self, state):
+        self.state, self.value, self.kids, self.moved = state, None, None, None
+
+
+BAD = Node(None)  # an option the guess cannot play (it lacks another player's secret)
+
+
+class QuickAgent:
+    name = "quick"
+
+    def __init__(self, engine, seat: int, seed: int, tries: int = TRIES):
+        self.engine, self.seat, self.rng, self.tries = engine, seat, Random(seed), tries
+        self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
+        self.next = None  # the node its last choice led to on the guess
+        self.fresh = 0  # positions applied (what the look cost), for benchmarks and tests
+
+    # ------------------------------------------------------------------ the tree
+    def kid(self, node: Node, j: int) -> Node:
+        kids = node.kids
+        if kids is None:
+            kids = node.kids = [None] * len(node.state["pending"]["options"])
+        got = kids[j]
+        if got is None:
+            self.fresh += 1
+            try:
+                got = Node(self.engine.apply(node.state, j, events=False)[0])
+            except GUESS_ERRORS:
+                got = BAD
+            kids[j] = got
+        return got
+
+    def value(self, node: Node) -> float:
+        if node.value is None:
+            node.value = self.engine.outlook(node.state, self.seat)
+        return node.value
+
+    def own(self, node: Node):
+        """The number of options of the seat's next choice at `node`, or 0 if it is not the seat's."""
+        s = node.state
+        p = s["pending"]
+        if s["over"] or p is None or p["actor"] != self.seat:
+            return 0
+        return len(p["options"])
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, view: dict, decision) -> int:
+        if len(decision.options) == 1:
+            self.next = None
+            return 0
+        root = self.next
+        budget = self.tries // GOING_ON
+        if root is None or root is BAD or self.engine.view(root.state, self.seat) != view:
+            root = Node(determinize(self.engine.game, view, self.rng.below(1 << 62)))
+            budget = self.tries
+        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
+        taken = self.taken.setdefault(here, set())
+        gains = self.gains(root, decision, budget)
+        fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
+        if fresh and len(fresh) < len(gains):  # been here: not the same way round again
+            gains = [g if k in fresh else (-float("inf"), False) for k, g in enumerate(gains)]
+        best = max(gains)
+        pick = self.rng.choice([k for k, g in enumerate(gains) if g == best])
+        taken.add(decision.options[pick].id)
+        self.next = root.kids[pick] if root.kids else None
+        return pick
+
+    def gains(self, root: Node, decision, tries: int) -> list[tuple]:
+        """Per option: (the outlook it leads to, whether it moves the game on); see greedy."""
+        seat, line, n = self.seat, decision.line, len(decision.options)
+        share = max(FLOOR, tries // n)
+        out, reveal = [], []
+        for k in range(n):
+            node = self.kid(root, k)
+            if node is BAD:
+                out.append([0, True])
+                reveal.append(None)
+                continue
+            s = node.state
+            p = s["pending"]
+            if node.moved is None:
+                node.moved = p is None or s["over"] or (p["actor"], p.get("line", 0)) != (seat, line) \
+                    or changed(root.state, s)
+            m = self.own(node)
+            deeper = -float("inf")
+            if m and max(n, m) <= FOLLOW_UP:
+                deeper = self.follow(node, CHAIN, share, (root.state, line))[0]
+            elif m and n <= FOLLOW_UP:
+                deeper = self.follow(node, 1, WIDE, (root.state, line))[0]
+            value = deeper if END and deeper > -float("inf") else max(self.value(node), deeper)
+            out.append([value, node.moved])
+            simultaneous = p is not None and not s["over"] and p["actor"] != seat and p.get("line", 0) == line
+            reveal.append(node if simultaneous else None)
+        if len({round(g, 9) for g, _ in out}) == 1:  # a simultaneous pick shows nothing yet: play it out
+            for row, node in zip(out, reveal):
+                if node is not None:
+                    try:
+                        row[0] = sum(self.engine.outlook(played_out(self.engine, node.state, line, seat, self.rng), seat)
+                                     for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES
+                    except GUESS_ERRORS:
+                        pass
+        return [(round(g, 9), m) for g, m in out]
+
+    def follow(self, node: Node, depth: int, budget: int, origin) -> tuple[float, int]:
+        """greedy's best_follow_up on the kept tree: the best outlook the seat's own next
+        choices reach from `node`, and how many new positions that look applied (the budget
+        counts those only: what an earlier look reached is free)."""
+        best = -float("inf")
+        n = self.own(node)
+        kids = node.kids
+        new = min(n if kids is None else kids.count(None), budget)
+        pool = budget - new
+        for j in range(n):
+            if kids is None or kids[j] is None:
+                if not new:
+                    continue
+                new -= 1
+            after = self.kid(node, j)
+            kids = node.kids
+            if after is BAD:
+                continue
+            s = after.state
+            p = s["pending"]
+            if origin is not None and p is not None and not s["over"] and p.get("line", 0) == origin[1] \
+                    and not changed(origin[0], s):
+                continue
+            m = self.own(after)
+            deeper = -float("inf")
+            if depth > 1 and m and m <= FOLLOW_UP:
+                deeper, used = self.follow(after, depth - 1, pool // (n - j), origin)
+                pool -= used
+            value = deeper if END and deeper > -float("inf") else max(self.value(after), deeper)
+            best = max(best, value)
+        return best, budget - pool
