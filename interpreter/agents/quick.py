@@ -16,6 +16,7 @@ a view it has decided in, not the option it took there before.
 """
 from __future__ import annotations
 
+import gc
 import json
 
 from meeple.interpreter.agents.determinize import determinize
@@ -25,19 +26,21 @@ from meeple.interpreter.rng import Random
 
 CHAIN = 6  # own choices in a row the look follows (greedy's)
 TRIES = 1000  # options tried along those chains per decision, cached ones included; quick@N
-FLOOR = 16  # each option's share of the tries is at least this many
-GOING_ON = 10  # a decision that goes on from the last one's look gets this fraction of the tries
+FLOOR = 0  # each option's share of the tries is at least this many
+GOING_ON = 100  # a decision that goes on from the last one's look gets this fraction of the tries
 END = True  # a position the seat's own choices go on from is worth what they reach, not its own outlook
+ALIKE_DEPTH = 4  # from this many choices left in the chain down, options alike by their outlook share a look
+ALIKE_NEXT = 5  # and from this many, options alike by their outlook and the next choice they open
 WIDE = 160  # a small choice opening a wide one: the wide one's options tried
 
 
 class Node:
     """A position the look reached on the guess: applied once, valued once."""
 
-    __slots__ = ("state", "value", "kids", "moved")
+    __slots__ = ("state", "value", "kids")
 
     def __init__(self, state):
-        self.state, self.value, self.kids, self.moved = state, None, None, None
+        self.state, self.value, self.kids = state, None, None
 
 
 BAD = Node(None)  # an option the guess cannot play (it lacks another player's secret)
@@ -51,6 +54,9 @@ class QuickAgent:
         self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
         self.next = None  # the node its last choice led to on the guess
         self.fresh = 0  # positions applied (what the look cost), for benchmarks and tests
+        # The positions valued on this guess, by their counters: the outlook reads only the
+        # counters, zones and grids (and the first player), so an equal board has an equal outlook.
+        self.boards: dict = {}
 
     # ------------------------------------------------------------------ the tree
     def kid(self, node: Node, j: int) -> Node:
@@ -61,15 +67,30 @@ class QuickAgent:
         if got is None:
             self.fresh += 1
             try:
-                got = Node(self.engine.apply(node.state, j, events=False)[0])
+                state = self.engine.apply(node.state, j, events=False)[0]
             except GUESS_ERRORS:
                 got = BAD
+            else:
+                got = Node(state)
             kids[j] = got
         return got
 
     def value(self, node: Node) -> float:
         if node.value is None:
-            node.value = self.engine.outlook(node.state, self.seat)
+            s = node.state
+            try:  # the counters' values as a first sieve; every board with them is compared in full
+                key = tuple(s["vars"].values())
+                alike = self.boards.setdefault(key, [])
+            except TypeError:  # a counter holding a list: no sieve, just the outlook
+                alike = []
+            for other in alike:  # another order of the same choices (forage a then b, b then a)
+                o = other.state
+                if o["vars"] == s["vars"] and o["zones"] == s["zones"] and o["grids"] == s["grids"] \
+                        and o["first"] == s["first"] and o["over"] == s["over"]:
+                    node.value = other.value
+                    return node.value
+            node.value = self.engine.outlook(s, self.seat)
+            alike.append(node)
         return node.value
 
     def own(self, node: Node):
@@ -82,6 +103,17 @@ class QuickAgent:
 
     # ------------------------------------------------------------------ choosing
     def choose(self, view: dict, decision) -> int:
+        # The look keeps thousands of positions alive, plain dicts and lists without cycles:
+        # the cyclic collector would walk them all again and again (a quarter of the time).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self.decide(view, decision)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def decide(self, view: dict, decision) -> int:
         if len(decision.options) == 1:
             self.next = None
             return 0
@@ -90,6 +122,7 @@ class QuickAgent:
         if root is None or root is BAD or self.engine.view(root.state, self.seat) != view:
             root = Node(determinize(self.engine.game, view, self.rng.below(1 << 62)))
             budget = self.tries
+            self.boards = {}
         here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
         taken = self.taken.setdefault(here, set())
         gains = self.gains(root, decision, budget)
@@ -115,9 +148,8 @@ class QuickAgent:
                 continue
             s = node.state
             p = s["pending"]
-            if node.moved is None:
-                node.moved = p is None or s["over"] or (p["actor"], p.get("line", 0)) != (seat, line) \
-                    or changed(root.state, s)
+            moved = p is None or s["over"] or (p["actor"], p.get("line", 0)) != (seat, line) \
+                or changed(root.state, s)
             m = self.own(node)
             deeper = -float("inf")
             if m and max(n, m) <= FOLLOW_UP:
@@ -125,7 +157,7 @@ class QuickAgent:
             elif m and n <= FOLLOW_UP:
                 deeper = self.follow(node, 1, WIDE, (root.state, line))[0]
             value = deeper if END and deeper > -float("inf") else max(self.value(node), deeper)
-            out.append([value, node.moved])
+            out.append([value, moved])
             simultaneous = p is not None and not s["over"] and p["actor"] != seat and p.get("line", 0) == line
             reveal.append(node if simultaneous else None)
         if len({round(g, 9) for g, _ in out}) == 1:  # a simultaneous pick shows nothing yet: play it out
@@ -147,6 +179,7 @@ class QuickAgent:
         kids = node.kids
         new = min(n if kids is None else kids.count(None), budget)
         pool = budget - new
+        seen = {}  # deep in the chain, options showing the same outlook: one of them followed for all
         for j in range(n):
             if kids is None or kids[j] is None:
                 if not new:
@@ -164,8 +197,16 @@ class QuickAgent:
             m = self.own(after)
             deeper = -float("inf")
             if depth > 1 and m and m <= FOLLOW_UP:
-                deeper, used = self.follow(after, depth - 1, pool // (n - j), origin)
-                pool -= used
+                sig = self.value(after) if depth <= ALIKE_DEPTH else None
+                if sig is None and depth <= ALIKE_NEXT:
+                    sig = (self.value(after), p.get("line", 0), repr(p["options"]))
+                if sig is not None and sig in seen:
+                    deeper = seen[sig]
+                else:
+                    deeper, used = self.follow(after, depth - 1, pool // (n - j), origin)
+                    pool -= used
+                    if sig is not None:
+                        seen[sig] = deeper
             value = deeper if END and deeper > -float("inf") else max(self.value(after), deeper)
             best = max(best, value)
         return best, budget - pool
