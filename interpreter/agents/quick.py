@@ -17,12 +17,12 @@ a view it has decided in, not the option it took there before.
 from __future__ import annotations
 
 import gc
-import json
 
 from meeple.interpreter.agents.determinize import determinize
 from meeple.interpreter.agents.greedy import FOLLOW_UP, REVEAL_SAMPLES, changed, played_out
 from meeple.interpreter.agents.mcts import GUESS_ERRORS
 from meeple.interpreter.rng import Random
+from meeple.interpreter.state import copy_state
 
 CHAIN = 6  # own choices in a row the look follows (greedy's)
 TRIES = 1000  # options tried along those chains per decision, cached ones included; quick@N
@@ -51,7 +51,7 @@ class QuickAgent:
 
     def __init__(self, engine, seat: int, seed: int, tries: int = TRIES):
         self.engine, self.seat, self.rng, self.tries = engine, seat, Random(seed), tries
-        self.taken: dict[str, set] = {}  # per view it decided in: the option ids it took there
+        self.taken: dict = {}  # per choice (line, options): the views it decided in, the option ids taken there
         self.next = None  # the node its last choice led to on the guess
         self.fresh = 0  # positions applied (what the look cost), for benchmarks and tests
         # The positions valued on this guess, by their counters: the outlook reads only the
@@ -78,8 +78,8 @@ class QuickAgent:
     def value(self, node: Node) -> float:
         if node.value is None:
             s = node.state
-            try:  # the counters' values as a first sieve; every board with them is compared in full
-                key = tuple(s["vars"].values())
+            try:  # the counters and the cells as a first sieve; every board with them is compared in full
+                key = (tuple(s["vars"].values()), *(tuple(g["cells"]) for g in s["grids"].values()))
                 alike = self.boards.setdefault(key, [])
             except TypeError:  # a counter holding a list: no sieve, just the outlook
                 alike = []
@@ -123,8 +123,7 @@ class QuickAgent:
             root = Node(determinize(self.engine.game, view, self.rng.below(1 << 62)))
             budget = self.tries
             self.boards = {}
-        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
-        taken = self.taken.setdefault(here, set())
+        taken = self.been(view, decision)
         gains = self.gains(root, decision, budget)
         fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
         if fresh and len(fresh) < len(gains):  # been here: not the same way round again
@@ -134,6 +133,17 @@ class QuickAgent:
         taken.add(decision.options[pick].id)
         self.next = root.kids[pick] if root.kids else None
         return pick
+
+    def been(self, view: dict, decision) -> set:
+        """The options taken before at this view (the step aside, which counts decisions)."""
+        here = copy_state(view)  # kept: a copy, whatever the caller does with its view later
+        here["step"] = 0
+        views = self.taken.setdefault((decision.line, tuple(o.id for o in decision.options)), [])
+        for seen, taken in views:
+            if seen == here:
+                return taken
+        views.append((here, set()))
+        return views[-1][1]
 
     def gains(self, root: Node, decision, tries: int) -> list[tuple]:
         """Per option: (the outlook it leads to, whether it moves the game on); see greedy."""
