@@ -16,16 +16,16 @@ same view), with three economies:
 
 - A position its own choices go on from is worth what they reach: its own
   outlook is only asked where a chain stops (greedy asks it everywhere).
-- Deep in a chain, options that show the same outlook (which ingredient,
-  which section a skill token goes to) share one look: the first is followed
+- Deep in a chain, options that show the same outlook (which of two goods to
+  take, which section a marker goes to) share one look: the first is followed
   and the others are worth what it reached; a little less deep only when they
-  open the same next choice too. Near the decision every option is followed.
+  open the same next choice too. Close to the decision every option is followed.
 - Positions with the same board (the same choices in another order) are
   valued once.
 
 The look is greedy's even split of `quick@N` new positions at a decision it
 guessed for (default 1000), a hundredth of that where it goes on from its
-last look. docs/agents.md has its cost and strength against greedy.
+last look. docs/agents.md has its cost, and how often it beats greedy.
 """
 from __future__ import annotations
 
@@ -42,12 +42,12 @@ TRIES = 1000  # new positions the look may apply at a decision it guessed for; q
 # through already, and what is new is mostly its far end.
 GOING_ON = 100
 # Within the last SAME_OUTLOOK choices of a chain, options showing the same outlook share one
-# look; within the last SAME_NEXT, those that also open the same next choice. Measured on 168
-# positions where Wild Gardens turns start (2 players, seeds 1-3), against a look 5 times
-# greedy's: shared from the chain's third choice on by outlook alone, the pick lost 0.07
-# points of outlook a turn (the move to a space sharing the look of another); not shared at
-# the second (an action and its section show nothing yet). These values: 0.045 a turn at
-# 136 positions applied, where greedy loses 0.023 at 360.
+# look; within the last SAME_NEXT, those that also open the same next choice. Measured on the
+# 168 positions where a turn starts in three 2-player games of the shipped game with the longest
+# turns (docs/agents.md), against a look 5 times greedy's: shared from the chain's third choice
+# on by outlook alone, the pick lost 0.07 points of outlook a turn (the move to a space sharing
+# the look of another); not shared at the second (an action and its section show nothing yet).
+# These values: 0.045 a turn at 136 positions applied, where greedy loses 0.023 at 360.
 SAME_OUTLOOK = 4
 SAME_NEXT = 5
 
@@ -101,7 +101,7 @@ class QuickAgent:
                 alike = self.boards.setdefault(key, [])
             except TypeError:  # a counter holding a list: no sieve, just the outlook
                 alike = []
-            for other in alike:  # another order of the same choices (forage a then b, b then a)
+            for other in alike:  # another order of the same choices (take a then b, b then a)
                 o = other.state
                 if o["vars"] == s["vars"] and o["zones"] == s["zones"] and o["grids"] == s["grids"] \
                         and o["first"] == s["first"] and o["over"] == s["over"]:
