@@ -42,9 +42,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/compare_peers.py --seconds 2 --repeats 3
 
 # How well the bots play (issue 14's figures: the best agent's self-play, duels against greedy and
-# the previous mcts, cost per agent); 10 games per figure. `make strength-quick`: 4 games per figure.
+# the previous mcts, cost per agent; then the quick agent's self-play and its duels against greedy
+# in each game); 10 games per figure. `make strength-quick`: 4 games per figure.
 strength: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --games 10 --jobs 2
+	$(BIN)/python benchmarks/agent_strength.py --agent quick --part figures --part duels --opponent greedy --games 10 --jobs 2
 
 strength-quick: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --quick --jobs 2

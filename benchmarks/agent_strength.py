@@ -4,12 +4,15 @@ Three parts (each can be run alone with --part):
 
 - figures: the best agent playing itself: Wild Gardens 2p guests served and VP
   per player per game; Apothebakery 2p adventurers healed per game (both
-  players together); Apothebakery solo win rate; seconds per decision.
+  players together); Apothebakery solo win rate; CPU seconds per game (every
+  seat's decisions together: what a designer's run of games costs) and per decision.
 - duels: the best agent against an opponent (greedy in The Queen's Wishes, the
   previous mcts in every game; greedy in every game too when the agent is not
   greedy), seats alternating by seed; its win rate (a shared first place
-  counts half) with a 95% Wilson interval and the sign test.
-- cost: decisions per second of each agent, from Wild Gardens 2p self-play.
+  counts half) with a 95% Wilson interval and the sign test; CPU seconds per game
+  of the agent's seat and of the opponent's.
+- cost: decisions per second and CPU seconds per game of each agent, from Wild
+  Gardens 2p self-play.
 
 Games are seeded and budgets are iterations, so every figure replays exactly
 (time per decision does not; it is CPU time, the cost on one core).
@@ -18,6 +21,8 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py --quick    # 4 games per figure, for a first look
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game wild_gardens --opponent greedy --jobs 1
     .venv/bin/python benchmarks/agent_strength.py --part figures --game wild_gardens --games 100 --jobs 1
+    .venv/bin/python benchmarks/agent_strength.py --agent quick --part duels --opponent greedy \
+        --games 200 --seed 5001 --jobs 2   # quick against greedy in each game
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
         --opponent greedy --games 160 --seed 541 --games-file qw.jsonl   # each game a JSON line too
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
@@ -103,6 +108,15 @@ def per_decision(rows: list[dict]) -> float:
     return sum(sum(r["seconds"]) for r in rows) / max(1, sum(sum(r["decisions"]) for r in rows))
 
 
+def per_game(rows: list[dict]) -> float:
+    """CPU seconds of a whole game's decisions, every seat's together."""
+    return sum(sum(r["seconds"]) for r in rows) / max(1, len(rows))
+
+
+def cost_text(rows: list[dict]) -> str:
+    return f"{per_game(rows):.2f} CPU-s per game ({per_decision(rows) * 1000:.1f} ms per decision)"
+
+
 def figures(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
     """The self-play figures; `games` keeps only those games' (a game's tuning needs only its own)."""
     seeds = range(seed, seed + n)
@@ -113,16 +127,16 @@ def figures(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
         guests = [sum(r["served"]) / 2 for r in wg]
         vp = [sum(r["scores"]) / 2 for r in wg]
         print(f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
-              f"{per_decision(wg):.2f} s per decision", flush=True)
+              f"{cost_text(wg)}", flush=True)
     if not games or "apothebakery" in games:
         ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
         print(f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, "
-              f"{per_decision(ab):.2f} s per decision", flush=True)
+              f"{cost_text(ab)}", flush=True)
         solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
         won = sum(r["won"] for r in solo)
         p, low, high = wilson(won, n)
         print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
-              f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game", flush=True)
+              f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game, {cost_text(solo)}", flush=True)
 
 
 def with_ci(values: list, digits: int = 2) -> str:
@@ -139,7 +153,7 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
     chosen = tuple(sorted((options or {}).items()))
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
     print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
-          f"{'s/game':>7s} {'agent s/decision':>17s}")
+          f"{'s/game':>7s} {'agent s/game':>13s} {'opponent s/game':>16s} {'agent s/decision':>17s}")
     pairs = [("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS), ("wild_gardens", PREVIOUS),
              ("apothebakery", PREVIOUS)]
     if agent != "greedy":  # is it at least as strong as greedy where greedy is the best agent?
@@ -166,8 +180,10 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
             kept(keep, game, a, o, seed, rows, dict(chosen))
         p, low, high = wilson(wins, n)
         label = " ".join([game] + [f"{k}={v}" for k, v in chosen])
-        print(f"{label:15s} {a:12s} {o:9s} {p:9.0%} {f'[{low:.0%}, {high:.0%}]':>16s} {mcnemar(won, lost):9.2g} "
-              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / max(1, decided):17.3f}", flush=True)
+        theirs = sum(r["seconds"][1 - i % 2] for i, r in enumerate(rows))
+        print(f"{label:15s} {a:12s} {o:9s} {p:9.1%} {f'[{low:.1%}, {high:.1%}]':>16s} {mcnemar(won, lost):9.2g} "
+              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / n:13.2f} {theirs / n:16.2f} "
+              f"{spent / max(1, decided):17.3f}", flush=True)
 
 
 def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[dict], options=None) -> None:
@@ -187,8 +203,8 @@ def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
     for agent in agents:
         rows = run([("wild_gardens", (agent, agent), seed + i) for i in range(n)], jobs)
         spd = per_decision(rows)
-        print(f"  {agent:12s} {1 / spd if spd else float('inf'):10.1f} decisions/s  {spd * 1000:8.1f} ms/decision",
-              flush=True)
+        print(f"  {agent:12s} {1 / spd if spd else float('inf'):10.1f} decisions/s  {spd * 1000:8.1f} ms/decision  "
+              f"{per_game(rows):7.2f} CPU-s per game", flush=True)
 
 
 def main() -> int:

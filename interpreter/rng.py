@@ -75,10 +75,22 @@ def below(state: dict, n: int) -> int:
 
 
 def shuffle(state: dict, items: list) -> None:
-    """Fisher-Yates in place."""
+    """Fisher-Yates in place (`below` written in place: bots shuffle hundreds of cards a guess)."""
+    s = state["rng"]
     for i in range(len(items) - 1, 0, -1):
-        j = below(state, i + 1)
+        n = i + 1
+        while True:
+            s = (s + GOLDEN) & MASK
+            x = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+            x ^= x >> 31
+            m = x * n
+            low = m & MASK
+            if low >= n or low >= ((1 << 64) - n) % n:
+                j = m >> 64
+                break
         items[i], items[j] = items[j], items[i]
+    state["rng"] = s
 
 
 class Random:

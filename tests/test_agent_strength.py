@@ -61,7 +61,7 @@ def test_duels_keep_every_game_as_a_json_line(bench, tmp_path, capsys):
     assert [(r["seed"], r["seat"], r["win"], r["margin"]) for r in rows] == \
         [(11, 0, 1, 10), (12, 1, 0, -10), (13, 0, 1, 10), (14, 0, 1, 10)]
     assert {(r["game"], r["agent"], r["opponent"]) for r in rows} == {("queens_wishes", "rollout", "greedy")}
-    assert "67%" in capsys.readouterr().out
+    assert "66.7%" in capsys.readouterr().out
 
 
 def test_the_games_file_option_reaches_the_duels(bench, monkeypatch, tmp_path):

@@ -15,11 +15,12 @@ import threading
 from meeple.interpreter.agents.greedy import GreedyAgent
 from meeple.interpreter.agents.mcts import MctsAgent
 from meeple.interpreter.agents.planner import PlannerAgent
+from meeple.interpreter.agents.quick import QuickAgent
 from meeple.interpreter.agents.random_agent import RandomAgent
 from meeple.interpreter.agents.rollout import RolloutAgent
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent,
-          "rollout": RolloutAgent}
+          "rollout": RolloutAgent, "quick": QuickAgent}
 
 # The agent the designer's lab plays when a command names none (`simulate`, `compare`, ...):
 # the strongest that answers a balance question in minutes (docs/agents.md, "Which agent").
@@ -32,6 +33,7 @@ BUDGETS = {
     "mcts": ("iterations", (1, 10_000_000), (0, 3600), "mcts@500 (iterations) or mcts@2s"),
     "planner": ("iterations", (1, math.inf), (0, math.inf), "planner@100 (iterations) or planner@1s"),
     "rollout": ("guesses", (0, 10_000), None, "rollout@8 (guesses each candidate is played on)"),
+    "quick": ("tries", (0, 1_000_000), None, "quick@100 (options its look tries per decision)"),
 }
 
 
@@ -128,7 +130,7 @@ def agent_class(name: str):
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
         return found
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N, rollout@N or give module:Class")
+    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N, rollout@N, quick@N or give module:Class")
 
 
 def make_agent(engine, name: str, seat: int, game_seed: int):

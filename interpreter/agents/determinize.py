@@ -32,27 +32,45 @@ def determinize(game, view: dict, seed: int) -> dict:
     # The box takes whatever is left, so it comes last; every other zone holds one kind only.
     hidden.sort(key=lambda kv: kv[0] == BOX)
     filled = {key: list(items) for key, items in hidden}
+    components = game.components
+    by_kind: dict = {}  # the unseen of each kind, in the shuffled order
+    for c in unseen:
+        by_kind.setdefault(components[c][KIND], []).append(c)
     candidates = {}
     for key, _ in hidden:
         name, _, index = key.partition("/")
         spec = game.zones.get(name)
-        mine = [c for c in unseen if spec is None or game.components[c][KIND] == spec.of]
-        mine.sort(key=lambda c: not (index and index in game.components[c].values()))
+        mine = unseen if spec is None else by_kind.get(spec.of, [])
+        if index:  # a zone per colour prefers its own colour (a stable sort: the shuffle's order otherwise)
+            mine = sorted(mine, key=lambda c: index not in components[c].values())
         candidates[key] = mine
     # First the slots whose back shows (the top of a deck): only a card with that back
     # can be there; then the plain "?" slots, with any unseen card the zone may hold.
-    for shown in (True, False):
-        for key, items in hidden:
-            slots = filled[key]
-            for n, item in enumerate(items):
-                back = item[len(HIDDEN):] if item.startswith(HIDDEN) else None
-                if back is None or bool(back) != shown:
-                    continue
-                pick = next((c for c in candidates[key] if c in pool
-                             and (not shown or game.backs.get(c, "") == back)), None)
+    backs = game.backs
+    for key, items in hidden:
+        slots = filled[key]
+        for n, item in enumerate(items):
+            back = item[len(HIDDEN):] if item.startswith(HIDDEN) else ""
+            if back:
+                pick = next((c for c in candidates[key] if c in pool and backs.get(c, "") == back), None)
                 slots[n] = pick
-                if pick is not None:
-                    pool.discard(pick)
+                pool.discard(pick)
+    for key, items in hidden:
+        slots, mine = filled[key], candidates[key]
+        # The pool only shrinks, so the first candidate still in it never moves back: a pointer
+        # finds each slot's card where a scan from the start was quadratic in the unseen cards.
+        at, end = 0, len(mine)
+        for n, item in enumerate(items):
+            if item != HIDDEN:
+                continue
+            while at < end and mine[at] not in pool:
+                at += 1
+            if at < end:
+                slots[n] = mine[at]
+                pool.discard(mine[at])
+                at += 1
+            else:
+                slots[n] = None
     for key, _ in hidden:
         state["zones"][key] = [c for c in filled[key] if c is not None]
     return state

@@ -45,6 +45,9 @@ class Board:
     labels: dict = field(default_factory=dict, repr=False)  # space -> how people read it (optional)
     # space -> (position in `order`, tags, areas), from the graph (see INDEXED)
     index: dict = field(default_factory=dict, repr=False, compare=False)
+    # (start, steps, blocked spaces) -> the ends of `reach`, in order (INDEXED): the board never
+    # changes, and bots ask the same moves thousands of times a game (a hint for every option).
+    reached: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         self.index = {s: (i, self.graph.nodes[s]["tags"], self.graph.nodes[s]["areas"])
@@ -91,11 +94,23 @@ class Board:
         Counted step by step as the set of spaces a move can stand on, which repeats sooner or
         later: once a set comes back (found by Brent's method, keeping one set), whole rounds
         of its cycle are skipped, so a far move on a loop of spaces costs the loop, not the
-        distance. Each set is counted as work on `m` (interpreter/work.py)."""
+        distance. Each set is counted as work on `m` (interpreter/work.py); a move already
+        worked out is remembered (`reached`) and costs nothing."""
         self.check(start)
         if steps < 0:
             raise BoardError(f"cannot move {steps} spaces")
         blocked = set(blocked or ()) - {start}
+        if INDEXED:
+            key = (start, steps, frozenset(blocked))
+            ends = self.reached.get(key)
+            if ends is None:
+                if len(self.reached) > 100_000:  # bounded: a board with a long game of moves
+                    self.reached.clear()
+                ends = self.reached[key] = tuple(self._reach(start, steps, blocked, m))
+            return list(ends)
+        return self._reach(start, steps, blocked, m)
+
+    def _reach(self, start, steps: int, blocked: set, m) -> list:
         layer, k = frozenset([start]), 0
         mark, mark_at, power, skipped = layer, 0, 1, False
         while k < steps and layer:
