@@ -470,3 +470,31 @@ def test_a_binary_frame_gets_an_error_and_the_socket_stays():
 def test_an_upload_that_is_not_reasonable_json_is_a_400(raw):
     r = client().post("/api/replays", content=raw)
     assert r.status_code == 400 and "cannot open this trace" in r.json()["error"], r.text
+
+
+def test_a_message_put_from_another_loop_wakes_the_pages_writer():
+    # The hall may broadcast from a handler on another event loop (the test client runs each
+    # socket on its own); the page's writer must still wake and send (it once waited forever).
+    import asyncio
+    import threading
+    from meeple.interpreter.table.outbox import Outbox
+
+    class Page:
+        def __init__(self):
+            self.sent = threading.Event()
+
+        async def send_json(self, message):
+            self.sent.set()
+
+    page, ready, box = Page(), threading.Event(), {}
+
+    async def serve():
+        box["outbox"] = Outbox(page)
+        ready.set()
+        await asyncio.sleep(5)
+
+    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
+    thread.start()
+    assert ready.wait(5)
+    assert box["outbox"].send({"type": "table"})  # from this thread: no running loop here
+    assert page.sent.wait(2), "the writer never woke for a message from another thread"

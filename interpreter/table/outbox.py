@@ -25,16 +25,31 @@ class Outbox:
         self.socket, self.seconds = socket, seconds
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=size)
         self.dropped = False
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.loop = asyncio.get_running_loop()
+        self.writer = self.loop.create_task(self._write())
 
     @property
     def open(self) -> bool:
         return not self.writer.done()
 
     def send(self, message: dict) -> bool:
-        """Queue a message without waiting; False when the page is gone or dropped for lagging."""
+        """Queue a message without waiting; False when the page is gone or dropped for lagging.
+
+        The queue belongs to the writer's event loop: a message from another loop or thread (a
+        test client runs each socket on a loop of its own) is handed over through that loop, or
+        the writer would never wake for it."""
         if not self.open:
             return False
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is not self.loop:
+            self.loop.call_soon_threadsafe(self._put, message)
+            return True
+        return self._put(message)
+
+    def _put(self, message: dict) -> bool:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
