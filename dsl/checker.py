@@ -24,6 +24,7 @@ KINDS = {
     ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
     ast.ReactionDecl: "reaction", ast.ActionDecl: "action",
 }
+RULE_KINDS = {ast.ScoreDecl: "score", ast.HintDecl: "hint", ast.MeasureDecl: "measure"}
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}
 # Function names are checked against the built-in functions separately (see check()).
@@ -79,23 +80,12 @@ def check(rs: ast.Ruleset, items: list) -> None:
             error(f"option `{item.name}` lists a value twice", item.span)
     labels: dict[tuple, Span] = {}
     for item in items:
-        if isinstance(item, ast.ScoreDecl):
-            key = (item.label, guard_text(rs.source, item))
+        kind = RULE_KINDS.get(type(item))
+        if kind is not None:  # a score, hint or measure: one per label and `if` condition
+            key = (kind, item.label, guard_text(rs.source, item))
             if key in labels:
-                error(f'score "{item.label}" is defined twice', item.span,
-                      "give the rules different names, or different `if` conditions")
-            labels[key] = item.span
-        if isinstance(item, ast.HintDecl):
-            key = ("hint", item.label, guard_text(rs.source, item))
-            if key in labels:
-                error(f'hint "{item.label}" is defined twice', item.span,
-                      "give the hints different names, or different `if` conditions")
-            labels[key] = item.span
-        if isinstance(item, ast.MeasureDecl):
-            key = ("measure", item.label, guard_text(rs.source, item))
-            if key in labels:
-                error(f'measure "{item.label}" is defined twice', item.span,
-                      "give the measures different names, or different `if` conditions")
+                error(f'{kind} "{item.label}" is defined twice', item.span,
+                      f"give the {'rule' if kind == 'score' else kind}s different names, or different `if` conditions")
             labels[key] = item.span
     if errors:
         raise MeepleError(errors)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError, Span
 
-# The shipped games do at most about 52,000 units at once (The Queen's Wishes for 4, in
+# The shipped games do at most about 52,000 units at once (the busiest at 4 players, in
 # random games); five million is about a second of work, a hundred times past any real rule.
 WORK_LIMIT = 5_000_000
 HINT = ("look for an `each` inside an `each` over long lists, a function that calls itself, "

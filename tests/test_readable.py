@@ -224,7 +224,8 @@ setup:
 
     def test_simulate_counts_solo_wins_from_the_outcome(self, tmp_path, capsys):
         rows_file = tmp_path / "rows.jsonl"
-        assert main(["simulate", "apothebakery", "--players", "1", "-n", "20", "--out", str(rows_file)]) == 0
+        assert main(["simulate", "apothebakery", "--players", "1", "-n", "20", "--agents", "random",
+                     "--out", str(rows_file)]) == 0
         out = capsys.readouterr().out
         rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
         wins = sum(1 for r in rows if r["win"] == [True])
