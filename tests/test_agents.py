@@ -104,7 +104,8 @@ def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
     assert picks.count("four-1") >= 8, picks
 
 
-def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path):
+@pytest.mark.parametrize("agent", ["greedy", "quick"])
+def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path, agent):
     text = '''game "Idle"
 players 1
 counter rounds = 0
@@ -126,7 +127,7 @@ score "Coins": coins
 '''
     engine = engine_of(text, "idle")
     for seed in range(1, 6):
-        result = runner.play(engine, 1, seed, ["greedy"], "idle")
+        result = runner.play(engine, 1, seed, [agent], "idle")
         assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"
 
 

@@ -169,32 +169,6 @@ score "Coins": coins
     assert fresh[True] < fresh[False]
 
 
-def test_quick_prefers_moving_on_to_a_move_that_changes_nothing():
-    text = '''game "Idle"
-players 1
-counter rounds = 0
-counter coins = 0
-setup:
-    next play
-phase play:
-    rounds += 1
-    let done = false
-    while not done:
-        choose one by first_player:
-            "Turn the coins over":
-                coins = coins
-            "Done":
-                done = true
-    if rounds < 3:
-        next play
-score "Coins": coins
-'''
-    engine = engine_of(text, "idle")
-    for seed in range(1, 6):
-        result = runner.play(engine, 1, seed, ["quick"], "idle")
-        assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"
-
-
 def test_quick_does_not_take_the_same_option_twice_from_the_same_view():
     engine = shipped("tic_tac_toe")
     state, _ = engine.start(2, 1)

@@ -65,13 +65,19 @@ class GreedyAgent:
             guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
             sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng, self.tries)
             gains = sample if gains is None else [(a[0] + b[0], a[1]) for a, b in zip(gains, sample)]
-        fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
-        if fresh and len(fresh) < len(gains):  # been here: not the same way round again
-            gains = [g if k in fresh else (-float("inf"), False) for k, g in enumerate(gains)]
-        best = max(gains)
-        pick = self.rng.choice([k for k, g in enumerate(gains) if g == best])
-        taken.add(decision.options[pick].id)
-        return pick
+        return pick_fresh(self.rng, gains, decision, taken)
+
+
+def pick_fresh(rng, gains: list, decision, taken: set) -> int:
+    """The option of the best gain, ties by a seeded pick; back at a view it decided in before, not
+    the same way round again while another option is left. The pick joins `taken`."""
+    fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
+    if fresh and len(fresh) < len(gains):
+        gains = [g if k in fresh else (-float("inf"), False) for k, g in enumerate(gains)]
+    best = max(gains)
+    pick = rng.choice([k for k, g in enumerate(gains) if g == best])
+    taken.add(decision.options[pick].id)
+    return pick
 
 
 def one_step_gains(engine, guess: dict, decision, seat: int, rng, tries: int = CHAIN_TRIES) -> list[tuple]:

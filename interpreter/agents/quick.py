@@ -32,7 +32,7 @@ from __future__ import annotations
 import gc
 
 from meeple.interpreter.agents.determinize import determinize
-from meeple.interpreter.agents.greedy import CHAIN, FOLLOW_UP, REVEAL_SAMPLES, WIDE, changed, played_out
+from meeple.interpreter.agents.greedy import CHAIN, FOLLOW_UP, REVEAL_SAMPLES, WIDE, changed, pick_fresh, played_out
 from meeple.interpreter.agents.mcts import GUESS_ERRORS
 from meeple.interpreter.rng import Random
 from meeple.interpreter.state import copy_state
@@ -143,12 +143,7 @@ class QuickAgent:
             self.boards = {}
         taken = self.been(view, decision)
         gains = self.gains(root, decision, budget)
-        fresh = [k for k, o in enumerate(decision.options) if o.id not in taken]
-        if fresh and len(fresh) < len(gains):  # been here: not the same way round again
-            gains = [g if k in fresh else (-float("inf"), False) for k, g in enumerate(gains)]
-        best = max(gains)
-        pick = self.rng.choice([k for k, g in enumerate(gains) if g == best])
-        taken.add(decision.options[pick].id)
+        pick = pick_fresh(self.rng, gains, decision, taken)
         self.next = root.kids[pick] if root.kids else None
         return pick
 
