@@ -265,10 +265,14 @@ def compile_index(node: ast.Index, scope: Scope):
     return index
 
 
+# Selections and calls (compile_calls.py) and whole expressions as generated source
+# (compile_source.py) build on this module and call back into it. Each registers itself here when
+# imported (dsl/compiler.py imports both), so that imports run one way: from them to this module.
+PARTS: dict = {}
+
+
 def _calls():
-    """Selections and calls (dsl/compile_calls.py) build on this module and call back into it."""
-    from meeple.dsl import compile_calls
-    return compile_calls
+    return PARTS["calls"]
 
 
 # Kinds of expression not worth generating source for: a closure is as fast.
@@ -284,7 +288,7 @@ def compile_expr(node, scope: Scope):
     always built: they check the expression, and they report its errors."""
     if _inside[0] or isinstance(node, _PLAIN):
         return compile_closure(node, scope)
-    from meeple.dsl import compile_source
+    compile_source = PARTS["source"]
     _inside[0] = True
     try:
         slow = compile_closure(node, scope)

@@ -31,10 +31,12 @@ written out) is in dsl/source_text.py.
 """
 from __future__ import annotations
 
+import sys
+
 from meeple.dsl import ast, state_keys
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.cell_values import attr_reader, shared_content
-from meeple.dsl.compile_expr import Scope, closure_only, compile_table, constant, is_constant
+from meeple.dsl.compile_expr import PARTS, Scope, closure_only, compile_table, constant, is_constant
 from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_keys import KeyWriter
@@ -379,3 +381,6 @@ def user_function(game, scope: Scope, name: str):
     stub.__code__ = real.__code__
     stub.__globals__.update(real.__globals__)
     return stub
+
+
+PARTS["source"] = sys.modules[__name__]  # compile_expr calls back into this module

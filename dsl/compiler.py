@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 from meeple.dsl import ast
+from meeple.dsl import compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
 from meeple.dsl.checker import check, guard_text
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
@@ -23,6 +24,7 @@ from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_values
 from meeple.interpreter.boards.grid import Geometry
+from meeple.interpreter.builtins import FUNCTIONS
 from meeple.interpreter.naming import placeholders
 from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
                                      MeasureRule, Reaction, ScoreRule, ZoneSpec)
@@ -135,7 +137,7 @@ def load_game(path: str | Path, options: dict | None = None, variants: list | No
 def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
     try:
         items = apply_variants(rs, variants)
-        check(rs, items)
+        check(rs, items, FUNCTIONS)
         return _compile(rs, items, options, variants)
     except MeepleError as exc:
         raise exc.located(rs.path, rs.source) from None

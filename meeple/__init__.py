@@ -19,11 +19,10 @@ from __future__ import annotations
 from meeple.agents import Agent, agent
 from meeple.dsl.compiler import UsageError
 from meeple.dsl.errors import MeepleError
-from meeple.game import Game, Result, load, rulesets
+from meeple.game import Game, Result, Trace, TraceError, load, read_trace, rulesets
 from meeple.interpreter.agents import AgentError
 from meeple.interpreter.extras import MissingExtra
 from meeple.state import Decision, Option, State
-from meeple.traces import Trace, TraceError, read_trace
 
 __version__ = "0.1.0"
 __all__ = ["Agent", "AgentError", "Decision", "Game", "MeepleError", "MissingExtra", "Option", "Result",
