@@ -14,8 +14,7 @@ from meeple.dsl import ast
 from meeple.dsl.compile_cells import cell_test, fixed_grid_any, fixed_grid_filter, is_cell_source, selection_test
 from meeple.dsl.compile_expr import PARTS, Scope, compile_expr, fail
 from meeple.dsl.errors import did_you_mean
-from meeple.interpreter.builtins import FUNCTIONS
-from meeple.interpreter.work import charge, charge_one
+from meeple.dsl.runtime import FUNCTIONS, charge, charge_one
 
 GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 

@@ -13,8 +13,7 @@ from meeple.dsl import ast, state_keys
 from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content
 from meeple.dsl.errors import MeepleError, Span, did_you_mean
 from meeple.dsl.expr_operators import _BINOPS, _COMPARE, RANGE_LIMIT, check_operands
-from meeple.interpreter.game import KIND, Game
-from meeple.interpreter.work import WORK_LIMIT
+from meeple.dsl.runtime import KIND, WORK_LIMIT, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 

@@ -43,7 +43,7 @@ from meeple.dsl.source_keys import KeyWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
 from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, hoisted,
                                     names_in, safe_name, unrepeatable_functions)
-from meeple.interpreter.game import KIND
+from meeple.dsl.runtime import KIND
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
 COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups (tests turn it off)

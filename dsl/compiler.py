@@ -17,17 +17,13 @@ from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
-from meeple.interpreter.machine import chain_phases
+from meeple.dsl.runtime import (FUNCTIONS, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
+                                HintRule, MeasureRule, Reaction, ScoreRule, ZoneSpec, chain_phases, placeholders)
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_values
-from meeple.interpreter.boards.grid import Geometry
-from meeple.interpreter.builtins import FUNCTIONS
-from meeple.interpreter.naming import placeholders
-from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
-                                     MeasureRule, Reaction, ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
