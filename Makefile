@@ -15,11 +15,12 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
-# The house rules on their own: the import layers (docs/architecture.md), ruff and the type checker.
-# (Also part of `make test`: tests/test_house.py.)
+# The house rules on their own: the import layers (docs/architecture.md), ruff and the type checker
+# (mypy, [tool.mypy] in pyproject.toml). (Also part of `make test`: tests/test_house.py, tests/test_types.py.)
 lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
+	$(BIN)/python -m mypy
 
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)

@@ -13,7 +13,7 @@ from meeple.dsl.errors import Span
 from meeple.dsl.errors import span_field as _span
 
 if TYPE_CHECKING:  # expressions appear in annotations only: dsl/ast.py imports this module
-    from meeple.dsl.ast import Expr, FieldCall, Pattern
+    from meeple.dsl.ast import Attr, Expr, FieldCall, Index, Name, Pattern
 
 
 # ----------------------------------------------------------------- statements
@@ -26,7 +26,7 @@ class ZoneRef:
 
 @dataclass
 class Assign:
-    target: Expr  # Name, Index or Attr
+    target: Name | Index | Attr  # an Index's obj is a Name (the transformer checks)
     op: str  # = += -=
     value: Expr
     span: Span = _span()

@@ -140,11 +140,10 @@ def stale_checks(game, items: list) -> list[Diagnostic]:
             # The choice right after the check asks again (its list and `where` are read at the
             # decision, after any action) and says what happens when nothing is left.
             hit -= rules.reads([first.source, first.where])
-        hit = sorted(hit)
         key = (cond.span.line, cond.span.col)
         if hit and key not in warned:
             warned.add(key)
-            by = "; ".join(f"`{writers[n]}` changes `{n}`" for n in hit)
+            by = "; ".join(f"`{writers[n]}` changes `{n}`" for n in sorted(hit))
             out.append(Diagnostic(
                 "an action at any time can change what this checks before the block after it is done "
                 f"(it is offered at the decision inside): {by}", cond.span,

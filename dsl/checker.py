@@ -37,6 +37,8 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
     def error(message, span, hint=""):
         errors.append(Diagnostic(message, span, hint))
 
+    what: str | None  # (and `kind`) the words for a definition; None: not one that is checked here
+    kind: str | None
     for cls, what in ((ast.GameDecl, "game"), (ast.PlayersDecl, "players")):
         found = [i for i in items if isinstance(i, cls)]
         if not found:

@@ -7,12 +7,18 @@ FlowCompiler gives it `body`, `title`, `prompt`, `game` and `slots`.
 """
 from __future__ import annotations
 
+import itertools
+from typing import TYPE_CHECKING, Callable
+
 from meeple.dsl import ast, compile_source
 from meeple.dsl.compile_cells import cell_test, fixed_grid, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.source_text import names_in
 from meeple.dsl.runtime import SOME_PREFIX, Jump, choices, choose_some, fitting
+
+if TYPE_CHECKING:
+    from meeple.interpreter.game import Game
 
 # A choice's `where fits(item, GRID)` (GRID not naming the item) as one call for all its items,
 # the grid's key worked out once (tests turn it off; placing.BY_FAMILY turns off what the call shares).
@@ -21,6 +27,12 @@ FITS = True
 
 class ChoiceCompiler:
     """FlowCompiler's choices (see the module's docstring)."""
+
+    # FlowCompiler's own, declared here for type checkers (annotations only: nothing is set on the class).
+    game: Game
+    slots: itertools.count
+    body: Callable[[list, list, Scope], None]
+    title: Callable[..., object]
 
     def chooser(self, by, scope: Scope, span):
         if by is not None:

@@ -8,6 +8,7 @@ player whose turn or loop it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from meeple.dsl import ast, state_keys
 from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content
@@ -124,6 +125,8 @@ class Table:
     """A compiled `{1: 1, 2..3: 4, 5+: 25, else: 0}`: exact keys, then ranges, then else."""
 
     __slots__ = ("exact", "ranges", "default", "has_default", "span")
+    exact: dict
+    ranges: list
 
     def __init__(self, span: Span):
         self.exact, self.ranges, self.default, self.has_default, self.span = {}, [], None, False, span
@@ -195,6 +198,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
     if name not in known:
         # Caught when the rules load, not in the middle of a game: no component has it, no cell either.
         raise fail(f"nothing has a field or attribute `{name}`", span, did_you_mean(name, sorted(known), "field"))
+    content: Callable | None  # a cell's own reader, when the name is one of a cell's
     if name == shared_content(game) and name not in fields:
         # A cell's content: the common case in grid games, read straight from the state.
         def content(m):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import cast
 
 from meeple.dsl import ast, op_chains
 from meeple.dsl.errors import did_you_mean
@@ -133,7 +134,7 @@ class FlowCompiler(ChoiceCompiler):
                 if m.recording:
                     m.emit("mark", cell=c, value=cells[i])
             return set_cell
-        name = target.name if isinstance(target, ast.Name) else target.obj.name
+        name = target.name if isinstance(target, ast.Name) else cast(ast.Name, target.obj).name
         index = target.index if isinstance(target, ast.Index) else None
         if index is None and name in scope.locals:
             def set_local(m):

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import Any
 
 from meeple.dsl import ast
 from meeple.dsl import compile_source
@@ -129,6 +130,8 @@ class Fused:
     to `located`/`failed`, which say at which statement they happened."""
 
     __slots__ = ("run", "fn", "spans", "span", "then", "leaves", "skip")
+    run: Any  # the generated function (None until compile_run makes it), as `fn`
+    fn: Any
 
     def __init__(self, spans: dict, span, skip: int = 1):
         self.spans, self.span = spans, span
@@ -275,7 +278,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
                   "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None"])
     op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span, skip)
     op.leaves = leaves[0]
-    namespace = dict(compile_source.HELPERS)
+    namespace: dict[str, Any] = dict(compile_source.HELPERS)
     namespace.update(names)
     namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LISTED=listed, KEPT=kept_items,
                      DRAW=zones.draw)

@@ -25,6 +25,8 @@ are the closure's writes, in the same order, with the same events.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import shared_content
 from meeple.dsl.compile_source import Gen, NotGenerated
@@ -72,7 +74,7 @@ def _parts(s, scope, gen: Gen):
         # A game that places shapes keeps grids' occupancy masks on the machine: `put` alone updates them.
         forget = ["m.kept.pop(_k, None)"] if g.shapes else []
         return reads, forget + ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
-    name = target.name if isinstance(target, ast.Name) else target.obj.name
+    name = target.name if isinstance(target, ast.Name) else cast(ast.Name, target.obj).name
     index = target.index if isinstance(target, ast.Index) else None
     if index is None and name in scope.locals:
         if op != "=":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
@@ -64,7 +65,7 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
     parts = split_template(text, span, where)
     if all(isinstance(p, str) for p in parts):
         return "".join(parts)
-    compiled = [p if isinstance(p, str) else compile_expr(p, scope) for p in parts]
+    compiled: list[Any] = [p if isinstance(p, str) else compile_expr(p, scope) for p in parts]  # texts, functions
     game = scope.game
     if len(compiled) <= 3 and sum(not isinstance(p, str) for p in compiled) == 1:
         # One value in the text, the usual title ("Where does {piece} go?"): read at every

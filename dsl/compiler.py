@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import cast
 
 from meeple.dsl import ast
 from meeple.dsl import compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
@@ -81,7 +82,7 @@ def item_key(item, source: str = ""):
     hint or measure rule: of the same label and the same `if` condition)."""
     for kind, cls in zip(RULES, (ast.ScoreDecl, ast.HintDecl, ast.MeasureDecl)):
         if isinstance(item, cls):
-            return (kind, item.label, guard_text(source, item))
+            return (kind, cast(ast.ScoreDecl, item).label, guard_text(source, item))  # (each has a label)
     name = getattr(item, "name", None)
     return (type(item).__name__, name) if name is not None else (type(item).__name__,)
 
@@ -151,7 +152,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     enums = {e.name: list(e.values) for e in of(ast.EnumDecl)}
     digest = hashlib.sha256(rs.source.encode())
 
-    components, kinds, shapes = {}, {}, {}
+    components, kinds, shapes = dict[str, dict](), {}, {}
     effect_params = {e.name: e.params for e in of(ast.EffectDecl)}
     for decl in of(ast.ComponentDecl):
         for f in decl.fields:
@@ -357,8 +358,8 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
             raise fail(f'hint "{h.label}" is worth nothing', h.span,
                        "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
         game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span))
-    for s in [i for i in items if isinstance(i, ast.MeasureDecl)]:
-        if s.guard is None or constant(s.guard, scope):
-            game.measures.append(MeasureRule(s.label, rule_function(s, player_scope), s.span))
+    for ms in [i for i in items if isinstance(i, ast.MeasureDecl)]:
+        if ms.guard is None or constant(ms.guard, scope):
+            game.measures.append(MeasureRule(ms.label, rule_function(ms, player_scope), ms.span))
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

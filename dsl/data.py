@@ -123,7 +123,7 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
     rows = read_rows(path)
     fields = {f.name: f for f in decl.fields}
     from_json = path.suffix == ".json"
-    components, order, shapes = {}, [], {}
+    components, order, shapes = dict[str, dict](), [], {}
     for line, row in rows:
         if "id" not in row or not str(row["id"]).strip():
             raise _error(path, line, "every row needs an `id`", "add an `id` column", text)
@@ -209,7 +209,7 @@ def _effect_value(path, line, text, f, raw: str, effects: dict):
     if name not in effects:
         raise _error(path, line, f"field `{f.name}`: there is no effect `{name}`",
                      did_you_mean(name, effects, "effect"), text)
-    args = []
+    args: list[int | str] = []
     for part in [a.strip() for a in inner.split(",")] if inner and inner.strip() else []:
         if re.fullmatch(r"-?[0-9]+", part):
             args.append(int(part))

@@ -15,7 +15,7 @@ from meeple.dsl import ast
 def flow_graph(setups, phases, effects) -> nx.DiGraph:
     """Phases as nodes, `next` as edges (effects are inlined into the phases that call them);
     `graph.graph["calls"]` says which effects each phase and effect does."""
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     calls = {e.name: e.body for e in effects}
     start = "setup" if setups else (phases[0].name if phases else "end")
     graph.add_node(start)

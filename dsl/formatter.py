@@ -38,6 +38,7 @@ import functools
 import os
 import sys
 import tempfile
+from typing import Any, Iterator
 from pathlib import Path
 
 from lark import Lark, Tree
@@ -86,11 +87,11 @@ def _lark_all() -> Lark:
 
 def _tokens(source: str) -> list[_Tok]:
     """The significant tokens in source order, each with its rule and block depth."""
-    out, depth = [], 0
-    stack = [(None, iter([_lark_all().parse(source)]))]
+    out, depth = list[_Tok](), 0
+    stack: list[tuple[str, Iterator[Any]]] = [("", iter([_lark_all().parse(source)]))]
     while stack:  # an explicit stack: long expressions nest deeper than Python recursion likes
         parent, children = stack[-1]
-        child = next(children, stack)
+        child: Any = next(children, stack)
         if child is stack:
             stack.pop()
         elif isinstance(child, Tree):
@@ -207,7 +208,7 @@ class _Writer:
             if tok.text in OPENERS:
                 after = toks[i + 1] if i + 1 < len(toks) else None
                 last = after is None or "\n" in self.src[tok.end:after.start]
-                self.brackets.append(_Bracket(self.line_indent, last, -1 if last else after.col0))
+                self.brackets.append(_Bracket(self.line_indent, last, -1 if last or after is None else after.col0))
             elif tok.text in CLOSERS:
                 self.brackets.pop()
             prev = tok
@@ -257,7 +258,7 @@ def configure_fmt(parser) -> None:
 def _expand(names: list[str]) -> tuple[list[str], list[str]]:
     """The .rules files named or found in folders (symlinked folders are not followed), and
     the problems with names that are not such files."""
-    out, problems = [], []
+    out, problems = list[str](), list[str]()
     for name in names:
         if os.path.isdir(name):
             for root, dirs, files in os.walk(name, followlinks=False):

@@ -66,6 +66,7 @@ def keywords() -> frozenset:
 def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
     line, col = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedCharacters):
+        assert exc.pos_in_stream is not None  # lark sets it for characters (None only on other errors)
         char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         hint = "text goes in double quotes" if char in "'`" else "check for a typo"
         msg = f"unexpected character `{char}`"
@@ -76,6 +77,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
         line = source.count("\n") + 1
         return MeepleError(Diagnostic("the file ends in the middle of a definition", Span(line, 1),
                                       "finish the last block", "error", path, source))
+    assert tok is not None  # an UnexpectedToken: characters and the file's end are handled above
     message = ("the line ends too soon" if tok.type == "_NL" else
                "unexpected indented block" if tok.type == "_INDENT" else
                "the block ends too soon" if tok.type == "_DEDENT" else f"unexpected `{tok}`")
@@ -129,7 +131,6 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
                                      Span(line, 1), "indent it like the block it belongs to",
                                      "error", path, source)) from None
     transformer = ToAst()
-    transformer._source = source
     try:
         items = transformer.transform(tree)
     except MeepleError as exc:

@@ -9,6 +9,7 @@ a generated Python function).
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING, Callable, cast
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
@@ -17,6 +18,9 @@ from meeple.dsl.source_runtime import step_reader
 from meeple.dsl.source_text import (CONTENT_ARRAY, COPIED_CONST, GRID_SHAPES, INLINE_DEPTH, STEPS, UNREPEATABLE,
                                     UNROLL_ITEMS, UNROLL_SIZE, NotGenerated, Var, atomic, fixed_grid_name, safe_name)
 from meeple.dsl.runtime import FUNCTIONS, builtins, gridlib
+
+if TYPE_CHECKING:
+    from meeple.interpreter.game import Game
 
 
 # Loops over `cells(GRID)` of a grid kept per player run over the grid's content array beside
@@ -28,6 +32,21 @@ CELL_LOOPS = True
 
 class CallWriter:
     """Gen's calls, written-out `any`/`all`, inlined functions and loops."""
+
+    # Gen's own, declared here for type checkers (annotations only: nothing is set on the class).
+    game: Game
+    scope: Scope
+    keys: bool
+    count_groups: bool
+    named: bool
+    walrus: bool
+    loops: int
+    inlining: list
+    unrepeatable: set
+    expr: Callable[[ast.Expr, dict], str]
+    const: Callable[[object], str]
+    sc: Callable[[dict], Scope]
+    function_made: Callable[[str], object]
 
     def x_Call(self, node, bound):
         g, func = self.game, node.func
@@ -165,16 +184,17 @@ class CallWriter:
             inner[name] = Var(py, self.game.grids[grid], content_py)
         elif kind == "cells":  # the grid's own cells, in order: zipped with its content array
             inner[name] = Var(py, spec, content_py)
-            held = f"S['grids'][{self.expr(sel.source.args[0], bound)}]['cells']"
+            held = f"S['grids'][{self.expr(cast(ast.Call, sel.source).args[0], bound)}]['cells']"
         elif kind == "cell":  # a cell of a row or column: its content read from the row's array
-            inner[name] = Var(py, spec, f"{bound[sel.source.name].content}[{py}[1]]")
+            inner[name] = Var(py, spec, f"{bound[cast(ast.Name, sel.source).name].content}[{py}[1]]")
         elif kind == "lines":  # each row or column beside its grid's content array (the same one)
             inner[name] = Var(py, content=f"a{self.loops}_{name}", lines=spec)
-            held = f"REPEAT(S['grids'][{self.expr(sel.source.args[0], bound)}]['cells'])"
+            held = f"REPEAT(S['grids'][{self.expr(cast(ast.Call, sel.source).args[0], bound)}]['cells'])"
         else:
             inner[name] = Var(py)
         where = f" if {self.expr(sel.where, inner)}" if sel.where is not None else ""
 
+        # (cells_of said "cells" and "lines" only of a call, "cell" only of a name.)
         # Every loop's items are counted as work (`W`, interpreter/work.py) before it runs.
         def finish() -> str:
             if kind == "cells":

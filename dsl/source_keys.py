@@ -8,12 +8,28 @@ as the closures build it (compile_expr.instance_key).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from meeple.dsl.source_text import NotGenerated, atomic, formatted_key, literal
 from meeple.dsl.state_keys import axis_type, filled_table
+
+if TYPE_CHECKING:
+    from meeple.dsl.compile_expr import Scope
+    from meeple.interpreter.game import Game
 
 
 class KeyWriter:
     """The key-writing part of Gen (it uses Gen's expr, const, scope, switches and loop names)."""
+
+    # Gen's own, declared here for type checkers (annotations only: nothing is set on the class).
+    game: Game
+    scope: Scope
+    keys: bool
+    tables: bool
+    walrus: bool
+    loops: int
+    expr: Callable[..., str]
+    const: Callable[[object], str]
 
     def key(self, name: str, per: tuple, index, bound: dict) -> str:
         """The state key of a thing kept per player / per value, as compile_expr.instance_key."""

@@ -79,7 +79,7 @@ def formatted_key(name: str, parts: list) -> str | None:
     fixed = [literal(p) for p in parts]
     if len(parts) == 1 and fixed[0] is None:
         return None
-    text, quotes = [name], set()
+    text, quotes = [name], set[str]()
     for part, value in zip(parts, fixed):
         if value is not None:
             if not SAFE_TEXT.fullmatch(value):

@@ -213,7 +213,8 @@ class ToAst(Declarations):
     def range_lit(self, meta, c):
         return ast.Range(c[0], c[1], span=span_of(meta))
 
-    def _bin(op):
+    @staticmethod  # called here in the class body, once per operator
+    def _bin(op: str):
         def build(self, meta, c):
             return ast.BinOp(op, c[0], c[1], span=span_of(meta))
         return build

@@ -84,7 +84,7 @@ def _legend(game, grid: str, attr: str) -> dict:
 
 
 def _own_symbols(values) -> dict:
-    out = {}
+    out: dict[str, str] = {}
     for v in values:
         out.setdefault(v, v[:1])
     return out
@@ -171,7 +171,7 @@ def area_zones(game, zones: dict, boards=None) -> dict:
 
 def area_holds(game, state: dict, keys: list) -> str:
     """What an area's zones hold, face-down ones counted ('' when nothing)."""
-    said = []
+    said: list[str] = []
     for key in keys:
         items = state["zones"][key]
         shown = [i for i in items if not (type(i) is str and i.startswith(HIDDEN))]
@@ -196,7 +196,7 @@ def path_board_text(game, state: dict | None, name: str) -> list:
     rows = []
     for space in board.order:
         node = board.graph.nodes[space]
-        areas = [area_text(game, state, a, held[a]) if a in held else a for a in node["areas"]]
+        areas = [area_text(game, state, a, held[a]) if state is not None and a in held else a for a in node["areas"]]
         rows.append((shown[space], " ".join(node["tags"]), ", ".join(areas) if held else " ".join(areas),
                      "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
                      ", ".join(here.get(space, []))))

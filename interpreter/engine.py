@@ -207,8 +207,10 @@ class Engine(Scoring):
             return None
         m = Machine(g, state)
         try:
-            chosen = next((o for o in g.outcomes if o.guard is None or o.guard(m)), None)
-            if chosen is None:
+            for chosen in g.outcomes:  # the one being tried is named in an error its guard raises
+                if chosen.guard is None or chosen.guard(m):
+                    break
+            else:
                 return None
             out = []
             scores = scores or self.scores(state)

@@ -198,7 +198,7 @@ class Game:
 
     def instance_keys(self, name: str, per: tuple, players: int) -> list[tuple[str, object]]:
         """(key, owner) for every instance of a thing kept per player / per value; owner None if shared."""
-        keys = [(name, None)]
+        keys: list[tuple[str, object]] = [(name, None)]
         for dim in per:
             keys = [(f"{key}/{value}", value if dim == "player" else owner)
                     for key, owner in keys for value in self.dimension(dim, players)]

@@ -11,6 +11,7 @@ walks it afterwards (pydantic, json.dumps, comparisons) recurse without end.
 from __future__ import annotations
 
 import json
+from typing import Iterable
 
 DEPTH = 32  # lists and objects inside each other; Meeple's own traces and saves use 5
 
@@ -25,7 +26,7 @@ def depth_of(value) -> int:
     while stack:
         v, d = stack.pop()
         if isinstance(v, dict):
-            children = v.values()
+            children: Iterable = v.values()
         elif isinstance(v, list):
             children = v
         else:

@@ -89,7 +89,7 @@ def lone_option(m, op, value, extra: dict) -> dict:
         label = own_label(m, op, value)
     else:
         label = option_label(m.game, value, extra, getattr(op, "titled", False))
-    said = {"label": label}
+    said: dict[str, object] = {"label": label}
     title = extra.get("prompt") or (op.prompt if type(op.prompt) is str else op.prompt(m))
     if title:
         said["title"] = title

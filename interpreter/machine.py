@@ -41,10 +41,10 @@ class Machine:
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
         self.state = state
-        self.kept = {}  # grids' occupancy masks for this run (interpreter/boards/placing.py)
+        self.kept: dict = {}  # grids' occupancy masks for this run (interpreter/boards/placing.py)
         self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
-        self.env = {}
-        self.events = []
+        self.env: dict = {}
+        self.events: list = []
         # Simulations that need no trace skip building events altogether.
         self.emit = _ignore if quiet else self._record
         self.recording = not quiet  # generated code skips building events nobody keeps
@@ -329,7 +329,8 @@ def chain_phases(game, gotos: list) -> None:
         ops = game.blocks[goto.block].ops
         first = ops[0] if ops else None
         name = type(first).__name__
-        if name == "ChooseFrom" or name == "Fused" and first.then is not None and not first.leaves:
+        if name == "ChooseFrom" or name == "Fused" and first is not None and first.then is not None \
+                and not first.leaves:
             goto.first = first
 
 

@@ -18,8 +18,12 @@ pyplot, no global backend); SVG keeps its text as text.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 from meeple.interpreter.board_text import board_occupants, boards_in_use
 from meeple.interpreter.render import key_label, value_text
@@ -135,12 +139,12 @@ def board_positions(board) -> dict:
     if g.number_of_nodes() <= 1:
         return {n: (0.0, 0.0) for n in g}
     if nx.is_directed_acyclic_graph(g):
-        layer = {}
+        layer: dict[str, int] = {}
         for n in nx.topological_sort(g):
             layer[n] = max([layer[p] + 1 for p in g.predecessors(n)] + [0])
         rank = {n: i for i, n in enumerate(board.order)}
         columns: dict = {}
-        for n in sorted(g, key=rank.get):
+        for n in sorted(g, key=rank.__getitem__):  # (the order names every space)
             columns.setdefault(layer[n], []).append(n)
         return {n: (float(x), (len(ns) - 1) / 2 - i) for x, ns in columns.items() for i, n in enumerate(ns)}
     if g.number_of_nodes() > LAYOUT_LIMIT:
@@ -259,7 +263,7 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
                         bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="#c00", lw=0.8, alpha=0.9))
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    handles = [Patch(fc=c, ec="#333", label=f"{colour_by} {k}") for k, c in colours.items()]
+    handles: list[Artist] = [Patch(fc=c, ec="#333", label=f"{colour_by} {k}") for k, c in colours.items()]
     handles.append(Patch(fc=EMPTY_COLOUR, ec="#333", label=f"no {colour_by}"))
     handles.append(Line2D([], [], color="#333", marker=">", lw=1.4, label="arrow: the way to move"))
     if colour_by == "tag" and board.area_names:

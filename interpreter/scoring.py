@@ -11,9 +11,14 @@ have a fast way (FAST_VALUES) beside the long one through `breakdown`:
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import KIND
 from meeple.interpreter.machine import Machine
+
+if TYPE_CHECKING:
+    from meeple.interpreter.game import Game
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
 MAX_POINTS = 10 ** 15
@@ -28,6 +33,11 @@ FAST_VALUES = True
 
 class Scoring:
     """Engine's scoring methods (see the module's docstring)."""
+
+    # Engine's own, declared here for type checkers (annotations only: nothing is set on the class).
+    game: Game
+    quiet_machine: Callable[[dict], Machine]
+    spare: Callable[[Machine], None]
 
     def scores(self, state: dict) -> list[dict]:
         """Per player: total and the points of each score rule (rules with one label add up)."""

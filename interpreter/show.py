@@ -12,10 +12,14 @@ choices withheld.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from meeple.interpreter.board_text import state_text
 from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.trace import hidden_from, unseen_line, replay_decision, start_replay
+
+if TYPE_CHECKING:
+    from meeple.interpreter.engine import Engine
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)
 
@@ -26,7 +30,7 @@ class StepError(ValueError):
 
 @dataclass
 class Snapshot:
-    engine: object
+    engine: Engine
     head: dict
     state: dict
     step: int

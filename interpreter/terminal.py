@@ -59,10 +59,11 @@ class Placing:
         self.shape = self.game.shapes[self.piece]
         self.index = {tuple(o.value): i for i, o in enumerate(decision.options)}
         self.orientation = decision.options[0].value[0]
-        self.at = None  # (row, col), 1-based, once the person has said where
+        self.at: tuple[int, int] | None = None  # (row, col), 1-based, once the person has said where
 
     def cells(self) -> tuple:
         """(row, col, content) of the previewed piece, 0-based, some maybe off the grid."""
+        assert self.at is not None  # asked only once a place is said
         row, col = self.at
         return tuple((row - 1 + dr, col - 1 + dc, v) for dr, dc, v in polyomino.orient(self.shape, self.orientation))
 
@@ -95,7 +96,7 @@ class Placing:
         return None
 
     def drawing(self) -> list[str]:
-        preview, off = {}, False
+        preview, off = dict[int, object](), False
         if self.at is not None:
             for r, c, v in self.cells():
                 if 0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols:
@@ -148,7 +149,7 @@ def counters_text(game, view: dict, seat: int) -> list[str]:
 
 def counter_lines(game, view: dict, keep) -> list[str]:
     """Counters for which keep(owner, spec) holds, grouped and wrapped as `counters_text` says."""
-    single, groups = [], {}
+    single, groups = list[str](), dict[str, list[str]]()
     for key, value in view["vars"].items():
         name = key.split("/", 1)[0]
         spec = game.counters.get(name)
@@ -296,8 +297,8 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
             if 1 <= int(text) <= len(decision.options):
                 return int(text) - 1
             print(f"type a number from 1 to {len(decision.options)}", file=out)
-        elif placing and text == "" and placing.chosen() is not None:
-            return placing.chosen()
+        elif placing and text == "" and (chosen := placing.chosen()) is not None:
+            return chosen
         elif placing and words and all(re.fullmatch(r"\d+|[rf]+", w) for w in words):
             numbers = [int(w) for w in words if w.isdigit()]
             if len(numbers) not in (0, 2):

@@ -67,7 +67,7 @@ def read(path: str | Path) -> list[dict]:
 
 def parse(text: str, name: str = "trace") -> list[dict]:
     """The lines of a trace given as text (a file read, an upload); `name` prefixes errors."""
-    lines = []
+    lines: list[dict] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue

@@ -57,7 +57,7 @@ class Board:
     def from_data(cls, name: str, data) -> "Board":
         if not isinstance(data, dict) or not isinstance(data.get("spaces"), dict):
             raise BoardError('a board file is a JSON object with "spaces" (an object) and "arrows" (a list)')
-        graph = nx.DiGraph()
+        graph: nx.DiGraph[str] = nx.DiGraph()
         areas = []
         labels = {}
         for space, info in data["spaces"].items():
@@ -73,7 +73,7 @@ class Board:
                 labels[space] = info["label"]
             graph.add_node(space, tags=tuple(tags), areas=tuple(space_areas))
             areas += [a for a in space_areas if a not in areas]
-        successors = {s: [] for s in graph}
+        successors: dict[str, list[str]] = {s: [] for s in graph}
         for arrow in data.get("arrows", []):
             if not (isinstance(arrow, list) and len(arrow) == 2 and all(a in graph for a in arrow)):
                 raise BoardError(f"arrow {arrow!r}: an arrow is [from, to] between known spaces")

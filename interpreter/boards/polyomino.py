@@ -162,17 +162,17 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
     if segments is not None and len(outlines) >= SPREAD_FROM:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     option_lists = tuple(list(o) for o in options)
-    padded = None if spread is None else pad(option_lists, segments, spread)
+    padded = None if spread is None or segments is None else pad(option_lists, segments, spread)
     return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
                  tuple(covers), everything, option_lists, outlines, segments, spread,
                  FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
                  corner_source.spread_tables(spread) if spread is not None else None,
-                 padded, corner_source.selector(spread, segments) if spread is not None else None, pick)
+                 padded, corner_source.selector(spread, segments) if spread is not None and segments is not None else None, pick)
 
 
 def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
     """The option lists per orientation at their corners (see Table.padded)."""
-    out = []
+    out: list[tuple | None] = []
     start = 0
     for i, at in segments:
         laid = [None] * ((spread[i][0].bit_length() + 7) // 8)
@@ -199,7 +199,7 @@ def corners(cells: tuple, rows: int, cols: int) -> tuple:
     """((corner mask, distances) per distinct outline, {orientation: its outline's index})."""
     index: dict = {}
     which = {}
-    out = []
+    out: list[tuple[int, tuple]] = []
     for k in range(8):
         outline = tuple((r, c) for r, c, _ in orient(cells, k))
         if outline not in index:

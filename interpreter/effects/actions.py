@@ -188,20 +188,20 @@ def _offer(m, actor, line: int):
         first = state["first"]
         for i in range(players):
             q = (first + i) % players
-            held = actions_for(m, q, inter)
+            able = actions_for(m, q, inter)
             fresh = False
             for a in inter:
                 key = f"{HELD}{a.name}/{q}"
-                now = a in held
-                if now and not vars_.get(key, False):
+                can = a in able
+                if can and not vars_.get(key, False):
                     fresh = True
-                vars_[key] = now
+                vars_[key] = can
             if q == actor:
-                mine = held
+                mine = able
             elif fresh:
                 prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
                           else f"Act now ({vars_.get(MOMENT)})?")
-                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in held] + [None],
+                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in able] + [None],
                                     "interrupt": True, "secret": False, "line": line, "prompt": prompt}
                 return None
     if actor is None:

@@ -57,8 +57,7 @@ def move(m, what, to: str, position: str = "") -> None:
     moved = []
     present = [item for item in items if item is not None]
     src = locate(m.state, present[0]) if len(present) > MANY else None
-    gone = set(present) if src is not None else ()
-    if src is not None and len(gone) == len(present) and gone.issubset(zones[src]):
+    if src is not None and len(gone := set(present)) == len(present) and gone.issubset(zones[src]):
         # Setting up a game moves whole decks out of one zone: take them out at once
         # instead of a search of every zone and a removal per item.
         zones[src][:] = [x for x in zones[src] if x not in gone]

@@ -61,17 +61,18 @@ def deciding(ok: list, labels: list) -> list[dict]:
     """Per score rule: winners' and others' mean points and Cohen's d, the largest |d| first."""
     out = []
     for label in labels:
-        ahead, behind = [], []
+        ahead, behind = list[float](), list[float]()
         for r in ok:
             winners = set(r.get("winners") or [])
             for seat, rules in enumerate(r.get("breakdown") or []):
                 (ahead if seat in winners else behind).append((rules or {}).get(label, 0))
-        if len(ahead) < 2 or len(behind) < 2:
+        s_ahead, s_behind, m_ahead, m_behind = sd(ahead), sd(behind), mean(ahead), mean(behind)
+        if s_ahead is None or s_behind is None or m_ahead is None or m_behind is None:  # fewer than two
             continue
-        pooled = math.sqrt(((len(ahead) - 1) * sd(ahead) ** 2 + (len(behind) - 1) * sd(behind) ** 2)
+        pooled = math.sqrt(((len(ahead) - 1) * s_ahead ** 2 + (len(behind) - 1) * s_behind ** 2)
                            / (len(ahead) + len(behind) - 2))
-        d = (mean(ahead) - mean(behind)) / pooled if pooled else None
-        out.append({"rule": label, "winners": mean(ahead), "others": mean(behind), "d": d})
+        d = (m_ahead - m_behind) / pooled if pooled else None
+        out.append({"rule": label, "winners": m_ahead, "others": m_behind, "d": d})
     return sorted(out, key=lambda x: -abs(x["d"]) if x["d"] is not None else 0)
 
 

@@ -86,7 +86,7 @@ def mean_ci(xs, level: float = 0.95) -> tuple:
     """(mean, low, high): Student t interval; low/high None below two values."""
     xs = list(xs)
     m, s = mean(xs), sd(xs)
-    if s is None:
+    if s is None or m is None:  # (two values or more have both)
         return m, None, None
     half = t_quantile(0.5 + level / 2.0, len(xs) - 1) * s / math.sqrt(len(xs))
     return m, m - half, m + half

@@ -76,10 +76,10 @@ def paired_rates(xs: list, ys: list) -> tuple:
 
 def effect_size(diffs: list) -> float | None:
     """Cohen's d for paired data (d_z): the mean difference in standard deviations of the differences."""
-    s = sd(diffs)
-    if s is None or s == 0:
+    s, m = sd(diffs), mean(diffs)
+    if s is None or s == 0 or m is None:  # (m is a number wherever s is)
         return None
-    return mean(diffs) / s
+    return m / s
 
 
 def detectable(spread: float | None, n: int) -> float | None:

@@ -84,6 +84,8 @@ def games_for(result: dict, figure: str, target: float, played: int) -> int:
     """Games a side for the next round: an interval's width shrinks as 1/sqrt(n), so the games
     played times (width now / width asked)^2, a tenth more for luck, and never fewer than half again."""
     got = estimate(result, figure)
+    if got is None or got[1] is None or got[2] is None:  # no interval yet (one game): two at least
+        return max(2, played + played // 2)
     half = (got[2] - got[1]) / 2
     return max(played + played // 2, math.ceil(1.1 * played * (half / target) ** 2))
 

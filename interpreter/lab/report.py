@@ -16,6 +16,7 @@ import base64
 import html
 import io
 from pathlib import Path
+from typing import Sequence
 
 from meeple.interpreter.lab import stats, tables
 from meeple.interpreter.lab.estimates import wilson
@@ -103,8 +104,8 @@ def _plot_rules(summaries: list) -> bytes:
     for j, (name, rules) in enumerate(series):
         ds = [rules.get(k) or {} for k in labels]
         means = [d.get("mean") or 0.0 for d in ds]
-        err = [[m - (d.get("low") if d.get("low") is not None else m) for m, d in zip(means, ds)],
-               [(d.get("high") if d.get("high") is not None else m) - m for m, d in zip(means, ds)]]
+        err = [[m - (low if (low := d.get("low")) is not None else m) for m, d in zip(means, ds)],
+               [(high if (high := d.get("high")) is not None else m) - m for m, d in zip(means, ds)]]
         xs = [i + (j - (len(series) - 1) / 2) * width for i in range(len(labels))]
         if labels:
             ax.bar(xs, means, width, yerr=err, capsize=3, label=name, color=COLOURS[j % len(COLOURS)])
@@ -260,7 +261,7 @@ def _html_table(title: str, headers, rows) -> str:
     return f"<h3>{esc(title)}</h3>\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
 
 
-def _findings_html(lines: list[str]) -> str:
+def _findings_html(lines: Sequence[str]) -> str:
     """The findings as paragraphs, with "  - " lines as a list under the line before them."""
     esc = html.escape
     out, items = [], []
@@ -278,7 +279,7 @@ def _findings_html(lines: list[str]) -> str:
 
 
 def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple report",
-                 opening: list[str] = ()) -> list[str]:
+                 opening: Sequence[str] = ()) -> list[str]:
     """Write the HTML page at `path` and its PNGs beside it; return the paths written (page first).
 
     `result` is `stats.summarize(rows_a)` or `stats.compare(rows_a, rows_b)`; rows_b is the

@@ -22,6 +22,7 @@ import os
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import as_completed
 
@@ -62,7 +63,7 @@ def _in_processes(tasks: list, jobs: int, timeout: float):
     from pebble import ProcessExpired, ProcessPool
     pool = ProcessPool(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
-        futures = {pool.schedule(_play, args=(task,), timeout=timeout): task for task in tasks}
+        futures: dict[Future, tuple] = {pool.schedule(_play, args=(task,), timeout=timeout): task for task in tasks}
         for future in as_completed(futures):
             task = futures[future]
             try:

@@ -77,7 +77,7 @@ def play_row(side: Side, seed: int) -> dict:
             state, events = engine.apply(state, index, inplace=True)
             record.after(state)
             steps += len(events)
-        scores, kinds = engine.scores(state), {}
+        scores, kinds = engine.scores(state), dict[str, str]()
         ranking = engine.ranking(state, scores)
         winners = [r["player"] for r in ranking if r["place"] == 1]
         outcome = engine.outcome(state, scores)  # the game's own win or loss, where it declares one

@@ -7,6 +7,7 @@ terminal prints aligned (`format_summary`, `format_compare`) and the HTML report
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from meeple.interpreter.lab.stats import DETAIL, NOTES
 
@@ -199,13 +200,13 @@ def _render(heading: str, tables: list) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def format_summary(summary: dict, opening: list[str] = ()) -> str:
+def format_summary(summary: dict, opening: Sequence[str] = ()) -> str:
     """The summary as text; `opening`: the plain-language findings to put first (lab/findings.py)."""
     return _render("\n".join([*opening, "", summary_heading(summary)] if opening else [summary_heading(summary)]),
                    summary_tables(summary))
 
 
-def format_compare(comparison: dict, detail: bool = False, opening: list[str] = ()) -> str:
+def format_compare(comparison: dict, detail: bool = False, opening: Sequence[str] = ()) -> str:
     if opening:  # the findings end with the warnings
         return _render("\n".join([*opening, "", compare_heading(comparison)]), compare_tables(comparison, detail))
     heading = [compare_heading(comparison)] + [f"warning: {w}" for w in comparison.get("warnings", [])]

@@ -93,7 +93,7 @@ def ratings(rows: list[dict], names: list[str], seed: int = 1) -> list[dict]:
     games = results_of(rows)
     point = bradley_terry(games, names)
     rng = Random(seed)
-    samples = {n: [] for n in names}
+    samples: dict[str, list] = {n: [] for n in names}
     for _ in range(BOOTSTRAP):
         drawn = [games[rng.below(len(games))] for _ in games] if games else []
         for n, value in bradley_terry(drawn, names, rounds=200).items():

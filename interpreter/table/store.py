@@ -16,12 +16,13 @@ import json
 import secrets
 import sqlite3
 import threading
+from typing import Any
 from pathlib import Path
 
 try:
     import fcntl
 except ImportError:  # Windows: no flock; one server per database is then up to the person running it
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # a module or None; mypy types the name as the module
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # How long a write waits for a database another program holds (a backup, the sqlite3 shell)
@@ -124,7 +125,7 @@ class Store:
     @_guarded
     def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
                agents: list[str], seed_chosen: bool = False) -> dict:
-        row = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
+        row: dict[str, Any] = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
                "players": players, "seed": seed, "digest": digest,
                "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
                "seed_chosen": bool(seed_chosen)}
