@@ -86,8 +86,9 @@ def _every_way(rs, game) -> int:
     """Compile the game with each option value and each variant (the defaults for the rest): a
     typo in a variant's body surfaces at `check`, not at a run an hour later. Prints each error
     with the way of playing it is in; returns how many ways failed."""
-    ways = [(f"--option {name}={value}", {name: value}, []) for name, (values, _) in game.option_choices.items()
-            for value in values[1:]]
+    ways: list[tuple[str, dict, list]] = [
+        (f"--option {name}={value}", {name: value}, []) for name, (values, _) in game.option_choices.items()
+        for value in values[1:]]
     ways += [(f"--variant {name}", {}, [name]) for name in game.variant_titles]
     failed = 0
     for words, options, variants in ways:

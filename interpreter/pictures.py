@@ -24,6 +24,7 @@ import networkx as nx
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
+    from matplotlib.figure import Figure
 
 from meeple.interpreter.board_text import board_occupants, boards_in_use
 from meeple.interpreter.render import key_label, value_text
@@ -61,7 +62,7 @@ def _layers(graph: nx.DiGraph, first) -> dict:
     return {n: (last if n == "end" or n not in depth else depth[n]) for n in graph}
 
 
-def flow_figure(game):
+def flow_figure(game) -> Figure:
     flow = game.flow
     first = next(iter(flow.nodes), None)
     layer = _layers(flow, first)

@@ -61,13 +61,13 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
     bots = make_agents(engine, [n if n != HUMAN else "random" for n in names], players, seed)
     choices = list(resumed["choices"]) if resumed else []
     if resumed:
-        state, events = saves.resume(engine, resumed, (header or {}).get("rules")), []
+        state, events = saves.resume(engine, resumed, (header or {}).get("rules")), list[dict]()
     elif start is not None:
         state, events = start, []
     else:
         state, events = engine.start(players, seed)
-    history = []  # (state before, actor, undoable, choices so far, unseen news so far)
-    news = {p: [] for p in humans}  # what each person has not seen yet, as they may see it
+    history: list[tuple] = []  # (state before, actor, undoable, choices so far, unseen news so far)
+    news: dict[int, list] = {p: [] for p in humans}  # what each person has not seen yet, as they may see it
     hot_seat = len(humans) > 1
     on_screen = None  # the seat whose view the screen shows
 
@@ -139,8 +139,8 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             write_save()
             print("undone", file=out)
             continue
-        asked = answer if not isinstance(answer, int) else None  # a request: not among the options
-        before, seen = state, None if asked else choice_seen_by(g, state, d, answer, players)
+        asked = answer if not isinstance(answer, (int, str)) else None  # a request: not among the options
+        before, seen = state, choice_seen_by(g, state, d, answer, players) if isinstance(answer, int) else None
         history.append((before, p, d.undoable, len(choices), marks()))
         taken = asked or d.options[answer]
         state, events = engine.apply(state, taken.id)
@@ -148,7 +148,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         write_save()
         label = taken.label
         title = "" if asked else d.prompt
-        unseen = not asked and private_pass(d, answer)
+        unseen = isinstance(answer, int) and private_pass(d, answer)
         tell(lambda q: [] if q == p or unseen else [choice_text(title, p, label if seen is None or q in seen
                                                                 else "something hidden")])
         for e in events:  # what the choice did, at once, as this person sees it

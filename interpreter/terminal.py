@@ -11,6 +11,7 @@ person sees it. The answer is an option index, or "undo" / "quit".
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
@@ -18,6 +19,9 @@ from meeple.interpreter.standing import score_so_far_text
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.board_text import area_zones, boards_in_use, grid_codes, grid_text, path_board_text
 from meeple.interpreter.render import key_label, player_name, runs_text, var_text
+
+if TYPE_CHECKING:
+    from meeple.interpreter.engine import Option
 
 WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
@@ -246,7 +250,7 @@ def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
     return (key, cells) if key else None
 
 
-def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int | str:
+def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int | str | Option:
     """Ask the person in `seat` until they pick an option (its index), a request (its Option),
     "undo" or "quit"."""
     game = engine.game

@@ -49,7 +49,7 @@ def may_draw(engine: Engine) -> bool:
 
 def outcomes(engine: Engine, players: int, before: dict | None, option: int | None):
     """Every state a start or a decision can lead to, over all its draws (each once per path)."""
-    pending = [[]]
+    pending: list[list] = [[]]
     while pending:
         given = pending.pop()
         state, n = step(engine, players, 0, before, option, given)

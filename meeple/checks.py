@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from typing import cast
 
 from meeple.dsl.compiler import UsageError
 
@@ -59,7 +60,7 @@ def seconds(value) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise WrongType(f"seconds must be a number, not {value!r}")
-    if not value > 0 or math.isnan(value):
+    if not cast(float, value) > 0 or math.isnan(value):  # (a numbers.Real: typeshed cannot compare one)
         raise WrongValue(f"seconds must be more than 0, not {value!r}")
     return float(value)
 

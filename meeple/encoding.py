@@ -115,10 +115,10 @@ class ViewEncoder:
         self.components = list(g.components)
         self.where = {k: i + 1 for i, k in enumerate(self.zones + self.grids)}
         words = [w for values in g.enums.values() for w in values] + self.components + list(g.phases)
-        self.vocab = {}
+        self.vocab: dict[str, int] = {}
         for w in words:
             self.vocab.setdefault(w, len(self.vocab) + 1)
-        self.codes = {w: float(i) for w, i in self.vocab.items()}  # what grid cells mostly hold
+        self.codes: dict[str | None, float] = {w: float(i) for w, i in self.vocab.items()}  # what cells mostly hold
         self.codes[None] = 0.0
         self.size = (2 * players + 2 + len(self.zones) + action_count + len(self.components) + len(self.vars)
                      + sum(self.secret) + sum(self.cells))

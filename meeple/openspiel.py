@@ -157,7 +157,7 @@ class MeepleState(pyspiel.State):
         # itself, the engine's state with the engine's own copy (see _Plain).
         self.meeple = game
         self._plain = _Plain(None)
-        self.seen = [[] for _ in range(game.players)]  # per seat: each decision as it saw it
+        self.seen: list[list] = [[] for _ in range(game.players)]  # per seat: each decision as it saw it
         if game.by_seed:
             if game.seeds == 1:
                 self._plain.state = copy_state(game.start)

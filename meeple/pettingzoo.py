@@ -25,6 +25,7 @@ is truncated (no rewards) after `max_decisions` decisions, by default the runner
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from meeple.interpreter.extras import need
 
@@ -58,7 +59,7 @@ def raw_env(game, players: int | None = None, options: dict | None = None, varia
 
 
 class MeepleEnv(AECEnv):
-    metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, options: dict | None = None,
                  variants: list | None = None, action_count: int | None = None,
@@ -83,7 +84,7 @@ class MeepleEnv(AECEnv):
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
         self._act_space = {a: spaces.Discrete(self.action_count) for a in self.possible_agents}
-        self.state_data = None
+        self.state_data: dict | None = None  # the engine's state, from reset() on
 
     # ------------------------------------------------------------- spaces
     def observation_space(self, agent):
@@ -106,7 +107,7 @@ class MeepleEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.decisions = 0
         self._after_move()
 
@@ -159,10 +160,12 @@ class MeepleEnv(AECEnv):
     # ------------------------------------------------------------- for people
     def option_labels(self) -> list[str]:
         """What each legal action of the seat to act means now: its option's label."""
+        assert self.state_data is not None, "reset() needs to be called before option_labels."  # as PettingZoo says
         return encoding.option_labels(self.engine, self.state_data, self.action_count)
 
     def state(self) -> dict:
         """The whole state (what no seat may see too) as the engine's plain data: a copy."""
+        assert self.state_data is not None, "reset() needs to be called before state."
         return copy_state(self.state_data)
 
     def view(self, agent) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Literal
 
 from meeple.dsl.compiler import UsageError
 from meeple.interpreter.engine import Option
@@ -72,7 +73,7 @@ class State:
         self.game = game
         self.data = data
         self.events = events or []
-        self._decision = False  # not asked yet (None: the game is over)
+        self._decision: Decision | None | Literal[False] = False  # not asked yet (None: the game is over)
 
     # ------------------------------------------------------------- deciding
     @property
@@ -140,10 +141,8 @@ class State:
     def to_json(self) -> str:
         return json.dumps(self.data, sort_keys=True)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other) -> bool:  # (with no __hash__ of its own, a State is unhashable: it changes)
         return isinstance(other, State) and other.game is self.game and other.data == self.data
-
-    __hash__ = None
 
     def __repr__(self) -> str:
         d = self.decision

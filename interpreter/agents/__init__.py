@@ -108,7 +108,7 @@ def budgeted(base: str, spec: str):
 
     def make(engine, seat, seed):
         return cls(engine, seat, seed, **{keyword: value})
-    make.name = base
+    make.name = base  # type: ignore[attr-defined]  # a function with a name, as agent lists read it
     return make
 
 

@@ -65,6 +65,7 @@ class GreedyAgent:
             guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
             sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng, self.tries)
             gains = sample if gains is None else [(a[0] + b[0], a[1]) for a, b in zip(gains, sample)]
+        assert gains is not None  # GUESSES is at least 1
         return pick_fresh(self.rng, gains, decision, taken)
 
 

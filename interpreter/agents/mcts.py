@@ -38,7 +38,7 @@ GUESS_ERRORS = (MeepleError, ValueError, KeyError, IndexError, TypeError, Attrib
 class Node:
     __slots__ = ("children", "visits", "avail", "reward")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.children: dict[str, Node] = {}
         self.visits = 0
         self.avail = 0

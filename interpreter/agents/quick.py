@@ -162,7 +162,7 @@ class QuickAgent:
         """Per option: (the outlook it leads to, whether it moves the game on); see greedy."""
         seat, line, n = self.seat, decision.line, len(decision.options)
         share = tries // n  # each option its own share: no order bias (greedy's)
-        out, reveal = [], []
+        out, reveal = list[list](), list[Node | None]()
         for k in range(n):
             node = self.kid(root, k)
             if node is BAD:
@@ -184,10 +184,10 @@ class QuickAgent:
             simultaneous = p is not None and not s["over"] and p["actor"] != seat and p.get("line", 0) == line
             reveal.append(node if simultaneous else None)
         if len({round(g, 9) for g, _ in out}) == 1:  # a simultaneous pick shows nothing yet: play it out
-            for row, node in zip(out, reveal):
-                if node is not None:
+            for row, shown in zip(out, reveal):
+                if shown is not None:
                     try:
-                        row[0] = sum(self.engine.outlook(played_out(self.engine, node.state, line, seat, self.rng), seat)
+                        row[0] = sum(self.engine.outlook(played_out(self.engine, shown.state, line, seat, self.rng), seat)
                                      for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES
                     except GUESS_ERRORS:
                         pass
@@ -202,7 +202,7 @@ class QuickAgent:
         kids = node.kids
         new = min(n if kids is None else kids.count(None), budget)
         pool = budget - new
-        seen = {}  # what an option showed (deep in the chain) -> what its chain reached
+        seen: dict[object, float] = {}  # what an option showed (deep in the chain) -> what its chain reached
         for j in range(n):
             if kids is None or kids[j] is None:
                 if not new:
@@ -220,7 +220,7 @@ class QuickAgent:
             m = self.own(after)
             deeper = -float("inf")
             if depth > 1 and m and m <= FOLLOW_UP:
-                sig = self.value(after) if depth <= SAME_OUTLOOK else None
+                sig: object = self.value(after) if depth <= SAME_OUTLOOK else None
                 if sig is None and depth <= SAME_NEXT:
                     sig = (self.value(after), p.get("line", 0), repr(p["options"]))
                 if sig is not None and sig in seen:

@@ -150,7 +150,7 @@ class RolloutAgent:
         return played < self.cap and state["seq"] < self.round + self.rounds
 
 
-def quick_line(engine, state: dict, rng, sample: int = SAMPLE, follow: int = None) -> tuple:
+def quick_line(engine, state: dict, rng, sample: int = SAMPLE, follow: int | None = None) -> tuple:
     """The quick greedy: the option with the best outlook for the seat deciding, among at most
     `sample` of them, and None; or, for a small choice leading to the same seat's next choice
     (which tile, then where), the option valued by the best of at most `follow` of that one's

@@ -24,7 +24,7 @@ def distinct(options: list) -> list:
     for o in options:
         try:  # fast paths: a scalar, a cell [grid, index], a list of cells (a row, a column)
             if type(o) is not list:
-                key = (type(o), o)
+                key: tuple = (type(o), o)
             elif o and type(o[0]) is list:
                 key = tuple(tuple(x) if type(x) is list else x for x in o)
             else:

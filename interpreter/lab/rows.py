@@ -17,6 +17,7 @@ players) and its seed: the same game, wherever it was played.
 from __future__ import annotations
 
 import json
+from typing import TextIO
 
 from meeple.interpreter.lab.simulate import blank_row
 
@@ -79,12 +80,12 @@ def write_rows(path, rows: list[dict]) -> None:
 class RowsFile:
     """A run's `--out`: rows appended as games end; on resume, the games it already holds."""
 
-    def __init__(self, path):
+    def __init__(self, path) -> None:
         from meeple.interpreter import outputs
         self.path = outputs.guard(path)
         self.rows: list[dict] = []  # every row in the file, old and new
         self.kept: list[dict] = []  # on resume: the rows of this run's games the file already held
-        self.file = None
+        self.file: TextIO | None = None  # open from open() to close()
 
     def open(self, resume: bool, tasks: list) -> list[dict]:
         """Start writing; with `resume`, first read what is there. The rows already played, of `tasks`."""
@@ -114,6 +115,7 @@ class RowsFile:
 
     def append(self, row: dict) -> None:
         self.rows.append(row)
+        assert self.file is not None  # rows are appended between open() and close()
         self.file.write(json.dumps(row, sort_keys=True) + "\n")
         self.file.flush()  # in the OS's hands: a killed run keeps it
 

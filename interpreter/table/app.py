@@ -20,6 +20,7 @@ import asyncio
 import html
 import secrets
 from pathlib import Path
+from typing import Sequence
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -83,7 +84,7 @@ async def read_body(request: Request, most: int) -> bytes | None:
 
 
 def create_app(games: list[str], db: str = ":memory:", traces: list | None = None,
-               allowed_hosts: list[str] = ()) -> Starlette:
+               allowed_hosts: Sequence[str] = ()) -> Starlette:
     """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
     with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ...
     It answers requests for localhost, 127.0.0.1, ::1 and `allowed_hosts` only (guard.py)."""
@@ -192,8 +193,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             reader.cancel()
             hall.leave(table_id, box, seat)
             await box.close()
-        if reader.done() and not reader.cancelled() and not isinstance(reader.exception(), WebSocketDisconnect):
-            raise reader.exception()  # a bug, not a page leaving: let it be seen
+        failure = reader.exception() if reader.done() and not reader.cancelled() else None  # (read never returns)
+        if failure is not None and not isinstance(failure, WebSocketDisconnect):
+            raise failure  # a bug, not a page leaving: let it be seen
 
     async def upload_route(request: Request):
         body = await read_body(request, MAX_TRACE_BYTES)
@@ -216,8 +218,8 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return error("no such replay", 404)
         try:
             step = int(request.query_params.get("step", "0"))
-            seat = request.query_params.get("seat", "")
-            seat = int(seat) - 1 if seat not in ("", "public") else None
+            asked = request.query_params.get("seat", "")
+            seat = int(asked) - 1 if asked not in ("", "public") else None
             return JSONResponse(replay.page(step, seat))
         except TraceError as exc:
             return error(str(exc))

@@ -96,7 +96,7 @@ class Hall:
 
     def catalogue(self) -> list[dict]:
         """What the lobby offers: each game with its player counts, options and variants."""
-        out = []
+        out: list[dict] = []
         for name in self.games:
             try:
                 g = self.engine(name, {}, []).game

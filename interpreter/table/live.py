@@ -52,11 +52,11 @@ class LiveTable:
         self.bots = seat_bots(engine, self.agents, row["seed"])
         self.state, events = engine.start(self.players, row["seed"])
         self.setup = self._texts(events, self.state)
-        self.history = []  # (state before, actor, undoable, choices before) per decision
-        self.choices = []  # option ids, in order
-        self.entries = []  # per decision: {"actor", "label" per viewer, "lines" per viewer}
+        self.history: list[tuple] = []  # (state before, actor, undoable, choices before) per decision
+        self.choices: list[str] = []  # option ids, in order
+        self.entries: list[dict] = []  # per decision: {"actor", "label" per viewer, "lines" per viewer}
         self.version = 0  # bumped on every change; pages ignore older updates
-        self.bot_error = None  # why the bot to move cannot (a rule error); cleared by any change
+        self.bot_error: str | None = None  # why the bot to move cannot (a rule error); cleared by any change
         for n, choice in enumerate(store.choices(self.id) if store else [], 1):
             try:
                 self.commit(choice, record=False)
@@ -102,7 +102,7 @@ class LiveTable:
             index = None if asked else d.index_of(option_id)
         except KeyError:
             raise TableError(f"`{option_id}` is not one of the options") from None
-        who = None if asked else choice_seen_by(self.engine.game, self.state, d, index, self.players)
+        who = None if index is None else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
         if record and self.store is not None:
             try:  # stored before anyone hears of it; not stored, it did not happen
@@ -113,7 +113,7 @@ class LiveTable:
         self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
         self.entries.append({"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
-                             "private": not asked and private_pass(d, index),  # the others never hear of it
+                             "private": index is not None and private_pass(d, index),  # the others never hear of it
                              "label": {v: label if who is None or v in who else "something hidden"
                                        for v in self.viewers()},
                              "lines": self._texts(events, state)})

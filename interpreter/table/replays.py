@@ -16,6 +16,7 @@ going first, so uploading never grows the server without end.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.table.live import viewer_lines
@@ -27,7 +28,7 @@ class Replay:
     def __init__(self, lines: list[dict], load):
         self.head = lines[0]
         self.engine, state, events = start_replay(lines, load)
-        self.states, self.events, self.lines = [state], [events], [None]
+        self.states, self.events, self.lines = [state], [events], list[Any]([None])  # lines: dicts after setup's None
         for line in (ln for ln in lines[1:] if "step" in ln):
             state, events = replay_decision(self.engine, state, line)
             self.states.append(state)
