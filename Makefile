@@ -19,8 +19,8 @@ test: $(STAMP)
 # (mypy, [tool.mypy] in pyproject.toml). (Also part of `make test`: tests/test_house.py, tests/test_types.py.)
 lint: $(STAMP)
 	$(BIN)/lint-imports
-	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
+	$(BIN)/ruff check .
 
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)

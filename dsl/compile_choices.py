@@ -8,7 +8,8 @@ FlowCompiler gives it `body`, `title`, `prompt`, `game` and `slots`.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from meeple.dsl import ast, compile_source
 from meeple.dsl.compile_cells import cell_test, fixed_grid, fixed_grid_filter, is_cell_source

@@ -7,8 +7,8 @@ player whose turn or loop it is.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from meeple.dsl import ast, state_keys
 from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content

@@ -38,8 +38,9 @@ import functools
 import os
 import sys
 import tempfile
-from typing import Any, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Tree
 

@@ -9,7 +9,8 @@ a generated Python function).
 from __future__ import annotations
 
 import types
-from typing import TYPE_CHECKING, Callable, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid

@@ -8,7 +8,8 @@ as the closures build it (compile_expr.instance_key).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from meeple.dsl.source_text import NotGenerated, atomic, formatted_key, literal
 from meeple.dsl.state_keys import axis_type, filled_table

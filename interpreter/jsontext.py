@@ -11,7 +11,7 @@ walks it afterwards (pydantic, json.dumps, comparisons) recurse without end.
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 DEPTH = 32  # lists and objects inside each other; Meeple's own traces and saves use 5
 

@@ -11,7 +11,8 @@ have a fast way (FAST_VALUES) beside the long one through `breakdown`:
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import KIND

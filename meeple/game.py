@@ -191,6 +191,7 @@ class Trace:
     def jsonl(self) -> str:
         """The trace as JSON lines, what `save` writes and `meeple replay` reads."""
         if self._text is None:
+            assert self._lines is not None  # a trace is made from its lines or its text
             writer = traces.TraceWriter({})
             writer.lines = [{k: v for k, v in line.items() if k not in ("chain", "_line")} for line in self._lines]
             self._text = writer.jsonl()

@@ -23,7 +23,7 @@ def check_budget(name: str, who: str = "a bot at a table") -> None:
         return
     most, seconds = TABLE_CAPS[base]
     timed = seconds is not None and spec.endswith("s")
-    if (float(spec[:-1]) <= seconds) if timed else (int(spec) <= most):  # agent_class took these numbers
+    if (seconds is not None and float(spec[:-1]) <= seconds) if timed else (int(spec) <= most):  # agent_class took these numbers
         return
     keyword = BUDGETS[base][0]
     allowed = f"{seconds:g} s or {most:,} {keyword}" if seconds is not None else f"{most:,} {keyword}"

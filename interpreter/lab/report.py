@@ -15,8 +15,8 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from meeple.interpreter.lab import stats, tables
 from meeple.interpreter.lab.estimates import wilson

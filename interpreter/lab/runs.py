@@ -22,9 +22,8 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, as_completed
 from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures import as_completed
 
 from meeple.interpreter.lab.rows import in_task_order
 from meeple.interpreter.lab.simulate import blank_row, check_scheduler, play_row

@@ -7,7 +7,7 @@ terminal prints aligned (`format_summary`, `format_compare`) and the HTML report
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from meeple.interpreter.lab.stats import DETAIL, NOTES
 

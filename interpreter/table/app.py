@@ -19,8 +19,8 @@ from __future__ import annotations
 import asyncio
 import html
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware

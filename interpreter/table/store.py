@@ -16,8 +16,8 @@ import json
 import secrets
 import sqlite3
 import threading
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
