@@ -28,7 +28,7 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
         --opponent greedy --option scoring=B   # the duel played with another option of the game
 
-A duel's win rate moves by 10 points between runs of 80 seeds (docs/agents.md, sessions 9-13):
+A duel's win rate moves by 10 points between runs of 80 seeds (docs/experiments.md, stints 9-13):
 --games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
 both seats), appended, so runs on other seeds or days can be pooled and compared game by game.
 """
