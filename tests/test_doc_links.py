@@ -1,11 +1,15 @@
 """The docs are one set of pages: every relative link between them (and from README.md) leads to a
 file that exists, and a link's `#anchor` to a heading of that page; every guide stays short
 enough to read (about 600 lines) and free of a lab notebook's dated entries, which belong in
-docs/experiments.md; docs/README.md indexes every page.
+docs/experiments.md; docs/README.md indexes every page, and the pages build as a site
+(mkdocs.yml, `make docs`) with no warning.
 """
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -87,3 +91,19 @@ def test_the_index_names_every_page_and_the_readme_links_it():
     pages = {p.resolve() for p in DOCS.rglob("*.md") if p != index}
     assert sorted(str(p.relative_to(ROOT)) for p in pages - named) == []
     assert "docs/README.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_docs_build_as_a_site_with_no_warning(tmp_path):
+    pytest.importorskip("mkdocs", reason="the docs extra (make setup installs it)")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                           "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+                          capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "site" / "cookbook-cards" / "index.html").exists()
+
+
+def test_the_site_lists_every_page():
+    listed = set(re.findall(r":\s*([\w/-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M))
+    pages = {str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")}
+    assert sorted(pages - listed) == [] and sorted(listed - pages) == []
