@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check docs
+.PHONY: lint run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check docs
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -14,6 +14,12 @@ run: $(STAMP)
 # On every core; worksteal: an idle worker takes queued tests from the other (a few tests are long).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal
+
+# The house rules on their own: the import layers (docs/architecture.md), ruff and the type checker.
+# (Also part of `make test`: tests/test_house.py.)
+lint: $(STAMP)
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
 
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)
@@ -70,7 +76,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research,lint,docs]'
 	touch $(STAMP)
 
 clean:

@@ -34,33 +34,12 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
 from meeple.interpreter.agents import AgentError
+from meeple.interpreter.arguments import (CommandError, agent_list, engine_from, guard_output, load, parse_options,
+                                          player_count, plural, trace_loader)
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.smoke import smoke
 from meeple.interpreter.extras import MissingExtra, need
-from meeple.interpreter.loader import load, player_count, ruleset_ref, trace_loader  # noqa: F401 (used by commands)
-
-
-class CommandError(Exception):
-    """A bad command line: printed as one line, exit code 2."""
-
-
-# ----------------------------------------------------------------- helpers
-def parse_options(pairs: list[str]) -> dict:
-    out = {}
-    for pair in pairs or []:
-        if "=" not in pair:
-            raise CommandError(f"--option wants NAME=VALUE, not `{pair}`")
-        k, v = pair.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def engine_from(args) -> Engine:
-    return load(args.game, parse_options(args.option), args.variant)
-
-
-def agent_list(text: str | None) -> list[str]:
-    return [a.strip() for a in text.split(",") if a.strip()] if text else ["random"]
+from meeple.interpreter.loader import ruleset_ref
 
 
 def final_state_json(engine: Engine, state: dict) -> dict:
@@ -73,18 +52,6 @@ def final_state_json(engine: Engine, state: dict) -> dict:
                       "pieces": [p[:4] for p in grid["pieces"]]}
     return {"zones": state["zones"], "counters": state["vars"], "grids": grids,
             "first_player": state["first"]}
-
-
-def guard_output(path: str) -> None:
-    """Refuse an output file Meeple must not write (a ruleset, a data file): one line, exit 2."""
-    try:
-        outputs.guard(path)
-    except outputs.OutputError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # ----------------------------------------------------------------- commands
@@ -350,11 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live with their subject: pictures, the lab, the formatter.
     from meeple.dsl import formatter
-    from meeple.interpreter import see
-    from meeple.interpreter.agents import learned
-    from meeple.interpreter.lab import commands as lab
-    from meeple.interpreter.lab import grid_commands as grid
-    from meeple.interpreter.table import command as table
+    from meeple.interpreter.commands import grids as grid
+    from meeple.interpreter.commands import lab, see, train
+    from meeple.interpreter.commands import serve as table
     for name, configure, fn, text in [
             ("graph", see.configure_graph, see.cmd_graph,
              "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
@@ -373,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
             ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),
             ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
             ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser"),
-            ("train", learned.configure_train, learned.cmd_train,
+            ("train", train.configure_train, train.cmd_train,
              "fit a state evaluation for the planner bot from self-play; writes NAME.model.json")]:
         command = sub.add_parser(name, help=text)
         configure(command)

@@ -8,16 +8,11 @@ in tests, and never used in the hot loop (the compiler turns them into closures)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Optional, Union
 
 from meeple.dsl.errors import Span
-
-NOSPAN = Span()
-
-
-def _span() -> Span:
-    return field(default=NOSPAN, kw_only=True, compare=False, repr=False)
+from meeple.dsl.errors import span_field as _span
 
 
 # ----------------------------------------------------------------- expressions
@@ -187,8 +182,20 @@ Expr = Union[Int, Str, Bool, NoneLit, Name, ListLit, TableLit, Ternary, BoolOp, 
              Range, BinOp, Neg, Attr, Index, Call, FieldCall, Selection, Generator]
 
 
-# The statements live in dsl/ast_stmts.py and the declarations in dsl/ast_decls.py
-# (imported last: they use Expr and _span above).
+def walk(node):
+    """Every node of an expression (or a list of them), each before the nodes inside it."""
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from walk(item)
+    elif is_dataclass(node):
+        yield node
+        for f in fields(node):
+            if f.name != "span":
+                yield from walk(getattr(node, f.name))
+
+
+# The statements live in dsl/ast_stmts.py and the declarations in dsl/ast_decls.py; they name
+# expressions only in annotations, so they import nothing from here and this module re-exports them.
 from meeple.dsl.ast_stmts import (  # noqa: E402,F401
     ZoneRef, Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log,
     Add, Pass, Moment, Window, If, For, Repeat, While, Choose, MenuEntry, Menu, Simultaneous,

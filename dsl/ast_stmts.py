@@ -7,10 +7,13 @@ compiler name every node as `ast.X`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
-from meeple.dsl.ast import Expr, FieldCall, Pattern, _span
 from meeple.dsl.errors import Span
+from meeple.dsl.errors import span_field as _span
+
+if TYPE_CHECKING:  # expressions appear in annotations only: dsl/ast.py imports this module
+    from meeple.dsl.ast import Expr, FieldCall, Pattern
 
 
 # ----------------------------------------------------------------- statements

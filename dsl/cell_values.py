@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError as fail
 from meeple.dsl.errors import Span, did_you_mean
-from meeple.interpreter.game import KIND
+from meeple.dsl.runtime import KIND
 
 CELL_ATTRS = {"row", "col", "empty"}
 

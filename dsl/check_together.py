@@ -26,7 +26,7 @@ from __future__ import annotations
 from meeple.dsl import ast
 from meeple.dsl.errors import Diagnostic
 from meeple.dsl.flow_graph import sub_bodies
-from meeple.dsl.source_text import walk
+from meeple.dsl.ast import walk
 
 DECIDES = (ast.Choose, ast.ChooseSome, ast.Menu, ast.Place, ast.Simultaneous)
 

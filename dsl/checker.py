@@ -16,7 +16,6 @@ import networkx as nx
 from meeple.dsl import ast
 from meeple.dsl.check_together import stale_checks
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
-from meeple.interpreter.builtins import FUNCTIONS
 
 KINDS = {
     ast.OptionDecl: "option", ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
@@ -27,10 +26,12 @@ KINDS = {
 RULE_KINDS = {ast.ScoreDecl: "score", ast.HintDecl: "hint", ast.MeasureDecl: "measure"}
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}
-# Function names are checked against the built-in functions separately (see check()).
 
 
-def check(rs: ast.Ruleset, items: list) -> None:
+def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
+    """Errors in the declarations as written: duplicates, reserved names, missing parts. The
+    compiler names the built-in functions (the runtime's), which a ruleset may not redefine: the
+    checker, like the parser, knows nothing of the runtime."""
     errors: list[Diagnostic] = []
 
     def error(message, span, hint=""):
@@ -55,7 +56,7 @@ def check(rs: ast.Ruleset, items: list) -> None:
         if what is None:
             continue
         name = item.name
-        if what == "function" and name in FUNCTIONS:
+        if what == "function" and name in builtin_functions:
             error(f"`{name}` is a built-in function", item.span, "pick another name")
         if name in RESERVED:
             error(f"`{name}` is a built-in name and cannot name a {what}", item.span, "pick another name")

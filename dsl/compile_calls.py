@@ -7,14 +7,14 @@ selections nest and never leak their names.
 """
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import cell_test, fixed_grid_any, fixed_grid_filter, is_cell_source, selection_test
-from meeple.dsl.compile_expr import Scope, compile_expr, fail
+from meeple.dsl.compile_expr import PARTS, Scope, compile_expr, fail
 from meeple.dsl.errors import did_you_mean
-from meeple.interpreter.builtins import FUNCTIONS
-from meeple.interpreter.work import charge, charge_one
+from meeple.dsl.runtime import FUNCTIONS, charge, charge_one
 
 GRID_SHAPES = {"cells", "rows", "columns"}  # lists of cells that depend only on the grid's shape
 
@@ -266,3 +266,6 @@ def compile_arg(node, scope: Scope):
     if isinstance(node, ast.Generator):
         return compile_generator(node, scope)
     return compile_expr(node, scope)
+
+
+PARTS["calls"] = sys.modules[__name__]  # compile_expr calls back into this module

@@ -14,7 +14,7 @@ from meeple.dsl import ast
 from meeple.dsl.cell_values import shared_content
 from meeple.dsl.compile_expr import constant, is_constant
 from meeple.dsl.expr_operators import _COMPARE
-from meeple.interpreter.work import charge
+from meeple.dsl.runtime import charge
 
 CELL_SOURCES = {"cells", "neighbours"}
 

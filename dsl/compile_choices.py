@@ -12,10 +12,7 @@ from meeple.dsl.compile_cells import cell_test, fixed_grid, fixed_grid_filter, i
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.source_text import names_in
-from meeple.interpreter.boards.placing import fitting
-from meeple.interpreter.effects import choices, choose_some
-from meeple.interpreter.machine import Jump
-from meeple.interpreter.state import SOME_PREFIX
+from meeple.dsl.runtime import SOME_PREFIX, Jump, choices, choose_some, fitting
 
 # A choice's `where fits(item, GRID)` (GRID not naming the item) as one call for all its items,
 # the grid's key worked out once (tests turn it off; placing.BY_FAMILY turns off what the call shares).

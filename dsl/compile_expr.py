@@ -13,8 +13,7 @@ from meeple.dsl import ast, state_keys
 from meeple.dsl.cell_values import CELL_ATTRS, attr_reader, shared_content
 from meeple.dsl.errors import MeepleError, Span, did_you_mean
 from meeple.dsl.expr_operators import _BINOPS, _COMPARE, RANGE_LIMIT, check_operands
-from meeple.interpreter.game import KIND, Game
-from meeple.interpreter.work import WORK_LIMIT
+from meeple.dsl.runtime import KIND, WORK_LIMIT, Game
 
 BUILTIN_NAMES = {"players", "turn_order", "first_player"}
 
@@ -265,10 +264,14 @@ def compile_index(node: ast.Index, scope: Scope):
     return index
 
 
+# Selections and calls (compile_calls.py) and whole expressions as generated source
+# (compile_source.py) build on this module and call back into it. Each registers itself here when
+# imported (dsl/compiler.py imports both), so that imports run one way: from them to this module.
+PARTS: dict = {}
+
+
 def _calls():
-    """Selections and calls (dsl/compile_calls.py) build on this module and call back into it."""
-    from meeple.dsl import compile_calls
-    return compile_calls
+    return PARTS["calls"]
 
 
 # Kinds of expression not worth generating source for: a closure is as fast.
@@ -284,7 +287,7 @@ def compile_expr(node, scope: Scope):
     always built: they check the expression, and they report its errors."""
     if _inside[0] or isinstance(node, _PLAIN):
         return compile_closure(node, scope)
-    from meeple.dsl import compile_source
+    compile_source = PARTS["source"]
     _inside[0] = True
     try:
         slow = compile_closure(node, scope)

@@ -18,12 +18,8 @@ from meeple.dsl.expr_operators import static_kind
 from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_choices import ChoiceCompiler
 from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
-from meeple.interpreter.effects import actions, choices, simultaneous, zones
-from meeple.interpreter.boards.placing import forget
-from meeple.interpreter.game import Block
-from meeple.interpreter import machine
-from meeple.interpreter.machine import (CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
-                                 JumpUnless)
+from meeple.dsl.runtime import (Block, CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
+                                JumpUnless, actions, choices, forget, machine, simultaneous, zones)
 
 
 class FlowCompiler(ChoiceCompiler):

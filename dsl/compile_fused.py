@@ -49,8 +49,7 @@ from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.compile_calls import binder
-from meeple.interpreter.effects import zones
-from meeple.interpreter.machine import RULE_ERRORS, EndGame, Exec, Goto, kept_items, listed
+from meeple.dsl.runtime import RULE_ERRORS, EndGame, Exec, Goto, kept_items, listed, zones
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)
 ENDS = (ast.Next, ast.EndGame)

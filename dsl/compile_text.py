@@ -18,8 +18,7 @@ import re
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.errors import Span, did_you_mean
-from meeple.interpreter.boards import polyomino
-from meeple.interpreter.game import Outcome, OutcomeEntry
+from meeple.dsl.runtime import Outcome, OutcomeEntry, polyomino
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 

@@ -11,21 +11,19 @@ import hashlib
 from pathlib import Path
 
 from meeple.dsl import ast
+from meeple.dsl import compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
 from meeple.dsl.checker import check, guard_text
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
-from meeple.interpreter.machine import chain_phases
+from meeple.dsl.runtime import (FUNCTIONS, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
+                                HintRule, MeasureRule, Reaction, ScoreRule, ZoneSpec, chain_phases, placeholders)
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_values
-from meeple.interpreter.boards.grid import Geometry
-from meeple.interpreter.naming import placeholders
-from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
-                                     MeasureRule, Reaction, ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -135,7 +133,7 @@ def load_game(path: str | Path, options: dict | None = None, variants: list | No
 def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
     try:
         items = apply_variants(rs, variants)
-        check(rs, items)
+        check(rs, items, FUNCTIONS)
         return _compile(rs, items, options, variants)
     except MeepleError as exc:
         raise exc.located(rs.path, rs.source) from None

@@ -20,9 +20,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.dsl import ast
 from meeple.dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
-from meeple.interpreter.boards import polyomino
-from meeple.interpreter.boards.graph import Board, BoardError
-from meeple.interpreter.game import KIND
+from meeple.dsl.runtime import KIND, Board, BoardError, polyomino
 
 
 # Data values: whole numbers within what a table counts, read exactly (no 1.7 -> 1, no true -> 1).

@@ -29,6 +29,14 @@ class Span:
     end_col: int = 0
 
 
+NOSPAN = Span()
+
+
+def span_field() -> Span:
+    """The `span` field of an AST node (dsl/ast*.py): not compared, not printed, none by default."""
+    return field(default=NOSPAN, kw_only=True, compare=False, repr=False)
+
+
 PART = "# meeple: the file "  # a line of a joined source that says where the next file's text begins
 
 

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 from meeple.dsl.compile_fused import Fused
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.effects.actions import MomentPoint
-from meeple.interpreter.effects.choices import ChooseFrom, Menu
-from meeple.interpreter.machine import (RULE_ERRORS, CallEffect, CallField, Exec, IterNext, IterStart, Jump,
-                                        JumpUnless)
+from meeple.dsl.runtime import (RULE_ERRORS, CallEffect, CallField, ChooseFrom, Exec, IterNext, IterStart, Jump,
+                                JumpUnless, Menu, MomentPoint)
 
 CHAINS = True
 # What a jump or a fused run may run on: ops that end their own work (none of them runs

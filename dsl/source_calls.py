@@ -16,9 +16,7 @@ from meeple.dsl.compile_expr import Scope, constant, is_constant
 from meeple.dsl.source_runtime import step_reader
 from meeple.dsl.source_text import (CONTENT_ARRAY, COPIED_CONST, GRID_SHAPES, INLINE_DEPTH, STEPS, UNREPEATABLE,
                                     UNROLL_ITEMS, UNROLL_SIZE, NotGenerated, Var, atomic, fixed_grid_name, safe_name)
-from meeple.interpreter import builtins
-from meeple.interpreter.boards import grid as gridlib
-from meeple.interpreter.builtins import FUNCTIONS
+from meeple.dsl.runtime import FUNCTIONS, builtins, gridlib
 
 
 # Loops over `cells(GRID)` of a grid kept per player run over the grid's content array beside

@@ -10,8 +10,7 @@ from itertools import repeat
 
 from meeple.dsl.compile_expr import Table
 from meeple.dsl.expr_operators import RANGE_LIMIT, _plus, _times
-from meeple.interpreter.boards import grid as gridlib
-from meeple.interpreter.work import charge, charge_one
+from meeple.dsl.runtime import charge, charge_one, gridlib
 
 
 def _range(a, b):

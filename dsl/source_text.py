@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import ast as pyast
 import re
-from dataclasses import fields, is_dataclass
+from typing import TYPE_CHECKING
 
 from meeple.dsl import ast
-from meeple.dsl.compile_expr import Scope
+from meeple.dsl.ast import walk
+
+if TYPE_CHECKING:  # a scope is only passed through here; the expression compiler imports this module
+    from meeple.dsl.compile_expr import Scope
 
 UNROLL_ITEMS, UNROLL_SIZE = 8, 600  # at most this many items, this many characters written out
 UNREPEATABLE = {"roll"}  # builtins that draw or record events: never run twice
@@ -34,18 +37,6 @@ class Var:
     def __init__(self, py: str, grid=None, content: str | None = None, lines=None):
         self.py, self.grid, self.content, self.lines = py, grid, content, lines
         self.used = False  # read other than through its content: the loop needs the cell itself
-
-
-def walk(node):
-    """Every node of an expression (or a list of them), each before the nodes inside it."""
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            yield from walk(item)
-    elif is_dataclass(node):
-        yield node
-        for f in fields(node):
-            if f.name != "span":
-                yield from walk(getattr(node, f.name))
 
 
 def names_in(node):

@@ -8,8 +8,8 @@ lead and who stands there. Names are written as people say them (`render`).
 from __future__ import annotations
 
 from meeple.interpreter.naming import key_label
-from meeple.interpreter.render import runs_text
-from meeple.interpreter.state import HIDDEN
+from meeple.interpreter.render import labelled_flag, item_text, player_name, runs_text, shown_value, var_text
+from meeple.interpreter.state import HIDDEN, can_see
 
 
 def boards_text(game, state: dict) -> list[str]:
@@ -206,4 +206,23 @@ def path_board_text(game, state: dict | None, name: str) -> list:
     for row in rows:
         cells = [c.ljust(w) for c, w in zip(row, widths)] + ([f"<- {row[4]}"] if row[4] else [])
         lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def state_text(game, state: dict, viewer=None) -> list[str]:
+    """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
+    lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
+    shown_vars = [key_label(game, k) if v is True and labelled_flag(game, k)
+                  else f"{key_label(game, k)}={var_text(game, k, v)}"
+                  for k, v in state["vars"].items() if shown_value(game, k, v)]
+    if shown_vars:
+        lines.append("  " + "  ".join(shown_vars))
+    for key, items in state["zones"].items():
+        if key == "box" or not items:
+            continue
+        if viewer is not None and not can_see(game, key, viewer) or "?" in items:
+            lines.append(f"  {key_label(game, key)}: {len(items)} hidden")
+        else:
+            lines.append(f"  {key_label(game, key)}: {', '.join(item_text(game, i) for i in items)}")
+    lines += ["  " + line for line in all_boards_text(game, state)]
     return lines

@@ -4,7 +4,7 @@ Seats are 0-based in data and shown as P1, P2... to people. A per-player key
 `saved/0` reads `saved[P1]`; a per-value key `bag/O` reads `bag[O]`. What a
 viewer cannot see is shown as a count, never as the components. Components read
 by their kind's `label` (the id when it has none); counters declared `quiet` are
-bookkeeping and stay out of what people read (`shown_event`, `state_text`).
+bookkeeping and stay out of what people read (`shown_event`; board_text.state_text).
 """
 from __future__ import annotations
 
@@ -79,10 +79,10 @@ def shown_value(game, key: str, value) -> bool:
     one, nor a flag with a `label` while it is false (it reads as its label while true)."""
     if is_quiet(game, key):
         return False
-    return not (value is False and _labelled_flag(game, key))
+    return not (value is False and labelled_flag(game, key))
 
 
-def _labelled_flag(game, key: str) -> bool:
+def labelled_flag(game, key: str) -> bool:
     spec = game.counters.get(key.split("/", 1)[0])
     return spec is not None and spec.kind == "flag" and bool(spec.label)
 
@@ -92,7 +92,7 @@ def shown_event(game, e: dict) -> bool:
     with a label turning false (it reads as its label while true, and says nothing else)."""
     if e["e"] != "set":
         return True
-    return not (is_quiet(game, e["var"]) or e["value"] is False and _labelled_flag(game, e["var"]))
+    return not (is_quiet(game, e["var"]) or e["value"] is False and labelled_flag(game, e["var"]))
 
 
 def _auto_choice(game, e, viewer) -> str:
@@ -132,7 +132,7 @@ def event_text(game, e: dict, viewer=None) -> str:
         return (f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
                 f"{polyomino.describe_orientation(o)}")
     if kind == "set":
-        if e["value"] is True and _labelled_flag(game, e["var"]):  # it reads as its label: "last round"
+        if e["value"] is True and labelled_flag(game, e["var"]):  # it reads as its label: "last round"
             rest = parts_of(game, e["var"])  # the displays list these after the label: one more joins them
             return f"{key_label(game, e['var'], parts=False)}: + {' '.join(rest)}" if rest else key_label(game, e["var"])
         shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
@@ -183,26 +183,6 @@ def value_text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def state_text(game, state: dict, viewer=None) -> list[str]:
-    """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
-    lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [key_label(game, k) if v is True and _labelled_flag(game, k)
-                  else f"{key_label(game, k)}={var_text(game, k, v)}"
-                  for k, v in state["vars"].items() if shown_value(game, k, v)]
-    if shown_vars:
-        lines.append("  " + "  ".join(shown_vars))
-    for key, items in state["zones"].items():
-        if key == "box" or not items:
-            continue
-        if viewer is not None and not can_see(game, key, viewer) or "?" in items:
-            lines.append(f"  {key_label(game, key)}: {len(items)} hidden")
-        else:
-            lines.append(f"  {key_label(game, key)}: {', '.join(item_text(game, i) for i in items)}")
-    from meeple.interpreter.board_text import all_boards_text  # it reads items as this module does
-    lines += ["  " + line for line in all_boards_text(game, state)]
-    return lines
 
 
 def outcome_text(o: dict, players: int) -> str:

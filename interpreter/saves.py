@@ -86,7 +86,7 @@ def agents_named(data: dict) -> list[str]:
     """The agents a save names, if they are built in (never code to import) and within a table's
     budgets (never a bot thinking an hour a move); else SaveError saying how to allow them."""
     from meeple.interpreter.agents import AgentError, agent_class, builtin_agent
-    from meeple.interpreter.table.bots import check_budget
+    from meeple.interpreter.agents.caps import check_budget
     saved = [str(a) for a in data.get("agents", ["random"])]
     allow = f"name it yourself: --agents {','.join(saved)}"
     for name in saved:

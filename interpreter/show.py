@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meeple.interpreter.render import event_text, player_name, shown_event, state_text
+from meeple.interpreter.board_text import state_text
+from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.trace import hidden_from, unseen_line, replay_decision, start_replay
 
 MAX_OPTIONS = 15  # options listed for a pending decision (the chosen one is always listed)

@@ -10,26 +10,19 @@
     result.trace.save("game.jsonl")
 
 docs/api.md describes every call. In the source tree the engine keeps the design card's layout
-(dsl/, interpreter/, cli.py and rulesets/ at the repository's top); the wheel puts them under
-this one package. So that the same `meeple.dsl`, `meeple.interpreter` and `meeple.cli` names
-work in both, a source checkout adds the repository's top to this package's search path.
+(dsl/, interpreter/, cli.py and rulesets/ at the repository's top); this folder holds symbolic
+links to them (meeple/dsl -> ../dsl, ...), so `meeple.dsl` is an ordinary subpackage that Python,
+type checkers, import linters and editors all find the same way. The wheel holds the real files.
 """
 from __future__ import annotations
 
-from pathlib import Path as _Path
-
-_HERE = _Path(__file__).resolve().parent
-if not (_HERE / "dsl").is_dir() and (_HERE.parent / "dsl" / "meeple.lark").is_file():
-    __path__.append(str(_HERE.parent))  # a source checkout: meeple.dsl is ../dsl
-
-from meeple.agents import Agent, agent  # noqa: E402
-from meeple.dsl.compiler import UsageError  # noqa: E402
-from meeple.dsl.errors import MeepleError  # noqa: E402
-from meeple.game import Game, Result, load, rulesets  # noqa: E402
-from meeple.interpreter.agents import AgentError  # noqa: E402
-from meeple.interpreter.extras import MissingExtra  # noqa: E402
-from meeple.state import Decision, Option, State  # noqa: E402
-from meeple.traces import Trace, TraceError, read_trace  # noqa: E402
+from meeple.agents import Agent, agent
+from meeple.dsl.compiler import UsageError
+from meeple.dsl.errors import MeepleError
+from meeple.game import Game, Result, Trace, TraceError, load, read_trace, rulesets
+from meeple.interpreter.agents import AgentError
+from meeple.interpreter.extras import MissingExtra
+from meeple.state import Decision, Option, State
 
 __version__ = "0.1.0"
 __all__ = ["Agent", "AgentError", "Decision", "Game", "MeepleError", "MissingExtra", "Option", "Result",

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from meeple.dsl.compiler import UsageError
 from meeple.interpreter.engine import Option
-from meeple.interpreter.render import player_name, state_text
+from meeple.interpreter.board_text import state_text
+from meeple.interpreter.render import player_name
 from meeple.interpreter.state import copy_state
 
 __all__ = ["Decision", "Option", "State"]

@@ -85,6 +85,27 @@ def test_a_thing_never_taken_is_listed():
     assert entry["never"] == ["bad"] and entry["always"] == ["good"]
 
 
+def test_the_report_plots_pick_rates_with_their_intervals(tmp_path):
+    pytest.importorskip("matplotlib")
+    from meeple.interpreter.lab import report
+    # "bad" is offered in all 8 games and never taken; "good" taken in all 8; "rare" offered in 2, taken in 1
+    rows = [row(s, [1, 0], picks={"3": {"title": "Pick", "things": {
+        "good": [[1, 1], [0, 0]], "bad": [[1, 0], [0, 0]], **({"rare": [[1, s % 2], [0, 0]]} if s < 2 else {})}}})
+        for s in range(8)]
+    summary = stats.summarize(rows)
+    [shown] = report.pick_rates([summary])
+    assert shown["title"] == "Pick" and shown["things"] == ["bad", "rare", "good"]  # rarest picks first
+    (bad, rare, good), = shown["sides"]
+    assert bad[0] == 0.0 and good[0] == 1.0 and rare[0] == 0.5
+    assert 0 < bad[2] < 0.4 and 0.6 < good[1] < 1 and rare[1] < 0.5 < rare[2]  # Wilson, 8 and 2 offers
+    files = report.write_report(tmp_path / "r.html", summary, rows)
+    assert str(tmp_path / "r_picks.png") in files and "taken when offered" in (tmp_path / "r.html").read_text()
+    no_picks = [row(s, [1, 0]) for s in range(4)]
+    assert report.pick_rates([stats.summarize(no_picks)]) == []
+    assert not any(f.endswith("_picks.png") for f in report.write_report(tmp_path / "n.html",
+                                                                          stats.summarize(no_picks), no_picks))
+
+
 def test_a_played_game_records_its_choices(tmp_path):
     path = tmp_path / "g.rules"
     path.write_text('game "G"\nplayers 2\nenum fruit = apple | pear\ncounter n per player = 0\n'

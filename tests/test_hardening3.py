@@ -174,7 +174,7 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys, name, what):
                                           ("{folder}", "is a folder; give a file name"),
                                           ("{folder}/none/m.json", "there is no folder")])
 def test_train_never_writes_over_rules_or_data(tmp_path, capsys, monkeypatch, out, message):
-    from meeple.interpreter.agents import learned
+    from meeple.interpreter.commands import train as learned
     pytest.importorskip("numpy")
     rules = write(tmp_path, HEAD + 'component c from "cards.csv":\n    v: int\ncounter a = 0\n'
                   'setup:\n    end game\nscore "S": a\n', "g.rules")

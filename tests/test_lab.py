@@ -10,7 +10,8 @@ from meeple.interpreter import runner
 from meeple.interpreter.agents import AgentError, agent_class
 from meeple.interpreter.agents.mcts import MctsAgent, rank_utility
 from meeple.interpreter.lab.rows import read_rows, write_rows
-from meeple.interpreter.lab.simulate import Side, play_row, run_rows, tasks_for
+from meeple.interpreter.lab.runs import run_rows
+from meeple.interpreter.lab.simulate import Side, play_row, tasks_for
 from tests.conftest import shipped
 
 TTT = Side("tic_tac_toe", 2, ("random",))

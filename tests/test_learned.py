@@ -8,7 +8,8 @@ import pytest
 
 from meeple.cli import main
 from meeple.interpreter.agents import agent_class
-from meeple.interpreter.agents.learned import Model, feature_names, features, load_model, model_path, save, train
+from meeple.interpreter.agents.learned import Model, feature_names, features, load_model, model_path
+from meeple.interpreter.commands.train import save, train
 from tests.conftest import rules
 
 RACE = '''
@@ -243,7 +244,7 @@ def test_training_reports_how_well_it_predicts_games_it_did_not_see(tmp_path, ca
 
 
 def test_a_mix_of_agents_plays_every_seat(tmp_path, monkeypatch):
-    from meeple.interpreter.agents import learned
+    from meeple.interpreter.commands import train as learned
     engine = rules(RACE, tmp_path, FILES)
     seated = []
     monkeypatch.setattr(learned, "self_play",

@@ -976,7 +976,8 @@ class TestValuesHoldingPlayers:
     """A `value` that holds a player prints as P1, P2... in traces, views and at the terminal."""
 
     def test_player_values_print_as_players(self):
-        from meeple.interpreter.render import event_text, state_text
+        from meeple.interpreter.board_text import state_text
+        from meeple.interpreter.render import event_text
         e = rules('''
 game "Leader"
 players 3

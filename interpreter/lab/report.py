@@ -1,9 +1,10 @@
 """Reports: one self-contained HTML page with plots and the tables from `stats`.
 
-`write_report` draws three plots with matplotlib on the Agg backend (no
+`write_report` draws its plots with matplotlib on the Agg backend (no
 display needed) -- scores per seat, points per scoring rule with 95%
-intervals, game length -- and writes each as a PNG next to the page
-(`<name>_scores.png`, `<name>_rules.png`, `<name>_length.png`). The page
+intervals, game length, win rates, pick rates (how often each thing offered
+at a decision was taken), and for a comparison the differences -- and writes
+each as a PNG next to the page (`<name>_scores.png`, ...). The page
 embeds the same PNGs as base64 data URIs and carries its CSS inline, so it
 can be mailed or opened offline: it references nothing outside itself. It
 works for one side (`meeple simulate`: a summary) and for two (`meeple
@@ -17,6 +18,7 @@ import io
 from pathlib import Path
 
 from meeple.interpreter.lab import stats, tables
+from meeple.interpreter.lab.estimates import wilson
 
 COLOURS = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb"]
 CSS = """
@@ -172,6 +174,54 @@ def _plot_wins(summaries: list) -> bytes:
     return _png(fig)
 
 
+PICK_DECISIONS, PICK_THINGS = 4, 20  # the most offered decisions, and at most this many things on each
+
+
+def pick_rates(summaries: list) -> list[dict]:
+    """What the pick-rate plot shows: the decisions offered most (with at least two things to pick
+    from, in the first side's records), each with its things (rarest picks first, as the tables list
+    them) and, per side, each thing's (rate, low, high) taken when offered (Wilson, 95%)."""
+    first = [e for e in summaries[0].get("picks") or [] if len(e["things"]) >= 2]
+    shown = sorted(first, key=lambda e: -sum(t["offered"] for t in e["things"].values()))[:PICK_DECISIONS]
+    out = []
+    for entry in shown:
+        things = list(entry["things"])[:PICK_THINGS]
+        sides = []
+        for sm in summaries:
+            same = {e["title"]: e for e in sm.get("picks") or []}.get(entry["title"], {"things": {}})
+            sides.append([wilson(d["taken"], d["offered"]) if (d := same["things"].get(t)) else (None, None, None)
+                          for t in things])
+        out.append({"title": entry["title"], "things": things, "sides": sides})
+    return out
+
+
+def _plot_picks(summaries: list) -> bytes | None:
+    """pick_rates as horizontal bars with their intervals, one panel per decision; None if no
+    decision recorded picks."""
+    shown = pick_rates(summaries)
+    if not shown:
+        return None
+    tall = max(len(e["things"]) for e in shown)
+    fig, axes = _figure(4.2 * len(shown) + 1, max(3.0, 0.28 * tall * len(summaries) + 1.6), panels=len(shown))
+    width = 0.8 / len(summaries)
+    for ax, entry in zip(axes, shown):
+        things = entry["things"]
+        for j, (sm, rates) in enumerate(zip(summaries, entry["sides"])):
+            ys = [i + (j - (len(summaries) - 1) / 2) * width for i in range(len(things))]
+            ps = [p if p is not None else 0.0 for p, _, _ in rates]
+            err = [[p - (lo if lo is not None else p) for p, (_, lo, _) in zip(ps, rates)],
+                   [(hi if hi is not None else p) - p for p, (_, _, hi) in zip(ps, rates)]]
+            ax.barh(ys, ps, width, xerr=err, capsize=2, color=COLOURS[j % len(COLOURS)], label=str(sm["side"]))
+        ax.set_yticks(range(len(things)), things, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("taken when offered")
+        ax.set_title(entry["title"][:48], fontsize=9)
+    if len(summaries) > 1:
+        axes[0].legend(frameon=False, fontsize=8)
+    return _png(fig)
+
+
 def _plot_effects(comparison: dict) -> bytes:
     """The main table's differences with their 95% intervals: rates in percentage points, the
     other figures in standard deviations of their per-seed differences (Cohen's d_z, so a
@@ -251,6 +301,10 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
              ("length", "Distribution of game length (machine steps) and of decisions per game.", _plot_length(sides)),
              ("wins", "Each seat's win rate and the first player's, with 95% Wilson intervals.",
               _plot_wins(summaries))]
+    picks = _plot_picks(summaries)
+    if picks is not None:
+        plots.append(("picks", "How often each thing offered at the decisions offered most was taken when offered "
+                               "(95% Wilson intervals); rarest picks on top.", picks))
     if result.get("kind") == "compare":
         plots.append(("effects", "Each difference of the main table with its 95% interval: rates in percentage "
                                  "points (Newcombe), means in standard deviations of their per-seed differences (d_z, t interval).",

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 
+from meeple.interpreter.lab.simulate import blank_row
+
 
 class RowsError(ValueError):
     """A rows file that cannot be read or resumed: the message says where and why."""
@@ -29,7 +31,6 @@ def row_key(row: dict) -> tuple:
 
 
 def task_key(task) -> tuple:
-    from meeple.interpreter.lab.simulate import blank_row
     return row_key(blank_row(*task))
 
 

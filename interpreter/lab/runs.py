@@ -25,20 +25,26 @@ import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import as_completed
 
+from meeple.interpreter.lab.rows import in_task_order
+from meeple.interpreter.lab.simulate import blank_row, check_scheduler, play_row
+
 GAME_SECONDS = 1800.0  # a game longer than this is stopped: far past any shipped game with the lab's agents
 
 
 def error_row(task, message: str) -> dict:
     """The row of a game its worker lost (stopped, died): an error, marked `lost` so that
     `--resume` plays it again (a rules error, by contrast, would only happen again)."""
-    from meeple.interpreter.lab.simulate import blank_row
     side, seed = task
     return {**blank_row(side, seed), "error": message, "lost": True}
 
 
 def _play(task):
-    from meeple.interpreter.lab.simulate import play_row
     return play_row(*task)
+
+
+def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None) -> list[dict]:
+    """Play every (side, seed) task; rows sorted by side order, then seed."""
+    return in_task_order(play_all(tasks, jobs=jobs, scheduler=scheduler), tasks)
 
 
 def play_all(tasks: list, jobs: int = 1, scheduler: str | None = None, timeout: float = GAME_SECONDS):
@@ -85,7 +91,6 @@ def _watch_parent(parent: int) -> None:
 def _on_dask(tasks: list, scheduler: str):
     from dask.distributed import Client, as_completed as dask_completed
 
-    from meeple.interpreter.lab.simulate import check_scheduler
     check_scheduler(scheduler)
     with Client(scheduler, timeout="20s") as client:
         futures = client.map(_play, tasks, pure=False)

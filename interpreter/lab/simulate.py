@@ -103,13 +103,6 @@ def tasks_for(sides: list[Side], n: int, base_seed: int) -> list[tuple[Side, int
     return [(side, base_seed + i) for side in sides for i in range(n)]
 
 
-def run_rows(tasks: list, jobs: int = 1, scheduler: str | None = None) -> list[dict]:
-    """Play every (side, seed) task; rows sorted by side order, then seed."""
-    from meeple.interpreter.lab.rows import in_task_order
-    from meeple.interpreter.lab.runs import play_all
-    return in_task_order(play_all(tasks, jobs=jobs, scheduler=scheduler), tasks)
-
-
 def check_scheduler(address: str, seconds: float = 5.0) -> None:
     """Refuse an address that is not a Dask scheduler before Dask reads it.
 

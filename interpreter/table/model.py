@@ -23,6 +23,7 @@ from meeple.interpreter.render import choice_text, key_label, player_name, shown
 from meeple.interpreter.naming import in_area, parts_of
 from meeple.interpreter.standing import score_so_far
 from meeple.interpreter.state import HIDDEN
+from meeple.interpreter.table.bots import SPECTATOR
 
 LOG_LINES = 300  # the latest log lines a page gets
 
@@ -294,7 +295,6 @@ def log_lines(setup: dict, entries: list, viewer) -> list[str]:
 
 def seat_page(live, seat) -> dict:
     """What one seat's page (or, with seat SPECTATOR, a spectator's) receives."""
-    from meeple.interpreter.table.live import SPECTATOR  # live imports nothing from here; keep it that way
     engine, state = live.engine, live.state
     viewer = None if seat == SPECTATOR else seat
     view = engine.view(state, viewer)

@@ -9,13 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from meeple.interpreter import graphs, outputs, show, trace
+from meeple.interpreter import arguments, graphs, outputs, show, trace
 from meeple.interpreter.extras import PICTURE_MODULES, need
-
-
-def _cli():
-    from meeple import cli  # the command line's helpers: loading games, one-line errors
-    return cli
 
 
 def configure_graph(p) -> None:
@@ -33,21 +28,20 @@ def configure_graph(p) -> None:
 
 
 def cmd_graph(args) -> int:
-    cli = _cli()
-    engine = cli.engine_from(args)
+    engine = arguments.engine_from(args)
     if bool(args.flow) == bool(args.board):
-        raise cli.CommandError("say what to draw: --flow, or --board NAME")
+        raise arguments.CommandError("say what to draw: --flow, or --board NAME")
     if args.board:
         try:
             board = graphs.board_name(engine.game, args.board)
         except ValueError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
     fmt = "svg" if args.svg else "png" if args.png else None
     suffix = Path(args.out).suffix.lower().lstrip(".") if args.out else ""
     if fmt is None and suffix in ("svg", "png"):
         fmt = suffix
     elif fmt is not None and suffix in ("svg", "png", "dot") and suffix != fmt:
-        raise cli.CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
+        raise arguments.CommandError(f"--{fmt} draws {fmt.upper()}, but --out {args.out} says {suffix.upper()}")
     if fmt is not None:
         need("lab", f"meeple graph --{fmt}", *PICTURE_MODULES)
         from meeple.interpreter import pictures
@@ -56,27 +50,27 @@ def cmd_graph(args) -> int:
         try:
             fig = pictures.flow_figure(engine.game) if args.flow else pictures.board_figure(engine.game, board)
         except ValueError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
         try:
             outputs.write_with(out, lambda tmp: pictures.save(fig, tmp, fmt))
         except outputs.OutputError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
         except OSError as exc:
-            raise cli.CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+            raise arguments.CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
         print(f"wrote {out}" + (f" (board {board}, what `{args.board}` starts as)"
                                 if args.board and board != args.board else ""))
         return 0
     try:
         text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, board)
     except ValueError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     if args.out:
         try:
             outputs.write_text(args.out, text)
         except outputs.OutputError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
         except OSError as exc:
-            raise cli.CommandError(f"cannot write {args.out}: {exc.strerror}") from None
+            raise arguments.CommandError(f"cannot write {args.out}: {exc.strerror}") from None
     else:
         print(text, end="")
     return 0
@@ -91,20 +85,19 @@ def configure_show(p) -> None:
 
 
 def cmd_show(args) -> int:
-    cli = _cli()
     if args.svg:
         need("lab", "meeple show --svg", *PICTURE_MODULES)
     try:
         lines = trace.read(args.trace)
-        snap = show.replay_to(lines, cli.trace_loader, args.step)
+        snap = show.replay_to(lines, arguments.trace_loader, args.step)
     except show.StepError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     except trace.TraceError as exc:
         print(f"meeple: show failed: {exc}", file=sys.stderr)
         return 1
     players = snap.head["players"]
     if args.seat is not None and not 1 <= args.seat <= players:
-        raise cli.CommandError(f"--seat must be between 1 and {players}")
+        raise arguments.CommandError(f"--seat must be between 1 and {players}")
     seat = args.seat - 1 if args.seat is not None else None
     print("\n".join(show.show_text(snap, seat)))
     if args.svg:
@@ -115,12 +108,12 @@ def cmd_show(args) -> int:
         try:
             fig = pictures.state_figure(game, state, f"{game.title}: step {snap.step} of {snap.steps}")
         except ValueError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
         try:
             outputs.write_with(args.svg, lambda tmp: pictures.save(fig, tmp, "svg"))
         except outputs.OutputError as exc:
-            raise cli.CommandError(str(exc)) from None
+            raise arguments.CommandError(str(exc)) from None
         except OSError as exc:
-            raise cli.CommandError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
+            raise arguments.CommandError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}")
     return 0

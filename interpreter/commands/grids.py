@@ -5,17 +5,18 @@
     meeple tournament GAME --agents a,b,c -n 20                           every seating; ratings with intervals
 
 The statistics are in interpreter/lab/sweep.py and interpreter/lab/tournament.py;
-running games, --out and --resume are shared with `simulate` (interpreter/lab/commands.py).
+running games, --out and --resume are shared with `simulate` (commands/lab.py).
 """
 from __future__ import annotations
 
 import json
 import sys
 
+from meeple.interpreter import arguments
 from meeple.interpreter.agents import RECOMMENDED
 from meeple.interpreter.extras import need
 from meeple.interpreter.lab import stats, tables
-from meeple.interpreter.lab.commands import (STOPPED, check_counts, command_line, common_args, engine_of,
+from meeple.interpreter.commands.lab import (STOPPED, check_counts, common_args, engine_of,
                                              play_sides, side_of, write_guarded)
 from meeple.interpreter.lab.runs import GAME_SECONDS, play_all
 from meeple.interpreter.lab.simulate import tasks_for
@@ -54,17 +55,16 @@ def cmd_sweep(args) -> int:
     from meeple.interpreter.lab import sweep
     check_counts(args)
     if args.precision:
-        raise command_line().CommandError("--precision is for simulate and compare; a sweep plays -n games a point")
-    cli = command_line()
-    options = cli.parse_options(args.option)
+        raise arguments.CommandError("--precision is for simulate and compare; a sweep plays -n games a point")
+    options = arguments.parse_options(args.option)
     base = side_of(args, args.game, options, args.variant, "base")
     try:
         points = sweep.grid(args.param, engine_of(args, options).game)
     except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     sides = [side_of(args, args.game, {**options, **point}, args.variant, sweep.point_label(point)) for point in points]
     if len({s.players for s in sides} | {base.players}) > 1:
-        raise cli.CommandError("every point must play with the same number of players: give --players")
+        raise arguments.CommandError("every point must play with the same number of players: give --players")
     rows, stopped = play_sides(args, sides, stats.summarize)
     result = sweep.response(rows, points)
     opening = sweep.sweep_findings(result)
@@ -82,11 +82,10 @@ def cmd_sweep(args) -> int:
 
 def cmd_tune(args) -> int:
     from meeple.interpreter.lab import sweep
-    cli = command_line()
     need("lab", "meeple tune", "optuna")
     if args.games < 1 or args.trials < 1 or args.jobs < 1:
-        raise cli.CommandError("-n, --trials and --jobs must be at least 1")
-    options = cli.parse_options(args.option)
+        raise arguments.CommandError("-n, --trials and --jobs must be at least 1")
+    options = arguments.parse_options(args.option)
     args.out, args.resume, args.timeout = None, False, GAME_SECONDS
     base = side_of(args, args.game, options, args.variant, "base")
     game = engine_of(args, options).game
@@ -94,7 +93,7 @@ def cmd_tune(args) -> int:
         sweep.grid(args.param, game)
         sweep.target_gap(args.target, base.players)
     except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
 
     def play(point: dict) -> list[dict]:
         side = side_of(args, args.game, {**options, **point}, args.variant, sweep.point_label(point))
@@ -102,7 +101,7 @@ def cmd_tune(args) -> int:
     try:
         result = sweep.tune(play, game, args.param, args.target, base.players, args.trials, args.seed)
     except sweep.SweepError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
         return STOPPED
@@ -122,16 +121,15 @@ def configure_tournament(p) -> None:
 def cmd_tournament(args) -> int:
     from meeple.interpreter.lab import tournament
     check_counts(args)
-    cli = command_line()
     if args.precision:
-        raise cli.CommandError("--precision is for simulate and compare; a tournament plays -n games a seating")
-    agents = cli.agent_list(args.agents) if args.agents else []
-    options = cli.parse_options(args.option)
-    players = cli.player_count(engine_of(args, options), args.players)
+        raise arguments.CommandError("--precision is for simulate and compare; a tournament plays -n games a seating")
+    agents = arguments.agent_list(args.agents) if args.agents else []
+    options = arguments.parse_options(args.option)
+    players = arguments.player_count(engine_of(args, options), args.players)
     try:
         seatings = tournament.lineups(agents, players)
     except tournament.TournamentError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     sides = []
     for lineup in seatings:
         args.agents = ",".join(lineup)

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 
+from meeple.interpreter import arguments
 from meeple.interpreter.agents import RECOMMENDED
 from meeple.interpreter.extras import need
 from meeple.interpreter.lab import findings, precision, stats, tables
@@ -24,11 +25,6 @@ from meeple.interpreter.lab.runs import GAME_SECONDS, Progress, play_all
 from meeple.interpreter.lab.simulate import Side, tasks_for
 
 STOPPED = 130  # the exit code of a run stopped by Ctrl-C (the shell's own for SIGINT)
-
-
-def command_line():
-    from meeple import cli  # the command line's helpers: one place for parsing options and player counts
-    return cli
 
 
 def common_args(p, several_games: bool = True) -> None:
@@ -90,28 +86,27 @@ def configure_report(p) -> None:
 
 
 def check_counts(args) -> None:
-    cli = command_line()
     if args.games < 1:
-        raise cli.CommandError("-n must be at least 1")
+        raise arguments.CommandError("-n must be at least 1")
     if args.jobs < 1:
-        raise cli.CommandError("--jobs must be at least 1")
+        raise arguments.CommandError("--jobs must be at least 1")
     if args.scheduler and args.jobs > 1:
-        raise cli.CommandError("give --jobs or --scheduler, not both")
+        raise arguments.CommandError("give --jobs or --scheduler, not both")
     if args.resume and not args.out:
-        raise cli.CommandError("--resume continues the run kept in --out: give --out FILE")
+        raise arguments.CommandError("--resume continues the run kept in --out: give --out FILE")
     if not args.timeout > 0:
-        raise cli.CommandError("--timeout must be a number of seconds above 0")
+        raise arguments.CommandError("--timeout must be a number of seconds above 0")
     try:
         args.precision_width = precision.width(args.precision) if args.precision else None
         args.detect_width = precision.width(args.detect) if args.detect else None
     except precision.PrecisionError as exc:
-        raise cli.CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     for given in (args.precision_width, args.detect_width):
         if given is not None and given[1] != precision.is_rate(args.on):
-            raise cli.CommandError(f"`{args.on}` is " + ("a rate: give the width in pp (3pp)" if given[1] is False
+            raise arguments.CommandError(f"`{args.on}` is " + ("a rate: give the width in pp (3pp)" if given[1] is False
                                                          else "not a rate: give the width as a number"))
     if args.precision and args.max_games < args.games:
-        raise cli.CommandError("--max-games must be at least -n")
+        raise arguments.CommandError("--max-games must be at least -n")
     # Refused before any game is played, not after an hour of simulation.
     if args.scheduler:
         need("lab", f"meeple {args.command} --scheduler", "dask.distributed")
@@ -120,14 +115,13 @@ def check_counts(args) -> None:
 
 
 def side_of(args, game: str, options: dict, variants: list, label: str):
-    cli = command_line()
     files = tuple(args.variant_file)
     try:
-        engine = cli.load(game, options, variants, files)  # errors in the rules or options surface here, once
+        engine = arguments.load(game, options, variants, files)  # errors in the rules or options surface here, once
     except OSError as exc:
-        raise cli.CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
-    players = cli.player_count(engine, args.players)
-    agents = cli.agent_list(args.agents) if args.agents else [RECOMMENDED]
+        raise arguments.CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    players = arguments.player_count(engine, args.players)
+    agents = arguments.agent_list(args.agents) if args.agents else [RECOMMENDED]
     from meeple.interpreter.agents import make_agents
     make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label, files)
@@ -154,7 +148,7 @@ def play_sides(args, sides: list[Side], result) -> tuple[list[dict], bool]:
             try:
                 precision.check_figure(now, args.on)
             except precision.PrecisionError as exc:
-                raise command_line().CommandError(str(exc)) from None
+                raise arguments.CommandError(str(exc)) from None
             if precision.narrow_enough(now, args.on, args.precision_width[0]):
                 break
             games_a_side = min(limit, precision.games_for(now, args.on, args.precision_width[0], games_a_side))
@@ -182,7 +176,7 @@ def _play_round(args, todo: list, rows: list, out) -> bool:
     except KeyboardInterrupt:
         return True
     except OSError as exc:
-        raise command_line().CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
+        raise arguments.CommandError(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
     finally:
         games.close()  # every worker stops now
     return False
@@ -194,9 +188,9 @@ def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
         out = RowsFile(path)
         out.open(resume, tasks)
     except (outputs.OutputError, RowsError) as exc:
-        raise command_line().CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     except OSError as exc:
-        raise command_line().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise arguments.CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
     return out
 
 
@@ -206,9 +200,9 @@ def write_guarded(path: str, write) -> None:
         outputs.guard(path)
         write()
     except outputs.OutputError as exc:
-        raise command_line().CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     except OSError as exc:
-        raise command_line().CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise arguments.CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, html_path: str | None) -> None:
@@ -228,7 +222,7 @@ def _show(args, result: dict, rows_a: list, rows_b: list | None, title: str, htm
 
 
 def engine_of(args, options: dict):
-    return command_line().load(args.game, options, args.variant, tuple(args.variant_file))
+    return arguments.load(args.game, options, args.variant, tuple(args.variant_file))
 
 
 def _precision_lines(args, result: dict) -> list[str]:
@@ -253,8 +247,7 @@ def _precision_lines(args, result: dict) -> list[str]:
 
 def cmd_simulate(args) -> int:
     check_counts(args)
-    cli = command_line()
-    side = side_of(args, args.game, cli.parse_options(args.option), args.variant, "base")
+    side = side_of(args, args.game, arguments.parse_options(args.option), args.variant, "base")
     rows, stopped = play_sides(args, [side], stats.summarize)
     summary = stats.summarize(rows)
     _show(args, summary, rows, None, f"{args.game}: simulation", None if stopped else args.report)
@@ -265,30 +258,29 @@ def cmd_simulate(args) -> int:
 
 def cmd_compare(args) -> int:
     check_counts(args)
-    cli = command_line()
-    options, fixed = cli.parse_options(args.option), cli.parse_options(args.fixed_option)
+    options, fixed = arguments.parse_options(args.option), arguments.parse_options(args.fixed_option)
     if args.other:
         if options or args.variant or args.base_option or args.base_variant:
-            raise cli.CommandError("compare two files, or one game with --variant/--option, not both")
+            raise arguments.CommandError("compare two files, or one game with --variant/--option, not both")
         label_a, label_b = _stem(args.game), _stem(args.other)
         if label_a == label_b:  # two files of the same name in different folders
             label_a, label_b = "A", "B"
         a = side_of(args, args.game, fixed, args.fixed_variant, label_a)
         b = side_of(args, args.other, fixed, args.fixed_variant, label_b)
     else:
-        base_options = cli.parse_options(args.base_option)
+        base_options = arguments.parse_options(args.base_option)
         if not options and not args.variant and not base_options and not args.base_variant:
-            raise cli.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")
+            raise arguments.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")
         for name in set(fixed) & (set(options) | set(base_options)):
-            raise cli.CommandError(f"option `{name}` is both fixed and compared: give it one way")
+            raise arguments.CommandError(f"option `{name}` is both fixed and compared: give it one way")
         label_a = _setup_words(args.base_variant, base_options) or "base"
         label_b = _setup_words(args.variant, options) or "base"
         if label_a == label_b:
-            raise cli.CommandError(f"both sides would play the same game ({label_a}): change one side")
+            raise arguments.CommandError(f"both sides would play the same game ({label_a}): change one side")
         a = side_of(args, args.game, {**fixed, **base_options}, args.fixed_variant + args.base_variant, label_a)
         b = side_of(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
         if a.players != b.players:
-            raise cli.CommandError("both sides must play with the same number of players: give --players")
+            raise arguments.CommandError("both sides must play with the same number of players: give --players")
     def comparison_of(rows):
         return stats.compare([r for r in rows if r["side"] == a.label], [r for r in rows if r["side"] == b.label],
                              labels=(a.label, b.label))
@@ -317,14 +309,14 @@ def cmd_report(args) -> int:
     try:
         rows = read_rows(args.files)
     except OSError as exc:
-        raise command_line().CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
+        raise arguments.CommandError(f"cannot read {exc.filename}: {exc.strerror}") from None
     except RowsError as exc:
-        raise command_line().CommandError(str(exc)) from None
+        raise arguments.CommandError(str(exc)) from None
     if not rows:
-        raise command_line().CommandError("no result rows in " + ", ".join(args.files))
+        raise arguments.CommandError("no result rows in " + ", ".join(args.files))
     sides = sides_of(rows)
     if len(sides) > 2:
-        raise command_line().CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
+        raise arguments.CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
                                   "a report summarizes one or compares two")
     (label_a, rows_a), *rest = sides.items()
     game = rows_a[0]["ruleset"]
