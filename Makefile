@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lint run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check
+.PHONY: lint run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check docs
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -67,12 +67,17 @@ strength-full: $(STAMP)
 	$(BIN)/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes --opponent greedy \
 		--games 160 --jobs 2 --seed $(SEED) --games-file strength-games-$(shell git rev-parse --short HEAD 2>/dev/null).jsonl
 
+# The docs as a site in site/ (mkdocs-material; docs/README.md is its index); --strict: a broken
+# link or anchor is an error. `.venv/bin/mkdocs serve` shows it while you edit.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research,lint]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,lab,lsp,research,lint,docs]'
 	touch $(STAMP)
 
 clean:

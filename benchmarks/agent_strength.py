@@ -28,7 +28,7 @@ Games are seeded and budgets are iterations, so every figure replays exactly
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
         --opponent greedy --option scoring=B   # the duel played with another option of the game
 
-A duel's win rate moves by 10 points between runs of 80 seeds (docs/agents.md, sessions 9-13):
+A duel's win rate moves by 10 points between runs of 80 seeds (docs/experiments.md, stints 9-13):
 --games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
 both seats), appended, so runs on other seeds or days can be pooled and compared game by game.
 """
@@ -207,7 +207,8 @@ def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
               f"{per_game(rows):7.2f} CPU-s per game", flush=True)
 
 
-def main() -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line (docs/agents.md gives its commands; a test parses each one)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per figure")
     ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
@@ -221,6 +222,11 @@ def main() -> int:
                     help="duels played with this option of the game (with --game)")
     ap.add_argument("--games-file", metavar="PATH",
                     help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)")
+    return ap
+
+
+def main() -> int:
+    ap = parser()
     args = ap.parse_args()
     if args.games_file:
         try:  # before an hour of games, not after them

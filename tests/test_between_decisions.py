@@ -1,4 +1,4 @@
-"""Shortcuts between two decisions (docs/performance.md, "Speed 2, eleventh session"): each
+"""Shortcuts between two decisions (docs/experiments.md, "Speed 2, eleventh stint"): each
 switch on and off plays the shipped games alike - the same actor and options at every
 decision, the same events, final state and scores - and small rules fail alike both ways."""
 from __future__ import annotations

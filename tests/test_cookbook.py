@@ -2,9 +2,10 @@
 compiles and plays to the end, and each one checks that its mechanic does what
 the recipe says.
 
-Convention: a recipe is a `## Title` section of docs/cookbook.md; its example is
-the ```rules block, and the data files it reads follow it as blocks whose info
-string names the file (```csv file=cards.csv, ```json file=path.json).
+Convention: docs/cookbook.md links every recipe, a `## Title` section of one of the
+topic pages (docs/cookbook-*.md); a recipe's example is the
+```rules block, and the data files it reads follow it as blocks whose info string
+names the file (```csv file=cards.csv, ```json file=path.json).
 """
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from tests.conftest import ROOT
 from tests.helpers import effect_frame, fill_zone, option_ids, run_alone, take
 
 DOC = ROOT / "docs" / "cookbook.md"
-TEXT = DOC.read_text()
+INDEX = DOC.read_text()
+PAGES = list(dict.fromkeys(re.findall(r"\]\((cookbook-[a-z]+\.md)[#)]", INDEX)))
+TEXT = "\n".join((DOC.parent / page).read_text() for page in PAGES)
 BLOCK = re.compile(r"^```(\w+)(?:[ \t]+file=(\S+))?[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
@@ -50,7 +53,7 @@ def sections() -> dict[str, dict]:
 
 
 SECTIONS = sections()
-TOC = re.findall(r"\]\(#([a-z0-9-]+)\)", TEXT.split("\n## ", 1)[0])
+TOC = re.findall(r"\]\(cookbook-[a-z]+\.md#([a-z0-9-]+)\)", INDEX)
 EXAMPLES = [(anchor, i) for anchor, s in SECTIONS.items() for i in range(len(s["examples"]))]
 
 
@@ -84,6 +87,7 @@ def play(engine: Engine, players: int, seed: int, limit: int = 3000) -> tuple[di
 
 # ----------------------------------------------------------------- every example
 def test_every_recipe_in_the_contents_has_an_example():
+    assert len(PAGES) == 4 and all(page.startswith("cookbook-") for page in PAGES)
     assert len(TOC) == 18
     assert sorted(TOC) == sorted(SECTIONS), "the contents and the sections differ"
     for anchor in TOC:

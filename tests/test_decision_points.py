@@ -1,4 +1,4 @@
-"""Shortcuts at a decision point (docs/performance.md, "Speed 2, eighth session"): each
+"""Shortcuts at a decision point (docs/experiments.md, "Speed 2, eighth stint"): each
 switch on and off plays the same shipped games - the same options at every decision, the
 same events, the same final state and scores - and fails as it fails without the shortcut."""
 from __future__ import annotations

@@ -145,7 +145,7 @@ def test_empty_grids_and_padded_options_play_the_same_games(monkeypatch, switch,
     assert games[0] == games[1]
 
 
-# Twelfth session's shortcuts (docs/performance.md): the shipped games with each on and off
+# The twelfth stint's shortcuts (docs/experiments.md): the shipped games with each on and off
 # (The Queen's Wishes at every player count; the others place nothing and must not notice).
 TWELFTH = ["PICKED"]
 

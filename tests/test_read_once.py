@@ -1,4 +1,4 @@
-"""Reads made cheaper (docs/performance.md "Speed 2, twelfth session"): parts of the state and
+"""Reads made cheaper (docs/experiments.md "Speed 2, twelfth stint"): parts of the state and
 players' numbers of keys read once at the top of generated code (`source_text.PARTS`), a
 `do`'s arguments that are locals copied from the caller's frame (`machine.ARGS`). The same
 walk, and the same failures, with each on and off; the shipped games are played both ways in

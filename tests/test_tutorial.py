@@ -1,4 +1,5 @@
-"""docs/tutorial.md is followed from a fresh folder and every command's output must match.
+"""The tutorial (docs/tutorial.md, then docs/tutorial-2.md) is followed from a fresh folder and
+every command's output must match.
 
 The tutorial's markdown convention (kept simple so a designer can edit it):
 
@@ -30,28 +31,28 @@ from meeple import cli
 from conftest import ROOT, shipped
 from helpers import effect_frame, fill_zone, option_ids, run_alone, take
 
-DOC = ROOT / "docs" / "tutorial.md"
+PAGES = [ROOT / "docs" / "tutorial.md", ROOT / "docs" / "tutorial-2.md"]  # read in this order
 SHIPPED_DIR = ROOT / "rulesets" / "tutorial"
 READER_DIR = "mudcake_fair"  # the folder the reader makes; its files ship in rulesets/tutorial/
 GAME = "mudcake_fair"
 
 
 # ----------------------------------------------------------------- reading the tutorial
-def blocks(text: str) -> list[dict]:
-    """The fenced blocks in order: {'lang', 'file', 'text', 'line'}."""
+def blocks(text: str, page: str = "tutorial.md") -> list[dict]:
+    """The fenced blocks in order: {'lang', 'file', 'text', 'line' (PAGE:LINE)}."""
     out, current = [], None
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         if current is None:
             m = re.match(r"^```(\w*)((?:[ \t]+\w+=\S+)*)[ \t]*$", line.rstrip("\n"))
             if m:
                 attrs = dict(a.split("=", 1) for a in m.group(2).split())
-                current = {"lang": m.group(1), "file": attrs.get("file"), "text": "", "line": number}
+                current = {"lang": m.group(1), "file": attrs.get("file"), "text": "", "line": f"{page}:{number}"}
         elif line.rstrip("\n") == "```":
             out.append(current)
             current = None
         else:
             current["text"] += line
-    assert current is None, f"tutorial.md:{current['line']}: a block is never closed"
+    assert current is None, f"{current['line']}: a block is never closed"
     return out
 
 
@@ -86,14 +87,14 @@ def run_meeple(command: str, expected: str, monkeypatch) -> tuple[int, str]:
     return code, stream.getvalue()
 
 
-STEPS = blocks(DOC.read_text(encoding="utf-8"))
+STEPS = [b for page in PAGES for b in blocks(page.read_text(encoding="utf-8"), page.name)]
 
 
 def test_the_tutorial_runs_exactly_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ran = 0
     for i, block in enumerate(STEPS):
-        where = f"tutorial.md:{block['line']}"
+        where = block["line"]
         if block["file"]:
             path = tmp_path / block["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -216,8 +217,9 @@ def slugs(markdown: str) -> set:
 
 
 def test_the_tutorial_links_lead_somewhere():
-    text = DOC.read_text(encoding="utf-8")
-    language = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
-    for page, anchor in re.findall(r"\]\(([\w./]*)#([\w-]+)\)", text):
-        assert page in ("", "language.md"), page
-        assert anchor in slugs(language if page else text), f"{page}#{anchor}"
+    for doc in PAGES:
+        text = doc.read_text(encoding="utf-8")
+        for page, anchor in re.findall(r"\]\(([\w./-]*)#([\w-]+)\)", text):
+            assert page in ("", "language.md", "tutorial.md", "tutorial-2.md"), page
+            target = (ROOT / "docs" / page).read_text(encoding="utf-8") if page else text
+            assert anchor in slugs(target), f"{doc.name}: {page}#{anchor}"

@@ -45,7 +45,7 @@ CHAIN_TRIES = 1000  # options tried in all along those chains, per decision (bou
 # A small choice that opens a wide one of the same seat (which card, then where among a hundred
 # places) is valued by the best of the wide one's options, trying up to this many of them.
 WIDE = 160
-GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/agents.md)
+GUESSES = 1  # guesses at the hidden parts per decision (more made the last picker no fairer; see docs/experiments.md)
 
 
 class GreedyAgent:

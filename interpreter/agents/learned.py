@@ -27,7 +27,7 @@ score and a low late one end alike: 0.04 a point for one shipped game's
 scoring rule), and options one placement apart looked the same; fitted with
 the score's rules as free weights too, they came out at 0.3-0.8 a point (a
 player with points now has used the squares that score them), and a rollout
-valuing by that lost more often (docs/agents.md, twelfth session).
+valuing by that lost more often (docs/experiments.md, stint 12).
 """
 from __future__ import annotations
 

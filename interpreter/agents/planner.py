@@ -24,7 +24,7 @@ The agent reads only its view and its guesses (the guard test in
 tests/test_agents.py covers it). Budget: `planner` searches 30 iterations plus
 one per option of the decision (widening needs visits to reach the options
 further down a hundred placements, while a handful of options is settled by
-30: docs/agents.md has the duels that chose it); `planner@N` N iterations,
+30: docs/experiments.md has the duels that chose it); `planner@N` N iterations,
 `planner@Xs` X seconds (wall clock: not reproducible).
 """
 from __future__ import annotations

@@ -28,7 +28,7 @@ like which bag to draw from, went to the first option listed in every play-on).
 A weaker quick greedy makes a weaker rollout: where greedy's own look follows
 long chains of the seat's choices, the quick greedy (one choice ahead) plays
 the candidates on worse than greedy would, and the rollout can lose to greedy
-(docs/agents.md has the duels).
+(docs/experiments.md has the duels).
 
 Budget: `rollout` plays WIDEN candidates on SCREEN guesses and the best CANDIDATES of
 them on the rest of GUESSES (the quick greedy plays a tile's place as its look through the
@@ -57,7 +57,7 @@ SAMPLE = 48  # options the quick greedy values at a decision with more than this
 FOLLOW = 48  # options of the same seat's next choice it values to judge a choice leading there
 # A play-on that ends the game is worth this many points more than its margin for a win, this many
 # less for a loss: players play to win, and late in a game a likely win by a point is worth more
-# than a gamble on winning by twenty (docs/agents.md has the duels that measured it, session 16).
+# than a gamble on winning by twenty (docs/experiments.md, stint 16, has the duels that measured it).
 WIN = 10
 
 

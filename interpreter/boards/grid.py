@@ -73,7 +73,7 @@ def groups(cells: list, geometry: Geometry) -> list:
 # `group_count` grows each group as a bitmask, the whole group a step further in every
 # direction at once (a group takes as many steps as it is wide), rather than cell by cell:
 # fewer Python steps for counting. Building the groups' cell lists this way was slower (sixth
-# session), so `groups` searches cell by cell. Tests turn it off.
+# stint, docs/experiments.md), so `groups` searches cell by cell. Tests turn it off.
 MASKS = True
 
 

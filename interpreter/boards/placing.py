@@ -120,7 +120,7 @@ SELECTED = True
 # corner_source.picker): each orientation's fitting corners as bytes, a byte (eight cells)
 # indexing a tuple of the options at its set bits, joined in one list display. No free cells
 # spread to a byte each and no compress over every candidate (~219 a call in the shipped game
-# that places most, ~67 fitting): docs/performance.md, twelfth session. On, it is taken whatever the
+# that places most, ~67 fitting): docs/experiments.md, twelfth stint. On, it is taken whatever the
 # switches above say (see placements_for); tests turn it off, and off to try those.
 PICKED = True
 
@@ -130,8 +130,8 @@ def placements_for(m, piece, key):
     the grid as it is now."""
     if PICKED:
         # The usual way, with the table's lookup and `occupied`'s compare written here: two
-        # calls fewer, ~1.5 k instructions of the 22 k a call (docs/performance.md, twelfth
-        # session). It reads no older switch (each costs a global's read a call): the compare
+        # calls fewer, ~1.5 k instructions of the 22 k a call (docs/experiments.md, twelfth
+        # stint). It reads no older switch (each costs a global's read a call): the compare
         # with the kept copy of the cells is right whichever way `occupied` keeps it, and an
         # empty grid's whole table is what a test finds. Tests turn PICKED off to try those.
         game = m.game
@@ -226,7 +226,7 @@ def fitting(m, pieces, key) -> list:
         answer = answers.get(family)
         if answer is None:
             # _fits_free's own dispatch written here: one call fewer per family (part of the 0.9%
-            # measured for this loop, docs/performance.md, eleventh session).
+            # measured for this loop, docs/experiments.md, eleventh stint).
             answer = answers[family] = found.fits_test(free) if WRITTEN else _fits_free(found, free)
         if answer:
             out.append(piece)

@@ -183,9 +183,9 @@ def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
     return tuple(out)
 
 
-# Spreading the free cells once cost about what two outlines save (timeit, eighth session), so
+# Spreading the free cells once cost about what two outlines save (timeit, eighth stint, docs/experiments.md), so
 # tables of fewer than three outlines were left unspread; with the written selector (`chosen`)
-# every table pays (0.3% fewer instructions with one: docs/performance.md, eleventh session).
+# every table pays (0.3% fewer instructions with one: docs/experiments.md, eleventh stint).
 SPREAD_FROM = 1
 FAMILIES: dict = {}  # outlines (corner masks and distances) -> their number, as tables are made
 
