@@ -21,7 +21,7 @@ from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
-from meeple.dsl.player_values import player_lists, player_values
+from meeple.dsl.player_values import player_lists, player_locals, player_values
 from meeple.interpreter.boards.grid import Geometry
 from meeple.interpreter.naming import placeholders
 from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
@@ -257,10 +257,16 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                        f"write `{c.kind} {c.name} per player = ..., secret`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
                                             label=c.label)
-    for name in player_values(items, game.counters):
+    # Which values and locals hold players: a local may be set from a value and a value from a
+    # local (`let w = leader`, `leader = w`), so the values are judged again with the locals known.
+    data_effects = {v[0] for comp in game.components.values() for v in comp.values()
+                    if isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) and v[0] in effect_params}
+    seats = player_locals(items, game.counters, data_effects)
+    for name in player_values(items, game.counters, seats):
         game.counters[name].player = True
-    for name in player_lists(items, game.counters):
+    for name in player_lists(items, game.counters, seats):
         game.counters[name].players = True
+    game.player_locals = frozenset(player_locals(items, game.counters, data_effects))
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
