@@ -6,7 +6,7 @@ parser, checker and compiler name every node as `ast.X`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from meeple.dsl.ast import Expr, _span
@@ -51,6 +51,11 @@ class EnumDecl:
     name: str
     values: list[str]
     span: Span = _span()
+    labels: dict = field(default_factory=dict)  # value -> the words people read it by
+    value_span: list = field(default_factory=list)  # where each value is written, in order (errors point there)
+    path: str = ""  # `enum kind from "cards.csv" column kind`: the data file, its column, the labels' column
+    column: str = ""
+    label_column: str = ""
 
 
 @dataclass

@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 
 from meeple.dsl import ast
-from meeple.dsl.checker import check, guard_text
+from meeple.dsl.checker import KINDS, OWN_NAMES, check, guard_text
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
@@ -19,6 +19,7 @@ from meeple.dsl.flow_graph import flow_graph
 from meeple.interpreter.machine import chain_phases
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
+from meeple.dsl.enums import load_enums
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_locals, player_values
@@ -150,7 +151,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     options, option_choices = choose_options(items, requested)
     title = of(ast.GameDecl)[0].title
     players = of(ast.PlayersDecl)[0]
-    enums = {e.name: list(e.values) for e in of(ast.EnumDecl)}
+    enums, enum_labels = load_enums(of(ast.EnumDecl), base, options,
+                                    {i.name: KINDS[type(i)] for i in items if type(i) in KINDS and type(i) not in OWN_NAMES})
     digest = hashlib.sha256(rs.source.encode())
 
     components, kinds, shapes = {}, {}, {}
@@ -225,6 +227,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
+    game.labels.update(enum_labels)  # before the components': a component's label wins a shared name
     for decl in of(ast.ComponentDecl):
         game.labels.update(component_labels(decl, game))
     for board in boards.values():  # a value holding a space reads as its label, like a component
@@ -271,6 +274,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
+            e.path for e in of(ast.EnumDecl) if e.path} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())
     game.digest = digest.hexdigest()[:16]

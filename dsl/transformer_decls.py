@@ -84,7 +84,16 @@ class Declarations(Transformer):
         return ast.ParamDecl(str(c[0]), int(c[1]), int(c[2]), int(c[3]), doc, span=span_of(meta))
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
+        values = [v[0] for v in c[1:]]
+        return ast.EnumDecl(str(c[0]), values, span=span_of(meta), labels={v[0]: v[1] for v in c[1:] if v[1]},
+                            value_span=[v[2] for v in c[1:]])
+
+    def enum_value(self, meta, c):
+        return (str(c[0]), _unquote(c[1]) if len(c) > 1 else "", tok_span(c[0]))
+
+    def enum_from_decl(self, meta, c):
+        return ast.EnumDecl(str(c[0]), [], span=span_of(meta), path=_unquote(c[1]), column=str(c[2]),
+                            label_column=str(c[3]) if len(c) > 3 else "")
 
     def component_decl(self, meta, c):
         fields = [x for x in c[2:] if isinstance(x, ast.FieldDecl)]

@@ -36,7 +36,7 @@ def key_label(game, key: str, parts: bool = True) -> str:
     spec = spec_of(game, name)
     dims = spec.per if spec is not None else ()
     said = (spec.label if spec is not None else "") or name
-    values = {d: player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)}
+    values = {d: player_name(int(i)) if d == "player" else enum_word(game, d, i) for d, i in zip(dims, indices)}
     named = placeholders(said)
     if any(n not in values for n in named):
         said, named = name, []
@@ -56,7 +56,12 @@ def parts_of(game, key: str) -> list[str]:
     if spec is None:
         return []
     named = set(placeholders(spec.label))
-    return [i for d, i in zip(spec.per, indices) if d != "player" and d not in named]
+    return [enum_word(game, d, i) for d, i in zip(spec.per, indices) if d != "player" and d not in named]
+
+
+def enum_word(game, dim: str, value: str) -> str:
+    """An index as it reads: an enum value by its label (`clay pit`), anything else as it is."""
+    return game.labels.get(value, value) if dim in game.enums else value
 
 
 def in_area(label: str, owner) -> str:

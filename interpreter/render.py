@@ -144,7 +144,7 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "auto":
         return choice_text(e.get("title", ""), e["player"], _auto_choice(game, e, viewer)) + " (the only option)"
     if kind == "mark":
-        return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
+        return f"mark {cell_text(game, *e['cell'])} = {var_text(game, '', e['value'])}"
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
     if kind == "act":
