@@ -192,7 +192,7 @@ Expr = Union[Int, Str, Bool, NoneLit, Name, ListLit, TableLit, Ternary, BoolOp, 
 from meeple.dsl.ast_stmts import (  # noqa: E402,F401
     ZoneRef, Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log,
     Add, Pass, Moment, Window, If, For, Repeat, While, Choose, MenuEntry, Menu, Simultaneous,
-    PassOn, ChooseSome, Together, Stmt,
+    PassOn, ChooseSome, Together, Quietly, Reset, Stmt,
 )
 from meeple.dsl.ast_decls import (  # noqa: E402,F401
     GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,

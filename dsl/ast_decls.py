@@ -87,6 +87,7 @@ class ZoneDecl:
     refill: str = ""  # a zone whose contents are shuffled in when a draw runs out
     span: Span = _span()
     label: str = ""  # the words displays say it by; braces name what it is kept per
+    says: str = ""  # the sentence the log says for a move into it ("" = the engine's words)
 
 
 @dataclass
@@ -121,6 +122,7 @@ class CounterDecl:
     span: Span = _span()
     quiet: bool = False  # bookkeeping: kept in the state, left out of displays
     label: str = ""  # the words displays name it by; a flag with one shows only while true
+    says: str = ""  # the sentence the log says for a change ("" = "NAME = VALUE")
 
 
 @dataclass

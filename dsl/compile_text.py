@@ -22,6 +22,7 @@ from meeple.dsl.player_values import PLAYER, text_shape
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import Outcome, OutcomeEntry
 from meeple.interpreter.naming import player_name
+from meeple.interpreter.sentences import words
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
@@ -102,8 +103,8 @@ class _Seat(int):
 
 def shown(game, value) -> str:
     """A value as people read it: components by label, lists joined by commas."""
-    if type(value) is str:  # the usual value: a component's id, or a word
-        return game.labels.get(value, value)
+    if type(value) is str:  # the usual value: a component's id, or a word (`gold_coin` reads "gold coin")
+        return game.labels.get(value) or words(value)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -111,7 +112,7 @@ def shown(game, value) -> str:
     if isinstance(value, _Seat):
         return player_name(int(value))
     if isinstance(value, str):
-        return game.labels.get(value, value)
+        return game.labels.get(value) or words(value)
     if isinstance(value, list):
         if _is_cell(game, value):
             spec = game.grids[value[0].split("/", 1)[0]]

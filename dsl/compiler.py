@@ -18,6 +18,7 @@ from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
 from meeple.interpreter.machine import chain_phases
 from meeple.dsl.compile_text import compile_outcomes, component_labels
+from meeple.dsl.compile_told import COUNTER_WORDS, ZONE_WORDS, check_says
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.enums import load_enums
 from meeple.dsl.errors import MeepleError, did_you_mean
@@ -185,7 +186,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if vis not in ("public", "private", "hidden"):
             raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
         check_per(z.per, enums, kinds, z.span, z.label)
-        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label)
+        check_says(z.says, z.per, ZONE_WORDS, z.span, f"zone `{z.name}`")
+        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label, z.says)
     for z in of(ast.ZoneDecl):
         if not z.refill:
             continue
@@ -258,8 +260,9 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
+        check_says(c.says, c.per, COUNTER_WORDS, c.span, f"`{c.name}`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
-                                            label=c.label)
+                                            label=c.label, says=c.says)
     # Which values and locals hold players: a local may be set from a value and a value from a
     # local (`let w = leader`, `leader = w`), so the values are judged again with the locals known.
     data_effects = {v[0] for comp in game.components.values() for v in comp.values()

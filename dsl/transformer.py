@@ -149,6 +149,12 @@ class ToAst(Declarations):
     def together_stmt(self, meta, c):
         return ast.Together(c[0], span=span_of(meta))
 
+    def quietly_stmt(self, meta, c):
+        return ast.Quietly(_unquote(c[0]) if len(c) > 1 else "", c[-1], span=span_of(meta))
+
+    def reset_stmt(self, meta, c):
+        return ast.Reset(str(c[0]), list(c[1:]) or None, span=span_of(meta))
+
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], span=span_of(meta))
 

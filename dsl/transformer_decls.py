@@ -27,6 +27,13 @@ class ShownAs:
     text: str
 
 
+@dataclass
+class Says:
+    """`says "TEXT"` after a zone's declaration, while it is being read."""
+
+    text: str
+
+
 INTERRUPTING = object()  # `, interrupting` after an action's test
 ON_REQUEST = object()  # marks `, on request` among an action's parts
 
@@ -144,10 +151,14 @@ class Declarations(Transformer):
         per = self._pers(rest)
         kind, of = str(rest[0]), str(rest[1])
         # `, VISIBILITY` and `, refill from ZONE` are both optional.
+        says = rest.pop().text if rest and isinstance(rest[-1], Says) else ""
         label = rest.pop().text if rest and isinstance(rest[-1], ShownAs) else ""
         refill = rest.pop().zone if rest and isinstance(rest[-1], Refill) else ""
         vis = str(rest[2]) if len(rest) > 2 else ""
-        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta), label=label)
+        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta), label=label, says=says)
+
+    def says(self, meta, c):
+        return Says(_unquote(c[0]))
 
     def zone_refill(self, meta, c):
         return Refill(str(c[0]))
@@ -182,8 +193,8 @@ class Declarations(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
-            if which == "label":
-                node.label = _unquote(expr)
+            if which in ("label", "says"):
+                setattr(node, which, _unquote(expr))
                 continue
             setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
                     True if expr is None else expr)

@@ -32,6 +32,7 @@ class ZoneSpec:
     span: Span = field(default_factory=Span)
     refill: str = ""  # zone shuffled in when a draw finds this one short ("" = none)
     label: str = ""  # the words displays say it by; braces name what it is kept per ("{player}'s hand")
+    says: str = ""  # the log's sentence for a move into it ("{player} reserves {items}"; "" = the engine's)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class CounterSpec:
     players: bool = False  # a `value` that holds a list of players (and maybe texts): P3, P2, P1
     label: str = ""  # the words displays name it by (`last round`; braces name what it is kept per:
     # "{player}'s coins"); a flag with one shows only while true
+    says: str = ""  # the log's sentence for a change ("{player} scores {change}"; "" = "NAME = VALUE")
 
 
 @dataclass

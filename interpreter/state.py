@@ -230,6 +230,6 @@ def visible_events(game: Game, events: list, viewer, after: dict) -> list:
                 or not visible_to(game, after, viewer, component_ids(e["choice"], game))):
             e = dict(e, choice=HIDDEN, label=HIDDEN)
         elif kind == "set" and not may_see_var(game, e["var"], viewer):
-            e = dict(e, value=HIDDEN)
+            e = dict(e, value=HIDDEN, **({"was": HIDDEN} if "was" in e else {}))
         out.append(e)
     return out
