@@ -52,7 +52,7 @@ class EnumDecl:
     values: list[str]
     span: Span = _span()
     labels: dict = field(default_factory=dict)  # value -> the words people read it by
-    value_span: list = field(default_factory=list)  # where each value is written, in order (errors point there)
+    value_span: list = field(default_factory=list, repr=False, compare=False)  # where each value is (errors)
     path: str = ""  # `enum kind from "cards.csv" column kind`: the data file, its column, the labels' column
     column: str = ""
     label_column: str = ""

@@ -234,6 +234,7 @@ class Reset:
     name: str
     index: Optional[list] = None
     span: Span = _span()
+    text: str = ""  # the line the log says ("" = the engine's words)
 
 
 @dataclass

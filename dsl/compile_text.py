@@ -163,7 +163,9 @@ def field_shown(game, value) -> str:
         args = ", ".join(str(a) for a in value[1])
         return f"{value[0]}({args})"
     if isinstance(value, list):
-        return " ".join(str(v) for v in value) or "nothing"
+        return " ".join(field_shown(game, v) for v in value) or "nothing"
+    if isinstance(value, str):  # an enum value by its label, a name with `_` as words
+        return game.labels.get(value) or words(value)
     return "" if value is None else str(value)
 
 

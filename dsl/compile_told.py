@@ -65,13 +65,13 @@ def reset(ops: list, s: ast.Reset, scope: Scope) -> None:
         raise fail(f"`reset {s.name}`: only a counter, flag or value can be reset", s.span,
                    did_you_mean(s.name, game.counters, "counter"))
     start = copy.deepcopy(spec.init)
-    name = s.name
+    name, text = s.name, s.text
     if s.index:
         key = instance_key(scope, name, spec.per, s.index, s.span)
-        ops.append(Exec(lambda m: telling.reset(m, name, [key(m)], start), s.span))
+        ops.append(Exec(lambda m: telling.reset(m, name, [key(m)], start, text), s.span))
         return
 
     def every(m):
         keys = [k for k, _ in m.game.instance_keys(name, spec.per, m.state["players"])]
-        telling.reset(m, name, keys, start)
+        telling.reset(m, name, keys, start, text)
     ops.append(Exec(every, s.span))

@@ -12,14 +12,7 @@ from __future__ import annotations
 
 import re
 
-from meeple.interpreter.naming import BRACES, enum_word, player_name
-
-_SNAKE = re.compile(r"(?<=[a-z0-9])_(?=[a-z0-9])")
-
-
-def words(value: str) -> str:
-    """A name as people read it: `gold_coin` reads "gold coin"."""
-    return _SNAKE.sub(" ", value)
+from meeple.interpreter.naming import BRACES, enum_word, player_name, words  # noqa: F401 (said from here too)
 
 
 def dims(game, spec, key: str) -> dict:
@@ -59,10 +52,14 @@ def set_sentence(game, e: dict, shown) -> str | None:
 
 
 def reset_text(game, e: dict, label: str, shown) -> str:
-    """`reset NAME`: "all used tokens back to none" (one instance: "P1's coins back to 0")."""
-    start = shown(e["value"])
+    """`reset NAME`: "all coins back to 0", a flag "used: all cleared" (one instance: "P1's coins
+    back to 0", "used[P1]: cleared")."""
+    if e.get("text"):
+        return e["text"]
+    start = e["value"]
+    spec = game.counters.get(e["var"].split("/", 1)[0])
     if "/" in e["var"]:
-        return f"{label} back to {start}"
-    spec = game.counters.get(e["var"])
+        return f"{label}: cleared" if start is False else f"{label} back to {shown(start)}"
     plain = re.sub(r"\{\w+\}('s)?\s*", "", spec.label).strip() if spec is not None and spec.label else ""
-    return f"all {plain or words(e['var'])} back to {start}"
+    plain = plain or words(e["var"])
+    return f"{plain}: all cleared" if start is False else f"all {plain} back to {shown(start)}"

@@ -88,14 +88,19 @@ class TestBookkeeping:
         e = engine(tmp_path, BODY)
         state, events = e.start(2, 1)
         assert [ev for ev in events if ev["e"] == "reset"] == [{"e": "reset", "var": "used", "value": False}]
-        assert told(e, events)[-1] == "all used back to false"
+        assert told(e, events)[-1] == "used: all cleared"
         assert state["vars"]["used/0"] is False and state["vars"]["used/1"] is False
 
     def test_a_reset_of_one_instance_names_it(self, tmp_path):
         e = engine(tmp_path, BODY.replace("    reset used\n", "    reset used[1]\n"))
         state, events = e.start(2, 1)
-        assert told(e, events)[-1] == "used[P2] back to false"
+        assert told(e, events)[-1] == "used[P2]: cleared"
         assert state["vars"]["used/0"] is True
+
+    def test_a_reset_may_say_its_own_line(self, tmp_path):
+        e = engine(tmp_path, BODY.replace("    reset used\n", '    reset used "Every token is ready again"\n'))
+        state, events = e.start(2, 1)
+        assert told(e, events)[-1] == "Every token is ready again"
 
     def test_a_quietly_block_may_not_ask_for_a_decision(self, tmp_path):
         with pytest.raises(MeepleError) as info:

@@ -34,7 +34,7 @@ def unhush(m) -> None:
         e[QUIET] = True
 
 
-def reset(m, name: str, keys: list, start) -> None:
+def reset(m, name: str, keys: list, start, text: str = "") -> None:
     """Every key back to `start`; one event naming the counter (or the one key) when any changed."""
     vars_ = m.state["vars"]
     changed = False
@@ -43,4 +43,5 @@ def reset(m, name: str, keys: list, start) -> None:
             vars_[k] = copy.deepcopy(start)
             changed = True
     if changed and m.recording:
-        m.emit("reset", var=keys[0] if len(keys) == 1 and keys[0] != name else name, value=start)
+        said = {"text": text} if text else {}
+        m.emit("reset", var=keys[0] if len(keys) == 1 and keys[0] != name else name, value=start, **said)
