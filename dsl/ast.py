@@ -198,5 +198,5 @@ from meeple.dsl.ast_decls import (  # noqa: E402,F401
     GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,
     GridDecl, CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
     ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeEntry,
-    OutcomeDecl, Ruleset, Decl,
+    OutcomeDecl, SummaryDecl, Ruleset, Decl,
 )

@@ -258,9 +258,19 @@ class OutcomeDecl:
     span: Span = _span()
 
 
+@dataclass
+class SummaryDecl:
+    """`summary: bid, tricks, trick`: what the summary before each decision shows besides your own
+    things (every player's instance of each, as the reader may see it)."""
+
+    names: list[str]
+    span: Span = _span()
+
+
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl,
+             SummaryDecl]
 
 
 @dataclass

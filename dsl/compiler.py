@@ -375,5 +375,11 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
     for s in [i for i in items if isinstance(i, ast.MeasureDecl)]:
         if s.guard is None or constant(s.guard, scope):
             game.measures.append(MeasureRule(s.label, rule_function(s, player_scope), s.span))
+    for d in [i for i in items if isinstance(i, ast.SummaryDecl)]:
+        for name in d.names:
+            if name not in game.counters and name not in game.zones:
+                raise fail(f"`summary` names `{name}`, which is not a counter, flag, value or zone", d.span,
+                           did_you_mean(name, list(game.counters) + list(game.zones), "name"))
+        game.summary = tuple(d.names)
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

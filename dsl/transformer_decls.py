@@ -292,6 +292,9 @@ class Declarations(Transformer):
     def tiebreak_key(self, meta, c):
         return (c[0], c[1])
 
+    def summary_decl(self, meta, c):
+        return ast.SummaryDecl([str(t) for t in c], span=span_of(meta))
+
     def tiebreak_decl(self, meta, c):
         return ast.TiebreakDecl(list(c), span=span_of(meta))
 

@@ -180,6 +180,7 @@ class Game:
     measures: list = field(default_factory=list)  # [MeasureRule]: for the lab's reports, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
+    summary: tuple | None = None  # `summary: ...`: the counters and zones said before each decision
     player_locals: frozenset = frozenset()  # local names that always hold a player (texts read P2)
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
