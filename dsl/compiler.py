@@ -26,7 +26,7 @@ from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_locals, player_values
 from meeple.interpreter.boards.grid import Geometry
 from meeple.interpreter.naming import placeholders
-from meeple.interpreter.game import (VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
+from meeple.interpreter.game import (VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
                                      MeasureRule, Reaction, ScoreRule, ZoneSpec)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -183,8 +183,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"zone `{z.name}` holds `{z.of}`, which is not a component", z.span,
                        did_you_mean(z.of, kinds, "component"))
         vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
-        if vis not in ("public", "private", "hidden"):
-            raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
+        if vis not in VISIBILITIES:
+            raise fail(f"`{vis}` is not a visibility", z.span, "use public, private, hidden or top")
         check_per(z.per, enums, kinds, z.span, z.label)
         check_says(z.says, z.per, ZONE_WORDS, z.span, f"zone `{z.name}`")
         zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label, z.says)

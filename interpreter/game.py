@@ -17,7 +17,7 @@ from meeple.interpreter.boards.grid import Geometry
 
 VISIBILITY_DEFAULTS = {"deck": "hidden", "bag": "hidden", "pile": "public", "hand": "private"}
 ZONE_KINDS = tuple(VISIBILITY_DEFAULTS)
-VISIBILITIES = ("public", "private", "hidden")
+VISIBILITIES = ("public", "private", "hidden", "top")  # top: face up, only the top card shows
 BOX = "box"  # the implicit zone every component starts in
 KIND = "$kind"  # key of a component's kind in its data (fields may be called "kind")
 
@@ -28,7 +28,7 @@ class ZoneSpec:
     per: tuple  # dimensions: "player", an enum, a component kind
     kind: str  # deck | bag | pile | hand
     of: str  # component kind
-    visibility: str  # public | private | hidden
+    visibility: str  # public | private | hidden | top (a face-up pile: the top card shows, the rest are under it)
     span: Span = field(default_factory=Span)
     refill: str = ""  # zone shuffled in when a draw finds this one short ("" = none)
     label: str = ""  # the words displays say it by; braces name what it is kept per ("{player}'s hand")

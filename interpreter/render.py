@@ -12,7 +12,7 @@ from meeple.interpreter import sentences
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
 from meeple.interpreter.naming import key_label, parts_of, player_name  # noqa: F401 (said from here too)
-from meeple.interpreter.state import HIDDEN, can_see, may_see_var
+from meeple.interpreter.state import HIDDEN, can_see, may_see_var, sees_moves
 
 
 def choice_text(title: str, actor, label: str) -> str:
@@ -126,7 +126,7 @@ def cell_text(game, key: str, index: int) -> str:
 
 
 def _visible(game, key: str, viewer) -> bool:
-    return key.split("/", 1)[0] != "box" and can_see(game, key, viewer)
+    return key.split("/", 1)[0] != "box" and sees_moves(game, key, viewer)
 
 
 def event_text(game, e: dict, viewer=None) -> str:
