@@ -199,11 +199,11 @@ def walk(node):
 from meeple.dsl.ast_stmts import (  # noqa: E402,F401
     ZoneRef, Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log,
     Add, Pass, Moment, Window, If, For, Repeat, While, Choose, MenuEntry, Menu, Simultaneous,
-    PassOn, ChooseSome, Together, Stmt,
+    PassOn, ChooseSome, Together, Quietly, Reset, Stmt,
 )
 from meeple.dsl.ast_decls import (  # noqa: E402,F401
     GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,
     GridDecl, CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
     ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeEntry,
-    OutcomeDecl, Ruleset, Decl,
+    OutcomeDecl, SummaryDecl, Ruleset, Decl,
 )

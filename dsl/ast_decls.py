@@ -6,7 +6,7 @@ parser, checker and compiler name every node as `ast.X`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional, Union
 
 from meeple.dsl.errors import Span
@@ -54,6 +54,11 @@ class EnumDecl:
     name: str
     values: list[str]
     span: Span = _span()
+    labels: dict = field(default_factory=dict)  # value -> the words people read it by
+    value_span: list = field(default_factory=list, repr=False, compare=False)  # where each value is (errors)
+    path: str = ""  # `enum kind from "cards.csv" column kind`: the data file, its column, the labels' column
+    column: str = ""
+    label_column: str = ""
 
 
 @dataclass
@@ -85,6 +90,7 @@ class ZoneDecl:
     refill: str = ""  # a zone whose contents are shuffled in when a draw runs out
     span: Span = _span()
     label: str = ""  # the words displays say it by; braces name what it is kept per
+    says: str = ""  # the sentence the log says for a move into it ("" = the engine's words)
 
 
 @dataclass
@@ -119,6 +125,7 @@ class CounterDecl:
     span: Span = _span()
     quiet: bool = False  # bookkeeping: kept in the state, left out of displays
     label: str = ""  # the words displays name it by; a flag with one shows only while true
+    says: str = ""  # the sentence the log says for a change ("" = "NAME = VALUE")
 
 
 @dataclass
@@ -254,9 +261,19 @@ class OutcomeDecl:
     span: Span = _span()
 
 
+@dataclass
+class SummaryDecl:
+    """`summary: bid, tricks, trick`: what the summary before each decision shows besides your own
+    things (every player's instance of each, as the reader may see it)."""
+
+    names: list[str]
+    span: Span = _span()
+
+
 Decl = Union[GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
              CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl]
+             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl,
+             SummaryDecl]
 
 
 @dataclass

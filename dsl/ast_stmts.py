@@ -221,6 +221,26 @@ class Together:
 
 
 @dataclass
+class Quietly:
+    """`quietly "TEXT":` bookkeeping: the block's changes stay out of what people read; TEXT is
+    the one line the log says for them ("" for none)."""
+
+    text: str
+    body: list
+    span: Span = _span()
+
+
+@dataclass
+class Reset:
+    """`reset NAME` / `reset NAME[i]`: back to the starting value, told as one line."""
+
+    name: str
+    index: Optional[list] = None
+    span: Span = _span()
+    text: str = ""  # the line the log says ("" = the engine's words)
+
+
+@dataclass
 class PassOn:
     """`pass ZONE to next`: each player's zone goes, whole, to the next player."""
 
@@ -245,4 +265,5 @@ class ChooseSome:
 
 
 Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn, Together]
+             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn, Together,
+             Quietly, Reset]

@@ -23,6 +23,9 @@ KINDS = {
     ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
     ast.ReactionDecl: "reaction", ast.ActionDecl: "action",
 }
+# Named only after `do`, by a reaction's window or as an action: never in an expression, so an
+# enum value may have the same name (`enum ability = harvest | ...` beside `effect harvest(p):`).
+OWN_NAMES = (ast.EffectDecl, ast.ReactionDecl, ast.ActionDecl)
 RULE_KINDS = {ast.ScoreDecl: "score", ast.HintDecl: "hint", ast.MeasureDecl: "measure"}
 # Names a ruleset may not define because expressions give them a meaning already.
 RESERVED = {"player", "players", "turn_order", "first_player", "box", "end", "setup"}
@@ -70,14 +73,17 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
             seen[name] = (what, item.span)
 
     values: dict[str, tuple[str, Span]] = {}
+    named = {name: (what, span) for name, (what, span) in seen.items()
+             if what not in ("effect", "reaction", "action")}
     for item in items:
         if isinstance(item, ast.EnumDecl):
-            for v in item.values:
+            for i, v in enumerate(item.values):
+                at = item.value_span[i] if i < len(item.value_span) else item.span  # the value itself
                 if v in values and values[v][0] == item.name:
-                    error(f"`{v}` appears twice in enum `{item.name}`", item.span)
-                elif v in seen:
-                    error(f"enum value `{v}` has the same name as the {seen[v][0]} on line {seen[v][1].line}",
-                          item.span, "rename one of them")
+                    error(f"`{v}` appears twice in enum `{item.name}`", at)
+                elif v in named:
+                    error(f"enum value `{v}` has the same name as the {named[v][0]} on line {named[v][1].line}",
+                          at, "rename one of them")
                 values[v] = (item.name, item.span)
         if isinstance(item, ast.OptionDecl) and len(set(item.values)) != len(item.values):
             error(f"option `{item.name}` lists a value twice", item.span)

@@ -77,7 +77,7 @@ def bound_names(stmts) -> set:
             for _, body in s.branches:
                 out |= bound_names(body)
             out |= bound_names(s.else_body or [])
-        elif isinstance(s, (ast.Repeat, ast.While, ast.Together)):
+        elif isinstance(s, (ast.Repeat, ast.While, ast.Together, ast.Quietly)):
             out |= bound_names(s.body)
         elif isinstance(s, ast.Menu):
             for e in s.entries:

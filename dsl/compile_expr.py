@@ -131,22 +131,38 @@ class Table:
     def __init__(self, span: Span):
         self.exact, self.ranges, self.default, self.has_default, self.span = {}, [], None, False, span
 
-    def lookup(self, key):
+    def lookup(self, key, m=None):
         if key in self.exact:
-            return self.exact[key]
-        if isinstance(key, int):
-            for lo, hi, value in self.ranges:
-                if lo <= key and (hi is None or key <= hi):
-                    return value
-        if self.has_default:
-            return self.default
-        raise fail(f"the table has no entry for {key!r}", self.span, "add the entry, or `else: ...`")
+            value = self.exact[key]
+        elif isinstance(key, int) and (hit := next((v for lo, hi, v in self.ranges
+                                                    if lo <= key and (hi is None or key <= hi)), _MISS)) is not _MISS:
+            value = hit
+        elif self.has_default:
+            value = self.default
+        else:
+            raise fail(f"the table has no entry for {key!r}", self.span, "add the entry, or `else: ...`")
+        return value.fn(m) if type(value) is Computed else value
+
+
+_MISS = object()
+
+
+class Computed:
+    """A table entry that reads the game (`{2: players + 1, else: 4}`): worked out at each lookup."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
 
 
 def compile_table(node: ast.TableLit, scope: Scope) -> Table:
     table = Table(node.span)
     for key, value_node in node.entries:
-        value = constant(value_node, scope)
+        try:
+            value = constant(value_node, scope)
+        except MeepleError:  # it reads the game (the player count, an option, a counter): read at lookup
+            value = Computed(compile_expr(value_node, scope))
         if key.kind == "int":
             table.exact[key.lo] = value
         elif key.kind == "range":
@@ -239,7 +255,7 @@ def compile_index(node: ast.Index, scope: Scope):
     if isinstance(node.obj, ast.TableLit):
         table = compile_table(node.obj, scope)
         idx = compile_expr(node.index, scope)
-        return lambda m: table.lookup(idx(m))
+        return lambda m: table.lookup(idx(m), m)
     if isinstance(node.index, list):
         raise fail("several indexes are only for things kept per player or per value", node.span,
                    "declare it with `per ... per ...`, or index one at a time: x[a][b]")
@@ -260,7 +276,7 @@ def compile_index(node: ast.Index, scope: Scope):
     def index(m):
         container, i = obj(m), idx(m)
         if isinstance(container, Table):
-            return container.lookup(i)
+            return container.lookup(i, m)
         try:
             return container[i]
         except (IndexError, KeyError, TypeError):

@@ -11,7 +11,7 @@ import dataclasses
 import itertools
 from typing import cast
 
-from meeple.dsl import ast, op_chains
+from meeple.dsl import ast, compile_told, op_chains
 from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
 from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
@@ -154,6 +154,8 @@ class FlowCompiler(ChoiceCompiler):
             raise fail(f"`{name}` is not a counter or flag that can be set", target.span, hint)
         key = instance_key(scope, name, spec.per, index, target.span)
         lo, hi, secret = spec.lo, spec.hi, spec.secret
+        if "{was}" in spec.says or "{change}" in spec.says:
+            return self.told_assignment(key, combine, value, lo, hi, secret)
 
         def set_var(m):
             k = key(m)
@@ -169,6 +171,22 @@ class FlowCompiler(ChoiceCompiler):
                 vars_[k] = new
                 if m.recording:
                     m.emit("set", var=k, value=new)
+        return set_var
+
+    @staticmethod
+    def told_assignment(key, combine, value, lo, hi, secret):
+        """An assignment to a counter whose sentence says what it was: its event carries `was`."""
+        def set_var(m):
+            k = key(m)
+            vars_ = m.state["vars"]
+            was = vars_[k]
+            new = combine(was, value(m))
+            new = new if lo is None or new >= lo else lo
+            new = new if hi is None or new <= hi else hi
+            if was != new or secret:
+                vars_[k] = new
+                if m.recording:
+                    m.emit("set", var=k, value=new, was=was)
         return set_var
 
     def zone(self, ref: ast.ZoneRef, scope: Scope):
@@ -344,6 +362,12 @@ class FlowCompiler(ChoiceCompiler):
             ops.append(actions.Together(False, s.span))
         finally:
             self.together -= 1
+
+    def s_Quietly(self, ops, s, scope):
+        compile_told.quietly(self, ops, s, scope)
+
+    def s_Reset(self, ops, s, scope):
+        compile_told.reset(ops, s, scope)
 
     def s_Repeat(self, ops, s, scope):
         count = compile_expr(s.count, scope)

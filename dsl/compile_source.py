@@ -258,10 +258,10 @@ class Gen(KeyWriter, CallWriter):
             raise NotGenerated("index")
         if isinstance(obj, ast.TableLit):
             table = self.const(compile_table(obj, self.sc(bound)))
-            return f"{table}.lookup({self.expr(node.index, bound)})"
+            return f"{table}.lookup({self.expr(node.index, bound)}, m)"
         if isinstance(obj, ast.ListLit) and all(is_constant(i, self.sc(bound)) for i in obj.items):
             return f"{self.x_ListLit(obj, bound)}[{self.expr(node.index, bound)}]"
-        return f"INDEX({self.expr(obj, bound)}, {self.expr(node.index, bound)})"
+        return f"INDEX({self.expr(obj, bound)}, {self.expr(node.index, bound)}, m)"
 
     def function_made(self, name: str):
         """The rules' function `name` as a generated Python function (made once per game)."""

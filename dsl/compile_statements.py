@@ -86,8 +86,8 @@ def _parts(s, scope, gen: Gen):
         return ([f"_v = {gen.expr(s.value, {})}"],
                 ["S['first'] = _v % S['players']", "if m.recording:", "    m.emit('first', player=S['first'])"])
     spec = g.counters.get(name)
-    if spec is None or spec.secret:
-        return None
+    if spec is None or spec.secret or "{was}" in spec.says or "{change}" in spec.says:
+        return None  # (a sentence that says what it was: the closure's event carries `was`)
     reads = [f"_k = {gen.key(name, spec.per, index, {})}", "_o = S['vars'][_k]", f"_v = {gen.expr(s.value, {})}"]
     writes = []
     if op != "=":

@@ -19,7 +19,8 @@ from typing import Any
 from meeple.dsl import ast
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.errors import Span, did_you_mean
-from meeple.dsl.runtime import Outcome, OutcomeEntry, polyomino
+from meeple.dsl.player_values import PLAYER, text_shape
+from meeple.dsl.runtime import Outcome, OutcomeEntry, player_name, polyomino, words
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
@@ -65,8 +66,8 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
     parts = split_template(text, span, where)
     if all(isinstance(p, str) for p in parts):
         return "".join(parts)
-    compiled: list[Any] = [p if isinstance(p, str) else compile_expr(p, scope) for p in parts]  # texts, functions
     game = scope.game
+    compiled: list[Any] = [p if isinstance(p, str) else as_words(p, compile_expr(p, scope), game) for p in parts]
     if len(compiled) <= 3 and sum(not isinstance(p, str) for p in compiled) == 1:
         # One value in the text, the usual title ("Where does {piece} go?"): read at every
         # decision that asks it, so without a generator and a join.
@@ -79,24 +80,51 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
     return render
 
 
+def as_words(expr, fn, game):
+    """The compiled expression, reading seats as players (P2) where it is known to hold one:
+    a player is a seat number at run time, like any count, so the rules text decides."""
+    shape = text_shape(expr, game)
+    if shape == PLAYER:
+        return lambda m: _player(fn(m))
+    if shape is not None:
+        return lambda m: [_player(x) for x in v] if isinstance(v := fn(m), list) else v
+    return fn
+
+
+def _player(value):
+    return _Seat(value) if type(value) is int else value
+
+
+class _Seat(int):
+    """A seat number on its way into a text: it reads P1, P2..."""
+
+
 def shown(game, value) -> str:
     """A value as people read it: components by label, lists joined by commas."""
-    if type(value) is str:  # the usual value: a component's id, or a word
-        return game.labels.get(value, value)
+    if type(value) is str:  # the usual value: a component's id, or a word (`gold_coin` reads "gold coin")
+        return game.labels.get(value) or words(value)
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, _Seat):
+        return player_name(int(value))
     if isinstance(value, str):
-        return game.labels.get(value, value)
+        return game.labels.get(value) or words(value)
     if isinstance(value, list):
-        if len(value) == 2 and isinstance(value[0], str) and type(value[1]) is int \
-                and value[0].split("/", 1)[0] in game.grids:
+        if _is_cell(game, value):
             spec = game.grids[value[0].split("/", 1)[0]]
             r, c = divmod(value[1], spec.geometry.cols)
             return f"row {r + 1}, column {c + 1}"
-        return ", ".join(shown(game, v) for v in value) if value else "nothing"
+        # an inner list in brackets, so pairs read as pairs: "[0, 1], [2, 2]"
+        return ", ".join(f"[{shown(game, v)}]" if isinstance(v, list) and not _is_cell(game, v) else shown(game, v)
+                         for v in value) if value else "nothing"
     return str(value)
+
+
+def _is_cell(game, value) -> bool:
+    return len(value) == 2 and isinstance(value[0], str) and type(value[1]) is int \
+        and value[0].split("/", 1)[0] in game.grids
 
 
 # ----------------------------------------------------------------- component labels
@@ -133,7 +161,9 @@ def field_shown(game, value) -> str:
         args = ", ".join(str(a) for a in value[1])
         return f"{value[0]}({args})"
     if isinstance(value, list):
-        return " ".join(str(v) for v in value) or "nothing"
+        return " ".join(field_shown(game, v) for v in value) or "nothing"
+    if isinstance(value, str):  # an enum value by its label, a name with `_` as words
+        return game.labels.get(value) or words(value)
     return "" if value is None else str(value)
 
 

@@ -13,18 +13,20 @@ from typing import cast
 
 from meeple.dsl import ast
 from meeple.dsl import compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
-from meeple.dsl.checker import check, guard_text
+from meeple.dsl.checker import KINDS, OWN_NAMES, check, guard_text
 from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
-from meeple.dsl.runtime import (FUNCTIONS, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
+from meeple.dsl.runtime import (FUNCTIONS, VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
                                 HintRule, MeasureRule, Reaction, ScoreRule, ZoneSpec, chain_phases, placeholders)
 from meeple.dsl.compile_text import compile_outcomes, component_labels
+from meeple.dsl.compile_told import COUNTER_WORDS, ZONE_WORDS, check_says
 from meeple.dsl.data import load_board, load_components, load_layout
+from meeple.dsl.enums import load_enums
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.parser import parse_file
-from meeple.dsl.player_values import player_lists, player_values
+from meeple.dsl.player_values import player_lists, player_locals, player_values
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -149,7 +151,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     options, option_choices = choose_options(items, requested)
     title = of(ast.GameDecl)[0].title
     players = of(ast.PlayersDecl)[0]
-    enums = {e.name: list(e.values) for e in of(ast.EnumDecl)}
+    enums, enum_labels = load_enums(of(ast.EnumDecl), base, options,
+                                    {i.name: KINDS[type(i)] for i in items if type(i) in KINDS and type(i) not in OWN_NAMES})
     digest = hashlib.sha256(rs.source.encode())
 
     components, kinds, shapes = dict[str, dict](), {}, {}
@@ -179,10 +182,11 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             raise fail(f"zone `{z.name}` holds `{z.of}`, which is not a component", z.span,
                        did_you_mean(z.of, kinds, "component"))
         vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
-        if vis not in ("public", "private", "hidden"):
-            raise fail(f"`{vis}` is not a visibility", z.span, "use public, private or hidden")
+        if vis not in VISIBILITIES:
+            raise fail(f"`{vis}` is not a visibility", z.span, "use public, private, hidden or top")
         check_per(z.per, enums, kinds, z.span, z.label)
-        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label)
+        check_says(z.says, z.per, ZONE_WORDS, z.span, f"zone `{z.name}`")
+        zones[z.name] = ZoneSpec(z.name, z.per, z.kind, z.of, vis, z.span, z.refill, z.label, z.says)
     for z in of(ast.ZoneDecl):
         if not z.refill:
             continue
@@ -224,6 +228,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
                 enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
                 grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
                 scores=[], tiebreaks=[], boards=boards, backs=backs)
+    game.labels.update(enum_labels)  # before the components': a component's label wins a shared name
     for decl in of(ast.ComponentDecl):
         game.labels.update(component_labels(decl, game))
     for board in boards.values():  # a value holding a space reads as its label, like a component
@@ -254,16 +259,24 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.secret and c.per[:1] != ("player",):
             raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
                        f"write `{c.kind} {c.name} per player = ..., secret`")
+        check_says(c.says, c.per, COUNTER_WORDS, c.span, f"`{c.name}`")
         game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
-                                            label=c.label)
-    for name in player_values(items, game.counters):
+                                            label=c.label, says=c.says)
+    # Which values and locals hold players: a local may be set from a value and a value from a
+    # local (`let w = leader`, `leader = w`), so the values are judged again with the locals known.
+    data_effects = {v[0] for comp in game.components.values() for v in comp.values()
+                    if isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) and v[0] in effect_params}
+    seats = player_locals(items, game.counters, data_effects)
+    for name in player_values(items, game.counters, seats):
         game.counters[name].player = True
-    for name in player_lists(items, game.counters):
+    for name in player_lists(items, game.counters, seats):
         game.counters[name].players = True
+    game.player_locals = frozenset(player_locals(items, game.counters, data_effects))
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
+            e.path for e in of(ast.EnumDecl) if e.path} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())
     game.digest = digest.hexdigest()[:16]
@@ -361,5 +374,11 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
     for ms in [i for i in items if isinstance(i, ast.MeasureDecl)]:
         if ms.guard is None or constant(ms.guard, scope):
             game.measures.append(MeasureRule(ms.label, rule_function(ms, player_scope), ms.span))
+    for d in [i for i in items if isinstance(i, ast.SummaryDecl)]:
+        for name in d.names:
+            if name not in game.counters and name not in game.zones:
+                raise fail(f"`summary` names `{name}`, which is not a counter, flag, value or zone", d.span,
+                           did_you_mean(name, list(game.counters) + list(game.zones), "name"))
+        game.summary = tuple(d.names)
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

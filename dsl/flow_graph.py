@@ -74,7 +74,7 @@ def transitions(body, calls: dict, seen: set, top: bool = True) -> tuple[list, b
 def sub_bodies(s) -> list:
     if isinstance(s, ast.If):
         return [b for _, b in s.branches] + ([s.else_body] if s.else_body else [])
-    if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous, ast.Together)):
+    if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous, ast.Together, ast.Quietly)):
         return [s.body]
     if isinstance(s, (ast.Choose, ast.ChooseSome)):
         return [s.body] + ([s.otherwise] if s.otherwise else [])

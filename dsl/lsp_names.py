@@ -110,7 +110,7 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
                 for _, branch in s.branches:
                     body(branch, owner)
                 body(s.else_body or [], owner)
-            elif isinstance(s, (ast.Repeat, ast.While, ast.Together)):
+            elif isinstance(s, (ast.Repeat, ast.While, ast.Together, ast.Quietly)):
                 body(s.body, owner)
             elif isinstance(s, ast.Menu):
                 for entry in s.entries:

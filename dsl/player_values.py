@@ -73,8 +73,9 @@ class _Shapes:
     """What an expression holds, as far as players go: PLAYER, TEXT, ("list", item),
     ("row", [items]) for a list literal (each position known), or None."""
 
-    def __init__(self, items, seats: set):
+    def __init__(self, items, seats: set, base: dict | None = None):
         self.seats = seats
+        self.base = base or {}  # what names not bound locally hold (counters that hold players)
         self.functions = {f.name: f for f in _nodes(items) if isinstance(f, ast.FunctionDecl)}
         self.busy: set = set()  # functions being looked into (recursion)
 
@@ -95,6 +96,8 @@ class _Shapes:
         if isinstance(e, ast.Name):
             if e.name in local:
                 return local[e.name]
+            if e.name in self.base:
+                return self.base[e.name]
             if e.name == "turn_order":
                 return ("list", PLAYER)
             return PLAYER if e.name in self.seats or e.name == "first_player" else None
@@ -146,31 +149,115 @@ class _Shapes:
 
 
 def _value_assignments(items, counters: dict):
-    """(name, expression) for every `=` to a `value` declaration (whole or one entry)."""
+    """(name, expression) for every `=` to a `value` declaration (whole or one entry), and to a
+    `counter` that is only ever set with `=` (never counted up or down: it may hold a player)."""
+    counted = {getattr(n.target.obj if isinstance(n.target, ast.Index) else n.target, "name", None)
+               for n in _nodes(items) if isinstance(n, ast.Assign) and n.op != "="}
     for n in _nodes(items):
         if not isinstance(n, ast.Assign) or n.op != "=":
             continue
         target = n.target.obj if isinstance(n.target, ast.Index) else n.target
-        if isinstance(target, ast.Name) and target.name in counters and counters[target.name].kind == "value":
+        if isinstance(target, ast.Name) and target.name in counters and (
+                counters[target.name].kind == "value" or
+                counters[target.name].kind == "counter" and target.name not in counted):
             yield target.name, n.value
 
 
-def player_lists(items, counters: dict) -> set:
+def player_lists(items, counters: dict, seats: set | frozenset = frozenset()) -> set:
     """The names of the `value`s that hold a list of players."""
-    shapes = _Shapes(items, _seat_names(items))
+    shapes = _Shapes(items, _seat_names(items) | seats)
     verdicts: dict[str, list] = {}
     for name, value in _value_assignments(items, counters):
-        verdicts.setdefault(name, []).append(shapes.item(shapes.of(value, {})))
+        if counters[name].kind == "value":
+            verdicts.setdefault(name, []).append(shapes.item(shapes.of(value, {})))
     return {name for name, vs in verdicts.items()
             if counters[name].init in ([], None) and all(v in (PLAYER, MIXED, "empty") for v in vs)
             and any(v in (PLAYER, MIXED) for v in vs)}
 
 
-def player_values(items, counters: dict) -> set:
-    """The names of the `value`s that hold a player."""
-    seats = _seat_names(items)
+def player_values(items, counters: dict, seats: set | frozenset = frozenset()) -> set:
+    """The names of the `value`s (and set-only `counter`s) that hold a player."""
+    seats = _seat_names(items) | seats
     verdicts: dict[str, list] = {}
     for name, value in _value_assignments(items, counters):
         verdicts.setdefault(name, []).append(_is_player(value, seats))
     return {name for name, vs in verdicts.items()
-            if counters[name].init is None and True in vs and False not in vs}
+            if (counters[name].init is None or counters[name].kind == "counter")
+            and True in vs and False not in vs}
+
+
+# ----------------------------------------------------------------- names that hold a player
+def _bindings(items, shapes: "_Shapes", data_effects: set | frozenset):
+    """(name, what it holds) for every place a local name is bound: loops, choices, `let`,
+    the player of an action or reaction, and an effect's parameters at each call."""
+    effects = {e.name: e for e in _nodes(items) if isinstance(e, ast.EffectDecl)}
+    field_calls = [n.call for n in _nodes(items) if isinstance(n, ast.DoField)]
+    for n in _nodes(items):
+        if isinstance(n, (ast.For, ast.Selection)) and len(n.pattern.names) == 1 and not n.pattern.unpack:
+            yield n.pattern.names[0], shapes.item(shapes.of(n.source, {}))
+        elif isinstance(n, (ast.For, ast.Selection)):
+            for name in n.pattern.names:
+                yield name, None
+        elif isinstance(n, (ast.Choose, ast.Simultaneous)):
+            yield n.var, shapes.item(shapes.of(n.source, {}))
+        elif isinstance(n, ast.ChooseSome):
+            yield n.var, None
+        elif isinstance(n, ast.Let):
+            yield n.name, shapes.of(n.value, {})
+        elif isinstance(n, ast.ActionDecl):
+            yield n.param, PLAYER
+        elif isinstance(n, ast.ReactionDecl):
+            yield n.params[0], PLAYER
+            yield n.params[1], None
+        elif isinstance(n, ast.FunctionDecl):
+            for p in n.params:
+                yield p, None
+        elif isinstance(n, ast.Do) and n.effect in effects:
+            for p, arg in zip(effects[n.effect].params, n.args):
+                yield p, shapes.of(arg, {})
+    for name in data_effects & set(effects):  # run by `do c.field(args)`: those args, then the data's
+        params = effects[name].params
+        for call in field_calls:
+            for i, p in enumerate(params):
+                yield p, shapes.of(call.args[i], {}) if i < len(call.args) else None
+        if not field_calls:
+            for p in params:
+                yield p, None
+
+
+def counter_shapes(counters: dict) -> dict:
+    """What the counters known to hold players hold, as `_Shapes` reads names."""
+    out = {name: PLAYER for name, c in counters.items() if c.player}
+    out.update({name: ("list", PLAYER) for name, c in counters.items() if c.players})
+    return out
+
+
+def player_locals(items, counters: dict, data_effects: set | frozenset = frozenset()) -> set:
+    """The local names that hold a player wherever they are bound (so `{w}` in a text reads P2).
+
+    The largest set that is consistent: a name is in it when every binding of it is a player,
+    judged with the names in it taken as players (so `let w = p` follows `p`)."""
+    base = counter_shapes(counters)
+    names = {name for name, _ in _bindings(items, _Shapes(items, set(), base), data_effects)} | {"player"}
+    while True:
+        shapes = _Shapes(items, names, base)
+        verdicts: dict[str, bool] = {}
+        for name, shape in _bindings(items, shapes, data_effects):
+            verdicts[name] = verdicts.get(name, True) and shape == PLAYER
+        kept = {n for n in names if verdicts.get(n, n == "player")}
+        if kept == names:
+            return names
+        names = kept
+
+
+def text_shape(expr, game) -> str | tuple | None:
+    """PLAYER when `expr` (in a text's braces) holds a player, ("list", PLAYER or MIXED) for a list of
+    them, else None: counters that hold players count, and local names from `player_locals`."""
+    shapes = _Shapes([], set(game.player_locals), counter_shapes(game.counters))
+    shapes.functions = {name: ast.FunctionDecl(name, game.functions[name][0], body)
+                        for name, body in game.function_bodies.items()}
+    shape = shapes.of(expr, {})
+    if shape == PLAYER:
+        return PLAYER
+    item = _Shapes([], set()).item(shape) if isinstance(shape, tuple) else None
+    return ("list", item) if item in (PLAYER, MIXED) else None

@@ -16,27 +16,28 @@ from meeple.interpreter.boards.graph import Board, BoardError
 from meeple.interpreter.boards.grid import Geometry
 from meeple.interpreter.boards.placing import fitting, forget
 from meeple.interpreter.builtins import FUNCTIONS
-from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, zones
+from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, telling, zones
 from meeple.interpreter.effects.actions import MomentPoint
 from meeple.interpreter.effects.choices import ChooseFrom, Menu
-from meeple.interpreter.game import (KIND, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
+from meeple.interpreter.game import (KIND, VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
                                      MeasureRule, Outcome, OutcomeEntry, Reaction, ScoreRule, ZoneSpec)
 from meeple.interpreter.machine import (RULE_ERRORS, CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart,
                                         Jump, JumpUnless, chain_phases, kept_items, listed)
-from meeple.interpreter.naming import placeholders
+from meeple.interpreter.naming import placeholders, player_name
+from meeple.interpreter.sentences import words
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.work import WORK_LIMIT, charge, charge_one
 
 __all__ = [
     # modules whose parts the compiler picks by name
-    "actions", "builtins", "choices", "choose_some", "gridlib", "machine", "polyomino", "simultaneous", "zones",
+    "actions", "builtins", "choices", "choose_some", "gridlib", "machine", "polyomino", "simultaneous", "telling", "zones",
     # the compiled game's specs
-    "KIND", "VISIBILITY_DEFAULTS", "Action", "Block", "CounterSpec", "Game", "GridSpec", "HintRule", "MeasureRule",
+    "KIND", "VISIBILITIES", "VISIBILITY_DEFAULTS", "Action", "Block", "CounterSpec", "Game", "GridSpec", "HintRule", "MeasureRule",
     "Outcome", "OutcomeEntry", "Reaction", "ScoreRule", "ZoneSpec",
     # the machine's ops
     "RULE_ERRORS", "CallEffect", "CallField", "EndGame", "Exec", "Goto", "IterNext", "IterStart", "Jump", "JumpUnless",
     "chain_phases", "kept_items", "listed",
     # effects, boards, built-ins, names, state keys and the work bound
     "MomentPoint", "ChooseFrom", "Menu", "Board", "BoardError", "Geometry", "fitting", "forget", "FUNCTIONS",
-    "placeholders", "SOME_PREFIX", "WORK_LIMIT", "charge", "charge_one",
+    "placeholders", "player_name", "words", "SOME_PREFIX", "WORK_LIMIT", "charge", "charge_one",
 ]

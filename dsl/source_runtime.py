@@ -19,9 +19,9 @@ def _range(a, b):
     return list(range(a, b + 1))
 
 
-def _index(container, i):
+def _index(container, i, m=None):
     if isinstance(container, Table):
-        return container.lookup(i)
+        return container.lookup(i, m)
     return container[i]
 
 

@@ -149,6 +149,14 @@ class ToAst(Declarations):
     def together_stmt(self, meta, c):
         return ast.Together(c[0], span=span_of(meta))
 
+    def quietly_stmt(self, meta, c):
+        return ast.Quietly(_unquote(c[0]) if len(c) > 1 else "", c[-1], span=span_of(meta))
+
+    def reset_stmt(self, meta, c):
+        text = _unquote(c[-1]) if len(c) > 1 and getattr(c[-1], "type", "") == "STRING" else ""
+        index = [x for x in c[1:] if getattr(x, "type", "") != "STRING"]
+        return ast.Reset(str(c[0]), index or None, span=span_of(meta), text=text)
+
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], span=span_of(meta))
 

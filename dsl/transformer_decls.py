@@ -27,6 +27,13 @@ class ShownAs:
     text: str
 
 
+@dataclass
+class Says:
+    """`says "TEXT"` after a zone's declaration, while it is being read."""
+
+    text: str
+
+
 INTERRUPTING = object()  # `, interrupting` after an action's test
 ON_REQUEST = object()  # marks `, on request` among an action's parts
 
@@ -84,7 +91,16 @@ class Declarations(Transformer):
         return ast.ParamDecl(str(c[0]), int(c[1]), int(c[2]), int(c[3]), doc, span=span_of(meta))
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(str(c[0]), [str(t) for t in c[1:]], span=span_of(meta))
+        values = [v[0] for v in c[1:]]
+        return ast.EnumDecl(str(c[0]), values, span=span_of(meta), labels={v[0]: v[1] for v in c[1:] if v[1]},
+                            value_span=[v[2] for v in c[1:]])
+
+    def enum_value(self, meta, c):
+        return (str(c[0]), _unquote(c[1]) if len(c) > 1 else "", tok_span(c[0]))
+
+    def enum_from_decl(self, meta, c):
+        return ast.EnumDecl(str(c[0]), [], span=span_of(meta), path=_unquote(c[1]), column=str(c[2]),
+                            label_column=str(c[3]) if len(c) > 3 else "")
 
     def component_decl(self, meta, c):
         fields = [x for x in c[2:] if isinstance(x, ast.FieldDecl)]
@@ -135,10 +151,14 @@ class Declarations(Transformer):
         per = self._pers(rest)
         kind, of = str(rest[0]), str(rest[1])
         # `, VISIBILITY` and `, refill from ZONE` are both optional.
+        says = rest.pop().text if rest and isinstance(rest[-1], Says) else ""
         label = rest.pop().text if rest and isinstance(rest[-1], ShownAs) else ""
         refill = rest.pop().zone if rest and isinstance(rest[-1], Refill) else ""
         vis = str(rest[2]) if len(rest) > 2 else ""
-        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta), label=label)
+        return ast.ZoneDecl(name, per, kind, of, vis, refill, span=span_of(meta), label=label, says=says)
+
+    def says(self, meta, c):
+        return Says(_unquote(c[0]))
 
     def zone_refill(self, meta, c):
         return Refill(str(c[0]))
@@ -173,8 +193,8 @@ class Declarations(Transformer):
         init = rest.pop(0)
         node = ast.CounterDecl(kind, name, per, init, span=span_of(meta))
         for _, which, expr in rest:
-            if which == "label":
-                node.label = _unquote(expr)
+            if which in ("label", "says"):
+                setattr(node, which, _unquote(expr))
                 continue
             setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
                     True if expr is None else expr)
@@ -271,6 +291,9 @@ class Declarations(Transformer):
 
     def tiebreak_key(self, meta, c):
         return (c[0], c[1])
+
+    def summary_decl(self, meta, c):
+        return ast.SummaryDecl([str(t) for t in c], span=span_of(meta))
 
     def tiebreak_decl(self, meta, c):
         return ast.TiebreakDecl(list(c), span=span_of(meta))

@@ -43,7 +43,7 @@ def fingerprint(path: str | Path, options: dict) -> dict:
             key = f"{name} #{n}"
         out[key] = _digest(repr(item).encode())
         data = getattr(item, "path", None)  # components and boards read from a file
-        if isinstance(data, str):
+        if isinstance(data, str) and data:  # (an enum's is "" unless it reads a column)
             out[f"file {data}"] = _file_digest(base, data, options)
         for lay in getattr(item, "layouts", ()) or ():
             out[f"file {lay.path}"] = _file_digest(base, lay.path, options)

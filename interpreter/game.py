@@ -17,7 +17,7 @@ from meeple.interpreter.boards.grid import Geometry
 
 VISIBILITY_DEFAULTS = {"deck": "hidden", "bag": "hidden", "pile": "public", "hand": "private"}
 ZONE_KINDS = tuple(VISIBILITY_DEFAULTS)
-VISIBILITIES = ("public", "private", "hidden")
+VISIBILITIES = ("public", "private", "hidden", "top")  # top: face up, only the top card shows
 BOX = "box"  # the implicit zone every component starts in
 KIND = "$kind"  # key of a component's kind in its data (fields may be called "kind")
 
@@ -28,10 +28,11 @@ class ZoneSpec:
     per: tuple  # dimensions: "player", an enum, a component kind
     kind: str  # deck | bag | pile | hand
     of: str  # component kind
-    visibility: str  # public | private | hidden
+    visibility: str  # public | private | hidden | top (a face-up pile: the top card shows, the rest are under it)
     span: Span = field(default_factory=Span)
     refill: str = ""  # zone shuffled in when a draw finds this one short ("" = none)
     label: str = ""  # the words displays say it by; braces name what it is kept per ("{player}'s hand")
+    says: str = ""  # the log's sentence for a move into it ("{player} reserves {items}"; "" = the engine's)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class CounterSpec:
     players: bool = False  # a `value` that holds a list of players (and maybe texts): P3, P2, P1
     label: str = ""  # the words displays name it by (`last round`; braces name what it is kept per:
     # "{player}'s coins"); a flag with one shows only while true
+    says: str = ""  # the log's sentence for a change ("{player} scores {change}"; "" = "NAME = VALUE")
 
 
 @dataclass
@@ -178,6 +180,8 @@ class Game:
     measures: list = field(default_factory=list)  # [MeasureRule]: for the lab's reports, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
+    summary: tuple | None = None  # `summary: ...`: the counters and zones said before each decision
+    player_locals: frozenset = frozenset()  # local names that always hold a player (texts read P2)
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def option_value(self, name: str):

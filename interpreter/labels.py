@@ -12,6 +12,7 @@ from meeple.interpreter.boards import polyomino
 from meeple.interpreter.effects import actions
 from meeple.interpreter.game import KIND
 from meeple.interpreter.render import key_label
+from meeple.interpreter.sentences import words
 from meeple.interpreter.state import component_ids, visible_to
 
 PASS_ID = "pass"  # the id and label of "pass" after `may`
@@ -60,8 +61,10 @@ def describe(game, value) -> str:
         r, c = divmod(value[1], spec.geometry.cols)
         return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-        return " + ".join(g.labels.get(v, str(v)) if isinstance(v, str) else str(v)
+        return " + ".join(g.labels.get(v, words(v)) if isinstance(v, str) else str(v)
                           for v in value) if value else "none of them"
+    if isinstance(value, str):  # a name the rules use: `gold_coin` reads "gold coin"
+        return words(value)
     return str(value)
 
 

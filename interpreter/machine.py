@@ -36,7 +36,7 @@ def _ignore(kind: str, **data) -> None:
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
@@ -45,6 +45,7 @@ class Machine:
         self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
         self.env: dict = {}
         self.events: list = []
+        self.hush: list = []  # where each `quietly` block being run began, in `events`
         # Simulations that need no trace skip building events altogether.
         self.emit = _ignore if quiet else self._record
         self.recording = not quiet  # generated code skips building events nobody keeps

@@ -36,16 +36,19 @@ def key_label(game, key: str, parts: bool = True) -> str:
     spec = spec_of(game, name)
     dims = spec.per if spec is not None else ()
     said = (spec.label if spec is not None else "") or name
-    values = {d: player_name(int(i)) if d == "player" else i for d, i in zip(dims, indices)}
+    plain = said == name  # no label: the name with its indices in brackets
+    values = {d: player_name(int(i)) if d == "player" else enum_word(game, d, i) for d, i in zip(dims, indices)}
     named = placeholders(said)
     if any(n not in values for n in named):
         said, named = name, []
     elif named:
         said = BRACES.sub(lambda m: values[m.group(1)], said)
     rest = [values[d] for d in dims if d in values and d not in named and (parts or d == "player")]
+    if plain:
+        said = words(name)
     if not rest:
         return said
-    return f"{said} ({', '.join(rest)})" if said != name else f"{said}[{', '.join(rest)}]"
+    return f"{said}[{', '.join(rest)}]" if plain else f"{said} ({', '.join(rest)})"
 
 
 def parts_of(game, key: str) -> list[str]:
@@ -56,7 +59,20 @@ def parts_of(game, key: str) -> list[str]:
     if spec is None:
         return []
     named = set(placeholders(spec.label))
-    return [i for d, i in zip(spec.per, indices) if d != "player" and d not in named]
+    return [enum_word(game, d, i) for d, i in zip(spec.per, indices) if d != "player" and d not in named]
+
+
+def enum_word(game, dim: str, value: str) -> str:
+    """An index as it reads: an enum value by its label (`clay pit`), anything else as it is."""
+    return game.labels.get(value) or words(value) if dim in game.enums else value
+
+
+def words(value: str) -> str:
+    """A name as people read it: `gold_coin` reads "gold coin"."""
+    return _SNAKE.sub(" ", value)
+
+
+_SNAKE = re.compile(r"(?<=[a-z0-9])_(?=[a-z0-9])")
 
 
 def in_area(label: str, owner) -> str:

@@ -68,6 +68,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         state, events = engine.start(players, seed)
     history: list[tuple] = []  # (state before, actor, undoable, choices so far, unseen news so far)
     news: dict[int, list] = {p: [] for p in humans}  # what each person has not seen yet, as they may see it
+    last_view: dict = {}  # each person's view at their last decision: the summary says what changed
     hot_seat = len(humans) > 1
     on_screen = None  # the seat whose view the screen shows
 
@@ -126,7 +127,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         show_news(p)
         print("", file=out)
         undo_at = undo_point(history, p, state)
-        answer = choose(engine, state, d, p, out, undo_at is not None)
+        answer = choose(engine, state, d, p, out, undo_at is not None, last_view.get(p))
         if answer == "quit":
             write_save()  # even with no choice made yet: "saved in" must be true
             print("game abandoned" + (f"; saved in {save}" if save else ""), file=out)
@@ -144,6 +145,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         history.append((before, p, d.undoable, len(choices), marks()))
         taken = asked or d.options[answer]
         state, events = engine.apply(state, taken.id)
+        last_view[p] = engine.view(state, p)  # what changes by this seat's next decision is said then
         choices.append(taken.id)
         write_save()
         label = taken.label

@@ -8,10 +8,11 @@ bookkeeping and stay out of what people read (`shown_event`; board_text.state_te
 """
 from __future__ import annotations
 
+from meeple.interpreter import sentences
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
 from meeple.interpreter.naming import key_label, parts_of, player_name  # noqa: F401 (said from here too)
-from meeple.interpreter.state import HIDDEN, can_see, may_see_var
+from meeple.interpreter.state import HIDDEN, can_see, may_see_var, sees_moves
 
 
 def choice_text(title: str, actor, label: str) -> str:
@@ -56,8 +57,13 @@ def _items(game, event, viewer) -> str:
     if not visible:
         # the kind is no secret (a zone holds one kind): "draw 1 × card (hidden)" says what was drawn
         kind = _zone_kind(game, event["dst"]) or _zone_kind(game, event["src"])
-        return f"{len(items)} × {kind} (hidden)" if kind else f"{len(items)} hidden"
+        return sentences.counted(len(items), kind) if kind else f"{len(items)} unseen"
     return items_text(game, items)
+
+
+def _zone_text(game, key: str) -> str:
+    """A zone as the log says it; the box, where the components not in play wait, is "the box"."""
+    return "the box" if key == "box" else key_label(game, key)
 
 
 def _zone_kind(game, key: str) -> str:
@@ -88,8 +94,13 @@ def labelled_flag(game, key: str) -> bool:
 
 
 def shown_event(game, e: dict) -> bool:
-    """Whether people are shown this event: not the changes of `quiet` counters, nor a flag
-    with a label turning false (it reads as its label while true, and says nothing else)."""
+    """Whether people are shown this event: not what a `quietly` block did, nor the changes of
+    `quiet` counters, nor a flag with a label turning false (it reads as its label while true,
+    and says nothing else)."""
+    if e.get("quiet"):
+        return False
+    if e["e"] == "reset":
+        return not is_quiet(game, e["var"])
     if e["e"] != "set":
         return True
     return not (is_quiet(game, e["var"]) or e["value"] is False and labelled_flag(game, e["var"]))
@@ -115,7 +126,7 @@ def cell_text(game, key: str, index: int) -> str:
 
 
 def _visible(game, key: str, viewer) -> bool:
-    return key.split("/", 1)[0] != "box" and can_see(game, key, viewer)
+    return key.split("/", 1)[0] != "box" and sees_moves(game, key, viewer)
 
 
 def event_text(game, e: dict, viewer=None) -> str:
@@ -123,8 +134,11 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind in ("move", "draw"):
         verb = "draw" if kind == "draw" else "move"
         short = f" (wanted {e['wanted']})" if kind == "draw" and e["wanted"] > len(e["items"]) else ""
-        return (f"{verb} {_items(game, e, viewer)} from {key_label(game, e['src'])} "
-                f"to {key_label(game, e['dst'])}{short}")
+        items, src = _items(game, e, viewer), _zone_text(game, e["src"])
+        said = sentences.move_sentence(game, e, items, src)
+        if said is not None:
+            return said + short
+        return f"{verb} {items} from {src} to {_zone_text(game, e['dst'])}{short}"
     if kind == "shuffle":
         return f"shuffle {key_label(game, e['zone'])}"
     if kind == "place":
@@ -135,16 +149,22 @@ def event_text(game, e: dict, viewer=None) -> str:
         if e["value"] is True and labelled_flag(game, e["var"]):  # it reads as its label: "last round"
             rest = parts_of(game, e["var"])  # the displays list these after the label: one more joins them
             return f"{key_label(game, e['var'], parts=False)}: + {' '.join(rest)}" if rest else key_label(game, e["var"])
-        shown = var_text(game, e["var"], e["value"]) if may_see_var(game, e["var"], viewer) or viewer is None else "?"
+        seen = may_see_var(game, e["var"], viewer) or viewer is None
+        said = sentences.set_sentence(game, e, lambda v: var_text(game, e["var"], v)) if seen else None
+        if said is not None:
+            return said
+        shown = var_text(game, e["var"], e["value"]) if seen else "?"
         return f"{key_label(game, e['var'])} = {shown}"
+    if kind == "reset":
+        return sentences.reset_text(game, e, key_label(game, e["var"]), lambda v: var_text(game, e["var"], v))
     if kind == "first":
         return f"first player: {player_name(e['player'])}"
-    if kind == "phase":
-        return f"phase {e['phase']}"
+    if kind == "phase":  # a part of the game begins: its name, set apart
+        return f"— {sentences.words(e['phase'])} —"
     if kind == "auto":
         return choice_text(e.get("title", ""), e["player"], _auto_choice(game, e, viewer)) + " (the only option)"
     if kind == "mark":
-        return f"mark {cell_text(game, *e['cell'])} = {value_text(e['value'])}"
+        return f"mark {cell_text(game, *e['cell'])} = {var_text(game, '', e['value'])}"
     if kind == "react":
         return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
     if kind == "act":
@@ -173,6 +193,8 @@ def var_text(game, key: str, value) -> str:
     if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
         return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
                          for x in value) if value else "nothing"
+    if isinstance(value, str):  # a name the rules use: `gold_coin` reads "gold coin"
+        return sentences.words(value)
     return value_text(value)
 
 

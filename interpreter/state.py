@@ -124,6 +124,13 @@ def can_see(game: Game, key: str, player) -> bool:
     return False
 
 
+def sees_moves(game: Game, key: str, player) -> bool:
+    """Does `player` see what goes into and out of this zone? Its contents, or a face-up pile
+    of which only the top shows (each card is seen as it is put on it or taken off it)."""
+    name = key.split("/", 1)[0]
+    return can_see(game, key, player) or name in game.zones and game.zones[name].visibility == "top"
+
+
 def may_see_var(game: Game, key: str, player) -> bool:
     """A secret counter (`counter bid per player = 0, secret`) is seen by its own player only."""
     name, _, rest = key.partition("/")
@@ -140,6 +147,8 @@ def view(game: Game, state: dict, player) -> dict:
     for key, items in v["zones"].items():
         if not can_see(game, key, player):
             v["zones"][key] = hidden_items(game, key, items)
+            if items and key != BOX and game.zones[key.split("/", 1)[0]].visibility == "top":
+                v["zones"][key][0] = items[0]  # the face-up top card
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
     pending = state["pending"]
@@ -212,7 +221,8 @@ def visible_to(game: Game, state: dict, viewer, items) -> bool:
     """Can `viewer` see every one of these components where they are in `state`?"""
     for item in items:
         where = next((k for k, v in state["zones"].items() if item in v), None)
-        if where is not None and not can_see(game, where, viewer):
+        if where is not None and not can_see(game, where, viewer) and not (
+                where != BOX and game.zones[where.split("/", 1)[0]].visibility == "top" and state["zones"][where][0] == item):
             return False
     return True
 
@@ -223,13 +233,13 @@ def visible_events(game: Game, events: list, viewer, after: dict) -> list:
     out = []
     for e in events:
         kind = e["e"]
-        if kind in ("move", "draw") and not (can_see(game, e["src"], viewer) or can_see(game, e["dst"], viewer)):
+        if kind in ("move", "draw") and not (sees_moves(game, e["src"], viewer) or sees_moves(game, e["dst"], viewer)):
             e = dict(e, items=[HIDDEN] * len(e["items"]))
         elif kind == "auto" and e.get("player") != viewer and (
                 e.get("secret") or viewer not in e.get("seen_by", [viewer])
                 or not visible_to(game, after, viewer, component_ids(e["choice"], game))):
             e = dict(e, choice=HIDDEN, label=HIDDEN)
         elif kind == "set" and not may_see_var(game, e["var"], viewer):
-            e = dict(e, value=HIDDEN)
+            e = dict(e, value=HIDDEN, **({"was": HIDDEN} if "was" in e else {}))
         out.append(e)
     return out

@@ -179,12 +179,12 @@ def counter_lines(game, view: dict, keep) -> list[str]:
     return lines
 
 
-def zone_lines(game, view: dict, keep, skip=frozenset()) -> list[str]:
-    """Zones for which keep(owner) holds, each as its cards, with face-down ones counted;
-    those in `skip` are said elsewhere (on a board)."""
+def zone_lines(game, view: dict, keep, skip=frozenset(), keys=None) -> list[str]:
+    """Zones for which keep(owner) holds (and, given `keys`, only those), each as its cards, with
+    face-down ones counted; those in `skip` are said elsewhere (on a board)."""
     lines = []
     for key, items in view["zones"].items():
-        if key == "box" or not items or key in skip or not keep(owner(game, key)):
+        if key == "box" or not items or key in skip or not keep(owner(game, key)) or keys is not None and key not in keys:
             continue
         shown = [i for i in items if not i.startswith(HIDDEN)]
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
@@ -219,20 +219,54 @@ def table_text(game, view: dict, seat: int) -> list[str]:
     return lines
 
 
-def summary(engine, view: dict, seat: int, drawn: str | None = None) -> list[str]:
+def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dict | None = None) -> list[str]:
     """A few lines before a decision: whose turn, the running counters, what is yours,
-    and your boards (the shared ones too). Quiet counters and empty things are left out;
-    `s` shows everything."""
+    and your boards (the shared ones too). Besides: what the ruleset's `summary:` names,
+    every player's; without one, what is public and changed since `before` (this seat's
+    view at its last decision): the others' counters, small shared piles (a trick, the
+    item up for auction). Quiet counters and empty things are left out; `s` shows everything."""
     game = engine.game
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
-    lines += counters_text(game, view, seat)
+    named = set(game.summary or ())
+    if game.summary is not None:
+        lines += counter_lines(game, view, lambda mine, spec: mine == seat or spec.name in named
+                               or (mine is None and not spec.per and spec.kind == "counter"))
+    else:
+        lines += counters_text(game, view, seat)
+        lines += changed_counters(game, view, seat, before)
     if sofar := score_so_far_text(engine, view):
         lines.append("  " + sofar)
     lines += zone_lines(game, view, lambda mine: mine == seat)  # your own deck is face down too
+    lines += zone_lines(game, view, lambda mine: mine != seat, keys=_summed_zones(game, view, named, before))
     for key, grid in view["grids"].items():
         if key != drawn and owner(game, key) in (seat, None):
             lines += ["  " + line for line in grid_text(game, key, grid)]
     return lines
+
+
+SMALL = 4  # a shared pile of at most this many reads in the summary when it changed (a trick, a lot)
+
+
+def changed_counters(game, view: dict, seat: int, before: dict | None) -> list[str]:
+    """The other players' public counters that changed since `before` (none without it)."""
+    if before is None:
+        return []
+    was = before["vars"]
+    return counter_lines(game, view, lambda mine, spec: mine is not None and mine != seat and not spec.secret
+                         and any(view["vars"][k] != was.get(k) for k in view["vars"] if k.split("/", 1)[0] == spec.name
+                                 and owner(game, k) == mine))
+
+
+def _summed_zones(game, view: dict, named: set, before: dict | None) -> set:
+    """The zones besides the seat's own that the summary shows: those `summary:` names, or (without
+    one) small shared public piles that changed since `before`."""
+    if game.summary is not None:
+        return {k for k in view["zones"] if k.split("/", 1)[0] in named}
+    if before is None:
+        return set()
+    return {k for k, items in view["zones"].items() if k != "box" and owner(game, k) is None
+            and 0 < len(items) <= SMALL and not any(i.startswith(HIDDEN) for i in items)
+            and items != before["zones"].get(k)}
 
 
 def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
@@ -250,9 +284,10 @@ def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
     return (key, cells) if key else None
 
 
-def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int | str | Option:
+def choose(engine, state: dict, decision, seat: int, out, can_undo: bool,
+           before: dict | None = None) -> int | str | Option:
     """Ask the person in `seat` until they pick an option (its index), a request (its Option),
-    "undo" or "quit"."""
+    "undo" or "quit"; `before` is the seat's view at its last decision (what changed since)."""
     game = engine.game
     placing = Placing(engine, state, decision) if "piece" in (state["pending"] or {}) else None
     on_cells = None if placing else cell_choices(state, decision)
@@ -261,7 +296,7 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool) -> int
         print("\n".join(lines), file=out)
 
     drawn = placing.key if placing else on_cells[0] if on_cells else None
-    say(summary(engine, engine.view(state, seat), seat, drawn))
+    say(summary(engine, engine.view(state, seat), seat, drawn, before))
     say([decision.prompt])
     if placing:  # the drawing is the way to choose; the numbers stay one `l` away
         say(placing.drawing() + [f"Or type a number from 1 to {len(decision.options)}: "

@@ -26,7 +26,7 @@ def shape(node):
     """An AST without source positions (spans), as nested tuples."""
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return (type(node).__name__,) + tuple(
-            (f.name, shape(getattr(node, f.name))) for f in dataclasses.fields(node) if f.name != "span")
+            (f.name, shape(getattr(node, f.name))) for f in dataclasses.fields(node) if not f.name.endswith("span"))
     if isinstance(node, (list, tuple)):
         return tuple(shape(x) for x in node)
     if isinstance(node, dict):

@@ -374,7 +374,7 @@ def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others()
     state["vars"].update({"stock/0/two": 3, "stock/0/three": 1, "placed/0/one": True, "placed/0/three": True,
                           "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
     assert counters_text(engine.game, engine.view(state, 0), 0) == [
-        "  points[P1]=7  round_number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
+        "  points[P1]=7  round number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
 
 
 def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_others_hidden():

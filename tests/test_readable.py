@@ -193,12 +193,12 @@ setup:
         e = game(tmp_path, HEAD + '''score "Coins": coins
 outcome if players == 2:
     win if place == 1: "First with {score}"
-    loss: "Seat {player} came {place}"
+    loss: "{player} came {place}"
 setup:
     coins[1] += 3
 ''')
         state, _ = e.start(2, 1)
-        assert [(o["win"], o["text"]) for o in e.outcome(state)] == [(False, "Seat 0 came 2"), (True, "First with 8")]
+        assert [(o["win"], o["text"]) for o in e.outcome(state)] == [(False, "P1 came 2"), (True, "First with 8")]
 
     def test_rows_count_wins_from_the_outcome(self):
         from meeple.interpreter.lab import stats
