@@ -1,0 +1,311 @@
+"""A fixed action space for a ruleset and player count, derived from the rules, never probed.
+
+Every value a decision can offer is of a kind the rules declare, and each kind's values are
+known before any game is played; the action space is the disjoint union of these segments,
+in this order (a segment is left out when the rules give it no values):
+
+    pass      1            `may choose ...`: choosing nothing
+    done      1            closing a set (`choose between`, or a set picked one item at a time)
+    action    one each     an action at any time (`action NAME`), by its name
+    yes/no    2            a yes-or-no option
+    name      one each     a text: every component id, enum value, menu entry, reaction title,
+                           board space, and text literal in the rules
+    number    lo..hi       a whole number: every player (0..players-1), every whole literal
+                           of the rules and every param's range, with all between
+    cell      per grid     a cell of each grid at this player count (`board@4`, `garden/1@12`)
+    place     per grid     orientation (8: 4 turns x flip) x row x column of a placement
+    line      per grid     a straight run of cells: first cell x the runs the choices' sources
+                           can make (`rows`: across, `columns`: down, `lines(g, n)`: n cells
+                           across, down and along both diagonals)
+
+An index means the same value at every decision of every game of the ruleset at that player
+count: `index(...)` and `describe(i)` translate. A decision whose options are sets of things (a
+`subsets(...)` source: which cards to send) is asked one item at a time, as `choose between`
+is: the legal actions are the items that still extend to some option, and `done` where the items
+picked so far are an option themselves (a set that nothing extends is taken at once). `Picking`
+holds those items between steps.
+
+A value outside the space (a number from a range whose ends are computed in play, a text made
+up at run time) is a ValueError naming it: the rules would need a literal for it.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from meeple.dsl import ast
+from meeple.dsl.parser import parse_text
+from meeple.interpreter.effects.choices import Menu, WindowChoice
+from meeple.interpreter.effects.simultaneous import Gather
+
+ORIENTATIONS = 8  # 4 quarter turns, each plain or flipped (interpreter/boards/polyomino.py)
+DIRECTIONS = ("across", "down", "down-right", "down-left")
+
+
+LINE_CALLS = {"rows", "columns", "lines"}  # built-ins whose values are runs of cells
+
+
+def _walk(node, found: dict) -> None:
+    """What the rules hold under an AST node: "texts" (in source order), whole "numbers"
+    (negated ones too), the "calls" made, whether there are "bools", "places" and "sets"
+    (`subsets(...)`, `choose between`), and the "sources" of choices."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ast.Str:
+            found["texts"].append(n.value)
+        elif t is ast.Int:
+            found["numbers"].add(n.value)
+        elif t is ast.Neg and type(n.operand) is ast.Int:
+            found["numbers"].add(-n.operand.value)
+        elif t is ast.Bool:
+            found["bools"] = True
+        elif t is ast.Call:
+            found["calls"].add(n.func)
+            if n.func in LINE_CALLS:  # which runs: `lines(board, 4)` runs of 4 only
+                size = n.args[1] if len(n.args) > 1 else None
+                found.setdefault("runs", set()).add((n.func, size.value if type(size) is ast.Int else None))
+        elif t is ast.Place:
+            found["places"] = True
+        elif t in (ast.Choose, ast.ChooseSome):
+            found["sources"].append(n.source)
+            found["sets"] |= t is ast.ChooseSome
+        if isinstance(n, list | tuple):
+            stack.extend(reversed(n))
+        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
+            stack.extend(reversed([getattr(n, f.name) for f in dataclasses.fields(n)]))
+
+
+class ActionSpace:
+    """The segments of one ruleset and player count (see the module's docstring)."""
+
+    def __init__(self, game, players: int):
+        self.game, self.players = game, players
+        found = {"texts": [], "numbers": set(), "calls": set(), "bools": False, "places": False, "sets": False,
+                 "sources": []}
+        _walk(parse_text(game.source, game.path).items, found)
+        texts, numbers = found["texts"], found["numbers"]
+        # The calls a choice's options may come from: its source's, and those of the functions
+        # it calls, and theirs.
+        reached = {"calls": set(), "texts": [], "numbers": set(), "sources": [], "bools": False, "places": False,
+                   "sets": False}
+        _walk(found["sources"], reached)
+        todo = list(reached["calls"])
+        while todo:
+            f = todo.pop()
+            if f in game.function_bodies:
+                before = set(reached["calls"])
+                _walk(game.function_bodies[f], reached)
+                todo += [c for c in reached["calls"] - before]
+        offers = {"runs": reached.get("runs", set()), "sets": found["sets"] or "subsets" in found["calls"]}
+        names: list = list(game.components)
+        for values in game.enums.values():
+            names += [v for v in values if type(v) is str]
+        for block in game.blocks:
+            for op in block.ops:
+                inner = op.inner if isinstance(op, Gather) else op
+                if isinstance(inner, Menu):
+                    names += [e[0] for e in inner.entries]
+        names += [r.title for r in game.reactions]
+        for board in game.boards.values():
+            names += list(board.order)
+        names += texts
+        self.names = list(dict.fromkeys(names))
+        for lo, hi in game.params.values():
+            numbers |= {lo, hi}
+        self.lo = min(numbers | {0})
+        self.hi = max(numbers | {players - 1})
+        self.actions = [a.name for a in game.actions]
+        self.grids = [(key, spec) for name, spec in game.grids.items()
+                      for key, _ in game.instance_keys(name, spec.per, players)]
+        self.segments: list = []  # (kind, start, size)
+        may = game.reactions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
+        self.PASS = self._segment("pass", 1 if may else 0)
+        self.DONE = self._segment("done", 1 if offers["sets"] else 0)
+        self.ACT = self._segment("action", len(self.actions))
+        self.YES = self._segment("yes/no", 2 if found["bools"] else 0)
+        self.NAME = self._segment("name", len(self.names))
+        self.NUMBER = self._segment("number", self.hi - self.lo + 1)
+        self.cell_at, self.place_at, self.line_at = {}, {}, {}
+        for key, spec in self.grids:
+            g = spec.geometry
+            self.cell_at[key] = self._segment(f"cell {key}", g.rows * g.cols)
+        for name, spec in game.grids.items() if found["places"] else ():
+            g = spec.geometry
+            self.place_at[name] = self._segment(f"place {name}", ORIENTATIONS * g.rows * g.cols)
+        self.runs = {}  # grid key -> [(direction, length)]: the runs a choice may offer
+        for key, spec in self.grids if offers["runs"] else ():
+            g = spec.geometry
+            runs = set()
+            for call, n in offers["runs"]:
+                if call == "rows":
+                    runs.add((0, g.cols))
+                elif call == "columns":
+                    runs.add((1, g.rows))
+                else:
+                    runs |= {(d, k) for d in range(len(DIRECTIONS)) for k in ([n] if n else range(1, max(g.rows, g.cols) + 1))}
+            self.runs[key] = sorted(runs)
+            self.line_at[key] = self._segment(f"line {key}", g.rows * g.cols * len(runs))
+        self.size = sum(s[2] for s in self.segments)
+        self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)}
+        self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
+        self.cols = {key: spec.geometry.cols for key, spec in self.grids}
+
+    def _segment(self, kind: str, size: int) -> int:
+        start = sum(s[2] for s in self.segments)
+        if size:
+            self.segments.append((kind, start, size))
+        return start
+
+    # ------------------------------------------------------------- one value
+    def index(self, value, pending: dict | None = None) -> int:
+        """The index of an option's value (`pending`: its decision, for a placement's grid)."""
+        t = type(value)
+        if t is str:
+            i = self.name_index.get(value)
+            if i is not None:
+                return i
+        elif value is None:
+            return self.PASS
+        elif t is bool:
+            return self.YES + (not value)
+        elif t is int:
+            if self.lo <= value <= self.hi:
+                return self.NUMBER + value - self.lo
+        elif t is dict:
+            if "act" in value and value["act"] in self.act_index:
+                return self.act_index[value["act"]]
+            if value.get("done"):
+                return self.DONE
+        elif t is list:
+            if len(value) == 2 and type(value[1]) is int and value[0] in self.cell_at:
+                return self.cell_at[value[0]] + value[1]
+            if len(value) == 3 and all(type(v) is int for v in value) and pending and "grid" in pending:
+                return self._placement(value, pending["grid"])
+            if value and all(type(v) is list and len(v) == 2 and v[0] in self.cell_at for v in value):
+                return self._line(value)
+        raise ValueError(f"option {value!r} is outside the action space of {self.game.title}: "
+                         "its value is not one the rules declare")
+
+    def _placement(self, value: list, key: str) -> int:
+        spec = self.game.grids[key.split("/", 1)[0]]
+        rows, cols = spec.geometry.rows, spec.geometry.cols
+        o, r, c = value
+        if not (0 <= o < ORIENTATIONS and 1 <= r <= rows and 1 <= c <= cols):
+            raise ValueError(f"placement {value!r} is outside {key}")
+        return self.place_at[spec.name] + (o * rows + r - 1) * cols + c - 1
+
+    def _line(self, cells: list) -> int:
+        key, first = cells[0]
+        spec = dict(self.grids)[key]
+        rows, cols = spec.geometry.rows, spec.geometry.cols
+        step = cells[1][1] - first if len(cells) > 1 else 1
+        steps = (1, cols, cols + 1, cols - 1)
+        runs = self.runs.get(key, ())
+        if step not in steps or any(k != key or i != first + n * step for n, (k, i) in enumerate(cells)) \
+                or (steps.index(step), len(cells)) not in runs:
+            raise ValueError(f"option {cells!r} is not a run of cells the rules offer")
+        return self.line_at[key] + first * len(runs) + runs.index((steps.index(step), len(cells)))
+
+    def describe(self, i: int) -> str:
+        """What an index means, for people: `name obj-01`, `cell board@4`, `place garden o2 r3 c1`..."""
+        for kind, start, size in self.segments:
+            if start <= i < start + size:
+                k = i - start
+                if kind in ("pass", "done"):
+                    return kind
+                if kind == "action":
+                    return f"action {self.actions[k]}"
+                if kind == "yes/no":
+                    return ("yes", "no")[k]
+                if kind == "name":
+                    return f"name {self.names[k]}"
+                if kind == "number":
+                    return f"number {self.lo + k}"
+                key = kind.split(" ", 1)[1]
+                if kind.startswith("cell"):
+                    return f"cell {key}@{k}"
+                if kind.startswith("place"):
+                    g = self.game.grids[key].geometry
+                    o, rest = divmod(k, g.rows * g.cols)
+                    return f"place {key} o{o} r{rest // g.cols + 1} c{rest % g.cols + 1}"
+                runs = self.runs[key]
+                first, rest = divmod(k, len(runs))
+                return f"line {key}@{first} {DIRECTIONS[runs[rest][0]]} {runs[rest][1]}"
+        raise ValueError(f"action {i} is outside the action space (0..{self.size - 1})")
+
+    # ------------------------------------------------------------- decisions
+    def is_set(self, value) -> bool:
+        """An option that is a set of things, picked one item at a time (not cells: a line)."""
+        return type(value) is list and not (value and type(value[0]) is list) and not (
+            len(value) == 2 and type(value[1]) is int and value[0] in self.cell_at) and not (
+            len(value) == 3 and all(type(v) is int for v in value))
+
+    def legal(self, pending: dict, picked: list) -> list[int]:
+        """The legal actions of a decision, sorted, `picked` the set's items chosen so far."""
+        options = pending["options"]
+        if not any(self.is_set(v) for v in options):
+            return sorted(self.index(v, pending) for v in options)
+        out = set()
+        for v in options:
+            if not self.is_set(v):
+                if not picked:
+                    out.add(self.index(v, pending))
+                continue
+            rest = _minus(v, picked)
+            if rest is None:
+                continue
+            if not rest:
+                out.add(self.DONE)
+            for item in rest:
+                out.add(self.index(item, pending))
+        return sorted(out)
+
+    def choose(self, pending: dict, picked: list, action: int):
+        """(the option's place among the decision's options, []) when `action` completes one, else
+        (None, the items picked so far). A ValueError when the action is not legal."""
+        options = pending["options"]
+        if not picked or action == self.DONE:
+            for n, v in enumerate(options):
+                if not self.is_set(v) and not picked and self.index(v, pending) == action:
+                    return n, []
+                if action == self.DONE and self.is_set(v) and _minus(v, picked) == []:
+                    return n, []
+        if action != self.DONE:
+            now = picked + [None]
+            for v in options:
+                if self.is_set(v) and (rest := _minus(v, picked)):
+                    item = next((x for x in rest if self.index(x, pending) == action), None)
+                    if item is not None:
+                        now[-1] = item
+                        break
+            if now[-1] is not None:
+                ways = [(n, v) for n, v in enumerate(options) if self.is_set(v) and _minus(v, now) is not None]
+                if len(ways) == 1 and _minus(ways[0][1], now) == []:  # nothing extends it: taken now
+                    return ways[0][0], []
+                return None, now
+        raise ValueError(f"action {action} ({self.describe(action) if 0 <= action < self.size else '?'}) "
+                         "is not legal now")
+
+    def option_indices(self, pending: dict) -> list[tuple]:
+        """Each option's actions: (index,) for a value, the sorted item indices and `done` for a set."""
+        return [tuple(sorted(self.index(x, pending) for x in v)) + (self.DONE,) if self.is_set(v)
+                else (self.index(v, pending),) for v in pending["options"]]
+
+
+def _minus(option: list, picked: list):
+    """The items of `option` left once `picked` is taken out (a multiset), None when `picked` is
+    not part of it."""
+    if not picked:
+        return list(option)
+    left = Counter(option)
+    left.subtract(picked)
+    if any(n < 0 for n in left.values()):
+        return None
+    rest = []
+    for x in option:
+        if left[x] > 0:
+            rest.append(x)
+            left[x] -= 1
+    return rest
