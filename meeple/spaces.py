@@ -12,7 +12,7 @@ in this order (a segment is left out when the rules give it no values):
                            board space, and text literal in the rules
     number    lo..hi       a whole number: every player (0..players-1), every whole literal
                            of the rules and every param's range, with all between
-    cell      per grid     a cell of each grid at this player count (`board@4`, `garden/1@12`)
+    cell      per grid     a cell of each grid at this player count (`board@4`, `board/1@12`)
     place     per grid     orientation (8: 4 turns x flip) x row x column of a placement
     line      per grid     a straight run of cells: first cell x the runs the choices' sources
                            can make (`rows`: across, `columns`: down, `lines(g, n)`: n cells
@@ -209,7 +209,7 @@ class ActionSpace:
         return self.line_at[key] + first * len(runs) + runs.index((steps.index(step), len(cells)))
 
     def describe(self, i: int) -> str:
-        """What an index means, for people: `name obj-01`, `cell board@4`, `place garden o2 r3 c1`..."""
+        """What an index means, for people: `name obj-01`, `cell board@4`, `place board o2 r3 c1`..."""
         for kind, start, size in self.segments:
             if start <= i < start + size:
                 k = i - start
