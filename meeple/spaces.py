@@ -14,9 +14,14 @@ in this order (a segment is left out when the rules give it no values):
                            of the rules and every param's range, with all between
     cell      per grid     a cell of each grid at this player count (`board@4`, `board/1@12`)
     place     per grid     orientation (8: 4 turns x flip) x row x column of a placement
-    line      per grid     a straight run of cells: first cell x the runs the choices' sources
-                           can make (`rows`: across, `columns`: down, `lines(g, n)`: n cells
+    line      per grid     a straight run of cells the choices' sources can make (`rows`: each
+                           row, `columns`: each column, `lines(g, n)`: every run of n cells
                            across, down and along both diagonals)
+
+A segment is there only when some choice can offer its kind: the kinds are read from each
+choice's source in the rules (a zone or an enum gives names, `cells(...)` cells, `columns(...)`
+runs, `[1, 2, 3]` numbers, a function what its body gives; what the rules leave open, such as a
+local's value, may be any kind).
 
 An index means the same value at every decision of every game of the ruleset at that player
 count: `index(...)` and `describe(i)` translate. A decision whose options are sets of things (a
@@ -77,6 +82,54 @@ def _walk(node, found: dict) -> None:
             stack.extend(reversed([getattr(n, f.name) for f in dataclasses.fields(n)]))
 
 
+BOARD_CALLS = {"reach", "adjacent", "spaces", "areas"}  # built-ins whose values are board spaces
+
+
+def _kinds(e, game, any_kind: set, calling: set) -> set:
+    """The kinds of value a choice's source can offer, read from its AST: "cell", "name",
+    "number", "bool", or a run of cells (`("rows", None)`...); `any_kind` where the rules do not
+    say (a local, a field, a call of something else)."""
+    t = type(e)
+    if t is ast.Str:
+        return {"name"}
+    if t in (ast.Int, ast.Neg, ast.Range):
+        return {"number"}
+    if t is ast.Bool:
+        return {"bool"}
+    if t is ast.NoneLit:
+        return set()
+    if t is ast.ListLit:
+        return set().union(*(_kinds(x, game, any_kind, calling) for x in e.items))
+    if t is ast.Ternary:
+        return _kinds(e.then, game, any_kind, calling) | _kinds(e.other, game, any_kind, calling)
+    if t is ast.BinOp and e.op == "+":
+        return _kinds(e.left, game, any_kind, calling) | _kinds(e.right, game, any_kind, calling)
+    if t is ast.Name:
+        if e.name in game.zones or e.name in game.enums or e.name in game.kinds:
+            return {"name"}
+        return {"number"} if e.name in ("players", "turn_order") else any_kind
+    if t is ast.Index and type(e.obj) is ast.Name and e.obj.name in game.zones:
+        return {"name"}
+    if t is ast.Selection:
+        return _kinds(e.source, game, any_kind, calling)
+    if t is ast.Generator:
+        return _kinds(e.expr, game, any_kind, calling) if type(e.expr) is not ast.Name or \
+            e.expr.name not in e.selection.pattern.names else _kinds(e.selection, game, any_kind, calling)
+    if t is ast.Call:
+        if e.func in ("cells", "neighbours"):
+            return {"cell"}
+        if e.func in LINE_CALLS:
+            size = e.args[1] if len(e.args) > 1 else None
+            return {(e.func, size.value if type(size) is ast.Int else None)}
+        if e.func in BOARD_CALLS:
+            return {"name"}
+        if e.func in ("subsets", "list") and e.args:
+            return _kinds(e.args[0], game, any_kind, calling)
+        if e.func in game.function_bodies and e.func not in calling:
+            return _kinds(game.function_bodies[e.func], game, any_kind, calling | {e.func})
+    return any_kind
+
+
 class ActionSpace:
     """The segments of one ruleset and player count (see the module's docstring)."""
 
@@ -86,19 +139,14 @@ class ActionSpace:
                  "sources": []}
         _walk(parse_text(game.source, game.path).items, found)
         texts, numbers = found["texts"], found["numbers"]
-        # The calls a choice's options may come from: its source's, and those of the functions
-        # it calls, and theirs.
-        reached = {"calls": set(), "texts": [], "numbers": set(), "sources": [], "bools": False, "places": False,
-                   "sets": False}
-        _walk(found["sources"], reached)
-        todo = list(reached["calls"])
-        while todo:
-            f = todo.pop()
-            if f in game.function_bodies:
-                before = set(reached["calls"])
-                _walk(game.function_bodies[f], reached)
-                todo += [c for c in reached["calls"] - before]
-        offers = {"runs": reached.get("runs", set()), "sets": found["sets"] or "subsets" in found["calls"]}
+        any_kind = {"cell", "name", "number", "bool"} | found.get("runs", set())
+        kinds: set = set()
+        for source in found["sources"]:
+            kinds |= _kinds(source, game, any_kind, set())
+        if any(isinstance(op.inner if isinstance(op, Gather) else op, Menu) for b in game.blocks for op in b.ops) \
+                or game.reactions:
+            kinds.add("name")
+        offers = {"runs": {k for k in kinds if type(k) is tuple}, "sets": found["sets"] or "subsets" in found["calls"]}
         names: list = list(game.components)
         for values in game.enums.values():
             names += [v for v in values if type(v) is str]
@@ -119,34 +167,27 @@ class ActionSpace:
         self.actions = [a.name for a in game.actions]
         self.grids = [(key, spec) for name, spec in game.grids.items()
                       for key, _ in game.instance_keys(name, spec.per, players)]
+        self.keys = {key for key, _ in self.grids}
         self.segments: list = []  # (kind, start, size)
         may = game.reactions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
         self.PASS = self._segment("pass", 1 if may else 0)
         self.DONE = self._segment("done", 1 if offers["sets"] else 0)
         self.ACT = self._segment("action", len(self.actions))
-        self.YES = self._segment("yes/no", 2 if found["bools"] else 0)
-        self.NAME = self._segment("name", len(self.names))
-        self.NUMBER = self._segment("number", self.hi - self.lo + 1)
+        self.YES = self._segment("yes/no", 2 if "bool" in kinds else 0)
+        self.NAME = self._segment("name", len(self.names) if "name" in kinds else 0)
+        self.NUMBER = self._segment("number", self.hi - self.lo + 1 if "number" in kinds else 0)
         self.cell_at, self.place_at, self.line_at = {}, {}, {}
-        for key, spec in self.grids:
+        for key, spec in self.grids if "cell" in kinds else ():
             g = spec.geometry
             self.cell_at[key] = self._segment(f"cell {key}", g.rows * g.cols)
         for name, spec in game.grids.items() if found["places"] else ():
             g = spec.geometry
             self.place_at[name] = self._segment(f"place {name}", ORIENTATIONS * g.rows * g.cols)
-        self.runs = {}  # grid key -> [(direction, length)]: the runs a choice may offer
+        self.runs = {}  # grid key -> {(first cell, direction, length): place}: the runs a choice may offer
         for key, spec in self.grids if offers["runs"] else ():
-            g = spec.geometry
-            runs = set()
-            for call, n in offers["runs"]:
-                if call == "rows":
-                    runs.add((0, g.cols))
-                elif call == "columns":
-                    runs.add((1, g.rows))
-                else:
-                    runs |= {(d, k) for d in range(len(DIRECTIONS)) for k in ([n] if n else range(1, max(g.rows, g.cols) + 1))}
-            self.runs[key] = sorted(runs)
-            self.line_at[key] = self._segment(f"line {key}", g.rows * g.cols * len(runs))
+            runs = _runs(spec.geometry, offers["runs"])
+            self.runs[key] = {r: i for i, r in enumerate(runs)}
+            self.line_at[key] = self._segment(f"line {key}", len(runs))
         self.size = sum(s[2] for s in self.segments)
         self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
@@ -183,7 +224,7 @@ class ActionSpace:
                 return self.cell_at[value[0]] + value[1]
             if len(value) == 3 and all(type(v) is int for v in value) and pending and "grid" in pending:
                 return self._placement(value, pending["grid"])
-            if value and all(type(v) is list and len(v) == 2 and v[0] in self.cell_at for v in value):
+            if value and all(type(v) is list and len(v) == 2 and v[0] in self.keys for v in value):
                 return self._line(value)
         raise ValueError(f"option {value!r} is outside the action space of {self.game.title}: "
                          "its value is not one the rules declare")
@@ -202,11 +243,11 @@ class ActionSpace:
         rows, cols = spec.geometry.rows, spec.geometry.cols
         step = cells[1][1] - first if len(cells) > 1 else 1
         steps = (1, cols, cols + 1, cols - 1)
-        runs = self.runs.get(key, ())
-        if step not in steps or any(k != key or i != first + n * step for n, (k, i) in enumerate(cells)) \
-                or (steps.index(step), len(cells)) not in runs:
+        run = (first, steps.index(step) if step in steps else -1, len(cells))
+        runs = self.runs.get(key, {})
+        if run not in runs or any(k != key or i != first + n * step for n, (k, i) in enumerate(cells)):
             raise ValueError(f"option {cells!r} is not a run of cells the rules offer")
-        return self.line_at[key] + first * len(runs) + runs.index((steps.index(step), len(cells)))
+        return self.line_at[key] + runs[run]
 
     def describe(self, i: int) -> str:
         """What an index means, for people: `name obj-01`, `cell board@4`, `place board o2 r3 c1`..."""
@@ -230,16 +271,15 @@ class ActionSpace:
                     g = self.game.grids[key].geometry
                     o, rest = divmod(k, g.rows * g.cols)
                     return f"place {key} o{o} r{rest // g.cols + 1} c{rest % g.cols + 1}"
-                runs = self.runs[key]
-                first, rest = divmod(k, len(runs))
-                return f"line {key}@{first} {DIRECTIONS[runs[rest][0]]} {runs[rest][1]}"
+                first, d, length = list(self.runs[key])[k]
+                return f"line {key}@{first} {DIRECTIONS[d]} {length}"
         raise ValueError(f"action {i} is outside the action space (0..{self.size - 1})")
 
     # ------------------------------------------------------------- decisions
     def is_set(self, value) -> bool:
         """An option that is a set of things, picked one item at a time (not cells: a line)."""
         return type(value) is list and not (value and type(value[0]) is list) and not (
-            len(value) == 2 and type(value[1]) is int and value[0] in self.cell_at) and not (
+            len(value) == 2 and type(value[1]) is int and value[0] in self.keys) and not (
             len(value) == 3 and all(type(v) is int for v in value))
 
     def legal(self, pending: dict, picked: list) -> list[int]:
@@ -292,6 +332,26 @@ class ActionSpace:
         """Each option's actions: (index,) for a value, the sorted item indices and `done` for a set."""
         return [tuple(sorted(self.index(x, pending) for x in v)) + (self.DONE,) if self.is_set(v)
                 else (self.index(v, pending),) for v in pending["options"]]
+
+
+def _runs(g, calls: set) -> list:
+    """Every run of cells (first cell, direction, length) the calls make on a grid of this
+    geometry, in cell order: `rows` across, `columns` down, `lines(g, n)` n cells each way."""
+    moves = ((0, 1), (1, 0), (1, 1), (1, -1))
+    out = set()
+    for call, n in calls:
+        for r in range(g.rows):
+            for c in range(g.cols):
+                if call == "rows":
+                    out |= {(r * g.cols + c, 0, g.cols)} if c == 0 else set()
+                elif call == "columns":
+                    out |= {(r * g.cols + c, 1, g.rows)} if r == 0 else set()
+                else:
+                    for d, (dr, dc) in enumerate(moves):
+                        for k in [n] if n else range(1, max(g.rows, g.cols) + 1):
+                            if 0 <= r + dr * (k - 1) < g.rows and 0 <= c + dc * (k - 1) < g.cols:
+                                out.add((r * g.cols + c, d, k))
+    return sorted(out)
 
 
 def _minus(option: list, picked: list):
