@@ -7,8 +7,10 @@
 
 Importing this module registers one Python game, "meeple", whose parameters name the ruleset
 (a shipped name or a .rules path) and fix the rest: players, options ("name:value;...") and
-variants ("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed,
-see meeple.encoding), seed and seeds.
+variants ("a;b": OpenSpiel's game strings already use "=" and ","), actions ("rules", the
+default: meeple.spaces's fixed space, a set picked one item at a time by the same player;
+"options": indices into each decision's options), action_count (with "options"; 0: probed, see
+meeple.encoding), seed and seeds.
 
 Chance (`chance`): with "draws" (the default) every random draw of the engine (a bag draw, each
 step of a shuffle, a die) is an explicit chance node with its equally likely outcomes: the engine
@@ -43,7 +45,7 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from meeple import chance as draws  # noqa: E402
-from meeple import encoding  # noqa: E402
+from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
@@ -52,15 +54,17 @@ from meeple.interpreter.state import copy_state  # noqa: E402
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
 PARAMETERS = {"ruleset": "tic_tac_toe", "players": 0, "options": "", "variants": "", "action_count": 0,
-              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0}
+              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0,
+              "actions": "rules"}
 CHANCE = ("draws", "seed")
+ACTIONS = ("rules", "options")
 RETURNS = ("outcome", "score")
 _T = pyspiel.GameType
 
 
 def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
          action_count: int = 0, seed: int = 0, seeds: int = 1, chance: str = "draws", returns: str = "outcome",
-         max_game_length: int = 0) -> "MeepleGame":
+         max_game_length: int = 0, actions: str = "rules") -> "MeepleGame":
     """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
     the default count, 2 or the nearest the ruleset allows)."""
     import meeple
@@ -69,7 +73,7 @@ def load(game, players: int = 0, options: dict | None = None, variants: list | N
         options, variants = game.options, game.variants
         players, game = players or game.players, game.ruleset
     params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
-              "chance": chance, "returns": returns, "max_game_length": max_game_length,
+              "chance": chance, "returns": returns, "max_game_length": max_game_length, "actions": actions,
               "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
               "variants": ";".join(variants or [])}
     return pyspiel.load_game(NAME, params)
@@ -95,7 +99,7 @@ class MeepleGame(pyspiel.Game):
         p = dict(PARAMETERS, **(params or {}))
         options = {k.strip(): v.strip() for k, v in _pairs(p["options"]).items()}
         variants = [v.strip() for v in p["variants"].split(";") if v.strip()]
-        for name, allowed in (("chance", CHANCE), ("returns", RETURNS)):
+        for name, allowed in (("chance", CHANCE), ("returns", RETURNS), ("actions", ACTIONS)):
             if p[name] not in allowed:
                 raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
         self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
@@ -108,8 +112,11 @@ class MeepleGame(pyspiel.Game):
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.declared_length = p["max_game_length"]
         self._longest = None
-        self.action_count = p["action_count"] or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
+        # The action space: the rules' (meeple.spaces), or indices into each decision's options.
+        self.space = spaces.ActionSpace(g, n) if p["actions"] == "rules" else None
+        self.action_count = self.space.size if self.space else (
+            p["action_count"] or encoding.probe_action_count(self.engine, n))
+        self.encoder = encoding.ViewEncoder(self.engine, n, 0 if self.space else self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
@@ -210,6 +217,8 @@ class MeepleState(pyspiel.State):
     def _legal_actions(self, player):
         if self.data is None or player != self.current_player():
             return []
+        if self.meeple.space:
+            return self.meeple.space.legal(self.data["pending"], self._plain.picked)
         return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
 
     def _apply_action(self, action):
@@ -225,7 +234,18 @@ class MeepleState(pyspiel.State):
                 self.data, _ = g.engine.start(g.players, g.seed + action)
             return
         engine, data = g.engine, self.data
-        n = min(engine.option_count(data), g.action_count)
+        if g.space:
+            if not engine.option_count(data):
+                raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
+            try:
+                action, picked = g.space.choose(data["pending"], self._plain.picked, action)
+            except (ValueError, TypeError):
+                raise pyspiel.SpielError(f"action {action!r} is not legal now: the legal actions are "
+                                         + spaces.listed(self._legal_actions(self.current_player()))) from None
+            if action is None:  # an item of a set: the set is not complete yet
+                self._plain.picked = picked
+                return
+        n = min(engine.option_count(data), g.action_count) if not g.space else engine.option_count(data)
         if not (type(action) is int and 0 <= action < n):
             raise pyspiel.SpielError(f"action {action!r} is not legal now: " + (
                 f"the legal actions are 0 to {n - 1}" if n else "the game is over"))
@@ -238,6 +258,7 @@ class MeepleState(pyspiel.State):
         told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
         # Applied first: a choice the engine refuses leaves every seat's record as it was.
         self._step(data, action, [])
+        self._plain.picked = []
         for seat, record in enumerate(self.seen):
             record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
 
@@ -247,6 +268,16 @@ class MeepleState(pyspiel.State):
                 return f"seed {self.meeple.seed + action}"
             return f"draw {action + 1}"
         d = self.decision() if self.data is not None else None
+        space = self.meeple.space
+        if space:  # the option's label where the action is one now, else what the index means
+            if d is not None and self._plain.names is None:
+                place = {path[0]: k for k, path in enumerate(space.option_indices(self.data["pending"]))
+                         if len(path) == 1}
+                names = action_names(d)
+                self._plain.names = {i: names[k] for i, k in place.items()}
+            if d is not None and action in self._plain.names:
+                return self._plain.names[action]
+            return space.describe(action) if 0 <= action < space.size else f"action {action}"
         if d is None or not 0 <= action < len(d.options):
             return f"option {action}"
         if self._plain.names is None:
@@ -280,14 +311,16 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance")
+    __slots__ = ("state", "decision", "names", "chance", "picked")
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names = state, None, None
+        self.picked = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
+        copy.picked = self.picked[:]
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)
@@ -319,6 +352,9 @@ class MeepleObserver:
 
     def string_from(self, state: MeepleState, player: int) -> str:
         text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
+        picked = state._plain.picked
+        if picked and not self.public and state.current_player() == player:  # a set half picked: its own
+            text += f"\npicking {json.dumps(picked)}"
         if self.recall:
             return f"P{player + 1} saw {' | '.join(state.seen[player])}\n{text}"
         return text

@@ -334,6 +334,13 @@ class ActionSpace:
                 else (self.index(v, pending),) for v in pending["options"]]
 
 
+def listed(actions: list, to: str = " to ") -> str:
+    """Legal actions for an error message: `3 to 8` when they run without a gap."""
+    if actions and actions == list(range(actions[0], actions[-1] + 1)):
+        return f"{actions[0]}{to}{actions[-1]}"
+    return ", ".join(map(str, actions[:20])) + (f" and {len(actions) - 20} more" if len(actions) > 20 else "")
+
+
 def _runs(g, calls: set) -> list:
     """Every run of cells (first cell, direction, length) the calls make on a grid of this
     geometry, in cell order: `rows` across, `columns` down, `lines(g, n)` n cells each way."""
@@ -369,3 +376,12 @@ def _minus(option: list, picked: list):
             rest.append(x)
             left[x] -= 1
     return rest
+
+
+def action_space(game, players: int | None = None) -> ActionSpace:
+    """The action space of a meeple.Game, a shipped ruleset's name or a .rules path (players:
+    the game's count, or this many)."""
+    from meeple import encoding
+
+    table = encoding.table(game, players)
+    return ActionSpace(table.engine.game, table.players)

@@ -41,12 +41,13 @@ def test_seed_test_passes_and_the_seed_is_the_engines():
     assert not np.array_equal(seen[5][0], seen[6][0]), "another seed deals another"
 
 
-def play(e, actions):
-    """Step the given actions in turn; return who was asked each time."""
+def play(e, options):
+    """Take the given options (their places among the decision's options) in turn; return who
+    was asked each time."""
     asked = []
-    for action in actions:
+    for option in options:
         asked.append(e.agent_selection)
-        e.step(action)
+        e.step(e.option_actions()[option])
     return asked
 
 
@@ -54,7 +55,7 @@ def test_a_won_game_rewards_the_winner_and_then_everyone_leaves():
     e = env("tic_tac_toe")
     e.reset(seed=1)
     assert e.option_labels() == [f"board row {r}, column {c}" for r in (1, 2, 3) for c in (1, 2, 3)]
-    # Actions index the free cells in order: X takes 0, 1, 2; O takes 3 and 4.
+    # Options are the free cells in order: X takes 0, 1, 2; O takes 3 and 4.
     asked = play(e, [0, 2, 0, 1, 0])
     assert asked == ["player_0", "player_1"] * 2 + ["player_0"]
     assert e.terminations == {"player_0": True, "player_1": True}
@@ -89,7 +90,7 @@ def test_an_interrupting_action_asks_the_other_seat_out_of_turn(tmp_path):
     assert asked == ["player_0", "player_1"]
     assert e.agent_selection == "player_1", "P2 may ring the bell before P1 decides"
     assert e.option_labels() == ["Ring the bell", "pass"]
-    e.step(0)
+    e.step(e.option_actions()[0])
     assert e.agent_selection == "player_0" and e.view("player_1")["vars"]["vp/1"] == 2
 
 
@@ -100,7 +101,11 @@ def test_a_simultaneous_choice_stays_secret_from_the_next_seat(tmp_path):
         e = env(path, players=3)
         e.reset(seed=4)
         labels = e.option_labels()
-        e.step(next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards")))
+        option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
+        e.step(e.option_actions()[option])
+        while e.agent_selection == "player_0":  # the bid's cards picked one at a time
+            e.step(e.space.DONE if e.space.DONE in np.flatnonzero(e.observe("player_0")["action_mask"])
+                   else int(np.flatnonzero(e.observe("player_0")["action_mask"])[0]))
         assert e.agent_selection == "player_1"
         seen.append(e.observe("player_1")["observation"])
     assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
