@@ -27,7 +27,7 @@ engine for the longest game found by searching every decision and draw within a 
 (meeple.bounds), else the runner's bound.
 
 Observations come from the seat's view (engine.view) only: the observation string is that view as
-JSON, the tensor meeple.encoding's vector; the information state string adds the seat's record of
+JSON, the tensor meeple.tensors's (with actions="options", meeple.encoding's vector); the information state string adds the seat's record of
 every decision so far as the seat saw it (a chosen option it may not see reads "?"). A public
 observation (OpenSpiel's private_info NONE) is the view of an onlooker who sees public zones only.
 """
@@ -50,6 +50,7 @@ from meeple.dsl.compiler import UsageError  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
+from meeple.tensors import TensorEncoder  # noqa: E402
 
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
@@ -116,7 +117,8 @@ class MeepleGame(pyspiel.Game):
         self.space = spaces.ActionSpace(g, n) if p["actions"] == "rules" else None
         self.action_count = self.space.size if self.space else (
             p["action_count"] or encoding.probe_action_count(self.engine, n))
-        self.encoder = encoding.ViewEncoder(self.engine, n, 0 if self.space else self.action_count)
+        self.encoder = TensorEncoder(self.engine, n, self.space) if self.space else \
+            encoding.ViewEncoder(self.engine, n, self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
@@ -348,7 +350,9 @@ class MeepleObserver:
             self.tensor.fill(0)
             self.tensor[player] = 1
         else:
-            self.tensor[:] = self.game.encoder.encode(view, player)
+            picked = state._plain.picked if state.current_player() == player and not self.public else ()
+            self.tensor[:] = self.game.encoder.encode(view, player, picked) if self.game.space else \
+                self.game.encoder.encode(view, player)
 
     def string_from(self, state: MeepleState, player: int) -> str:
         text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))

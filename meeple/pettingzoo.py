@@ -12,12 +12,12 @@
 Agents are the seats ("player_0", ...); the one to act is whoever the engine's pending decision
 belongs to, so an action at any time (another seat's "act now?") and a simultaneous decision (the
 engine asks each seat in turn and keeps the answers secret until the reveal) need nothing special.
-Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
+Observations are meeple.tensors's complete tensor of the seat's view (with "action_mask" in a
+dict). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
 give, an index the same value in every decision; a set of things is picked one item at a time,
 the same seat acting again until it is complete (`actions="options"`: indices into the current
-decision's options, below a probed count, as before). Observations and rewards are
-meeple.encoding's: the observation a dict of the seat's view as a vector ("observation") and
-"action_mask"; rewards at the end from the outcome or the ranking.
+decision's options, below a probed count, observed as meeple.encoding's vector). Rewards are
+meeple.encoding's: at the end, from the outcome or the ranking.
 `option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
 steps of a learner never read them); `view(agent)` is the seat's view as plain data.
 `reset(seed=...)` is the engine's seed: the same seed and actions give the same game; `reset()`
@@ -40,6 +40,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import checks, encoding  # noqa: E402
 from meeple.spaces import ActionSpace, listed  # noqa: E402
+from meeple.tensors import TensorEncoder  # noqa: E402
 from meeple.interpreter.board_text import all_boards_text  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
 
@@ -86,7 +87,9 @@ class MeepleEnv(AECEnv):
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         self.space = ActionSpace(g, n) if actions == "rules" else None
         self.action_count = self.space.size if self.space else action_count or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n, 0 if self.space else self.action_count)
+        # The observation: meeple.tensors's complete one with the rules' space, else the older vector.
+        self.encoder = TensorEncoder(self.engine, n, self.space) if self.space else \
+            encoding.ViewEncoder(self.engine, n, self.action_count)
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.possible_agents = [f"player_{p}" for p in range(n)]
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
@@ -180,6 +183,8 @@ class MeepleEnv(AECEnv):
                 mask[self.space.legal(state["pending"], self.picked)] = 1
             else:
                 mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
+        if self.space:
+            return {"observation": self.encoder.encode(view, seat, self.picked), "action_mask": mask}
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     # ------------------------------------------------------------- for people
