@@ -47,6 +47,7 @@ import pyspiel  # noqa: E402
 from meeple import chance as draws  # noqa: E402
 from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
+from meeple.interpreter.agents.determinize import determinize  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
@@ -224,6 +225,48 @@ class MeepleState(pyspiel.State):
         return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
 
     def _apply_action(self, action):
+        plain = self._plain
+        # What undo_action restores: every step runs on a copy, so the state before stays as it was.
+        before = (plain.state, plain.chance, plain.picked, len(self.seen[0]) if self.seen else 0,
+                  self.current_player())
+        self._take(action)
+        plain.undo.append(before)
+        plain.moves.append(action)
+
+    def undo_action(self, player, action):
+        """Back to the state before the last action (`player` and `action` name it, as OpenSpiel's
+        games check). OpenSpiel's own history() is kept in C++ and cannot be shortened from
+        Python, so this state's `history()` and `history_str()` are its own, undo included."""
+        plain = self._plain
+        if not plain.undo or plain.undo[-1][4] != player or plain.moves[-1] != action:
+            raise pyspiel.SpielError(f"undo_action({player}, {action}) is not the last action taken")
+        state, chance, picked, records, _ = plain.undo.pop()
+        plain.moves.pop()
+        self.data = state
+        plain.chance, plain.picked = chance, picked
+        for record in self.seen:
+            del record[records:]
+
+    def history(self):
+        return list(self._plain.moves)
+
+    def history_str(self):
+        return ", ".join(map(str, self._plain.moves))
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one: its view with what it cannot see
+        guessed (meeple's determinize, seeded from `probability_sampler`), every other seat's
+        record of the decisions replaced by this seat's (what it knows of them), no undo."""
+        out = self.clone()
+        plain = out._plain
+        plain.undo = []
+        if self.data is not None:
+            view = self.meeple.engine.view(self.data, player_id)
+            out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2 ** 31))
+            out.seen = [list(self.seen[player_id]) for _ in self.seen]
+        return out
+
+    def _take(self, action):
         g = self.meeple
         if self.data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
@@ -313,16 +356,18 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance", "picked")
+    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves")
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names = state, None, None
+        self.undo = []  # per action taken: what undo_action restores (states never changed: shared)
+        self.moves = []  # the actions taken, chance outcomes too (history())
         self.picked = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
-        copy.picked = self.picked[:]
+        copy.picked, copy.undo, copy.moves = self.picked[:], self.undo[:], self.moves[:]
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)

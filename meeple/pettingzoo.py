@@ -63,6 +63,15 @@ def raw_env(game, players: int | None = None, options: dict | None = None, varia
     return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode, actions)
 
 
+def parallel_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
+    """A PettingZoo ParallelEnv of the same game (meeple.parallel): every seat hands in an action
+    each step, the one the game asks is taken."""
+    from meeple.parallel import MeepleParallelEnv
+
+    return MeepleParallelEnv(MeepleEnv(game, players, options, variants, None, max_decisions, render_mode))
+
+
 class MeepleEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 

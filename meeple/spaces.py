@@ -169,7 +169,8 @@ class ActionSpace:
                       for key, _ in game.instance_keys(name, spec.per, players)]
         self.keys = {key for key, _ in self.grids}
         self.segments: list = []  # (kind, start, size)
-        may = game.reactions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
+        # Passing: `may choose`, a reaction window, an offer to act now (an action at any time).
+        may = game.reactions or game.actions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
         self.PASS = self._segment("pass", 1 if may else 0)
         self.DONE = self._segment("done", 1 if offers["sets"] else 0)
         self.ACT = self._segment("action", len(self.actions))
@@ -189,14 +190,16 @@ class ActionSpace:
             self.runs[key] = {r: i for i, r in enumerate(runs)}
             self.line_at[key] = self._segment(f"line {key}", len(runs))
         self.size = sum(s[2] for s in self.segments)
-        self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)}
+        self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)} if self.NAME >= 0 else {}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
 
     def _segment(self, kind: str, size: int) -> int:
+        """The segment's first index; -1 for a kind the rules never offer (no index is it)."""
         start = sum(s[2] for s in self.segments)
-        if size:
-            self.segments.append((kind, start, size))
+        if not size:
+            return -1
+        self.segments.append((kind, start, size))
         return start
 
     # ------------------------------------------------------------- one value
@@ -207,17 +210,17 @@ class ActionSpace:
             i = self.name_index.get(value)
             if i is not None:
                 return i
-        elif value is None:
+        elif value is None and self.PASS >= 0:
             return self.PASS
-        elif t is bool:
+        elif t is bool and self.YES >= 0:
             return self.YES + (not value)
         elif t is int:
-            if self.lo <= value <= self.hi:
+            if self.NUMBER >= 0 and self.lo <= value <= self.hi:
                 return self.NUMBER + value - self.lo
         elif t is dict:
             if "act" in value and value["act"] in self.act_index:
                 return self.act_index[value["act"]]
-            if value.get("done"):
+            if value.get("done") and self.DONE >= 0:
                 return self.DONE
         elif t is list:
             if len(value) == 2 and type(value[1]) is int and value[0] in self.cell_at:

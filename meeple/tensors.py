@@ -52,7 +52,7 @@ class TensorEncoder:
                         if hasattr(op, "take") and getattr(op, "span", None)})
         self.lines = {line: i for i, line in enumerate(lines)}
         self.DECISION = block(len(lines) + 1)  # the last: a decision at another line (an action's)
-        self.names = {n: i for i, n in enumerate(space.names)} if space is not None and space.DONE else {}
+        self.names = {n: i for i, n in enumerate(space.names)} if space is not None and space.DONE >= 0 else {}
         self.PICKING = block(len(self.names))
         self.backs = {b: i for i, b in enumerate(sorted({b for b in g.backs.values() if b}))}
         self.zones = []  # (key, start, {component: slot})

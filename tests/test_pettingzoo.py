@@ -177,3 +177,32 @@ def test_render_modes_are_checked_and_state_is_the_whole_state():
     assert whole["zones"]["hand/1"] != ["?"] and e.view("player_0")["zones"]["hand/1"] == ["?"]
     whole["zones"]["hand/1"] = []
     assert e.state()["zones"]["hand/1"], "a copy"
+
+
+@pytest.mark.parametrize("name, players", [("tic_tac_toe", 2), ("apothebakery", 3)])
+def test_the_parallel_env_passes_pettingzoos_parallel_api_test(name, players):
+    from pettingzoo.test import parallel_api_test
+
+    from meeple.pettingzoo import parallel_env
+    parallel_api_test(parallel_env(name, players=players), num_cycles=60)
+
+
+def test_the_parallel_env_takes_the_asked_seats_action_and_keeps_a_bid_secret(tmp_path):
+    from meeple.pettingzoo import parallel_env
+    seen = []
+    for bid in ("one card", "two cards"):
+        e = parallel_env(rules_file(tmp_path, test_simultaneous.GAME, test_simultaneous.CARDS), players=3)
+        obs, _ = e.reset(seed=4)
+        assert [a for a in e.agents if obs[a]["action_mask"].any()] == ["player_0"]
+        labels = e.aec.option_labels()
+        option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
+        actions = {a: 0 for a in e.agents}  # the others' are ignored
+        actions["player_0"] = e.aec.option_actions()[option]
+        obs, *_ = e.step(actions)
+        while obs["player_0"]["action_mask"].any():  # the bid's cards, one at a time
+            actions["player_0"] = e.aec.space.DONE if obs["player_0"]["action_mask"][e.aec.space.DONE] \
+                else int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+            obs, *_ = e.step(actions)
+        assert obs["player_1"]["action_mask"].any(), "then the next seat is asked"
+        seen.append(obs["player_1"]["observation"])
+    assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
