@@ -108,7 +108,7 @@ class MeepleGymEnv(gymnasium.Env):
 
     # ------------------------------------------------------------- what the learner sees
     def _observe(self) -> np.ndarray:
-        return self.encoder.encode(self.engine.view(self.state, self.seat), self.seat, self.picked)
+        return self.encoder.seat_tensor(self.engine, self.state, self.seat, self.picked)
 
     def action_masks(self) -> np.ndarray:
         mask = np.zeros(self.space.size, np.int8)

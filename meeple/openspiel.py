@@ -227,8 +227,9 @@ class MeepleState(pyspiel.State):
     def _apply_action(self, action):
         plain = self._plain
         # What undo_action restores: every step runs on a copy, so the state before stays as it was.
-        before = (plain.state, plain.chance, plain.picked, len(self.seen[0]) if self.seen else 0,
-                  self.current_player())
+        data = plain.state
+        before = (data, plain.chance, plain.picked, len(self.seen[0]) if self.seen else 0,
+                  pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4))
         self._take(action)
         plain.undo.append(before)
         plain.moves.append(action)

@@ -185,7 +185,6 @@ class MeepleEnv(AECEnv):
     def observe(self, agent):
         seat = checks.agent_of(self.possible_agents, agent)
         state = self.state_data
-        view = self.engine.view(state, seat)
         mask = np.zeros(self.action_count, np.int8)
         if state["pending"] is not None and not state["over"] and state["pending"]["actor"] == seat:
             if self.space:
@@ -193,7 +192,8 @@ class MeepleEnv(AECEnv):
             else:
                 mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
         if self.space:
-            return {"observation": self.encoder.encode(view, seat, self.picked), "action_mask": mask}
+            return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
+        view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     # ------------------------------------------------------------- for people

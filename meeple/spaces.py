@@ -168,6 +168,7 @@ class ActionSpace:
         self.grids = [(key, spec) for name, spec in game.grids.items()
                       for key, _ in game.instance_keys(name, spec.per, players)]
         self.keys = {key for key, _ in self.grids}
+        self._last = (None, None)  # (a decision, its options' indices): see `plain`
         self.segments: list = []  # (kind, start, size)
         # Passing: `may choose`, a reaction window, an offer to act now (an action at any time).
         may = game.reactions or game.actions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
@@ -281,15 +282,39 @@ class ActionSpace:
     # ------------------------------------------------------------- decisions
     def is_set(self, value) -> bool:
         """An option that is a set of things, picked one item at a time (not cells: a line)."""
-        return type(value) is list and not (value and type(value[0]) is list) and not (
-            len(value) == 2 and type(value[1]) is int and value[0] in self.keys) and not (
-            len(value) == 3 and all(type(v) is int for v in value))
+        if type(value) is not list:
+            return False
+        if not value:
+            return True
+        first = value[0]
+        if type(first) is list:  # a run of cells
+            return False
+        if len(value) == 2 and type(value[1]) is int and first in self.keys:  # a cell
+            return False
+        return not (len(value) == 3 and type(first) is int and type(value[1]) is int and type(value[2]) is int)
+
+    def plain(self, pending: dict):
+        """The indices of a decision's options in their order, or None when some option is a set
+        (remembered for the last decision asked: a mask and then a step ask twice)."""
+        last = self._last  # read once: two threads may ask at once
+        if last[0] is pending:
+            return last[1]
+        options, index = pending["options"], self.index
+        try:
+            out = [index(v, pending) for v in options]
+        except ValueError:
+            if not any(self.is_set(v) for v in options):
+                raise
+            out = None
+        self._last = (pending, out)
+        return out
 
     def legal(self, pending: dict, picked: list) -> list[int]:
         """The legal actions of a decision, sorted, `picked` the set's items chosen so far."""
         options = pending["options"]
-        if not any(self.is_set(v) for v in options):
-            return sorted(self.index(v, pending) for v in options)
+        plain = self.plain(pending)
+        if plain is not None:
+            return sorted(plain)
         out = set()
         for v in options:
             if not self.is_set(v):
@@ -309,6 +334,12 @@ class ActionSpace:
         """(the option's place among the decision's options, []) when `action` completes one, else
         (None, the items picked so far). A ValueError when the action is not legal."""
         options = pending["options"]
+        plain = self.plain(pending)
+        if plain is not None:
+            try:
+                return plain.index(action), []
+            except ValueError:
+                raise ValueError(f"action {action} is not legal now") from None
         if not picked or action == self.DONE:
             for n, v in enumerate(options):
                 if not self.is_set(v) and not picked and self.index(v, pending) == action:

@@ -84,6 +84,16 @@ class TensorEncoder:
             at = block(1 + secret + ((len(self.spaces) + players) if value else 0))
             self.counters.append((key, at, float(max(ends)) if ends else 1.0, value, secret))
         self.size = size
+        # Nothing is ever hidden from anyone (public zones only, nothing in the box, no secret
+        # counter, no private offer to act): a seat's tensor can be read off the state itself,
+        # without making its view (a copy), and is the same.
+        self.needs_view = (any(z.visibility != "public" for z in g.zones.values()) or bool(start["zones"].get("box"))
+                           or any(c.secret for c in g.counters.values()) or bool(g.interrupting)
+                           or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops))
+
+    def seat_tensor(self, engine, state: dict, seat: int, picked: list = ()) -> np.ndarray:
+        """The tensor of `seat` for a state of the game (its view made only where it differs)."""
+        return self.encode(engine.view(state, seat) if self.needs_view else state, seat, picked)
 
     def encode(self, view: dict, seat: int, picked: list = ()) -> np.ndarray:
         """The tensor of `view` (the state as `seat` sees it); `picked`: a set's items so far."""

@@ -112,3 +112,13 @@ def test_positions_on_a_path_board_show():
     assert old.encode(engine.view(moved, 0), 0) == old.encode(engine.view(state, 0), 0)
     enc = TensorEncoder(engine, 2, spaces.ActionSpace(engine.game, 2))
     assert not (enc.encode(engine.view(moved, 0), 0) == enc.encode(engine.view(state, 0), 0)).all()
+
+
+@pytest.mark.parametrize("name", meeple.rulesets())
+def test_a_game_that_hides_nothing_reads_the_state_as_the_view(name):
+    for engine, players, state in states(name):
+        enc = TensorEncoder(engine, players, spaces.ActionSpace(engine.game, players))
+        for seat in range(players):
+            by_view = enc.encode(engine.view(state, seat), seat)
+            assert (enc.seat_tensor(engine, state, seat) == by_view).all()
+    assert enc.needs_view == (name not in ("tic_tac_toe", "connect_four", "breakthrough"))
