@@ -233,6 +233,24 @@ class ActionSpace:
         raise ValueError(f"option {value!r} is outside the action space of {self.game.title}: "
                          "its value is not one the rules declare")
 
+    def _placements(self, options: list, key: str):
+        """A placement decision's indices at once (a few hundred options a step), or None when
+        some option is not a placement on the grid (then each is asked on its own)."""
+        spec = self.game.grids[key.split("/", 1)[0]]
+        rows, cols = spec.geometry.rows, spec.geometry.cols
+        base = self.place_at.get(spec.name)
+        if base is None:
+            return None
+        out = []
+        for v in options:
+            if type(v) is not list or len(v) != 3:
+                return None
+            o, r, c = v
+            if not (0 <= o < ORIENTATIONS and 1 <= r <= rows and 1 <= c <= cols) or type(o) is not int:
+                return None
+            out.append(base + (o * rows + r - 1) * cols + c - 1)
+        return out
+
     def _placement(self, value: list, key: str) -> int:
         spec = self.game.grids[key.split("/", 1)[0]]
         rows, cols = spec.geometry.rows, spec.geometry.cols
@@ -301,7 +319,9 @@ class ActionSpace:
             return last[1]
         options, index = pending["options"], self.index
         try:
-            out = [index(v, pending) for v in options]
+            out = self._placements(options, pending["grid"]) if "grid" in pending else None
+            if out is None:
+                out = [index(v, pending) for v in options]
         except ValueError:
             if not any(self.is_set(v) for v in options):
                 raise

@@ -24,9 +24,13 @@ running blocks.
 """
 from __future__ import annotations
 
-import numpy as np
+from meeple.interpreter.extras import need
 
-from meeple.interpreter.state import HIDDEN
+need("research", "meeple.tensors", "numpy")
+
+import numpy as np  # noqa: E402
+
+from meeple.interpreter.state import HIDDEN  # noqa: E402
 
 BOUND = 2.0 ** 31
 
