@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from collections import Counter
 
 from meeple.interpreter.extras import need
@@ -96,6 +97,30 @@ def _pairs(text: str) -> dict:
     return dict(p.split(":", 1) for p in text.split(";") if p.strip()) if text else {}
 
 
+def _made(p: dict, options: dict, variants: list) -> tuple:
+    """The loaded game, its action space, action count and encoder for these parameters, made
+    once per process: OpenSpiel makes the game again for every state it deserializes
+    (random_sim_test(serialize=True) does it at every step). A .rules file is made again once
+    it changes."""
+    path = Path(str(p["ruleset"]))
+    stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
+    key = (str(p["ruleset"]), stamp, p["players"], tuple(sorted(options.items())), tuple(variants), p["actions"],
+           p["action_count"])
+    made = _MADE.get(key)
+    if made is None:
+        table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
+        engine, n = table.engine, table.players
+        # The action space: the rules' (meeple.spaces), or indices into each decision's options.
+        space = spaces.ActionSpace(engine.game, n) if p["actions"] == "rules" else None
+        count = space.size if space else (p["action_count"] or encoding.probe_action_count(engine, n))
+        encoder = TensorEncoder(engine, n, space) if space else encoding.ViewEncoder(engine, n, count)
+        made = _MADE[key] = (table, space, count, encoder)
+    return made
+
+
+_MADE: dict = {}
+
+
 class MeepleGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(PARAMETERS, **(params or {}))
@@ -104,7 +129,7 @@ class MeepleGame(pyspiel.Game):
         for name, allowed in (("chance", CHANCE), ("returns", RETURNS), ("actions", ACTIONS)):
             if p[name] not in allowed:
                 raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
-        self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
+        self.table, self.space, self.action_count, self.encoder = _made(p, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
@@ -114,12 +139,6 @@ class MeepleGame(pyspiel.Game):
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.declared_length = p["max_game_length"]
         self._longest = None
-        # The action space: the rules' (meeple.spaces), or indices into each decision's options.
-        self.space = spaces.ActionSpace(g, n) if p["actions"] == "rules" else None
-        self.action_count = self.space.size if self.space else (
-            p["action_count"] or encoding.probe_action_count(self.engine, n))
-        self.encoder = TensorEncoder(self.engine, n, self.space) if self.space else \
-            encoding.ViewEncoder(self.engine, n, self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
@@ -150,6 +169,9 @@ class MeepleGame(pyspiel.Game):
 
     def __deepcopy__(self, memo):
         return self  # compiled and frozen: states share it
+
+    def __reduce__(self):  # pickled with a state (OpenSpiel's serialize): loaded again by its parameters
+        return pyspiel.load_game, (str(self),)
 
     def new_initial_state(self):
         return MeepleState(self)
@@ -365,6 +387,13 @@ class _Plain:
         self.moves = []  # the actions taken, chance outcomes too (history())
         self.picked = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
+
+    def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
+        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves}
+
+    def __setstate__(self, saved):
+        self.__init__(saved["state"])
+        self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))

@@ -86,3 +86,15 @@ def test_ismcts_beats_random_play_at_the_queens_wishes():
 
 
 GAMES, SIMULATIONS = 6, 25
+
+
+def test_a_serialized_state_comes_back_the_same_without_remaking_the_game():
+    game = openspiel.load("apothebakery", players=2)
+    for state in walk(game, 80, 2):
+        pass
+    text = pyspiel.serialize_game_and_state(game, state)
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert (str(again), again.history(), again.legal_actions()) == (str(state), state.history(), state.legal_actions())
+    assert again.information_state_string(1) == state.information_state_string(1)
+    assert again.meeple.engine is game.engine, "made once per process (meeple.openspiel._made)"
+    assert len(text) < 100_000, "undo's past states are not in it"
