@@ -4,11 +4,13 @@ What the research adapters (meeple.pettingzoo, meeple.openspiel) share. Learning
 fixed sizes; a Meeple game gives a view (nested plain data) and a decision with a varying list
 of options. So:
 
-- Actions are indices into the current decision's options, in the engine's order, below a fixed
-  `action_count` per ruleset and player count. Unless given, that count is the most options seen
-  in a few seeded random games (`probe_action_count`); a rarer decision with more options offers
-  only its first `action_count` ones. The meaning of an index depends on the decision: its label
-  says what it is (`option_labels`), and the observation names each option with a number.
+- Actions are, by default, meeple.spaces's: a fixed space derived from the rules. With the
+  adapters' `actions="options"` they are indices into the current decision's options, in the
+  engine's order, below a fixed `action_count` per ruleset and player count. Unless given, that
+  count is the most options seen in a few seeded random games (`probe_action_count`); a rarer
+  decision with more options offers only its first `action_count` ones. The meaning of such an
+  index depends on the decision: its label says what it is (`option_labels`), and the
+  observation names each option with a number.
 - Observations are a fixed-length vector of the view's numbers (`ViewEncoder`): whose seat, whose
   turn, the phase, which decision is asked, every zone's size, where each component is as far as
   the seat sees it, every counter, every grid cell, a number per option. It is read from `engine.view(state, seat)` only, so it cannot hold what

@@ -7,8 +7,10 @@
 
 Importing this module registers one Python game, "meeple", whose parameters name the ruleset
 (a shipped name or a .rules path) and fix the rest: players, options ("name:value;...") and
-variants ("a;b": OpenSpiel's game strings already use "=" and ","), action_count (0: probed,
-see meeple.encoding), seed and seeds.
+variants ("a;b": OpenSpiel's game strings already use "=" and ","), actions ("rules", the
+default: meeple.spaces's fixed space, a set picked one item at a time by the same player;
+"options": indices into each decision's options), action_count (with "options"; 0: probed, see
+meeple.encoding), seed and seeds.
 
 Chance (`chance`): with "draws" (the default) every random draw of the engine (a bag draw, each
 step of a shuffle, a die) is an explicit chance node with its equally likely outcomes: the engine
@@ -25,7 +27,7 @@ engine for the longest game found by searching every decision and draw within a 
 (meeple.bounds), else the runner's bound.
 
 Observations come from the seat's view (engine.view) only: the observation string is that view as
-JSON, the tensor meeple.encoding's vector; the information state string adds the seat's record of
+JSON, the tensor meeple.tensors's (with actions="options", meeple.encoding's vector); the information state string adds the seat's record of
 every decision so far as the seat saw it (a chosen option it may not see reads "?"). A public
 observation (OpenSpiel's private_info NONE) is the view of an onlooker who sees public zones only.
 """
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from collections import Counter
 
 from meeple.interpreter.extras import need
@@ -43,24 +46,28 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from meeple import chance as draws  # noqa: E402
-from meeple import encoding  # noqa: E402
+from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
+from meeple.interpreter.agents.determinize import determinize  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
+from meeple.tensors import TensorEncoder  # noqa: E402
 
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
 PARAMETERS = {"ruleset": "tic_tac_toe", "players": 0, "options": "", "variants": "", "action_count": 0,
-              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0}
+              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0,
+              "actions": "rules"}
 CHANCE = ("draws", "seed")
+ACTIONS = ("rules", "options")
 RETURNS = ("outcome", "score")
 _T = pyspiel.GameType
 
 
 def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
          action_count: int = 0, seed: int = 0, seeds: int = 1, chance: str = "draws", returns: str = "outcome",
-         max_game_length: int = 0) -> "MeepleGame":
+         max_game_length: int = 0, actions: str = "rules") -> "MeepleGame":
     """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
     the default count, 2 or the nearest the ruleset allows)."""
     import meeple
@@ -69,7 +76,7 @@ def load(game, players: int = 0, options: dict | None = None, variants: list | N
         options, variants = game.options, game.variants
         players, game = players or game.players, game.ruleset
     params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
-              "chance": chance, "returns": returns, "max_game_length": max_game_length,
+              "chance": chance, "returns": returns, "max_game_length": max_game_length, "actions": actions,
               "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
               "variants": ";".join(variants or [])}
     return pyspiel.load_game(NAME, params)
@@ -90,15 +97,39 @@ def _pairs(text: str) -> dict:
     return dict(p.split(":", 1) for p in text.split(";") if p.strip()) if text else {}
 
 
+def _made(p: dict, options: dict, variants: list) -> tuple:
+    """The loaded game, its action space, action count and encoder for these parameters, made
+    once per process: OpenSpiel makes the game again for every state it deserializes
+    (random_sim_test(serialize=True) does it at every step). A .rules file is made again once
+    it changes."""
+    path = Path(str(p["ruleset"]))
+    stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
+    key = (str(p["ruleset"]), stamp, p["players"], tuple(sorted(options.items())), tuple(variants), p["actions"],
+           p["action_count"])
+    made = _MADE.get(key)
+    if made is None:
+        table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
+        engine, n = table.engine, table.players
+        # The action space: the rules' (meeple.spaces), or indices into each decision's options.
+        space = spaces.ActionSpace(engine.game, n) if p["actions"] == "rules" else None
+        count = space.size if space else (p["action_count"] or encoding.probe_action_count(engine, n))
+        encoder = TensorEncoder(engine, n, space) if space else encoding.ViewEncoder(engine, n, count)
+        made = _MADE[key] = (table, space, count, encoder)
+    return made
+
+
+_MADE: dict = {}
+
+
 class MeepleGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(PARAMETERS, **(params or {}))
         options = {k.strip(): v.strip() for k, v in _pairs(p["options"]).items()}
         variants = [v.strip() for v in p["variants"].split(";") if v.strip()]
-        for name, allowed in (("chance", CHANCE), ("returns", RETURNS)):
+        for name, allowed in (("chance", CHANCE), ("returns", RETURNS), ("actions", ACTIONS)):
             if p[name] not in allowed:
                 raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
-        self.table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
+        self.table, self.space, self.action_count, self.encoder = _made(p, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
@@ -108,8 +139,6 @@ class MeepleGame(pyspiel.Game):
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.declared_length = p["max_game_length"]
         self._longest = None
-        self.action_count = p["action_count"] or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (not any(z.visibility != "public" for z in g.zones.values())
                    and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
@@ -140,6 +169,9 @@ class MeepleGame(pyspiel.Game):
 
     def __deepcopy__(self, memo):
         return self  # compiled and frozen: states share it
+
+    def __reduce__(self):  # pickled with a state (OpenSpiel's serialize): loaded again by its parameters
+        return pyspiel.load_game, (str(self),)
 
     def new_initial_state(self):
         return MeepleState(self)
@@ -210,9 +242,54 @@ class MeepleState(pyspiel.State):
     def _legal_actions(self, player):
         if self.data is None or player != self.current_player():
             return []
+        if self.meeple.space:
+            return self.meeple.space.legal(self.data["pending"], self._plain.picked)
         return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
 
     def _apply_action(self, action):
+        plain = self._plain
+        # What undo_action restores: every step runs on a copy, so the state before stays as it was.
+        data = plain.state
+        before = (data, plain.chance, plain.picked, len(self.seen[0]) if self.seen else 0,
+                  pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4))
+        self._take(action)
+        plain.undo.append(before)
+        plain.moves.append(action)
+
+    def undo_action(self, player, action):
+        """Back to the state before the last action (`player` and `action` name it, as OpenSpiel's
+        games check). OpenSpiel's own history() is kept in C++ and cannot be shortened from
+        Python, so this state's `history()` and `history_str()` are its own, undo included."""
+        plain = self._plain
+        if not plain.undo or plain.undo[-1][4] != player or plain.moves[-1] != action:
+            raise pyspiel.SpielError(f"undo_action({player}, {action}) is not the last action taken")
+        state, chance, picked, records, _ = plain.undo.pop()
+        plain.moves.pop()
+        self.data = state
+        plain.chance, plain.picked = chance, picked
+        for record in self.seen:
+            del record[records:]
+
+    def history(self):
+        return list(self._plain.moves)
+
+    def history_str(self):
+        return ", ".join(map(str, self._plain.moves))
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one: its view with what it cannot see
+        guessed (meeple's determinize, seeded from `probability_sampler`), every other seat's
+        record of the decisions replaced by this seat's (what it knows of them), no undo."""
+        out = self.clone()
+        plain = out._plain
+        plain.undo = []
+        if self.data is not None:
+            view = self.meeple.engine.view(self.data, player_id)
+            out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2 ** 31))
+            out.seen = [list(self.seen[player_id]) for _ in self.seen]
+        return out
+
+    def _take(self, action):
         g = self.meeple
         if self.data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
@@ -225,7 +302,18 @@ class MeepleState(pyspiel.State):
                 self.data, _ = g.engine.start(g.players, g.seed + action)
             return
         engine, data = g.engine, self.data
-        n = min(engine.option_count(data), g.action_count)
+        if g.space:
+            if not engine.option_count(data):
+                raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
+            try:
+                action, picked = g.space.choose(data["pending"], self._plain.picked, action)
+            except (ValueError, TypeError):
+                raise pyspiel.SpielError(f"action {action!r} is not legal now: the legal actions are "
+                                         + spaces.listed(self._legal_actions(self.current_player()))) from None
+            if action is None:  # an item of a set: the set is not complete yet
+                self._plain.picked = picked
+                return
+        n = min(engine.option_count(data), g.action_count) if not g.space else engine.option_count(data)
         if not (type(action) is int and 0 <= action < n):
             raise pyspiel.SpielError(f"action {action!r} is not legal now: " + (
                 f"the legal actions are 0 to {n - 1}" if n else "the game is over"))
@@ -238,6 +326,7 @@ class MeepleState(pyspiel.State):
         told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
         # Applied first: a choice the engine refuses leaves every seat's record as it was.
         self._step(data, action, [])
+        self._plain.picked = []
         for seat, record in enumerate(self.seen):
             record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
 
@@ -247,6 +336,16 @@ class MeepleState(pyspiel.State):
                 return f"seed {self.meeple.seed + action}"
             return f"draw {action + 1}"
         d = self.decision() if self.data is not None else None
+        space = self.meeple.space
+        if space:  # the option's label where the action is one now, else what the index means
+            if d is not None and self._plain.names is None:
+                place = {path[0]: k for k, path in enumerate(space.option_indices(self.data["pending"]))
+                         if len(path) == 1}
+                names = action_names(d)
+                self._plain.names = {i: names[k] for i, k in place.items()}
+            if d is not None and action in self._plain.names:
+                return self._plain.names[action]
+            return space.describe(action) if 0 <= action < space.size else f"action {action}"
         if d is None or not 0 <= action < len(d.options):
             return f"option {action}"
         if self._plain.names is None:
@@ -280,14 +379,25 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance")
+    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves")
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names = state, None, None
+        self.undo = []  # per action taken: what undo_action restores (states never changed: shared)
+        self.moves = []  # the actions taken, chance outcomes too (history())
+        self.picked = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
+
+    def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
+        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves}
+
+    def __setstate__(self, saved):
+        self.__init__(saved["state"])
+        self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
+        copy.picked, copy.undo, copy.moves = self.picked[:], self.undo[:], self.moves[:]
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)
@@ -315,10 +425,15 @@ class MeepleObserver:
             self.tensor.fill(0)
             self.tensor[player] = 1
         else:
-            self.tensor[:] = self.game.encoder.encode(view, player)
+            picked = state._plain.picked if state.current_player() == player and not self.public else ()
+            self.tensor[:] = self.game.encoder.encode(view, player, picked) if self.game.space else \
+                self.game.encoder.encode(view, player)
 
     def string_from(self, state: MeepleState, player: int) -> str:
         text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
+        picked = state._plain.picked
+        if picked and not self.public and state.current_player() == player:  # a set half picked: its own
+            text += f"\npicking {json.dumps(picked)}"
         if self.recall:
             return f"P{player + 1} saw {' | '.join(state.seen[player])}\n{text}"
         return text

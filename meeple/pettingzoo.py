@@ -12,9 +12,12 @@
 Agents are the seats ("player_0", ...); the one to act is whoever the engine's pending decision
 belongs to, so an action at any time (another seat's "act now?") and a simultaneous decision (the
 engine asks each seat in turn and keeps the answers secret until the reveal) need nothing special.
-Actions, observations and rewards are meeple.encoding's: a Discrete of the ruleset's action count,
-an index into the current decision's options; the observation a dict of the seat's view as a
-vector ("observation") and "action_mask"; rewards at the end from the outcome or the ranking.
+Observations are meeple.tensors's complete tensor of the seat's view (with "action_mask" in a
+dict). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
+give, an index the same value in every decision; a set of things is picked one item at a time,
+the same seat acting again until it is complete (`actions="options"`: indices into the current
+decision's options, below a probed count, observed as meeple.encoding's vector). Rewards are
+meeple.encoding's: at the end, from the outcome or the ranking.
 `option_labels()` names the acting seat's options (not in `infos`: labels cost, and most
 steps of a learner never read them); `view(agent)` is the seat's view as plain data.
 `reset(seed=...)` is the engine's seed: the same seed and actions give the same game; `reset()`
@@ -37,6 +40,8 @@ from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import checks, encoding  # noqa: E402
+from meeple.spaces import ActionSpace, listed  # noqa: E402
+from meeple.tensors import TensorEncoder  # noqa: E402
 from meeple.interpreter.board_text import all_boards_text  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
 
@@ -45,17 +50,27 @@ MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode 
 
 def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
         action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-        render_mode: str | None = None):
+        render_mode: str | None = None, actions: str = "rules"):
     """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path, in
     PettingZoo's OrderEnforcingWrapper (as PettingZoo's own `env()`s are)."""
-    return OrderEnforcingWrapper(raw_env(game, players, options, variants, action_count, max_decisions, render_mode))
+    return OrderEnforcingWrapper(raw_env(game, players, options, variants, action_count, max_decisions, render_mode,
+                                         actions))
 
 
 def raw_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
             action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-            render_mode: str | None = None) -> "MeepleEnv":
+            render_mode: str | None = None, actions: str = "rules") -> "MeepleEnv":
     """The environment without wrappers."""
-    return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode)
+    return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode, actions)
+
+
+def parallel_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
+    """A PettingZoo ParallelEnv of the same game (meeple.parallel): every seat hands in an action
+    each step, the one the game asks is taken."""
+    from meeple.parallel import MeepleParallelEnv
+
+    return MeepleParallelEnv(MeepleEnv(game, players, options, variants, None, max_decisions, render_mode))
 
 
 class MeepleEnv(AECEnv):
@@ -63,8 +78,10 @@ class MeepleEnv(AECEnv):
 
     def __init__(self, game, players: int | None = None, options: dict | None = None,
                  variants: list | None = None, action_count: int | None = None,
-                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, actions: str = "rules"):
         super().__init__()
+        if actions not in ("rules", "options"):
+            raise ValueError(f"actions {actions!r} is not one of 'rules', 'options'")
         self.game = encoding.table(game, players, options, variants)
         self.engine, n = self.game.engine, self.game.players
         g = self.engine.game
@@ -77,8 +94,13 @@ class MeepleEnv(AECEnv):
         # of several episodes replays; before any, from the operating system.
         self._seeds = random.Random()
         self.max_decisions = max_decisions
-        self.action_count = action_count or encoding.probe_action_count(self.engine, n)
-        self.encoder = encoding.ViewEncoder(self.engine, n, self.action_count)
+        # The action space: the rules' (meeple.spaces), or indices into each decision's options.
+        self.space = ActionSpace(g, n) if actions == "rules" else None
+        self.action_count = self.space.size if self.space else action_count or encoding.probe_action_count(self.engine, n)
+        # The observation: meeple.tensors's complete one with the rules' space, else the older vector.
+        self.encoder = TensorEncoder(self.engine, n, self.space) if self.space else \
+            encoding.ViewEncoder(self.engine, n, self.action_count)
+        self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.possible_agents = [f"player_{p}" for p in range(n)]
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
@@ -109,6 +131,7 @@ class MeepleEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.decisions = 0
+        self.picked = []
         self._after_move()
 
     def step(self, action):
@@ -116,10 +139,22 @@ class MeepleEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        n = min(self.engine.option_count(self.state_data), self.action_count)
         action = checks.whole(action, f"{agent}'s action")
-        if not 0 <= action < n:
-            raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
+        if self.space:
+            pending = self.state_data["pending"]
+            try:
+                action, self.picked = self.space.choose(pending, self.picked, int(action))
+            except ValueError:
+                raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are "
+                                        f"{listed(self.space.legal(pending, self.picked), '..')})") from None
+            if action is None:  # an item of a set: the same seat picks on
+                self._cumulative_rewards[agent] = 0.0
+                self.rewards = {a: 0.0 for a in self.agents}
+                return
+        else:
+            n = min(self.engine.option_count(self.state_data), self.action_count)
+            if not 0 <= action < n:
+                raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
         self._cumulative_rewards[agent] = 0.0
         self.state_data, _ = self.engine.apply(self.state_data, int(action), inplace=True, events=False)
         self.decisions += 1
@@ -151,10 +186,15 @@ class MeepleEnv(AECEnv):
     def observe(self, agent):
         seat = checks.agent_of(self.possible_agents, agent)
         state = self.state_data
-        view = self.engine.view(state, seat)
         mask = np.zeros(self.action_count, np.int8)
         if state["pending"] is not None and not state["over"] and state["pending"]["actor"] == seat:
-            mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
+            if self.space:
+                mask[self.space.legal(state["pending"], self.picked)] = 1
+            else:
+                mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
+        if self.space:
+            return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
+        view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     # ------------------------------------------------------------- for people
@@ -162,6 +202,14 @@ class MeepleEnv(AECEnv):
         """What each legal action of the seat to act means now: its option's label."""
         assert self.state_data is not None, "reset() needs to be called before option_labels."  # as PettingZoo says
         return encoding.option_labels(self.engine, self.state_data, self.action_count)
+
+    def option_actions(self) -> list[int]:
+        """The action that takes each of the acting seat's options (in `option_labels` order); for
+        a set picked one item at a time, the action of its first item."""
+        pending = self.state_data["pending"]
+        if not self.space:
+            return list(range(min(len(pending["options"]), self.action_count)))
+        return [path[0] for path in self.space.option_indices(pending)]
 
     def state(self) -> dict:
         """The whole state (what no seat may see too) as the engine's plain data: a copy."""

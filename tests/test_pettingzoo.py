@@ -41,12 +41,13 @@ def test_seed_test_passes_and_the_seed_is_the_engines():
     assert not np.array_equal(seen[5][0], seen[6][0]), "another seed deals another"
 
 
-def play(e, actions):
-    """Step the given actions in turn; return who was asked each time."""
+def play(e, options):
+    """Take the given options (their places among the decision's options) in turn; return who
+    was asked each time."""
     asked = []
-    for action in actions:
+    for option in options:
         asked.append(e.agent_selection)
-        e.step(action)
+        e.step(e.option_actions()[option])
     return asked
 
 
@@ -54,7 +55,7 @@ def test_a_won_game_rewards_the_winner_and_then_everyone_leaves():
     e = env("tic_tac_toe")
     e.reset(seed=1)
     assert e.option_labels() == [f"board row {r}, column {c}" for r in (1, 2, 3) for c in (1, 2, 3)]
-    # Actions index the free cells in order: X takes 0, 1, 2; O takes 3 and 4.
+    # Options are the free cells in order: X takes 0, 1, 2; O takes 3 and 4.
     asked = play(e, [0, 2, 0, 1, 0])
     assert asked == ["player_0", "player_1"] * 2 + ["player_0"]
     assert e.terminations == {"player_0": True, "player_1": True}
@@ -89,7 +90,7 @@ def test_an_interrupting_action_asks_the_other_seat_out_of_turn(tmp_path):
     assert asked == ["player_0", "player_1"]
     assert e.agent_selection == "player_1", "P2 may ring the bell before P1 decides"
     assert e.option_labels() == ["Ring the bell", "pass"]
-    e.step(0)
+    e.step(e.option_actions()[0])
     assert e.agent_selection == "player_0" and e.view("player_1")["vars"]["vp/1"] == 2
 
 
@@ -100,7 +101,11 @@ def test_a_simultaneous_choice_stays_secret_from_the_next_seat(tmp_path):
         e = env(path, players=3)
         e.reset(seed=4)
         labels = e.option_labels()
-        e.step(next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards")))
+        option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
+        e.step(e.option_actions()[option])
+        while e.agent_selection == "player_0":  # the bid's cards picked one at a time
+            e.step(e.space.DONE if e.space.DONE in np.flatnonzero(e.observe("player_0")["action_mask"])
+                   else int(np.flatnonzero(e.observe("player_0")["action_mask"])[0]))
         assert e.agent_selection == "player_1"
         seen.append(e.observe("player_1")["observation"])
     assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
@@ -172,3 +177,32 @@ def test_render_modes_are_checked_and_state_is_the_whole_state():
     assert whole["zones"]["hand/1"] != ["?"] and e.view("player_0")["zones"]["hand/1"] == ["?"]
     whole["zones"]["hand/1"] = []
     assert e.state()["zones"]["hand/1"], "a copy"
+
+
+@pytest.mark.parametrize("name, players", [("tic_tac_toe", 2), ("apothebakery", 3)])
+def test_the_parallel_env_passes_pettingzoos_parallel_api_test(name, players):
+    from pettingzoo.test import parallel_api_test
+
+    from meeple.pettingzoo import parallel_env
+    parallel_api_test(parallel_env(name, players=players), num_cycles=60)
+
+
+def test_the_parallel_env_takes_the_asked_seats_action_and_keeps_a_bid_secret(tmp_path):
+    from meeple.pettingzoo import parallel_env
+    seen = []
+    for bid in ("one card", "two cards"):
+        e = parallel_env(rules_file(tmp_path, test_simultaneous.GAME, test_simultaneous.CARDS), players=3)
+        obs, _ = e.reset(seed=4)
+        assert [a for a in e.agents if obs[a]["action_mask"].any()] == ["player_0"]
+        labels = e.aec.option_labels()
+        option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
+        actions = {a: 0 for a in e.agents}  # the others' are ignored
+        actions["player_0"] = e.aec.option_actions()[option]
+        obs, *_ = e.step(actions)
+        while obs["player_0"]["action_mask"].any():  # the bid's cards, one at a time
+            actions["player_0"] = e.aec.space.DONE if obs["player_0"]["action_mask"][e.aec.space.DONE] \
+                else int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+            obs, *_ = e.step(actions)
+        assert obs["player_1"]["action_mask"].any(), "then the next seat is asked"
+        seen.append(obs["player_1"]["observation"])
+    assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"

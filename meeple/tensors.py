@@ -1,0 +1,165 @@
+"""A seat's view as a complete tensor whose shape the rules fix: what the adapters observe.
+
+Read from `engine.view(state, seat)` only, so it holds nothing the seat may not see. In order:
+
+    seat          one-hot over the players
+    turn          one-hot: whose decision it is (none at the end)
+    phase         one-hot over the rules' phases
+    decision      one-hot over the rules' choices (their lines), when the seat is the one asked
+    picking       the items of a set picked so far (meeple.spaces), one slot per name
+    zones         per zone: its size, how many of its items the seat sees only the back of (and
+                  per back text, how many show it), and a count per component of the zone's
+                  kind: the seat's own hidden zones are in it, others' are sizes and backs
+    grids         per grid: each cell one-hot over the grid's contents (empty first, then the
+                  content enum's values, then "other"), and which shaped components lie on it
+    counters      per counter: its value (a number divided by the larger end of its declared
+                  range, where it has one; a yes/no as 0 or 1), and for a `value` counter a
+                  one-hot over the path boards' spaces (a position) and over the players;
+                  a secret counter another seat holds reads 0 with a 1 in its own slot
+
+The layout is computed from the rules and the player count (the counter keys from the start, as
+every key is there from the start). What it leaves out: the order of items in a zone (a deck's
+order is hidden anyway; a row laid face up reads as its contents) and the locals of the rules'
+running blocks.
+"""
+from __future__ import annotations
+
+from meeple.interpreter.extras import need
+
+need("research", "meeple.tensors", "numpy")
+
+import numpy as np  # noqa: E402
+
+from meeple.interpreter.state import HIDDEN  # noqa: E402
+
+BOUND = 2.0 ** 31
+
+
+class TensorEncoder:
+    """The layout for one ruleset and player count (see the module's docstring)."""
+
+    def __init__(self, engine, players: int, space=None):
+        g = engine.game
+        self.game, self.players = g, players
+        start, _ = engine.start(players, 0)
+        size = 0
+
+        def block(n: int) -> int:
+            nonlocal size
+            size += n
+            return size - n
+
+        self.SEAT, self.TURN = block(players), block(players)
+        self.phases = {p: i for i, p in enumerate(g.phases)}
+        self.PHASE = block(len(self.phases))
+        lines = sorted({op.span.line for b in g.blocks for op in b.ops
+                        if hasattr(op, "take") and getattr(op, "span", None)})
+        self.lines = {line: i for i, line in enumerate(lines)}
+        self.DECISION = block(len(lines) + 1)  # the last: a decision at another line (an action's)
+        self.names = {n: i for i, n in enumerate(space.names)} if space is not None and space.DONE >= 0 else {}
+        self.PICKING = block(len(self.names))
+        self.backs = {b: i for i, b in enumerate(sorted({b for b in g.backs.values() if b}))}
+        self.zones = []  # (key, start, {component: slot})
+        for key in sorted(start["zones"]):
+            spec = g.zones.get(key.split("/", 1)[0])
+            members = g.kinds.get(spec.of, ()) if spec is not None else g.components
+            at = block(2 + len(self.backs) + len(members))
+            self.zones.append((key, at, {c: at + 2 + len(self.backs) + i for i, c in enumerate(members)}))
+        self.grids = []  # (key, start, {content: slot}, cells, {piece: slot})
+        shaped = [c for c in g.components if c in g.shapes]
+        for key in sorted(start["grids"]):
+            spec = g.grids[key.split("/", 1)[0]]
+            values = list(g.enums.get(spec.content, ()))
+            codes = {None: 0, **{v: i + 1 for i, v in enumerate(values)}}
+            cells = len(start["grids"][key]["cells"])
+            at = block(cells * (len(values) + 2) + len(shaped))
+            self.grids.append((key, at, codes, cells, {c: at + cells * (len(values) + 2) + i
+                                                        for i, c in enumerate(shaped)}))
+        self.spaces = {s: i for i, s in enumerate(dict.fromkeys(s for b in g.boards.values() for s in b.order))}
+        self.vocab = {w: i + 1 for i, w in enumerate(dict.fromkeys(
+            list(space.names if space is not None else []) + list(g.components)
+            + [v for vs in g.enums.values() for v in vs if type(v) is str] + list(g.phases) + list(self.spaces)))}
+        self.counters = []  # (key, start, scale, value?, secret?)
+        for key in sorted(start["vars"]):
+            spec = g.counters.get(key.split("/", 1)[0])
+            ends = [abs(e) for e in (getattr(spec, "lo", None), getattr(spec, "hi", None)) if e]
+            value = spec is not None and spec.kind == "value"
+            secret = bool(spec is not None and spec.secret)
+            at = block(1 + secret + ((len(self.spaces) + players) if value else 0))
+            self.counters.append((key, at, float(max(ends)) if ends else 1.0, value, secret))
+        self.size = size
+        # Nothing is ever hidden from anyone (public zones only, nothing in the box, no secret
+        # counter, no private offer to act): a seat's tensor can be read off the state itself,
+        # without making its view (a copy), and is the same.
+        self.needs_view = (any(z.visibility != "public" for z in g.zones.values()) or bool(start["zones"].get("box"))
+                           or any(c.secret for c in g.counters.values()) or bool(g.interrupting)
+                           or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops))
+
+    def seat_tensor(self, engine, state: dict, seat: int, picked: list = ()) -> np.ndarray:
+        """The tensor of `seat` for a state of the game (its view made only where it differs)."""
+        return self.encode(engine.view(state, seat) if self.needs_view else state, seat, picked)
+
+    def encode(self, view: dict, seat: int, picked: list = ()) -> np.ndarray:
+        """The tensor of `view` (the state as `seat` sees it); `picked`: a set's items so far."""
+        out = np.zeros(self.size, np.float32)
+        out[self.SEAT + seat] = 1
+        pending = view["pending"]
+        if pending is not None and not view["over"]:
+            out[self.TURN + pending["actor"]] = 1
+            if pending["actor"] == seat:
+                out[self.DECISION + self.lines.get(pending.get("line", 0), len(self.lines))] = 1
+                for item in picked:
+                    if item in self.names:
+                        out[self.PICKING + self.names[item]] += 1
+        if view["phase"] in self.phases:
+            out[self.PHASE + self.phases[view["phase"]]] = 1
+        zones, backs = view["zones"], self.backs
+        for key, at, slots in self.zones:
+            items = zones.get(key, ())
+            out[at] = len(items)
+            for item in items:
+                slot = slots.get(item)
+                if slot is not None:
+                    out[slot] += 1
+                elif type(item) is str and item.startswith(HIDDEN):
+                    out[at + 1] += 1
+                    if item[1:] in backs:
+                        out[at + 2 + backs[item[1:]]] += 1
+        grids = view["grids"]
+        for key, at, codes, cells, pieces in self.grids:
+            grid = grids.get(key)
+            if grid is None:
+                continue
+            width = len(codes) + 1
+            for i, c in enumerate(grid["cells"][:cells]):
+                out[at + i * width + codes.get(c, width - 1)] = 1
+            for piece in grid["pieces"]:
+                if piece[0] in pieces:
+                    out[pieces[piece[0]]] = 1
+        values = view["vars"]
+        for key, at, scale, value, secret in self.counters:
+            v = values.get(key)
+            if secret and v == HIDDEN:
+                out[at + 1] = 1
+                continue
+            out[at] = self.number(v) / scale
+            if value:
+                more = at + 1 + secret
+                for x in v if type(v) is list else (v,):
+                    if type(x) is str and x in self.spaces:
+                        out[more + self.spaces[x]] = 1
+                    elif type(x) is int and 0 <= x < self.players:
+                        out[more + len(self.spaces) + x] = 1
+        return out
+
+    def number(self, v) -> float:
+        """A counter's value as one number: a text by its place in the game's names (from 1)."""
+        if v is None or v is True or v is False:
+            return float(bool(v))
+        if type(v) in (int, float):
+            return float(max(-BOUND, min(BOUND, v)))
+        if type(v) is str:
+            return float(self.vocab.get(v, len(self.vocab) + 1))
+        if type(v) is list:
+            return float(len(v))
+        return 0.0
