@@ -17,6 +17,7 @@ name not allowed, and changes asked by another site's page, are refused first (g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import secrets
 from pathlib import Path
@@ -243,7 +244,12 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         WebSocketRoute("/ws/{id}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))])
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        hall.bots.stop()  # stopping the server (Ctrl-C) kills the bots' worker processes at once
+
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))], lifespan=lifespan)
     app.state.hall, app.state.replays = hall, replays
     return app
 

@@ -5,7 +5,7 @@ Bots get the seat's view and the options, as in every other game Meeple plays.
 """
 from __future__ import annotations
 
-from meeple.interpreter.agents import BUDGETS, AgentError, agent_class, make_agents
+from meeple.interpreter.agents import BUDGETS, AgentError, agent_class
 
 PERSON = "person"
 BOT_CHOICES = ("random", "greedy", "mcts@200")  # offered in the lobby; any agent name within the caps works
@@ -43,15 +43,3 @@ def check_budget(name: str, who: str = "a bot at a table") -> None:
     allowed = f"{seconds:g} s or {most:,} {keyword}" if seconds is not None else f"{most:,} {keyword}"
     example = f"{base}@2s, {base}@{min(500, most)}" if seconds is not None else f"{base}@{most}"
     raise AgentError(f"`{name}`: {who} may think at most {allowed} a move ({example})")
-
-
-def seat_bots(engine, agents: list[str], seed: int) -> dict:
-    """Seat -> agent for every bot seat."""
-    names = [a if a != PERSON else "random" for a in agents]
-    made = make_agents(engine, names, len(agents), seed)
-    return {seat: made[seat] for seat, a in enumerate(agents) if a != PERSON}
-
-
-def bot_choice(engine, bot, state: dict, decision) -> int:
-    """The option index the bot picks, from the bot seat's view."""
-    return bot.choose(engine.view(state, decision.actor), decision)

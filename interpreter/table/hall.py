@@ -2,15 +2,14 @@
 
 It owns the store and the compiled games (one Engine per ruleset, options and
 variants), opens a table from its rows when a page first asks for it (so a
-restarted server resumes every table exactly where it was), runs the bot seats
-off the event loop, and sends each connected page its own seat's picture after
+restarted server resumes every table exactly where it was), has the bot seats'
+moves thought in worker processes (thinkers.py), and sends each connected page its own seat's picture after
 every change.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 import threading
 from pathlib import Path, PurePath
@@ -26,21 +25,19 @@ from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableErr
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
+from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran
 
 
 log = logging.getLogger("meeple.table")
-# Bot moves thinking at once on the whole server (each in a thread; the rest wait their turn).
-# The cores are shared with the event loop that serves every page.
-BOT_THREADS = max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
 class Hall:
     def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
-                 queue_size: int = outbox.QUEUE):
-        self.store = store
+                 queue_size: int = outbox.QUEUE, bots: BotPool = SHARED):
+        self.store, self.bots = store, bots
         self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
         self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
-        self.thinking = asyncio.Semaphore(BOT_THREADS)
+        self.thinking = asyncio.Semaphore(bots.workers)  # moves wait here, not in the pool's queue
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
@@ -133,8 +130,12 @@ class Hall:
                                     [str(s) for s in seats], seed_chosen=chosen)
         except StoreError as exc:
             raise NotSaved(str(exc)) from None
-        self.tables[row["id"]] = LiveTable(row, engine, self.store)
+        self.tables[row["id"]] = LiveTable(row, engine, self.store, self.source(game))
         return row
+
+    def source(self, game: str) -> str:
+        """The rules file of a game this hall plays (the bots' workers compile it themselves)."""
+        return str(self.games[game] if game in self.games else find_ruleset(game))
 
     def table(self, table_id: str) -> LiveTable:
         if table_id not in self.tables:
@@ -149,7 +150,7 @@ class Hall:
                 raise TableError(f"table {table_id} was started with another version of the rules; "
                                  "it cannot be resumed")
             try:
-                self.tables[table_id] = LiveTable(row, engine, self.store)
+                self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
         return self.tables[table_id]
@@ -187,14 +188,25 @@ class Hall:
                 await self.run_bots(live)
 
     async def run_bots(self, live: LiveTable) -> None:
-        """The bots move until a person decides or the game ends. A bot whose move fails (a rule
-        error, an agent's error) stops the table there: every page is told, and the page shows it
-        where it said "thinking". It is tried again only after the state changes (an undo): the
+        """The bots move until a person decides or the game ends. A move past the pool's time limit
+        (or whose worker died) is a random legal option, said in the log. A bot whose move fails (a
+        rule error, an agent's error) stops the table there: every page is told, and the page shows
+        it where it said "thinking". It is tried again only after the state changes (an undo): the
         same move would fail the same way, and reconnecting must not buy a client more work."""
-        while live.bot_to_move() is not None and live.bot_error is None:
+        while (seat := live.bot_to_move()) is not None and live.bot_error is None:
             try:
-                async with self.thinking:  # at most BOT_THREADS moves think at once, whatever the tables
-                    await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+                if live.bots[seat] in INLINE:
+                    live.bot_move()
+                else:
+                    async with self.thinking:  # at most the pool's workers think at once, whatever the tables
+                        try:
+                            kind, value = await self.bots.move(live.bot_job())
+                        except Overran as exc:
+                            live.bot_fallback(str(exc))
+                        else:
+                            if kind != "ok":
+                                raise TableError(value)
+                            live.bot_play(value)
             except NotSaved as exc:  # the database was busy: said, and tried again at the next wake
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot's move was not saved: {exc}"})
@@ -211,6 +223,7 @@ class Hall:
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot cannot move: {live.bot_error}"})
             await self.broadcast(live)
+            await asyncio.sleep(0)  # bots that move at once (`random`) let the other tables' pages in between
 
     async def broadcast(self, live: LiveTable) -> None:
         """Each page's picture put in its outbox; this never waits for a page (see outbox.py)."""

@@ -16,7 +16,8 @@ from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
 from meeple.interpreter.trace import private_pass
-from meeple.interpreter.table.bots import PERSON, bot_choice, seat_bots
+from meeple.interpreter.table.bots import PERSON
+from meeple.interpreter.table.thinkers import move_seed, think
 from meeple.interpreter.table.store import StoreError
 
 SPECTATOR = "spectator"
@@ -46,11 +47,11 @@ def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
 
 
 class LiveTable:
-    def __init__(self, row: dict, engine, store=None):
-        self.row, self.engine, self.store = row, engine, store
+    def __init__(self, row: dict, engine, store=None, path: str = ""):
+        self.row, self.engine, self.store, self.path = row, engine, store, path  # path: the rules, for workers
         self.id, self.players = row["id"], row["players"]
         self.agents = [s["agent"] for s in row["seats"]]
-        self.bots = seat_bots(engine, self.agents, row["seed"])
+        self.bots = {seat: a for seat, a in enumerate(self.agents) if a != PERSON}  # seat -> agent name
         self.state, events = engine.start(self.players, row["seed"])
         self.setup = self._texts(events, self.state)
         self.history = []  # (state before, actor, undoable, choices before) per decision
@@ -94,7 +95,7 @@ class LiveTable:
             raise TableError("that is not one of your options")
         self.commit(option_id)
 
-    def commit(self, option_id: str, record: bool = True) -> None:
+    def commit(self, option_id: str, record: bool = True, note: str = "") -> None:
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -117,7 +118,7 @@ class LiveTable:
                              "private": not asked and private_pass(d, index),  # the others never hear of it
                              "label": {v: label if who is None or v in who else "something hidden"
                                        for v in self.viewers()},
-                             "lines": self._texts(events, state)})
+                             "lines": self._texts(events, state, note)})
         self.state = state
         self.version += 1
         self.bot_error = None
@@ -127,10 +128,31 @@ class LiveTable:
         d = self.decision()
         return d.actor if d is not None and d.actor in self.bots else None
 
+    def bot_job(self) -> dict:
+        """What a worker needs to think the move of the bot to move (thinkers.think)."""
+        actor = self.bot_to_move()
+        return {"path": self.path, "options": self.row["options"], "variants": self.row["variants"],
+                "digest": self.engine.game.digest, "agent": self.bots[actor],
+                "seed": move_seed(self.row["seed"], len(self.choices) + 1), "state": self.state}
+
     def bot_move(self) -> None:
+        """The bot's move thought here, in this process (tests; `random`, which does not look ahead)."""
+        kind, value = think(self.bot_job(), self.engine)
+        if kind != "ok":
+            raise TableError(value)
+        self.bot_play(value)
+
+    def bot_play(self, index: int, note: str = "") -> None:
+        self.commit(self.decision().options[index].id, note=note)
+
+    def bot_fallback(self, why: str) -> None:
+        """The bot's move could not be thought (`why`): a random legal option, seeded like its move,
+        and every page's log says so under it."""
+        from random import Random
         d = self.decision()
-        index = bot_choice(self.engine, self.bots[d.actor], self.state, d)
-        self.commit(d.options[index].id)
+        index = Random(move_seed(self.row["seed"], len(self.choices) + 1)).randrange(len(d.options))
+        self.bot_play(index, f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: "
+                             "a random option was played for it")
 
     def can_undo(self, seat) -> bool:
         return self._undo_point(seat)[0] is not None
@@ -166,5 +188,5 @@ class LiveTable:
     def viewers(self) -> list:
         return list(range(self.players)) + [None]
 
-    def _texts(self, events: list, after: dict) -> dict:
-        return {v: viewer_lines(self.engine.game, events, v, after) for v in self.viewers()}
+    def _texts(self, events: list, after: dict, note: str = "") -> dict:
+        return {v: viewer_lines(self.engine.game, events, v, after) + ([note] if note else []) for v in self.viewers()}
