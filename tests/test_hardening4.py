@@ -109,3 +109,46 @@ def test_ctrl_c_stops_the_server_and_kills_the_bots_thinking(tmp_path):
     finally:
         server.kill()
         server.wait()
+
+
+# ----------------------------------------------------------------- database writes off the event loop
+def test_a_write_waiting_for_a_locked_database_holds_only_its_own_table(tmp_path, monkeypatch):
+    from meeple.interpreter.table import store
+    from tests.test_table import client
+    monkeypatch.setattr(store, "BUSY_SECONDS", 20.0)
+    db = tmp_path / "tables.sqlite"
+    with client(str(db)) as c:  # one event loop for every request and socket, as in a server
+        _one_table_waits(c, db, monkeypatch)
+
+
+def _one_table_waits(c, db, monkeypatch):
+    import sqlite3
+    import threading
+    from meeple.interpreter.table import store
+    from tests.test_table import live_of, new_table, token
+    held, waiting = new_table(c), new_table(c)
+    writing, real = threading.Event(), store.Store.add_choice
+
+    def add_choice(self, *args):
+        writing.set()  # the write has started: from here on it waits for the database
+        return real(self, *args)
+    monkeypatch.setattr(store.Store, "add_choice", add_choice)
+    other = sqlite3.connect(db, isolation_level=None)  # another program holds the write lock
+    other.execute("begin immediate")
+    with c.websocket_connect(f"/ws/{held['id']}?token={token(held['seats'][0]['link'])}") as ws, \
+            c.websocket_connect(f"/ws/{waiting['id']}?token={token(waiting['spectator'])}") as watcher:
+        d = ws.receive_json()["table"]["decision"]
+        assert watcher.receive_json()["table"]["step"] == 0
+        ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
+        assert writing.wait(10)
+        # the other table answers while the write waits: its page, its socket, the lobby's list
+        r = c.get(f"/api/tables/{waiting['id']}?token={token(waiting['spectator'])}")
+        assert r.status_code == 200 and r.json()["step"] == 0
+        watcher.send_json({"type": "undo"})
+        assert watcher.receive_json()["type"] == "error"  # a spectator's undo is refused, at once
+        assert c.get("/api/tables").status_code == 200
+        assert live_of(c, held).choices == []  # the write is still waiting
+        other.execute("rollback")  # the database is free: the waiting write goes through
+        assert ws.receive_json()["table"]["step"] == 1
+    assert c.app.state.hall.store.choices(held["id"]) == [d["options"][0]["id"]]
+    other.close()

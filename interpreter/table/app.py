@@ -139,7 +139,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return error("that request is too large", 413)
         try:
             body = bodies.new_table(raw)
-            row = hall.create(body.game, body.players, body.options, body.variants, body.seats, body.seed)
+            # in a thread: a new game compiles for a while, and the table's row is a database write
+            row = await asyncio.to_thread(hall.create, body.game, body.players, body.options, body.variants,
+                                          body.seats, body.seed)
         except NotSaved as exc:
             return error(str(exc), 503)
         except (BodyError, TableError) as exc:

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePath
 
 from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
@@ -25,7 +26,7 @@ from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableErr
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
-from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran
+from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, think
 
 
 log = logging.getLogger("meeple.table")
@@ -44,6 +45,7 @@ class Hall:
         self.locks: dict[str, asyncio.Lock] = {}
         self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
         self.compiling = threading.Lock()
+        self.writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="meeple-db")  # they take turns in the store
 
     # ------------------------------------------------------------- games
     def engine(self, game, options: dict, variants: list, any_game: bool = False,
@@ -165,15 +167,30 @@ class Hall:
         async with self.lock(table_id):
             kind = message.get("type")
             if kind == "choose":
-                live.choose(seat, message.get("option"), message.get("step"))
+                live.check_choice(seat, message.get("option"), message.get("step"))
+                await self.commit(live, message.get("option"))
             elif kind == "undo":
-                live.undo(seat)
+                at = live.undo_plan(seat)
+                await self.saving(live.undo_save, at)
+                live.undo_take(at)
             else:
                 raise TableError(f"unknown message type `{kind}`; send choose or undo")
             await self.broadcast(live)
         # the bots play on in their own task: the page's handler may end (its page dropped)
         # while they think, and that must not stop them
         self.spawn(self.wake(table_id))
+
+    async def commit(self, live: LiveTable, option_id: str, note: str = "") -> None:
+        """A choice worked out here, written to the database in a thread, then made (live.commit's
+        steps): a database that makes a write wait holds only the table whose write it is."""
+        change = live.plan(option_id, note)
+        await self.saving(live.save, change)
+        live.take(change)
+
+    async def saving(self, write, *args) -> None:
+        """A database write in a thread of the hall's own (not the loop's shared ones, which uploads
+        use): a write may wait up to store.BUSY_SECONDS for the database, and the pages keep going."""
+        await asyncio.get_running_loop().run_in_executor(self.writers, write, *args)
 
     def spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -196,17 +213,18 @@ class Hall:
         while (seat := live.bot_to_move()) is not None and live.bot_error is None:
             try:
                 if live.bots[seat] in INLINE:
-                    live.bot_move()
+                    kind, value = think(live.bot_job(), live.engine)
                 else:
                     async with self.thinking:  # at most the pool's workers think at once, whatever the tables
                         try:
                             kind, value = await self.bots.move(live.bot_job())
                         except Overran as exc:
-                            live.bot_fallback(str(exc))
-                        else:
-                            if kind != "ok":
-                                raise TableError(value)
-                            live.bot_play(value)
+                            kind, value = "fallback", str(exc)
+                if kind == "error":
+                    raise TableError(value)
+                option, note = (live.fallback(value) if kind == "fallback"
+                                else (live.decision().options[value].id, ""))
+                await self.commit(live, option, note)
             except NotSaved as exc:  # the database was busy: said, and tried again at the next wake
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot's move was not saved: {exc}"})

@@ -82,6 +82,10 @@ class LiveTable:
     # ------------------------------------------------------------- moves
     def choose(self, seat, option_id, step) -> None:
         """A person's choice, checked: their turn, the step they saw, one of their options."""
+        self.check_choice(seat, option_id, step)
+        self.commit(option_id)
+
+    def check_choice(self, seat, option_id, step) -> None:
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -93,9 +97,17 @@ class LiveTable:
             raise TableError("that option is from an earlier moment of the game; the page now shows the current one")
         if not isinstance(option_id, str) or option_id not in {o.id for o in d.options + d.requests}:
             raise TableError("that is not one of your options")
-        self.commit(option_id)
 
     def commit(self, option_id: str, record: bool = True, note: str = "") -> None:
+        """plan, save, take: in this thread (the hall saves in a thread of its own, hall.commit)."""
+        change = self.plan(option_id, note)
+        if record:
+            self.save(change)
+        self.take(change)
+
+    def plan(self, option_id: str, note: str = "") -> dict:
+        """The change a choice makes, worked out and kept aside: nothing changes yet (a rule error
+        changes nothing). `note` goes under it in every page's log."""
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -106,20 +118,31 @@ class LiveTable:
             raise TableError(f"`{option_id}` is not one of the options") from None
         who = None if asked else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
-        if record and self.store is not None:
-            try:  # stored before anyone hears of it; not stored, it did not happen
-                self.store.add_choice(self.id, len(self.choices) + 1, option_id)
+        label = asked.label if asked else d.options[index].label
+        entry = {"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
+                 "private": not asked and private_pass(d, index),  # the others never hear of it
+                 "label": {v: label if who is None or v in who else "something hidden" for v in self.viewers()},
+                 "lines": self._texts(events, state, note)}
+        return {"n": len(self.choices) + 1, "option": option_id, "before": self.state, "state": state,
+                "history": (self.state, d.actor, d.undoable, len(self.choices)), "entry": entry}
+
+    def save(self, change: dict) -> None:
+        """The choice written to the store (any thread): stored before anyone hears of it; not stored,
+        it did not happen (NotSaved)."""
+        if self.store is not None:
+            try:
+                self.store.add_choice(self.id, change["n"], change["option"])
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
-        self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
-        self.choices.append(option_id)
-        label = asked.label if asked else d.options[index].label
-        self.entries.append({"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
-                             "private": not asked and private_pass(d, index),  # the others never hear of it
-                             "label": {v: label if who is None or v in who else "something hidden"
-                                       for v in self.viewers()},
-                             "lines": self._texts(events, state, note)})
-        self.state = state
+
+    def take(self, change: dict) -> None:
+        """The planned change made (on the table's thread, after `save`)."""
+        if change["before"] is not self.state:
+            raise TableError("the table moved on while this choice was being saved")  # the lock prevents it
+        self.history.append(change["history"])
+        self.choices.append(change["option"])
+        self.entries.append(change["entry"])
+        self.state = change["state"]
         self.version += 1
         self.bot_error = None
 
@@ -136,23 +159,20 @@ class LiveTable:
                 "seed": move_seed(self.row["seed"], len(self.choices) + 1), "state": self.state}
 
     def bot_move(self) -> None:
-        """The bot's move thought here, in this process (tests; `random`, which does not look ahead)."""
+        """The bot's move thought and saved here, in this thread (tests)."""
         kind, value = think(self.bot_job(), self.engine)
         if kind != "ok":
             raise TableError(value)
-        self.bot_play(value)
+        self.commit(self.decision().options[value].id)
 
-    def bot_play(self, index: int, note: str = "") -> None:
-        self.commit(self.decision().options[index].id, note=note)
-
-    def bot_fallback(self, why: str) -> None:
-        """The bot's move could not be thought (`why`): a random legal option, seeded like its move,
-        and every page's log says so under it."""
+    def fallback(self, why: str) -> tuple[str, str]:
+        """(option id, note) for a bot whose move could not be thought (`why`): a random legal
+        option, seeded like its move, and a note for every page's log under it."""
         from random import Random
         d = self.decision()
         index = Random(move_seed(self.row["seed"], len(self.choices) + 1)).randrange(len(d.options))
-        self.bot_play(index, f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: "
-                             "a random option was played for it")
+        return d.options[index].id, (f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: "
+                                     "a random option was played for it")
 
     def can_undo(self, seat) -> bool:
         return self._undo_point(seat)[0] is not None
@@ -170,15 +190,26 @@ class LiveTable:
         return at, ""
 
     def undo(self, seat) -> None:
+        at = self.undo_plan(seat)
+        self.undo_save(at)
+        self.undo_take(at)
+
+    def undo_plan(self, seat) -> int:
+        """Where an undo by `seat` goes back to in history, or a TableError saying why not."""
         at, why = self._undo_point(seat)
         if at is None:
             raise TableError(why)
-        keep = self.history[at][3]
+        return at
+
+    def undo_save(self, at: int) -> None:
         if self.store is not None:
             try:
-                self.store.keep_choices(self.id, keep)
+                self.store.keep_choices(self.id, self.history[at][3])
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
+
+    def undo_take(self, at: int) -> None:
+        keep = self.history[at][3]
         self.state = self.history[at][0]
         del self.history[at:], self.choices[keep:], self.entries[keep:]
         self.version += 1

@@ -3,7 +3,9 @@
 A table row holds what is needed to start the game again (ruleset, options,
 variants, players, seed, the rules' digest) and its seats (agent names and
 secret tokens). Each decision is written, and committed, before anyone is told
-about it; undo deletes the decisions it takes back. Replaying the decisions
+about it; undo deletes the decisions it takes back. The hall writes from threads of its own
+(hall.py `saving`), so a database another program holds makes only the writes wait, never the
+pages: reads go through a second connection, which SQLite's WAL mode lets read while a write waits. Replaying the decisions
 rebuilds the state exactly (see live.py), so killing the server loses nothing.
 
 One server owns one database: the store holds an exclusive lock (flock) on a
@@ -12,6 +14,7 @@ each keep their own tables in memory and write decisions over each other's.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -87,10 +90,14 @@ class Store:
             columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
             if "seed_chosen" not in columns:  # a database from before the column: its seeds were not chosen
                 self.db.execute("alter table tables add column seed_chosen integer not null default 0")
+            # reads on a connection of their own: they never wait behind a write waiting for the database
+            self.reader = self.db if path == ":memory:" else sqlite3.connect(
+                path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
             self._disown()
             raise StoreError(f"cannot use {path} as the tables' database: {exc}") from None
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # the writing connection's
+        self.reading = self.lock if self.reader is self.db else threading.Lock()
 
     @staticmethod
     def _own(path: Path):
@@ -128,7 +135,7 @@ class Store:
                "players": players, "seed": seed, "digest": digest,
                "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
                "seed_chosen": bool(seed_chosen)}
-        with self.lock:
+        with self.writing():
             self.db.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
                             "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
@@ -137,8 +144,8 @@ class Store:
 
     @_guarded
     def tables(self) -> list[dict]:
-        with self.lock:
-            rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
+        with self.reading:
+            rows = self.reader.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
                                    "seed_chosen from tables order by rowid").fetchall()
         return [{"id": r[0], "ruleset": r[1], "options": json.loads(r[2]), "variants": json.loads(r[3]),
                  "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8],
@@ -147,30 +154,43 @@ class Store:
     @_guarded
     def decision_counts(self) -> dict[str, int]:
         """How many decisions each table has taken (tables with none are left out)."""
-        with self.lock:
-            rows = self.db.execute("select table_id, count(*) from decisions group by table_id").fetchall()
+        with self.reading:
+            rows = self.reader.execute("select table_id, count(*) from decisions group by table_id").fetchall()
         return dict(rows)
 
     @_guarded
     def choices(self, table_id: str) -> list[str]:
-        with self.lock:
-            rows = self.db.execute("select choice from decisions where table_id = ? order by n",
+        with self.reading:
+            rows = self.reader.execute("select choice from decisions where table_id = ? order by n",
                                    (table_id,)).fetchall()
         return [r[0] for r in rows]
 
     @_guarded
     def add_choice(self, table_id: str, n: int, choice: str) -> None:
         """Decision n (1-based) of the table; committed when this returns."""
-        with self.lock:
+        with self.writing():
             self.db.execute("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice))
 
     @_guarded
     def keep_choices(self, table_id: str, count: int) -> None:
         """Take back every decision after the first `count` (undo)."""
-        with self.lock:
+        with self.writing():
             self.db.execute("delete from decisions where table_id = ? and n > ?", (table_id, count))
+
+    @contextlib.contextmanager
+    def writing(self):
+        """The writing connection, waited for at most BUSY_SECONDS (behind writes that wait for a
+        database another program holds), else StoreBusy as for the database itself."""
+        if not self.lock.acquire(timeout=BUSY_SECONDS):
+            raise sqlite3.OperationalError("database is locked")
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def close(self) -> None:
         with self.lock:
+            if self.reader is not self.db:
+                self.reader.close()
             self.db.close()
         self._disown()
