@@ -25,7 +25,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -40,6 +40,7 @@ from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongTo
 from meeple.interpreter.table.model import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store, StoreError
+from meeple.interpreter.table.wire import PageJSON, dumps
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
 
@@ -47,8 +48,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_TRACE_BYTES = 20_000_000
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(message: str, status: int = 400) -> PageJSON:
+    return PageJSON({"error": message}, status_code=status)
 
 
 # Socket close codes a page must not retry after: the link will not work however often it asks.
@@ -125,11 +126,11 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return FileResponse(STATIC / "table.html")
 
     async def games_route(request: Request):
-        return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
+        return PageJSON({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
 
     async def tables_route(request: Request):
         try:
-            return JSONResponse({"tables": hall.listing()})
+            return PageJSON({"tables": hall.listing()})
         except StoreError as exc:
             return error(str(exc), 503)
 
@@ -146,8 +147,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return error(str(exc), 503)
         except (BodyError, TableError) as exc:
             return error(str(exc))
+        hall.rest(row["id"])  # no page yet
         hall.spawn(hall.wake(row["id"]))
-        return JSONResponse(Hall.links(row))
+        return PageJSON(Hall.links(row))
 
     def opened(table_id: str, token):
         """(table, seat) for a token, or a TableError."""
@@ -159,7 +161,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             live, seat = opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
             return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
-        return JSONResponse(seat_page(live, seat))
+        return PageJSON(seat_page(live, seat))
 
     async def socket_route(socket: WebSocket):
         await socket.accept()
@@ -167,7 +169,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             live, seat = opened(table_id, socket.query_params.get("token"))
         except TableError as exc:  # the page shows it and stops asking (the codes above)
-            await socket.send_json({"type": "error", "message": str(exc)})
+            await socket.send_text(dumps({"type": "error", "message": str(exc)}))
             await socket.close(code=CLOSE_WRONG_TOKEN if isinstance(exc, WrongToken) else CLOSE_NO_TABLE)
             return
         box = hall.join(table_id, socket, seat)  # every message to this page goes through its outbox
@@ -211,7 +213,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             rid = replays.add(replay, len(body))
         except (UnicodeDecodeError, TraceError, TableError) as exc:
             return error(f"cannot open this trace: {exc}")
-        return JSONResponse({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
+        return PageJSON({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
 
     async def replay_route(request: Request):
         replay = replays.get(request.path_params["id"])
@@ -221,14 +223,14 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             step = int(request.query_params.get("step", "0"))
             seat = request.query_params.get("seat", "")
             seat = int(seat) - 1 if seat not in ("", "public") else None
-            return JSONResponse(replay.page(step, seat))
+            return PageJSON(replay.page(step, seat))
         except TraceError as exc:
             return error(str(exc))
         except ValueError:
             return error("step and seat are numbers")
 
     async def replays_route(request: Request):
-        return JSONResponse({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
+        return PageJSON({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
                                           "players": r.head["players"]}
                                          for k, r in replays.items()]})
 

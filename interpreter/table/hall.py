@@ -30,6 +30,9 @@ from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, 
 
 
 log = logging.getLogger("meeple.table")
+# Tables kept in memory with no page open (the most recently left); an older one is read again from
+# the database when it is next asked for. Without a bound, every table ever played stays in memory.
+IDLE_KEPT = 64
 
 
 class Hall:
@@ -44,6 +47,7 @@ class Hall:
         self.tables: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
+        self.idle: dict[str, None] = {}  # tables in memory with no page, the longest idle first
         self.compiling = threading.Lock()
         self.writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="meeple-db")  # they take turns in the store
 
@@ -155,7 +159,22 @@ class Hall:
                 self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
+            self.rest(table_id)
         return self.tables[table_id]
+
+    def rest(self, table_id: str) -> None:
+        """The table has no page open: kept, up to IDLE_KEPT such tables; the longest idle go
+        (unless a move or a bot is at work there), to be read again from the database if asked for."""
+        if self.pages.get(table_id):
+            return
+        self.idle.pop(table_id, None)
+        self.idle[table_id] = None
+        for old in list(self.idle)[:max(0, len(self.idle) - IDLE_KEPT)]:
+            if not self.pages.get(old) and not (old in self.locks and self.locks[old].locked()):
+                del self.idle[old]
+                self.tables.pop(old, None)
+                self.locks.pop(old, None)
+                self.pages.pop(old, None)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -167,12 +186,10 @@ class Hall:
         async with self.lock(table_id):
             kind = message.get("type")
             if kind == "choose":
-                live.check_choice(seat, message.get("option"), message.get("step"))
-                await self.commit(live, message.get("option"))
+                await self.commit(live, live.check_choice(seat, message.get("option"), message.get("step")))
             elif kind == "undo":
                 at = live.undo_plan(seat)
-                await self.saving(live.undo_save, at)
-                live.undo_take(at)
+                await self.saving(live.undo_save, at, lambda: live.undo_take(at))
             else:
                 raise TableError(f"unknown message type `{kind}`; send choose or undo")
             await self.broadcast(live)
@@ -181,16 +198,28 @@ class Hall:
         self.spawn(self.wake(table_id))
 
     async def commit(self, live: LiveTable, option_id: str, note: str = "") -> None:
-        """A choice worked out here, written to the database in a thread, then made (live.commit's
-        steps): a database that makes a write wait holds only the table whose write it is."""
+        """A choice worked out, written to the database, then made (live.commit's steps, with the
+        write in `saving`)."""
         change = live.plan(option_id, note)
-        await self.saving(live.save, change)
-        live.take(change)
+        await self.saving(live.save, change, lambda: live.take(change))
 
-    async def saving(self, write, *args) -> None:
-        """A database write in a thread of the hall's own (not the loop's shared ones, which uploads
-        use): a write may wait up to store.BUSY_SECONDS for the database, and the pages keep going."""
-        await asyncio.get_running_loop().run_in_executor(self.writers, write, *args)
+    async def saving(self, save, what, take) -> None:
+        """`save(what)`, then `take()`. The write is tried at once; a database that makes it wait
+        (another program holds it) gets it in a thread of the hall's own (not the loop's shared
+        ones, which uploads use): it waits up to store.BUSY_SECONDS, holding only its own table,
+        and the pages keep going. Once the write is under way it is finished and taken even if
+        the page that asked goes away meanwhile: the table stays as the database has it."""
+        if save(what, False):
+            take()
+            return
+
+        async def slowly():
+            await asyncio.get_running_loop().run_in_executor(self.writers, save, what)
+            take()
+        task = asyncio.get_running_loop().create_task(slowly())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        await asyncio.shield(task)
 
     def spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -253,11 +282,13 @@ class Hall:
         """A page joins its table; everything sent to it goes through the Outbox returned."""
         box = Outbox(socket, self.queue_size, self.send_seconds)
         self.pages.setdefault(table_id, set()).add((box, seat))
+        self.idle.pop(table_id, None)
         box.writer.add_done_callback(lambda _: self.leave(table_id, box, seat))  # dropped, or gone
         return box
 
     def leave(self, table_id: str, box: Outbox, seat) -> None:
         self.pages.get(table_id, set()).discard((box, seat))
+        self.rest(table_id)
 
     def listing(self) -> list[dict]:
         """The tables on this server, newest first, for the lobby: who sits where and a link to watch.

@@ -12,6 +12,7 @@ if no other person has chosen since (bots' choices after it are taken back too).
 from __future__ import annotations
 
 from meeple.interpreter.play import undo_point
+from meeple.interpreter.printable import neutral
 from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
@@ -82,10 +83,11 @@ class LiveTable:
     # ------------------------------------------------------------- moves
     def choose(self, seat, option_id, step) -> None:
         """A person's choice, checked: their turn, the step they saw, one of their options."""
-        self.check_choice(seat, option_id, step)
-        self.commit(option_id)
+        self.commit(self.check_choice(seat, option_id, step))
 
-    def check_choice(self, seat, option_id, step) -> None:
+    def check_choice(self, seat, option_id, step) -> str:
+        """The option's id, or a TableError. Pages see ids as wire.py writes them (a character
+        that reorders or hides text written out), and may send them back so."""
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -95,8 +97,10 @@ class LiveTable:
             raise TableError(f"it is not your turn: waiting for {player_name(d.actor)}")
         if step != self.state["step"]:
             raise TableError("that option is from an earlier moment of the game; the page now shows the current one")
-        if not isinstance(option_id, str) or option_id not in {o.id for o in d.options + d.requests}:
+        ids = {neutral(o.id): o.id for o in d.options + d.requests}
+        if not isinstance(option_id, str) or option_id not in ids:
             raise TableError("that is not one of your options")
+        return ids[option_id]
 
     def commit(self, option_id: str, record: bool = True, note: str = "") -> None:
         """plan, save, take: in this thread (the hall saves in a thread of its own, hall.commit)."""
@@ -126,14 +130,15 @@ class LiveTable:
         return {"n": len(self.choices) + 1, "option": option_id, "before": self.state, "state": state,
                 "history": (self.state, d.actor, d.undoable, len(self.choices)), "entry": entry}
 
-    def save(self, change: dict) -> None:
+    def save(self, change: dict, wait: bool = True) -> bool:
         """The choice written to the store (any thread): stored before anyone hears of it; not stored,
-        it did not happen (NotSaved)."""
-        if self.store is not None:
-            try:
-                self.store.add_choice(self.id, change["n"], change["option"])
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
+        it did not happen (NotSaved). wait=False: False if the database cannot take it at once."""
+        if self.store is None:
+            return True
+        try:
+            return self.store.add_choice(self.id, change["n"], change["option"], wait)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
 
     def take(self, change: dict) -> None:
         """The planned change made (on the table's thread, after `save`)."""
@@ -201,12 +206,13 @@ class LiveTable:
             raise TableError(why)
         return at
 
-    def undo_save(self, at: int) -> None:
-        if self.store is not None:
-            try:
-                self.store.keep_choices(self.id, self.history[at][3])
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
+    def undo_save(self, at: int, wait: bool = True) -> bool:
+        if self.store is None:
+            return True
+        try:
+            return self.store.keep_choices(self.id, self.history[at][3], wait)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
 
     def undo_take(self, at: int) -> None:
         keep = self.history[at][3]

@@ -3,9 +3,10 @@
 A table row holds what is needed to start the game again (ruleset, options,
 variants, players, seed, the rules' digest) and its seats (agent names and
 secret tokens). Each decision is written, and committed, before anyone is told
-about it; undo deletes the decisions it takes back. The hall writes from threads of its own
-(hall.py `saving`), so a database another program holds makes only the writes wait, never the
-pages: reads go through a second connection, which SQLite's WAL mode lets read while a write waits. Replaying the decisions
+about it; undo deletes the decisions it takes back. A write is tried at once on the server's
+event loop; when the database is held by another program, it waits in a thread of the hall's own
+(hall.py `saving`), so only the writes wait, never the pages: reads go through a second connection,
+which SQLite's WAL mode lets read while a write waits. Replaying the decisions
 rebuilds the state exactly (see live.py), so killing the server loses nothing.
 
 One server owns one database: the store holds an exclusive lock (flock) on a
@@ -30,6 +31,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # How long a write waits for a database another program holds (a backup, the sqlite3 shell)
 # before the move is refused with a message; SQLite retries within it.
 BUSY_SECONDS = 10.0
+AT_ONCE_SECONDS = 0.05  # a write tried at once waits this long for another thread's read or write
 
 SCHEMA = """
 create table if not exists tables (
@@ -165,17 +167,38 @@ class Store:
                                    (table_id,)).fetchall()
         return [r[0] for r in rows]
 
-    @_guarded
-    def add_choice(self, table_id: str, n: int, choice: str) -> None:
-        """Decision n (1-based) of the table; committed when this returns."""
-        with self.writing():
-            self.db.execute("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice))
+    def add_choice(self, table_id: str, n: int, choice: str, wait: bool = True) -> bool:
+        """Decision n (1-based) of the table; committed when this returns True. With wait=False
+        it is written only if the database answers at once, and False says it would have to wait."""
+        return self._write("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice), wait)
+
+    def keep_choices(self, table_id: str, count: int, wait: bool = True) -> bool:
+        """Take back every decision after the first `count` (undo); True and False as add_choice."""
+        return self._write("delete from decisions where table_id = ? and n > ?", (table_id, count), wait)
 
     @_guarded
-    def keep_choices(self, table_id: str, count: int) -> None:
-        """Take back every decision after the first `count` (undo)."""
-        with self.writing():
-            self.db.execute("delete from decisions where table_id = ? and n > ?", (table_id, count))
+    def _write(self, sql: str, args: tuple, wait: bool) -> bool:
+        if wait:
+            with self.writing():
+                self.db.execute(sql, args)
+            return True
+        # at once or not at all: the usual case costs no thread, and a busy database is left to a
+        # writer thread (hall.py `saving`) instead of holding the caller
+        if not self.lock.acquire(timeout=AT_ONCE_SECONDS):  # held longer: a write waiting for the database
+            return False
+        try:
+            self.db.execute("pragma busy_timeout = 0")
+            try:
+                self.db.execute(sql, args)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    return False
+                raise
+            finally:
+                self.db.execute(f"pragma busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            return True
+        finally:
+            self.lock.release()
 
     @contextlib.contextmanager
     def writing(self):
@@ -184,6 +207,7 @@ class Store:
         if not self.lock.acquire(timeout=BUSY_SECONDS):
             raise sqlite3.OperationalError("database is locked")
         try:
+            self.db.execute(f"pragma busy_timeout = {int(BUSY_SECONDS * 1000)}")  # BUSY_SECONDS as it is now
             yield
         finally:
             self.lock.release()
