@@ -26,7 +26,7 @@ from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableErr
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
-from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, think
+from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, Stopped, think
 
 
 log = logging.getLogger("meeple.table")
@@ -45,7 +45,7 @@ class Hall:
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.locks: dict[str, dict] = {}  # table id -> {event loop: its lock} (see `lock`)
         self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
         self.idle: dict[str, None] = {}  # tables in memory with no page, the longest idle first
         self.compiling = threading.Lock()
@@ -170,14 +170,17 @@ class Hall:
         self.idle.pop(table_id, None)
         self.idle[table_id] = None
         for old in list(self.idle)[:max(0, len(self.idle) - IDLE_KEPT)]:
-            if not self.pages.get(old) and not (old in self.locks and self.locks[old].locked()):
+            if not self.pages.get(old) and not any(lock.locked() for lock in self.locks.get(old, {}).values()):
                 del self.idle[old]
                 self.tables.pop(old, None)
                 self.locks.pop(old, None)
                 self.pages.pop(old, None)
 
     def lock(self, table_id: str) -> asyncio.Lock:
-        return self.locks.setdefault(table_id, asyncio.Lock())
+        """The table's lock: one change at a time. A server runs one event loop; a test client may
+        run each socket on a loop of its own, and an asyncio.Lock waited on from two loops never
+        wakes its waiter, so each loop has its own (a test's sockets take turns by themselves)."""
+        return self.locks.setdefault(table_id, {}).setdefault(asyncio.get_running_loop(), asyncio.Lock())
 
     # ------------------------------------------------------------- play
     async def act(self, table_id: str, seat, message: dict) -> None:
@@ -254,6 +257,8 @@ class Hall:
                 option, note = (live.fallback(value) if kind == "fallback"
                                 else (live.decision().options[value].id, ""))
                 await self.commit(live, option, note)
+            except Stopped:  # the server is stopping: the bot moves when it is started again
+                return
             except NotSaved as exc:  # the database was busy: said, and tried again at the next wake
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot's move was not saved: {exc}"})

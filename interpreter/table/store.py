@@ -31,7 +31,6 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # How long a write waits for a database another program holds (a backup, the sqlite3 shell)
 # before the move is refused with a message; SQLite retries within it.
 BUSY_SECONDS = 10.0
-AT_ONCE_SECONDS = 0.05  # a write tried at once waits this long for another thread's read or write
 
 SCHEMA = """
 create table if not exists tables (
@@ -92,14 +91,24 @@ class Store:
             columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
             if "seed_chosen" not in columns:  # a database from before the column: its seeds were not chosen
                 self.db.execute("alter table tables add column seed_chosen integer not null default 0")
-            # reads on a connection of their own: they never wait behind a write waiting for the database
-            self.reader = self.db if path == ":memory:" else sqlite3.connect(
-                path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
+            # Three connections to a file, each with its lock: `db` writes at once or not at all (no
+            # busy wait: it is used on the event loop), `patient` writes waiting up to BUSY_SECONDS
+            # (in threads), `reader` reads, never behind a write that waits (WAL mode). One database
+            # in memory has one connection: no other program can hold it, so nothing waits.
+            memory = path == ":memory:"
+            self.reader, self.patient = (self.db, self.db) if memory else (self._connect(path), self._connect(path))
+            if not memory:
+                self.db.execute("pragma busy_timeout = 0")
         except sqlite3.Error as exc:
             self._disown()
             raise StoreError(f"cannot use {path} as the tables' database: {exc}") from None
-        self.lock = threading.Lock()  # the writing connection's
-        self.reading = self.lock if self.reader is self.db else threading.Lock()
+        self.lock = threading.Lock()  # db's
+        self.reading = self.lock if memory else threading.Lock()
+        self.waiting = self.lock if memory else threading.Lock()  # patient's
+
+    @staticmethod
+    def _connect(path: str):
+        return sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
 
     @staticmethod
     def _own(path: Path):
@@ -138,7 +147,7 @@ class Store:
                "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
                "seed_chosen": bool(seed_chosen)}
         with self.writing():
-            self.db.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
+            self.patient.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
                             "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
                              json.dumps(row["seats"]), row["spectator"], int(row["seed_chosen"])))
@@ -180,41 +189,32 @@ class Store:
     def _write(self, sql: str, args: tuple, wait: bool) -> bool:
         if wait:
             with self.writing():
-                self.db.execute(sql, args)
+                self.patient.execute(sql, args)
             return True
         # at once or not at all: the usual case costs no thread, and a busy database is left to a
         # writer thread (hall.py `saving`) instead of holding the caller
-        if not self.lock.acquire(timeout=AT_ONCE_SECONDS):  # held longer: a write waiting for the database
-            return False
-        try:
-            self.db.execute("pragma busy_timeout = 0")
+        with self.lock:
             try:
                 self.db.execute(sql, args)
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     return False
                 raise
-            finally:
-                self.db.execute(f"pragma busy_timeout = {int(BUSY_SECONDS * 1000)}")
-            return True
-        finally:
-            self.lock.release()
+        return True
 
     @contextlib.contextmanager
     def writing(self):
-        """The writing connection, waited for at most BUSY_SECONDS (behind writes that wait for a
+        """The patient connection, waited for at most BUSY_SECONDS (behind writes that wait for a
         database another program holds), else StoreBusy as for the database itself."""
-        if not self.lock.acquire(timeout=BUSY_SECONDS):
+        if not self.waiting.acquire(timeout=BUSY_SECONDS):
             raise sqlite3.OperationalError("database is locked")
         try:
-            self.db.execute(f"pragma busy_timeout = {int(BUSY_SECONDS * 1000)}")  # BUSY_SECONDS as it is now
             yield
         finally:
-            self.lock.release()
+            self.waiting.release()
 
     def close(self) -> None:
         with self.lock:
-            if self.reader is not self.db:
-                self.reader.close()
-            self.db.close()
+            for connection in {id(c): c for c in (self.reader, self.patient, self.db)}.values():
+                connection.close()
         self._disown()

@@ -42,6 +42,10 @@ class Overran(Exception):
     """The move was stopped (past the time limit, or its worker process died); the message says which."""
 
 
+class Stopped(Exception):
+    """The pool was stopped under the move (the server is stopping): no move is made."""
+
+
 def move_seed(table_seed: int, n: int) -> int:
     """The seed of a bot's agent for the table's decision number `n` (1-based)."""
     return table_seed * 100_003 + n
@@ -118,15 +122,20 @@ class BotPool:
     async def move(self, job: dict) -> tuple[str, object]:
         """`think(job)` in a worker: ("ok", index) or ("error", why); Overran past the limit."""
         from pebble import ProcessExpired
-        future = self._pool().schedule(think, args=(job,), timeout=self.seconds)
+        pool = self._pool()
+        future = pool.schedule(think, args=(job,), timeout=self.seconds)
         try:
             return await asyncio.wrap_future(future)
         except FutureTimeout:
             raise Overran(f"did not decide within {self.seconds:g} s") from None
         except ProcessExpired as exc:
+            if pool is not self.pool:
+                raise Stopped() from None
             raise Overran(f"its worker process died (exit code {exc.exitcode})") from None
-        except FutureCancelled:  # the pool was stopped under it (the server is stopping)
-            raise Overran("the server is stopping") from None
+        except (FutureCancelled, OSError):
+            if pool is not self.pool:  # stopped under it: the pool's pipes close as it goes
+                raise Stopped() from None
+            raise
 
     def stop(self) -> None:
         """Kill every worker now (a move in progress is dropped); a later move starts a new pool."""
