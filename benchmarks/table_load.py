@@ -135,8 +135,11 @@ async def load(base: str, args, pid: int) -> dict:
 
 def start_server(args, port: int, db: str, profile: str | None = None) -> subprocess.Popen:
     code = "from meeple import cli; raise SystemExit(cli.main())"
-    if profile:  # written when the server stops (SIGTERM), not when it is killed
-        code = f"import cProfile; from meeple import cli; cProfile.run('cli.main()', {profile!r})"
+    if profile:  # written when the server stops (SIGTERM: uvicorn raises it again as it ends), not when killed
+        code = ("import cProfile, signal\nfrom meeple import cli\n"
+                "def stop(*_):\n    raise SystemExit(0)\n"
+                "signal.signal(signal.SIGTERM, stop)\nprofile = cProfile.Profile()\nprofile.enable()\n"
+                f"try:\n    cli.main()\nfinally:\n    profile.disable()\n    profile.dump_stats({profile!r})\n")
     server = subprocess.Popen([sys.executable, "-c", code, "serve", args.game, "--port", str(port), "--db", db],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(300):  # up within 30 s

@@ -47,8 +47,29 @@ def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
     return [event_text(game, e, seat) for e in visible_events(game, events, seat, after) if shown_event(game, e)]
 
 
+class Remembering:
+    """The game's engine, remembering the decision of the last state asked about: a table asks it
+    for the same state many times a move (whose turn, each page's picture, the bots), and each
+    answer works out every option. A table's states are never changed in place (a move makes a
+    new one), so the same object has the same decision."""
+
+    def __init__(self, engine):
+        self.engine, self.last = engine, (None, None)
+
+    def decision(self, state: dict):
+        if self.last[0] is not state:
+            self.last = (state, self.engine.decision(state))
+        return self.last[1]
+
+    def __getattr__(self, name):
+        if name == "engine":  # not set yet (a copy being made): not the engine's own
+            raise AttributeError(name)
+        return getattr(self.engine, name)
+
+
 class LiveTable:
     def __init__(self, row: dict, engine, store=None, path: str = ""):
+        engine = Remembering(engine)
         self.row, self.engine, self.store, self.path = row, engine, store, path  # path: the rules, for workers
         self.id, self.players = row["id"], row["players"]
         self.agents = [s["agent"] for s in row["seats"]]
