@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lint run test setup clean snapshots soak fuzz bench load strength strength-quick strength-full install-check docs
+.PHONY: lint run test setup clean snapshots soak fuzz bench load load-long strength strength-quick strength-full install-check docs
 
 run: $(STAMP)
 	$(BIN)/meeple run queens_wishes --players 3 --seed 7 --agents greedy,random,random
@@ -40,9 +40,13 @@ fuzz: $(STAMP)
 	MEEPLE_FUZZ_MUTANTS=3000 $(BIN)/python -m pytest tests/test_fuzz.py
 
 # The play table under load (about a minute): 50 tables at once, two people each plus a bot; prints the
-# round trips (p99), errors and the server's memory (docs/reliability.md has the figures).
+# round trips (p99), errors, the server's memory and the tables after a kill -9 and restart
+# (docs/reliability.md has the figures). load-long: the same for 10 minutes.
 load: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py --tables 50 --seconds 60
+
+load-long: $(STAMP)
+	$(BIN)/python benchmarks/table_load.py --tables 50 --seconds 600
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

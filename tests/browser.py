@@ -102,13 +102,15 @@ def wait_step(driver, step: int) -> None:
 def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> None:
     """A choice sent the way a page sends it, over the table's WebSocket; returns once applied."""
     from websockets.sync.client import connect
+    from meeple.interpreter.table.patch import apply
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}?token={tok}") as ws:
-        json.loads(ws.recv())
+        page = json.loads(ws.recv())["table"]
         ws.send(json.dumps({"type": "choose", "option": option, "step": step}))
         while True:
             m = json.loads(ws.recv(timeout=WAIT))
-            assert m["type"] == "table", m
-            if m["table"]["step"] > step:
+            assert m["type"] == "patch", m  # after the whole picture, what changed
+            page = apply(page, m["ops"])
+            if page["step"] > step:
                 return
 
 

@@ -10,6 +10,8 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
+from tests.pages import PagesClient
+
 from meeple.cli import load, main
 from meeple.interpreter import runner
 from meeple.interpreter.state import can_see
@@ -20,7 +22,7 @@ GAMES = ["queens_wishes", "wild_gardens", "apothebakery"]
 
 
 def client(db=":memory:", games=GAMES, traces=None) -> TestClient:
-    return TestClient(create_app(games, db, traces, allowed_hosts=["testserver"]))  # TestClient's Host
+    return PagesClient(create_app(games, db, traces, allowed_hosts=["testserver"]))  # TestClient's Host
 
 
 def new_table(c: TestClient, game="queens_wishes", seats=("person", "person"), seed=3, **extra) -> dict:

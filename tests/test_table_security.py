@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from tests.pages import PagesClient
+
 from meeple.cli import load, main
 from meeple.dsl.compiler import find_ruleset, shipped_rulesets
 from meeple.interpreter import runner, trace
@@ -22,7 +24,7 @@ DEEPISH = "[" * 1500 + "]" * 1500  # past Python's recursion limit, within a req
 
 
 def client(db=":memory:", games=GAMES, traces=None, **kw) -> TestClient:
-    return TestClient(create_app(games, db, traces, allowed_hosts=["testserver"], **kw))
+    return PagesClient(create_app(games, db, traces, allowed_hosts=["testserver"], **kw))
 
 
 def recorded(game="queens_wishes", players=2, seed=1, ruleset=None) -> str:
@@ -175,9 +177,17 @@ class FakeSocket:
     def __init__(self, stuck: bool = False):
         self.stuck, self.sent, self.closed = stuck, [], None
 
-    async def send_json(self, message: dict) -> None:
+    async def send_text(self, text: str) -> None:
+        """As a page takes it: a patch applied to the last picture (static/patch.js)."""
+        from meeple.interpreter.table.patch import apply
         if self.stuck:
             await asyncio.Event().wait()
+        message = json.loads(text)
+        if message["type"] == "patch":
+            self.page = apply(self.page, message["ops"])
+            message = {"type": "table", "table": json.loads(json.dumps(self.page))}
+        elif message["type"] == "table":
+            self.page = json.loads(json.dumps(message["table"]))
         self.sent.append(message)
 
     async def close(self, code: int = 1000, reason=None) -> None:
@@ -483,7 +493,7 @@ def test_a_message_put_from_another_loop_wakes_the_pages_writer():
         def __init__(self):
             self.sent = threading.Event()
 
-        async def send_json(self, message):
+        async def send_text(self, message):
             self.sent.set()
 
     page, ready, box = Page(), threading.Event(), {}
@@ -496,5 +506,5 @@ def test_a_message_put_from_another_loop_wakes_the_pages_writer():
     thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
     thread.start()
     assert ready.wait(5)
-    assert box["outbox"].send({"type": "table"})  # from this thread: no running loop here
+    assert box["outbox"].send({"type": "table", "table": {}})  # from this thread: no running loop here
     assert page.sent.wait(2), "the writer never woke for a message from another thread"

@@ -17,6 +17,7 @@ name not allowed, and changes asked by another site's page, are refused first (g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import secrets
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -40,6 +41,7 @@ from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongTo
 from meeple.interpreter.table.model import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store, StoreError
+from meeple.interpreter.table.wire import PageJSON, dumps
 from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
 
@@ -47,8 +49,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_TRACE_BYTES = 20_000_000
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(message: str, status: int = 400) -> PageJSON:
+    return PageJSON({"error": message}, status_code=status)
 
 
 # Socket close codes a page must not retry after: the link will not work however often it asks.
@@ -125,11 +127,11 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         return FileResponse(STATIC / "table.html")
 
     async def games_route(request: Request):
-        return JSONResponse({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
+        return PageJSON({"games": hall.catalogue(), "bots": list(BOT_CHOICES)})
 
     async def tables_route(request: Request):
         try:
-            return JSONResponse({"tables": hall.listing()})
+            return PageJSON({"tables": hall.listing()})
         except StoreError as exc:
             return error(str(exc), 503)
 
@@ -139,13 +141,16 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return error("that request is too large", 413)
         try:
             body = bodies.new_table(raw)
-            row = hall.create(body.game, body.players, body.options, body.variants, body.seats, body.seed)
+            # in a thread: a new game compiles for a while, and the table's row is a database write
+            row = await asyncio.to_thread(hall.create, body.game, body.players, body.options, body.variants,
+                                          body.seats, body.seed)
         except NotSaved as exc:
             return error(str(exc), 503)
         except (BodyError, TableError) as exc:
             return error(str(exc))
+        hall.rest(row["id"])  # no page yet
         hall.spawn(hall.wake(row["id"]))
-        return JSONResponse(Hall.links(row))
+        return PageJSON(Hall.links(row))
 
     def opened(table_id: str, token):
         """(table, seat) for a token, or a TableError."""
@@ -157,7 +162,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             live, seat = opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
             return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
-        return JSONResponse(seat_page(live, seat))
+        return PageJSON(seat_page(live, seat))
 
     async def socket_route(socket: WebSocket):
         await socket.accept()
@@ -165,7 +170,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             live, seat = opened(table_id, socket.query_params.get("token"))
         except TableError as exc:  # the page shows it and stops asking (the codes above)
-            await socket.send_json({"type": "error", "message": str(exc)})
+            await socket.send_text(dumps({"type": "error", "message": str(exc)}))
             await socket.close(code=CLOSE_WRONG_TOKEN if isinstance(exc, WrongToken) else CLOSE_NO_TABLE)
             return
         box = hall.join(table_id, socket, seat)  # every message to this page goes through its outbox
@@ -210,7 +215,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             rid = replays.add(replay, len(body))
         except (UnicodeDecodeError, TraceError, TableError) as exc:
             return error(f"cannot open this trace: {exc}")
-        return JSONResponse({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
+        return PageJSON({"id": rid, "steps": replay.steps, "players": replay.head["players"]})
 
     async def replay_route(request: Request):
         replay = replays.get(request.path_params["id"])
@@ -220,14 +225,14 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             step = int(request.query_params.get("step", "0"))
             asked = request.query_params.get("seat", "")
             seat = int(asked) - 1 if asked not in ("", "public") else None
-            return JSONResponse(replay.page(step, seat))
+            return PageJSON(replay.page(step, seat))
         except TraceError as exc:
             return error(str(exc))
         except ValueError:
             return error("step and seat are numbers")
 
     async def replays_route(request: Request):
-        return JSONResponse({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
+        return PageJSON({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
                                           "players": r.head["players"]}
                                          for k, r in replays.items()]})
 
@@ -245,7 +250,12 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         WebSocketRoute("/ws/{id}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))])
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        hall.bots.stop()  # stopping the server (Ctrl-C) kills the bots' worker processes at once
+
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))], lifespan=lifespan)
     app.state.hall, app.state.replays = hall, replays
     return app
 

@@ -5,7 +5,7 @@ Bots get the seat's view and the options, as in every other game Meeple plays.
 """
 from __future__ import annotations
 
-from meeple.interpreter.agents import AgentError, agent_class, make_agents
+from meeple.interpreter.agents import AgentError, agent_class
 from meeple.interpreter.agents.caps import check_budget
 
 PERSON = "person"
@@ -25,13 +25,3 @@ def check_seats(agents: list[str], players: int) -> None:
             check_budget(name)
 
 
-def seat_bots(engine, agents: list[str], seed: int) -> dict:
-    """Seat -> agent for every bot seat."""
-    names = [a if a != PERSON else "random" for a in agents]
-    made = make_agents(engine, names, len(agents), seed)
-    return {seat: made[seat] for seat, a in enumerate(agents) if a != PERSON}
-
-
-def bot_choice(engine, bot, state: dict, decision) -> int:
-    """The option index the bot picks, from the bot seat's view."""
-    return bot.choose(engine.view(state, decision.actor), decision)

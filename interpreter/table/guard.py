@@ -20,7 +20,6 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.websockets import WebSocketClose
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
@@ -66,7 +65,8 @@ class Guard:
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":
             return await WebSocketClose(code=1008, reason=problem[:120])(scope, receive, send)
-        return await JSONResponse({"error": problem}, status_code=status)(scope, receive, send)
+        from meeple.interpreter.table.wire import PageJSON  # the host name is the client's: written out
+        return await PageJSON({"error": problem}, status_code=status)(scope, receive, send)
 
     @staticmethod
     def foreign(scope, origin: str | None, host: str) -> bool:

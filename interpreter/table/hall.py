@@ -2,17 +2,17 @@
 
 It owns the store and the compiled games (one Engine per ruleset, options and
 variants), opens a table from its rows when a page first asks for it (so a
-restarted server resumes every table exactly where it was), runs the bot seats
-off the event loop, and sends each connected page its own seat's picture after
+restarted server resumes every table exactly where it was), has the bot seats'
+moves thought in worker processes (thinkers.py), and sends each connected page its own seat's picture after
 every change.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePath
 
 from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
@@ -26,27 +26,30 @@ from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableErr
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
+from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, Stopped, think
 
 
 log = logging.getLogger("meeple.table")
-# Bot moves thinking at once on the whole server (each in a thread; the rest wait their turn).
-# The cores are shared with the event loop that serves every page.
-BOT_THREADS = max(1, min(4, (os.cpu_count() or 2) - 1))
+# Tables kept in memory with no page open (the most recently left); an older one is read again from
+# the database when it is next asked for. Without a bound, every table ever played stays in memory.
+IDLE_KEPT = 64
 
 
 class Hall:
     def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
-                 queue_size: int = outbox.QUEUE):
-        self.store = store
+                 queue_size: int = outbox.QUEUE, bots: BotPool = SHARED):
+        self.store, self.bots = store, bots
         self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
         self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
-        self.thinking = asyncio.Semaphore(BOT_THREADS)
+        self.thinking = asyncio.Semaphore(bots.workers)  # moves wait here, not in the pool's queue
         self.games = {name: find_ruleset(name) for name in games}  # UsageError for an unknown game
         self.engines: dict = {}
         self.tables: dict[str, LiveTable] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.locks: dict[str, dict] = {}  # table id -> {event loop: its lock} (see `lock`)
         self.pages: dict[str, set] = {}  # table id -> {(Outbox, seat)}
+        self.idle: dict[str, None] = {}  # tables in memory with no page, the longest idle first
         self.compiling = threading.Lock()
+        self.writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="meeple-db")  # they take turns in the store
 
     # ------------------------------------------------------------- games
     def engine(self, game, options: dict, variants: list, any_game: bool = False,
@@ -133,8 +136,12 @@ class Hall:
                                     [str(s) for s in seats], seed_chosen=chosen)
         except StoreError as exc:
             raise NotSaved(str(exc)) from None
-        self.tables[row["id"]] = LiveTable(row, engine, self.store)
+        self.tables[row["id"]] = LiveTable(row, engine, self.store, self.source(game))
         return row
+
+    def source(self, game: str) -> str:
+        """The rules file of a game this hall plays (the bots' workers compile it themselves)."""
+        return str(self.games[game] if game in self.games else find_ruleset(game))
 
     def table(self, table_id: str) -> LiveTable:
         if table_id not in self.tables:
@@ -149,13 +156,31 @@ class Hall:
                 raise TableError(f"table {table_id} was started with another version of the rules; "
                                  "it cannot be resumed")
             try:
-                self.tables[table_id] = LiveTable(row, engine, self.store)
+                self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
+            self.rest(table_id)
         return self.tables[table_id]
 
+    def rest(self, table_id: str) -> None:
+        """The table has no page open: kept, up to IDLE_KEPT such tables; the longest idle go
+        (unless a move or a bot is at work there), to be read again from the database if asked for."""
+        if self.pages.get(table_id):
+            return
+        self.idle.pop(table_id, None)
+        self.idle[table_id] = None
+        for old in list(self.idle)[:max(0, len(self.idle) - IDLE_KEPT)]:
+            if not self.pages.get(old) and not any(lock.locked() for lock in self.locks.get(old, {}).values()):
+                del self.idle[old]
+                self.tables.pop(old, None)
+                self.locks.pop(old, None)
+                self.pages.pop(old, None)
+
     def lock(self, table_id: str) -> asyncio.Lock:
-        return self.locks.setdefault(table_id, asyncio.Lock())
+        """The table's lock: one change at a time. A server runs one event loop; a test client may
+        run each socket on a loop of its own, and an asyncio.Lock waited on from two loops never
+        wakes its waiter, so each loop has its own (a test's sockets take turns by themselves)."""
+        return self.locks.setdefault(table_id, {}).setdefault(asyncio.get_running_loop(), asyncio.Lock())
 
     # ------------------------------------------------------------- play
     async def act(self, table_id: str, seat, message: dict) -> None:
@@ -164,15 +189,40 @@ class Hall:
         async with self.lock(table_id):
             kind = message.get("type")
             if kind == "choose":
-                live.choose(seat, message.get("option"), message.get("step"))
+                await self.commit(live, live.check_choice(seat, message.get("option"), message.get("step")))
             elif kind == "undo":
-                live.undo(seat)
+                at = live.undo_plan(seat)
+                await self.saving(live.undo_save, at, lambda: live.undo_take(at))
             else:
                 raise TableError(f"unknown message type `{kind}`; send choose or undo")
             await self.broadcast(live)
         # the bots play on in their own task: the page's handler may end (its page dropped)
         # while they think, and that must not stop them
         self.spawn(self.wake(table_id))
+
+    async def commit(self, live: LiveTable, option_id: str, note: str = "") -> None:
+        """A choice worked out, written to the database, then made (live.commit's steps, with the
+        write in `saving`)."""
+        change = live.plan(option_id, note)
+        await self.saving(live.save, change, lambda: live.take(change))
+
+    async def saving(self, save, what, take) -> None:
+        """`save(what)`, then `take()`. The write is tried at once; a database that makes it wait
+        (another program holds it) gets it in a thread of the hall's own (not the loop's shared
+        ones, which uploads use): it waits up to store.BUSY_SECONDS, holding only its own table,
+        and the pages keep going. Once the write is under way it is finished and taken even if
+        the page that asked goes away meanwhile: the table stays as the database has it."""
+        if save(what, False):
+            take()
+            return
+
+        async def slowly():
+            await asyncio.get_running_loop().run_in_executor(self.writers, save, what)
+            take()
+        task = asyncio.get_running_loop().create_task(slowly())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        await asyncio.shield(task)
 
     def spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -187,14 +237,28 @@ class Hall:
                 await self.run_bots(live)
 
     async def run_bots(self, live: LiveTable) -> None:
-        """The bots move until a person decides or the game ends. A bot whose move fails (a rule
-        error, an agent's error) stops the table there: every page is told, and the page shows it
-        where it said "thinking". It is tried again only after the state changes (an undo): the
+        """The bots move until a person decides or the game ends. A move past the pool's time limit
+        (or whose worker died) is a random legal option, said in the log. A bot whose move fails (a
+        rule error, an agent's error) stops the table there: every page is told, and the page shows
+        it where it said "thinking". It is tried again only after the state changes (an undo): the
         same move would fail the same way, and reconnecting must not buy a client more work."""
-        while live.bot_to_move() is not None and live.bot_error is None:
+        while (seat := live.bot_to_move()) is not None and live.bot_error is None:
             try:
-                async with self.thinking:  # at most BOT_THREADS moves think at once, whatever the tables
-                    await asyncio.to_thread(live.bot_move)  # mcts may think for a while; keep serving pages
+                if live.bots[seat] in INLINE:
+                    kind, value = think(live.bot_job(), live.engine)
+                else:
+                    async with self.thinking:  # at most the pool's workers think at once, whatever the tables
+                        try:
+                            kind, value = await self.bots.move(live.bot_job())
+                        except Overran as exc:
+                            kind, value = "fallback", str(exc)
+                if kind == "error":
+                    raise TableError(value)
+                option, note = (live.fallback(value) if kind == "fallback"
+                                else (live.decision().options[value].id, ""))
+                await self.commit(live, option, note)
+            except Stopped:  # the server is stopping: the bot moves when it is started again
+                return
             except NotSaved as exc:  # the database was busy: said, and tried again at the next wake
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot's move was not saved: {exc}"})
@@ -211,6 +275,7 @@ class Hall:
                 for box, _ in list(self.pages.get(live.id, ())):
                     box.send({"type": "error", "message": f"the bot cannot move: {live.bot_error}"})
             await self.broadcast(live)
+            await asyncio.sleep(0)  # bots that move at once (`random`) let the other tables' pages in between
 
     async def broadcast(self, live: LiveTable) -> None:
         """Each page's picture put in its outbox; this never waits for a page (see outbox.py)."""
@@ -222,11 +287,13 @@ class Hall:
         """A page joins its table; everything sent to it goes through the Outbox returned."""
         box = Outbox(socket, self.queue_size, self.send_seconds)
         self.pages.setdefault(table_id, set()).add((box, seat))
+        self.idle.pop(table_id, None)
         box.writer.add_done_callback(lambda _: self.leave(table_id, box, seat))  # dropped, or gone
         return box
 
     def leave(self, table_id: str, box: Outbox, seat) -> None:
         self.pages.get(table_id, set()).discard((box, seat))
+        self.rest(table_id)
 
     def listing(self) -> list[dict]:
         """The tables on this server, newest first, for the lobby: who sits where and a link to watch.

@@ -12,11 +12,13 @@ if no other person has chosen since (bots' choices after it are taken back too).
 from __future__ import annotations
 
 from meeple.interpreter.play import undo_point
+from meeple.interpreter.printable import neutral
 from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
 from meeple.interpreter.trace import private_pass
-from meeple.interpreter.table.bots import PERSON, SPECTATOR, bot_choice, seat_bots
+from meeple.interpreter.table.bots import PERSON, SPECTATOR
+from meeple.interpreter.table.thinkers import move_seed, think
 from meeple.interpreter.table.store import StoreError
 
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
@@ -44,12 +46,33 @@ def viewer_lines(game, events: list, viewer, after: dict) -> list[str]:
     return [event_text(game, e, seat) for e in visible_events(game, events, seat, after) if shown_event(game, e)]
 
 
+class Remembering:
+    """The game's engine, remembering the decision of the last state asked about: a table asks it
+    for the same state many times a move (whose turn, each page's picture, the bots), and each
+    answer works out every option. A table's states are never changed in place (a move makes a
+    new one), so the same object has the same decision."""
+
+    def __init__(self, engine):
+        self.engine, self.last = engine, (None, None)
+
+    def decision(self, state: dict):
+        if self.last[0] is not state:
+            self.last = (state, self.engine.decision(state))
+        return self.last[1]
+
+    def __getattr__(self, name):
+        if name == "engine":  # not set yet (a copy being made): not the engine's own
+            raise AttributeError(name)
+        return getattr(self.engine, name)
+
+
 class LiveTable:
-    def __init__(self, row: dict, engine, store=None):
-        self.row, self.engine, self.store = row, engine, store
+    def __init__(self, row: dict, engine, store=None, path: str = ""):
+        engine = Remembering(engine)
+        self.row, self.engine, self.store, self.path = row, engine, store, path  # path: the rules, for workers
         self.id, self.players = row["id"], row["players"]
         self.agents = [s["agent"] for s in row["seats"]]
-        self.bots = seat_bots(engine, self.agents, row["seed"])
+        self.bots = {seat: a for seat, a in enumerate(self.agents) if a != PERSON}  # seat -> agent name
         self.state, events = engine.start(self.players, row["seed"])
         self.setup = self._texts(events, self.state)
         self.history: list[tuple] = []  # (state before, actor, undoable, choices before) per decision
@@ -80,6 +103,11 @@ class LiveTable:
     # ------------------------------------------------------------- moves
     def choose(self, seat, option_id, step) -> None:
         """A person's choice, checked: their turn, the step they saw, one of their options."""
+        self.commit(self.check_choice(seat, option_id, step))
+
+    def check_choice(self, seat, option_id, step) -> str:
+        """The option's id, or a TableError. Pages see ids as wire.py writes them (a character
+        that reorders or hides text written out), and may send them back so."""
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -89,11 +117,21 @@ class LiveTable:
             raise TableError(f"it is not your turn: waiting for {player_name(d.actor)}")
         if step != self.state["step"]:
             raise TableError("that option is from an earlier moment of the game; the page now shows the current one")
-        if not isinstance(option_id, str) or option_id not in {o.id for o in d.options + d.requests}:
+        ids = {neutral(o.id): o.id for o in d.options + d.requests}
+        if not isinstance(option_id, str) or option_id not in ids:
             raise TableError("that is not one of your options")
-        self.commit(option_id)
+        return ids[option_id]
 
-    def commit(self, option_id: str, record: bool = True) -> None:
+    def commit(self, option_id: str, record: bool = True, note: str = "") -> None:
+        """plan, save, take: in this thread (the hall saves in a thread of its own, hall.commit)."""
+        change = self.plan(option_id, note)
+        if record:
+            self.save(change)
+        self.take(change)
+
+    def plan(self, option_id: str, note: str = "") -> dict:
+        """The change a choice makes, worked out and kept aside: nothing changes yet (a rule error
+        changes nothing). `note` goes under it in every page's log."""
         d = self.decision()
         if d is None:
             raise TableError("the game is over")
@@ -104,20 +142,32 @@ class LiveTable:
             raise TableError(f"`{option_id}` is not one of the options") from None
         who = None if index is None else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
-        if record and self.store is not None:
-            try:  # stored before anyone hears of it; not stored, it did not happen
-                self.store.add_choice(self.id, len(self.choices) + 1, option_id)
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
-        self.history.append((self.state, d.actor, d.undoable, len(self.choices)))
-        self.choices.append(option_id)
         label = asked.label if asked else d.options[index].label
-        self.entries.append({"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
-                             "private": index is not None and private_pass(d, index),  # the others never hear of it
-                             "label": {v: label if who is None or v in who else "something hidden"
-                                       for v in self.viewers()},
-                             "lines": self._texts(events, state)})
-        self.state = state
+        entry = {"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
+                 "private": index is not None and private_pass(d, index),  # the others never hear of it
+                 "label": {v: label if who is None or v in who else "something hidden" for v in self.viewers()},
+                 "lines": self._texts(events, state, note)}
+        return {"n": len(self.choices) + 1, "option": option_id, "before": self.state, "state": state,
+                "history": (self.state, d.actor, d.undoable, len(self.choices)), "entry": entry}
+
+    def save(self, change: dict, wait: bool = True) -> bool:
+        """The choice written to the store (any thread): stored before anyone hears of it; not stored,
+        it did not happen (NotSaved). wait=False: False if the database cannot take it at once."""
+        if self.store is None:
+            return True
+        try:
+            return self.store.add_choice(self.id, change["n"], change["option"], wait)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
+
+    def take(self, change: dict) -> None:
+        """The planned change made (on the table's thread, after `save`)."""
+        if change["before"] is not self.state:
+            raise TableError("the table moved on while this choice was being saved")  # the lock prevents it
+        self.history.append(change["history"])
+        self.choices.append(change["option"])
+        self.entries.append(change["entry"])
+        self.state = change["state"]
         self.version += 1
         self.bot_error = None
 
@@ -126,10 +176,28 @@ class LiveTable:
         d = self.decision()
         return d.actor if d is not None and d.actor in self.bots else None
 
+    def bot_job(self) -> dict:
+        """What a worker needs to think the move of the bot to move (thinkers.think)."""
+        actor = self.bot_to_move()
+        return {"path": self.path, "options": self.row["options"], "variants": self.row["variants"],
+                "digest": self.engine.game.digest, "agent": self.bots[actor],
+                "seed": move_seed(self.row["seed"], len(self.choices) + 1), "state": self.state}
+
     def bot_move(self) -> None:
+        """The bot's move thought and saved here, in this thread (tests)."""
+        kind, value = think(self.bot_job(), self.engine)
+        if kind != "ok":
+            raise TableError(value)
+        self.commit(self.decision().options[value].id)
+
+    def fallback(self, why: str) -> tuple[str, str]:
+        """(option id, note) for a bot whose move could not be thought (`why`): a random legal
+        option, seeded like its move, and a note for every page's log under it."""
+        from random import Random
         d = self.decision()
-        index = bot_choice(self.engine, self.bots[d.actor], self.state, d)
-        self.commit(d.options[index].id)
+        index = Random(move_seed(self.row["seed"], len(self.choices) + 1)).randrange(len(d.options))
+        return d.options[index].id, (f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: "
+                                     "a random option was played for it")
 
     def can_undo(self, seat) -> bool:
         return self._undo_point(seat)[0] is not None
@@ -147,15 +215,27 @@ class LiveTable:
         return at, ""
 
     def undo(self, seat) -> None:
+        at = self.undo_plan(seat)
+        self.undo_save(at)
+        self.undo_take(at)
+
+    def undo_plan(self, seat) -> int:
+        """Where an undo by `seat` goes back to in history, or a TableError saying why not."""
         at, why = self._undo_point(seat)
         if at is None:
             raise TableError(why)
+        return at
+
+    def undo_save(self, at: int, wait: bool = True) -> bool:
+        if self.store is None:
+            return True
+        try:
+            return self.store.keep_choices(self.id, self.history[at][3], wait)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
+
+    def undo_take(self, at: int) -> None:
         keep = self.history[at][3]
-        if self.store is not None:
-            try:
-                self.store.keep_choices(self.id, keep)
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
         self.state = self.history[at][0]
         del self.history[at:], self.choices[keep:], self.entries[keep:]
         self.version += 1
@@ -165,5 +245,5 @@ class LiveTable:
     def viewers(self) -> list:
         return list(range(self.players)) + [None]
 
-    def _texts(self, events: list, after: dict) -> dict:
-        return {v: viewer_lines(self.engine.game, events, v, after) for v in self.viewers()}
+    def _texts(self, events: list, after: dict, note: str = "") -> dict:
+        return {v: viewer_lines(self.engine.game, events, v, after) + ([note] if note else []) for v in self.viewers()}

@@ -7,13 +7,21 @@ the hall only puts messages in each page's `Outbox`; a writer task per page send
 A page whose queue fills up (it is that far behind) or whose send takes longer than `seconds` is
 dropped: its socket is closed (code 1013, "try again later"; the page reconnects and gets the
 table as it is then) and the table plays on.
+
+The writer also keeps the last picture of the table it sent: the first goes whole
+(`{"type": "table", "seq": 0, "table": ...}`), each later one as what changed
+(`{"type": "patch", "seq": n, "ops": ...}`, patch.py), numbered so that a page that missed one
+knows it and reconnects for the whole picture.
+Every message goes out as text through wire.dumps (no string that reorders or hides text).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
-QUEUE = 32  # messages waiting for one page; every message is a whole page, so the latest is enough
+from meeple.interpreter.table import patch, wire
+
+QUEUE = 32  # messages waiting for one page
 SECONDS = 10.0  # one send; a page on a slow link takes far less for a page of JSON
 TRY_AGAIN_LATER = 1013
 
@@ -25,6 +33,7 @@ class Outbox:
         self.socket, self.seconds = socket, seconds
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=size)
         self.dropped = False
+        self.last, self.seq = None, 0  # the last picture sent, and how many patches after it
         self.loop = asyncio.get_running_loop()
         self.writer = self.loop.create_task(self._write())
 
@@ -61,8 +70,8 @@ class Outbox:
     async def _write(self) -> None:
         try:
             while True:
-                message = await self.queue.get()
-                await asyncio.wait_for(self.socket.send_json(message), self.seconds)
+                message = self._patched(await self.queue.get())
+                await asyncio.wait_for(self.socket.send_text(wire.dumps(message)), self.seconds)
         except asyncio.TimeoutError:
             self.dropped = True
         except asyncio.CancelledError:
@@ -73,6 +82,18 @@ class Outbox:
             # closing also writes to the socket: bounded too, or a stuck page would hold this task
             with contextlib.suppress(Exception, asyncio.TimeoutError):
                 await asyncio.wait_for(self.socket.close(code=TRY_AGAIN_LATER), self.seconds)
+
+    def _patched(self, message: dict) -> dict:
+        """A table's picture as what changed since the last one sent (perhaps nothing: a page
+        asked for the picture again, after an error, and hears that it has it)."""
+        if message.get("type") != "table":
+            return message
+        page, last = message["table"], self.last
+        self.last = page
+        if last is None:
+            return {**message, "seq": 0}
+        self.seq += 1
+        return {"type": "patch", "seq": self.seq, "ops": patch.diff(last, page)}
 
     async def close(self) -> None:
         """Stop sending (the page's handler is finishing)."""

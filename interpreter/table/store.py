@@ -3,7 +3,10 @@
 A table row holds what is needed to start the game again (ruleset, options,
 variants, players, seed, the rules' digest) and its seats (agent names and
 secret tokens). Each decision is written, and committed, before anyone is told
-about it; undo deletes the decisions it takes back. Replaying the decisions
+about it; undo deletes the decisions it takes back. A write is tried at once on the server's
+event loop; when the database is held by another program, it waits in a thread of the hall's own
+(hall.py `saving`), so only the writes wait, never the pages: reads go through a second connection,
+which SQLite's WAL mode lets read while a write waits. Replaying the decisions
 rebuilds the state exactly (see live.py), so killing the server loses nothing.
 
 One server owns one database: the store holds an exclusive lock (flock) on a
@@ -12,6 +15,7 @@ each keep their own tables in memory and write decisions over each other's.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -84,14 +88,33 @@ class Store:
         try:
             self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
             self.db.execute("pragma journal_mode=wal" if path != ":memory:" else "pragma journal_mode=memory")
+            # A commit is in the write-ahead log, in the system's file cache, when it returns: a server
+            # killed (kill -9, a crash) loses nothing; a power cut may lose the moves since the last
+            # checkpoint, never the database. Waiting for the disk (synchronous=full) cost 12 ms a move
+            # on a busy machine, on the event loop, the largest cost under load.
+            self.db.execute("pragma synchronous=normal")
             self.db.executescript(SCHEMA)
             columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
             if "seed_chosen" not in columns:  # a database from before the column: its seeds were not chosen
                 self.db.execute("alter table tables add column seed_chosen integer not null default 0")
+            # Three connections to a file, each with its lock: `db` writes at once or not at all (no
+            # busy wait: it is used on the event loop), `patient` writes waiting up to BUSY_SECONDS
+            # (in threads), `reader` reads, never behind a write that waits (WAL mode). One database
+            # in memory has one connection: no other program can hold it, so nothing waits.
+            memory = path == ":memory:"
+            self.reader, self.patient = (self.db, self.db) if memory else (self._connect(path), self._connect(path))
+            if not memory:
+                self.db.execute("pragma busy_timeout = 0")
         except sqlite3.Error as exc:
             self._disown()
             raise StoreError(f"cannot use {path} as the tables' database: {exc}") from None
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # db's
+        self.reading = self.lock if memory else threading.Lock()
+        self.waiting = self.lock if memory else threading.Lock()  # patient's
+
+    @staticmethod
+    def _connect(path: str):
+        return sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
 
     @staticmethod
     def _own(path: Path):
@@ -129,8 +152,8 @@ class Store:
                "players": players, "seed": seed, "digest": digest,
                "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
                "seed_chosen": bool(seed_chosen)}
-        with self.lock:
-            self.db.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
+        with self.writing():
+            self.patient.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
                             "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
                              json.dumps(row["seats"]), row["spectator"], int(row["seed_chosen"])))
@@ -138,8 +161,8 @@ class Store:
 
     @_guarded
     def tables(self) -> list[dict]:
-        with self.lock:
-            rows = self.db.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
+        with self.reading:
+            rows = self.reader.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
                                    "seed_chosen from tables order by rowid").fetchall()
         return [{"id": r[0], "ruleset": r[1], "options": json.loads(r[2]), "variants": json.loads(r[3]),
                  "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8],
@@ -148,30 +171,56 @@ class Store:
     @_guarded
     def decision_counts(self) -> dict[str, int]:
         """How many decisions each table has taken (tables with none are left out)."""
-        with self.lock:
-            rows = self.db.execute("select table_id, count(*) from decisions group by table_id").fetchall()
+        with self.reading:
+            rows = self.reader.execute("select table_id, count(*) from decisions group by table_id").fetchall()
         return dict(rows)
 
     @_guarded
     def choices(self, table_id: str) -> list[str]:
-        with self.lock:
-            rows = self.db.execute("select choice from decisions where table_id = ? order by n",
+        with self.reading:
+            rows = self.reader.execute("select choice from decisions where table_id = ? order by n",
                                    (table_id,)).fetchall()
         return [r[0] for r in rows]
 
-    @_guarded
-    def add_choice(self, table_id: str, n: int, choice: str) -> None:
-        """Decision n (1-based) of the table; committed when this returns."""
-        with self.lock:
-            self.db.execute("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice))
+    def add_choice(self, table_id: str, n: int, choice: str, wait: bool = True) -> bool:
+        """Decision n (1-based) of the table; committed when this returns True. With wait=False
+        it is written only if the database answers at once, and False says it would have to wait."""
+        return self._write("insert into decisions (table_id, n, choice) values (?, ?, ?)", (table_id, n, choice), wait)
+
+    def keep_choices(self, table_id: str, count: int, wait: bool = True) -> bool:
+        """Take back every decision after the first `count` (undo); True and False as add_choice."""
+        return self._write("delete from decisions where table_id = ? and n > ?", (table_id, count), wait)
 
     @_guarded
-    def keep_choices(self, table_id: str, count: int) -> None:
-        """Take back every decision after the first `count` (undo)."""
+    def _write(self, sql: str, args: tuple, wait: bool) -> bool:
+        if wait:
+            with self.writing():
+                self.patient.execute(sql, args)
+            return True
+        # at once or not at all: the usual case costs no thread, and a busy database is left to a
+        # writer thread (hall.py `saving`) instead of holding the caller
         with self.lock:
-            self.db.execute("delete from decisions where table_id = ? and n > ?", (table_id, count))
+            try:
+                self.db.execute(sql, args)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    return False
+                raise
+        return True
+
+    @contextlib.contextmanager
+    def writing(self):
+        """The patient connection, waited for at most BUSY_SECONDS (behind writes that wait for a
+        database another program holds), else StoreBusy as for the database itself."""
+        if not self.waiting.acquire(timeout=BUSY_SECONDS):
+            raise sqlite3.OperationalError("database is locked")
+        try:
+            yield
+        finally:
+            self.waiting.release()
 
     def close(self) -> None:
         with self.lock:
-            self.db.close()
+            for connection in {id(c): c for c in (self.reader, self.patient, self.db)}.values():
+                connection.close()
         self._disown()

@@ -52,9 +52,20 @@ function connect() {
   const here = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
   let refusal = null;
   socket = here;
+  let received = null, seq = 0;  // the last picture as the server sent it, and its patches since (patch.js)
   here.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
+    let msg = JSON.parse(ev.data);
     if (msg.type === "error") { refusal = msg.message; showError(msg.message); return; }
+    if (msg.type === "patch") {
+      // a patch missed (never, on one socket; a bug otherwise): reconnect, which sends the whole picture
+      if (!received || msg.seq !== seq + 1) { here.close(); return; }
+      seq = msg.seq;
+      received = applyPatch(received, msg.ops);
+      msg = {type: "table", table: structuredClone(received)};
+    } else if (msg.type === "table") {
+      received = structuredClone(msg.table);
+      seq = msg.seq || 0;
+    }
     if (msg.type === "table") {
       if (!online) { online = true; retry = 1000; showConnection(""); }
       if (current && current.version > msg.table.version && current.seat === msg.table.seat) return;
