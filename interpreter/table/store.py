@@ -102,7 +102,8 @@ class Store:
             # (in threads), `reader` reads, never behind a write that waits (WAL mode). One database
             # in memory has one connection: no other program can hold it, so nothing waits.
             memory = path == ":memory:"
-            self.reader, self.patient = (self.db, self.db) if memory else (self._connect(path), self._connect(path))
+            self.reader: sqlite3.Connection = self.db if memory else self._connect(path)
+            self.patient: sqlite3.Connection = self.db if memory else self._connect(path)
             if not memory:
                 self.db.execute("pragma busy_timeout = 0")
         except sqlite3.Error as exc:

@@ -27,8 +27,9 @@ import os
 import threading
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
-MOVE_SECONDS = 20.0  # the hard limit: the table's caps (bots.TABLE_CAPS) keep a move within about 5 s
+MOVE_SECONDS = 20.0  # the hard limit: the table's caps (agents/caps.py) keep a move within about 5 s
 WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))  # the cores are shared with the pages' event loop
 INLINE = frozenset({"random"})  # agents that think in the server process: they do not look ahead
 ENGINES_KEPT = 16  # compiled rulesets one worker keeps (a ruleset with other options is another)
@@ -63,7 +64,7 @@ def _engine(path: str, options: dict, variants: list):
     return _ENGINES[key]
 
 
-def think(job: dict, engine=None) -> tuple[str, object]:
+def think(job: dict, engine=None) -> tuple[str, Any]:
     """("ok", option index) or ("error", one line): never raises, so nothing but plain data crosses
     back from a worker. `engine` is the server's own (a move thought in the server process)."""
     from meeple.dsl.errors import MeepleError
@@ -119,7 +120,7 @@ class BotPool:
                                         initargs=(os.getpid(),), context=context)
             return self.pool
 
-    async def move(self, job: dict) -> tuple[str, object]:
+    async def move(self, job: dict) -> tuple[str, Any]:
         """`think(job)` in a worker: ("ok", index) or ("error", why); Overran past the limit."""
         from pebble import ProcessExpired
         pool = self._pool()
