@@ -17,6 +17,7 @@ from meeple.dsl.compile_flow import FlowCompiler, bound_names
 from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
 from meeple.interpreter.machine import chain_phases
+from meeple.dsl.compile_page import compile_page, without_layout
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.errors import MeepleError, did_you_mean
@@ -151,7 +152,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     title = of(ast.GameDecl)[0].title
     players = of(ast.PlayersDecl)[0]
     enums = {e.name: list(e.values) for e in of(ast.EnumDecl)}
-    digest = hashlib.sha256(rs.source.encode())
+    digest = hashlib.sha256(without_layout(rs.source, rs.of(ast.PageDecl)).encode())  # what affects play
 
     components, kinds, shapes = {}, {}, {}
     effect_params = {e.name: e.params for e in of(ast.EffectDecl)}
@@ -264,6 +265,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
+    game.page = compile_page(of(ast.PageDecl), game, {d.name: {f.name: f.type for f in d.fields}
+                                                      for d in of(ast.ComponentDecl)})
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
         digest.update((base / path.format(**options)).read_bytes())

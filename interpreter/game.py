@@ -178,6 +178,7 @@ class Game:
     measures: list = field(default_factory=list)  # [MeasureRule]: for the lab's reports, never in a score
     labels: dict = field(default_factory=dict)  # component id -> how it reads (kinds with a `label`)
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
+    page: dict | None = None  # the table's declared layout (dsl/compile_page.py); None: the generic page
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def option_value(self, name: str):

@@ -33,7 +33,15 @@ function svgEl(tag, attrs, ...children) {
   return node;
 }
 
+let DECLARED = {};  // value -> colour, from the layout's `colours` lines (the palette otherwise)
+
+function useColours(pic) {
+  DECLARED = {};
+  for (const map of Object.values((pic.layout && pic.layout.colours) || {})) Object.assign(DECLARED, map);
+}
+
 function colourOf(values, v) {
+  if (Object.prototype.hasOwnProperty.call(DECLARED, v)) return DECLARED[v];
   const i = values.indexOf(v);
   return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
 }
@@ -62,11 +70,15 @@ function drawCard(card, hooks, same) {
   const ids = [card.id, ...(same || []).map((c) => c.id)];
   const pickId = ids.find((id) => hooks.cards && hooks.cards[id]);
   const pick = pickId && hooks.cards[pickId];
+  // a colour by an enum value (the layout's `face ... colour FIELD`) is said in words too
+  const said = (card.title + " " + card.fields.join(" ")).toLowerCase().split(/[^\w']+/);
+  const mark = card.mark && !said.includes(card.mark.toLowerCase()) ? el("span", {class: "card-mark"}, card.mark) : null;
   return el("div", {
     class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
     onclick: pick ? () => hooks.choose(pick) : null,
+    style: card.colour ? `border-left: 7px solid ${card.colour}` : null,
   },
-  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title),
+  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title, mark),
   (card.shapes || []).map((s) => drawShape(s.cells, 34)),
   el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
 }
@@ -87,7 +99,7 @@ function drawCards(cards, hooks) {
 function drawZone(zone, hooks) {
   const head = el("div", {class: "zone-head"},
     el("span", {class: "zone-name", title: zone.label}, zone.short),
-    el("span", {class: "zone-count"}, `${zone.count} · ${zone.kind}, ${zone.visibility}`));
+    el("span", {class: "zone-count", title: `${zone.kind}, ${zone.visibility}`}, `(${zone.count})`));
   let body;
   if (zone.backs) {
     const shown = {};
@@ -239,6 +251,8 @@ function drawTable(root, pic, hooks) {
   hooks = hooks || {};
   root.replaceChildren();
   SYMBOLS = pic.symbols || [];
+  useColours(pic);
+  if (pic.layout) return drawLaidOut(root, pic, hooks);  // the ruleset says how its table is arranged
   // your own area first (what you act on), then the shared table, then the other players
   const seats = [];
   for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) seats.push(p);

@@ -133,6 +133,7 @@ function render() {
     el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), "aria-pressed": n === t.seat_name ? "true" : "false",
       onclick: () => { if (n !== t.seat_name) passTo(n); }}, n)));
   SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
+  useColours(t);
   hooks = {choose, cards: {}, cells: {}, spaces: {}};
   const panel = document.getElementById("decision");
   panel.replaceChildren();
