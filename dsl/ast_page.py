@@ -5,7 +5,7 @@ compiler turns it into interpreter.page.PageLayout, which the table sends with e
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from meeple.dsl.ast import _span
@@ -67,7 +67,7 @@ class PageOthers:
 
 @dataclass
 class FaceLine:
-    """A line of a card's face: a field (`dish`) or words with fields in braces."""
+    """A line of a card's face: a field (`suit`) or words with fields in braces."""
 
     kind: str  # "field" | "text"
     text: str
@@ -76,7 +76,7 @@ class FaceLine:
 
 @dataclass
 class PageFace:
-    """`face recipe: dish, "{cost} for {vp} VP", colour dish`."""
+    """`face crate "{suit} crate": "costs {price}", colour suit`."""
 
     kind: str
     lines: list[FaceLine]
@@ -88,11 +88,12 @@ class PageFace:
 
 @dataclass
 class PageColours:
-    """`colours dish: lunch = "#f4d35e", ...`."""
+    """`colours suit: gold = "#f4d35e", ...`."""
 
     enum: str
-    colours: list  # [(value, "#rrggbb", span)]
+    colours: list  # [(value, "#rrggbb")]
     span: Span = _span()
+    each_span: list = field(default_factory=list, compare=False, repr=False)  # where each pair is written
 
 
 @dataclass

@@ -83,7 +83,7 @@ def item(i: ast.PageItem, game, per_player: bool, per: str = "") -> dict:
 
 def heading(game, kind: str, name: str) -> str:
     """A thing's heading when the layout gives none: its label less what it is kept per
-    ("the skill on lightbulb {shelf}" -> "the skill on lightbulb"), else its name in words."""
+    ("the crate at {stall}" -> "the crate at"), else its name in words."""
     label = "" if kind == "board" else getattr(game, kind + "s")[name].label or ""
     label = re.sub(r"\{player\}'s\s*|\s*\{[^}]*\}", "", label).strip()
     return label[:1].upper() + label[1:] if label else name.replace("_", " ").capitalize()
@@ -105,7 +105,7 @@ def colours(e: ast.PageColours, game) -> dict:
         raise fail(f"`colours {e.enum}`: `{e.enum}` is not an enum", e.span, did_you_mean(e.enum, game.enums, "enum"))
     values = game.enums[e.enum]
     out = {v: PALETTE[k % len(PALETTE)] for k, v in enumerate(values)}
-    for value, colour, span in e.colours:
+    for (value, colour), span in zip(e.colours, e.each_span):
         if value not in values:
             raise fail(f"`{value}` is not a value of `{e.enum}`", span,
                        did_you_mean(value, values, "value") or f"its values: {', '.join(values)}")
@@ -136,7 +136,7 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     if e.colour:
         field_type = types.get(e.colour)
         if field_type not in game.enums:
-            raise fail(f"{where} is coloured by `{e.colour}`, which is not a field holding an enum value", e.colour_span,
+            raise fail(f"{where} takes its colour from `{e.colour}`, which is not a field holding an enum value", e.colour_span,
                        "colour a card by a field whose type is an enum")
         enum = field_type
     out = {}

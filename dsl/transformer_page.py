@@ -62,7 +62,7 @@ class PageParts(Transformer):
         return (str(c[0]), tok_span(c[0]))
 
     def page_colours(self, meta, c):
-        return ast.PageColours(str(c[0]), list(c[1:]), span=span_of(meta))
+        return ast.PageColours(str(c[0]), [x[:2] for x in c[1:]], span=span_of(meta), each_span=[x[2] for x in c[1:]])
 
     def colour_pair(self, meta, c):
         return (str(c[0]), _unquote(c[1]), span_of(meta))

@@ -28,7 +28,7 @@ LOG_LINES = 300  # the latest log lines a page gets
 
 
 def parts(spec, key: str) -> dict:
-    """What a zone, counter or grid instance is kept per, but the player: {"area": "z01"}."""
+    """What a zone, counter or grid instance is kept per, but the player: {"stall": "left"}."""
     if spec is None or not spec.per:
         return {}
     return {d: v for d, v in zip(spec.per, key.split("/")[1:]) if d != "player"}
