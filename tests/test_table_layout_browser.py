@@ -48,7 +48,7 @@ MEASURE = """const areas = [...document.querySelectorAll('#table section.area')]
   return Math.max(...mine.map((s) => s.getBoundingClientRect().bottom + window.scrollY));"""
 
 
-@pytest.mark.parametrize("game,moves", [("wild_gardens", 24), ("apothebakery", 40), ("wild_gardens", 60), ("apothebakery", 90)])
+@pytest.mark.parametrize("game,moves", [("wild_gardens", 24), ("apothebakery", 40), ("wild_gardens", 200), ("apothebakery", 70)])
 def test_your_area_and_the_shared_table_fit_in_1800_px(site, game, moves):
     server, driver = site
     _, _, url = table_at(server, game, moves)

@@ -185,14 +185,16 @@ function drawGrid(grid, hooks) {
         + (v !== null ? `: ${v}` : "") + (pieceAt[i] ? ` (${pieceAt[i]})` : "");
     const cell = el("div", {
       class: "cell" + (v !== null ? " full" : "") + (cellPick ? " choosable" : ""),
-      "data-row": r, "data-col": c, "data-index": i, title: says, "aria-label": says,
-      // one tab stop per grid; the arrow keys move between its cells (roving focus, gridKeys)
-      role: cellPick || placing ? "button" : "img", tabindex: "-1",
+      "data-row": r, "data-col": c, "data-index": i, title: says,
+      // one tab stop per grid; the arrow keys move between its cells (roving focus, gridKeys); a cell
+      // to pick is a button named by what it shows, then where it is (a hidden part)
+      role: cellPick || placing ? "button" : "img", "aria-label": cellPick || placing ? null : says, tabindex: "-1",
       style: `background:${ground}`,
       onclick: cellPick ? () => hooks.choose(cellPick) : null,
     },
     layoutNames.length ? el("span", {class: "cell-layout"}, layout.join(" ")) : null,
-    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null);
+    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null,
+    cellPick || placing ? el("span", {class: "sr-only"}, ` ${says}`) : null);
     // a thicker edge between different pieces, so each placed piece reads as one
     const right = (c + 1 < grid.cols) ? pieceAt[i + 1] : undefined, below = pieceAt[i + grid.cols];
     if (pieceAt[i] && right !== pieceAt[i]) cell.classList.add("edge-right");
