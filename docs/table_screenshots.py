@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from meeple.dsl.compiler import shipped_rulesets  # noqa: E402
 from meeple.interpreter.table.app import create_app  # noqa: E402
-from tests.browser import Server, browser, need_chromium, placement_cell  # noqa: E402
+from tests.browser import Server, browser, need_chromium, placement_cell, socket_choose  # noqa: E402
 
 STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}
 
@@ -39,7 +39,8 @@ def main() -> None:
                     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#table section"))
                     d = live.decision()
                     if d is not None and d.actor == 0 and not suffix:  # one move, so that what changed shows
-                        live.choose(0, random.Random(3).choice(d.options).id, live.state["step"])
+                        socket_choose(server, row["id"], row["seats"][0]["token"],
+                                      random.Random(3).choice(d.options).id, live.state["step"])
                         WebDriverWait(driver, 30).until(lambda b: b.find_elements(By.ID, "since"))
                     path = ROOT / "docs" / "images" / f"table-{game}{suffix}.png"
                     path.parent.mkdir(exist_ok=True)

@@ -22,7 +22,7 @@ function sinceLooked(t) {
 }
 
 function changesSince(before, now) {
-  const out = {cards: new Set(), zones: new Set(), counters: new Set(), cells: new Set(), spaces: new Set(),
+  const out = {cards: new Set(), zones: new Set(), counters: new Set(), groups: new Set(), cells: new Set(), spaces: new Set(),
     lines: newLines(before.log || [], now.log || [])};
   const held = {};
   for (const z of before.zones || []) held[z.key] = z;
@@ -35,7 +35,11 @@ function changesSince(before, now) {
   }
   const values = {};
   for (const c of before.counters || []) values[c.key] = c.value;
-  for (const c of now.counters || []) if (values[c.key] !== c.value) out.counters.add(c.key);
+  for (const c of now.counters || []) {
+    if (values[c.key] === c.value) continue;
+    out.counters.add(c.key);
+    out.groups.add(`${c.name}@${c.owner}`);  // a counter kept per many things is one chip of its name
+  }
   const grids = {};
   for (const g of before.grids || []) grids[g.key] = g.cells;
   for (const g of now.grids || []) g.cells.forEach((v, i) => {
@@ -66,10 +70,11 @@ function markChanges(root, ch) {
   let n = 0;
   for (const key of ch.cards) {
     const [zone, id] = key.split("|");
-    root.querySelectorAll(`[data-zone="${CSS.escape(zone)}"] [data-card="${CSS.escape(id)}"]`).forEach(mark);
+    root.querySelectorAll(`[data-zone="${CSS.escape(zone)}"] [data-cards~="${CSS.escape(id)}"]`).forEach(mark);
   }
   for (const key of ch.zones) root.querySelectorAll(`[data-zone="${CSS.escape(key)}"]`).forEach(mark);
   for (const key of ch.counters) root.querySelectorAll(`[data-counter="${CSS.escape(key)}"]`).forEach(mark);
+  for (const key of ch.groups) root.querySelectorAll(`[data-group="${CSS.escape(key)}"]`).forEach(mark);
   for (const key of ch.cells) {
     const at = key.lastIndexOf("@");
     root.querySelectorAll(`[data-grid="${CSS.escape(key.slice(0, at))}"] [data-index="${key.slice(at + 1)}"]`).forEach(mark);

@@ -90,6 +90,7 @@ function drawCard(card, hooks, same) {
   const mark = card.mark && !said.includes(card.mark.toLowerCase()) ? el("span", {class: "card-mark"}, card.mark) : null;
   const node = el("div", {
     class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
+    "data-cards": ids.join(" "),  // every card stacked here (what changed may be any of them)
     onclick: pick ? () => hooks.choose(pick) : null,
     style: card.colour ? `border-left: 7px solid ${card.colour}` : null,
   },
@@ -159,8 +160,9 @@ function drawCounters(list, first) {
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
     if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
-    out.push(chip(name, cs[0].head,
-      shown.length ? shown.join(", ") : "none"));
+    const group = chip(name, cs[0].head, shown.length ? shown.join(", ") : "none");
+    group.setAttribute("data-group", `${name}@${cs[0].owner}`);  // what changed in it outlines it (changes.js)
+    out.push(group);
   }
   return el("div", {class: "counters"}, out);
 }
