@@ -8,6 +8,7 @@ waiting for the confirm (table-phone.png).
 from __future__ import annotations
 
 import random
+import time
 import sys
 from pathlib import Path
 
@@ -42,6 +43,7 @@ def main() -> None:
                         socket_choose(server, row["id"], row["seats"][0]["token"],
                                       random.Random(3).choice(d.options).id, live.state["step"])
                         WebDriverWait(driver, 30).until(lambda b: b.find_elements(By.ID, "since"))
+                        time.sleep(1.6)  # the outline's pulse is over: the picture shows what stays
                     path = ROOT / "docs" / "images" / f"table-{game}{suffix}.png"
                     path.parent.mkdir(exist_ok=True)
                     driver.save_screenshot(str(path))
