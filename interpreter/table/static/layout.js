@@ -9,7 +9,7 @@
 function drawLaidOut(root, pic, hooks) {
   const L = pic.layout, used = new Set();
   const seats = [];
-  for (let p = 0; p < (pic.seats || []).length; p++) seats.push(p);
+  for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) seats.push(p);
   const me = pic.seat === null || pic.seat === undefined ? null : pic.seat;
   const parts = [];
   if (me !== null) parts.push(playerArea(pic, me, L.player, null, hooks, used, true));
