@@ -1,14 +1,14 @@
 """The table as a ruleset lays it out, in headless Chromium: Wild Gardens and Apothebakery fit your
 area and the shared table in 1,800 px at 1400 x 900; what changed since you last looked is outlined
-and summarised (no pulse when motion is reduced); a card, a cell and a board space are picked by
-keyboard alone; the live region says each move."""
+and summarised (no pulse when motion is reduced); the tab's title and icon say when it is your
+turn; a card, a cell and a board space are picked by keyboard alone; the live region says each move."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from tests.browser import Server, browser, need_chromium, screenshot, socket_choose, wait_for, wait_step
+from tests.browser import WAIT, Server, browser, need_chromium, screenshot, socket_choose, wait_for, wait_step
 
 pytest.importorskip("selenium")
 
@@ -81,11 +81,15 @@ def test_what_changed_is_outlined_summarised_and_announced(site):
     driver.get(url)
     wait_for(driver, "#table section.yours")
     assert not driver.find_elements("css selector", "#since, .changed")  # a first look: nothing is "new"
+    icon = "return document.getElementById('favicon').href"
+    assert "e07a00" in driver.execute_script(icon) and driver.title.startswith("● Your turn")  # the tab says it
     step = live.state["step"]
     socket_choose(server, row["id"], row["seats"][0]["token"], live.decision().options[0].id, step)
     wait_step(driver, live.state["step"])
     since = wait_for(driver, "#since")[0].text
     assert since.startswith("Since you last looked:") and "P1" in since, since
+    if live.decision().actor != 0:
+        assert "e07a00" not in driver.execute_script(icon) and not driver.title.startswith("●")
     assert driver.find_elements("css selector", "#table .changed")
     assert driver.find_element("id", "announce").get_attribute("textContent").strip()
     assert driver.find_element("id", "announce").get_attribute("aria-live") == "polite"
@@ -110,6 +114,12 @@ def keyboard_to(driver, css: str, limit: int = 400):
     raise AssertionError(f"Tab never reached {css}")
 
 
+def moved(driver, live, step: int) -> None:
+    """Wait until the table has taken a decision past `step` (a choice the page sent)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, WAIT).until(lambda d: live.state["step"] > step)
+
+
 def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
@@ -119,9 +129,10 @@ def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     driver.get(url)
     wait_for(driver, ".cell.choosable")
     keyboard_to(driver, ".cell[data-index='0']")
+    step = live.state["step"]
     ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ENTER).perform()
-    wait_step(driver, live.state["step"])
-    assert driver.execute_script("return current.grids[0].cells[4]") is not None  # row 2, column 2
+    moved(driver, live, step)
+    assert live.state["grids"]["board"]["cells"][4] is not None  # row 2, column 2
     # a card: the first decision some moves into Apothebakery that offers one
     for moves in range(0, 80, 4):
         row, live, url = table_at(server, "apothebakery", moves, seed=3)
@@ -135,8 +146,7 @@ def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     card = keyboard_to(driver, "#table .card.choosable")
     assert card.get_attribute("role") == "button"
     ActionChains(driver).send_keys(Keys.ENTER).perform()
-    wait_step(driver, live.state["step"])
-    assert live.state["step"] > step
+    moved(driver, live, step)
     # a board space: Wild Gardens moves the forager on the path
     boards = None
     for moves in range(0, 120, 3):
@@ -152,5 +162,4 @@ def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     space = keyboard_to(driver, ".space.choosable")
     assert space.get_attribute("role") == "button" and space.get_attribute("aria-label").startswith("choose")
     ActionChains(driver).send_keys(Keys.ENTER).perform()
-    wait_step(driver, live.state["step"])
-    assert live.state["step"] > step
+    moved(driver, live, step)

@@ -122,6 +122,13 @@ document.addEventListener("keydown", (ev) => {
 });
 
 // ------------------------------------------------------------------ the page
+function favicon(yours) {
+  // the tab's icon: a bright dot with a ring while a decision of yours waits, a grey dot otherwise
+  const dot = yours ? "<circle cx='8' cy='8' r='7' fill='%23e07a00'/><circle cx='8' cy='8' r='3' fill='white'/>"
+    : "<circle cx='8' cy='8' r='6' fill='%2399a'/>";
+  document.getElementById("favicon").href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>${dot}</svg>`;
+}
+
 function focusKey() {
   // what has the keyboard's focus, said so that the same thing can take it back once redrawn
   const a = document.activeElement;
@@ -151,6 +158,7 @@ function render() {
   const ch = sinceLooked(t);
   // the tab says when it is your turn, so a player in another tab or window sees it
   document.title = (d && d.mine ? "● Your turn — " : "") + `${t.title} · ${t.seat_name}`;
+  favicon(d && d.mine);
   document.getElementById("title").textContent = t.title;
   drawStatus(t);
   const tabs = document.getElementById("seats");
