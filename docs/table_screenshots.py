@@ -1,11 +1,14 @@
-"""Regenerate the screenshots in docs/images/table-*.png: each shipped game some way in, as P1 sees it,
-the lobby, and The Queen's Wishes on a phone (390 x 844) with a piece pinned, waiting for the confirm.
+"""Regenerate the screenshots in docs/images/table-*.png: each shipped game some way in, as P1 sees it
+just after a move of theirs (what changed is outlined), at 1400 x 900 (table-GAME.png) and on a phone
+at 390 x 844 (table-GAME-phone.png); the lobby; and The Queen's Wishes on a phone with a piece pinned,
+waiting for the confirm (table-phone.png).
 
     .venv/bin/python docs/table_screenshots.py      (needs Debian's chromium and chromium-driver)
 """
 from __future__ import annotations
 
 import random
+import time
 import sys
 from pathlib import Path
 
@@ -14,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from meeple.dsl.compiler import shipped_rulesets  # noqa: E402
 from meeple.interpreter.table.app import create_app  # noqa: E402
-from tests.browser import Server, browser, need_chromium, placement_cell  # noqa: E402
+from tests.browser import Server, browser, need_chromium, placement_cell, socket_choose  # noqa: E402
 
 STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}
 
@@ -29,31 +32,58 @@ def main() -> None:
         driver = browser(need_chromium())
         try:
             for game in games:
-                players = max(2, hall.engine(game, {}, []).game.min_players)
-                row = hall.create(game, players, {}, [], ["person"] * players, 7)
-                live = hall.table(row["id"])
-                rnd = random.Random(7)
-                for _ in range(STEPS.get(game, 6)):
+                row, live = table(hall, game)
+                url = f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}"
+                for suffix, size in (("", (1400, 900)), ("-phone", (390, 844))):
+                    show(driver, size)
+                    driver.get(url)
+                    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#table section"))
                     d = live.decision()
-                    if d is None:
-                        break
-                    live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
-                while live.decision() is not None and live.decision().actor != 0:
-                    d = live.decision()
-                    live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
-                driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
-                WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#table section"))
-                path = ROOT / "docs" / "images" / f"table-{game}.png"
-                path.parent.mkdir(exist_ok=True)
-                driver.save_screenshot(str(path))
-                print(path.relative_to(ROOT))
+                    if d is not None and d.actor == 0 and not suffix:  # one move, so that what changed shows
+                        socket_choose(server, row["id"], row["seats"][0]["token"],
+                                      random.Random(3).choice(d.options).id, live.state["step"])
+                        WebDriverWait(driver, 30).until(lambda b: b.find_elements(By.ID, "since"))
+                        time.sleep(1.6)  # the outline's pulse is over: the picture shows what stays
+                    path = ROOT / "docs" / "images" / f"table-{game}{suffix}.png"
+                    path.parent.mkdir(exist_ok=True)
+                    driver.save_screenshot(str(path))
+                    print(path.relative_to(ROOT))
+                show(driver, None)
             phone(driver, hall, server, ROOT / "docs" / "images" / "table-phone.png")
+            driver.set_window_size(1400, 900)
             driver.get(server.url + "/")
             WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game option")
                                            and d.find_elements(By.CSS_SELECTOR, "#table-list .open-table"))
             driver.save_screenshot(str(ROOT / "docs" / "images" / "table-lobby.png"))
         finally:
             driver.quit()
+
+
+def table(hall, game: str):
+    """A two-seat table (or the game's fewest) some random moves in, P1 to decide."""
+    players = max(2, hall.engine(game, {}, []).game.min_players)
+    row = hall.create(game, players, {}, [], ["person"] * players, 7)
+    live = hall.table(row["id"])
+    rnd = random.Random(7)
+    for _ in range(STEPS.get(game, 6)):
+        d = live.decision()
+        if d is None:
+            break
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    while live.decision() is not None and live.decision().actor != 0:
+        d = live.decision()
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    return row, live
+
+
+def show(driver, size) -> None:
+    """The window at a size (a phone's: a mobile viewport), or back to the browser's own."""
+    if size is None:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return
+    driver.set_window_size(max(size[0], 500), size[1] + 140)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
 
 
 def phone(driver, hall, server, path: Path) -> None:

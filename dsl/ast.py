@@ -207,3 +207,6 @@ from meeple.dsl.ast_decls import (  # noqa: E402,F401
     ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeEntry,
     OutcomeDecl, SummaryDecl, Ruleset, Decl,
 )
+from meeple.dsl.ast_page import (  # noqa: E402,F401
+    PageItem, PageRow, PageColumns, PageArea, PagePlayer, PageOthers, FaceLine, PageFace, PageColours, PageDecl,
+)

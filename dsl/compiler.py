@@ -20,6 +20,7 @@ from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.flow_graph import flow_graph
 from meeple.dsl.runtime import (FUNCTIONS, VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
                                 HintRule, MeasureRule, Reaction, ScoreRule, ZoneSpec, chain_phases, placeholders)
+from meeple.dsl.compile_page import compile_page, without_layout
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.compile_told import COUNTER_WORDS, ZONE_WORDS, check_says
 from meeple.dsl.data import load_board, load_components, load_layout
@@ -153,7 +154,7 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     players = of(ast.PlayersDecl)[0]
     enums, enum_labels = load_enums(of(ast.EnumDecl), base, options,
                                     {i.name: KINDS[type(i)] for i in items if type(i) in KINDS and type(i) not in OWN_NAMES})
-    digest = hashlib.sha256(rs.source.encode())
+    digest = hashlib.sha256(without_layout(rs.source, rs.of(ast.PageDecl)).encode())  # what affects play
 
     components, kinds, shapes = dict[str, dict](), {}, {}
     effect_params = {e.name: e.params for e in of(ast.EffectDecl)}
@@ -275,6 +276,8 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
+    game.page = compile_page(of(ast.PageDecl), game, {d.name: {f.name: f.type for f in d.fields}
+                                                      for d in of(ast.ComponentDecl)})
     for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
             e.path for e in of(ast.EnumDecl) if e.path} | {
             lay.path for g in of(ast.GridDecl) for lay in g.layouts}):

@@ -11,6 +11,7 @@ from lark import v_args
 from meeple.dsl import ast
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.transformer_decls import Declarations, _unquote, span_of
+from meeple.dsl.transformer_page import PageParts
 
 SECRET = object()  # `secret` before `choose`, while the statement is being read
 # Whole numbers in rules stay well inside what people count on a table.
@@ -18,7 +19,7 @@ MAX_DIGITS = 18
 
 
 @v_args(meta=True)
-class ToAst(Declarations):
+class ToAst(Declarations, PageParts):
     """One method per grammar rule or alias; each returns a dsl.ast node."""
 
     # ---- statements

@@ -182,6 +182,7 @@ class Game:
     outcomes: list = field(default_factory=list)  # [Outcome], in file order
     summary: tuple | None = None  # `summary: ...`: the counters and zones said before each decision
     player_locals: frozenset = frozenset()  # local names that always hold a player (texts read P2)
+    page: dict | None = None  # the table's declared layout (dsl/compile_page.py); None: the generic page
     cache: dict = field(default_factory=dict, repr=False)  # derived facts computed once (lines of a grid)
 
     def option_value(self, name: str):

@@ -60,12 +60,33 @@ def describe(game, value) -> str:
         spec = g.grids[value[0].split("/", 1)[0]]
         r, c = divmod(value[1], spec.geometry.cols)
         return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
+    if isinstance(value, list) and value and all(is_cell(g, v) for v in value) and len({v[0] for v in value}) == 1:
+        return cells_text(g, value)
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
         return " + ".join(g.labels.get(v, words(v)) if isinstance(v, str) else str(v)
                           for v in value) if value else "none of them"
     if isinstance(value, str):  # a name the rules use: `gold_coin` reads "gold coin"
         return words(value)
     return str(value)
+
+
+def is_cell(game, v) -> bool:
+    return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int \
+        and v[0].split("/", 1)[0] in game.grids
+
+
+def cells_text(game, cells: list) -> str:
+    """Cells of one grid as people say them: a whole column is "column 2", a whole row "row 3",
+    else each cell's row and column."""
+    spec = game.grids[cells[0][0].split("/", 1)[0]]
+    rows, cols = spec.geometry.rows, spec.geometry.cols
+    at = sorted(divmod(i, cols) for _, i in cells)
+    where = key_label(game, cells[0][0])
+    if len({c for _, c in at}) == 1 and [r for r, _ in at] == list(range(rows)):
+        return f"{where} column {at[0][1] + 1}"
+    if len({r for r, _ in at}) == 1 and [c for _, c in at] == list(range(cols)):
+        return f"{where} row {at[0][0] + 1}"
+    return f"{where} " + ", ".join(f"row {r + 1} column {c + 1}" for r, c in at)
 
 
 def own_label(m, op, value) -> str:

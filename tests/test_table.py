@@ -523,10 +523,20 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     assert not said_in("Tart", "vegan", True)
     engine = load("apothebakery")
     forrie = next(c for c, comp in engine.game.components.items() if "stamina" in comp and "iridescent" in comp)
+    declared, engine.game.page = engine.game.page, None  # the generic face: the ruleset's layout set aside
+    try:
+        face = card(engine, forrie)
+        assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
+        objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
+        assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+    finally:
+        engine.game.page = declared
+    # with the layout's `face` lines: the title its words, the lines its own, the colour said in words too
+    comp = engine.game.components[forrie]
     face = card(engine, forrie)
-    assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
-    objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
-    assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+    assert face["title"] == f"{comp['species']} Forrie" and face["mark"] == comp["species"], face
+    assert face["fields"] == [f"stamina {comp['stamina']}, strength {comp['strength']}", f"iridescent {comp['iridescent']}"]
+    assert card(engine, "obj-11")["title"] == "Steady Hands"
 
 
 def test_a_piece_reads_short_where_its_shape_is_drawn():

@@ -1,5 +1,6 @@
-"""Accessibility: axe-core (the npm package) run in headless Chromium on the lobby and on a table of
-The Queen's Wishes (a placement asked, then the final scores as a spectator sees them).
+"""Accessibility: axe-core (the npm package) run in headless Chromium on the lobby, on a table of
+The Queen's Wishes (a placement asked, then the final scores as a spectator sees them) and on
+every shipped game's table some moves in, after a change (so what changed is outlined).
 axe-core is installed once with npm into tests/.cache/ (git-ignored); without npm this test skips and
 says why, without Chromium too. Every rule axe reports as violated fails the test, named."""
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import Server, browser, need_chromium, wait_for
+from meeple.dsl.compiler import shipped_rulesets
+from tests.browser import Server, browser, need_chromium, socket_choose, wait_for, wait_step
 
 pytest.importorskip("selenium")
 
@@ -55,7 +57,7 @@ def site():
     driver_path = need_chromium()
     source = axe_source()
     from meeple.interpreter.table.app import create_app
-    with Server(create_app(["queens_wishes"])) as server:
+    with Server(create_app(list(shipped_rulesets()))) as server:
         driver = browser(driver_path)
         driver.set_script_timeout(60)
         try:
@@ -89,3 +91,34 @@ def test_the_lobby_and_a_table_have_no_accessibility_violations(site):
     found["table, the end"] = violations(driver, source)
     print({k: len(v) for k, v in found.items()})
     assert not any(found.values()), found
+
+
+@pytest.mark.parametrize("game", sorted(shipped_rulesets()))
+def test_every_shipped_games_table_has_no_accessibility_violations(site, game):
+    """Some random moves in (a fixed seed), P1 to decide, as P1 sees it after one more change
+    arrived while the page was open: the outlines and the summary of what changed are checked too."""
+    import random
+    server, driver, source = site
+    hall = server.app.state.hall
+    players = max(2, hall.engine(game, {}, []).game.min_players)
+    row = hall.create(game, players, {}, [], ["person"] * players, 7)
+    live = hall.table(row["id"])
+    rnd = random.Random(7)
+    for _ in range(12):
+        d = live.decision()
+        if d is None:
+            break
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    while live.decision() is not None and live.decision().actor != 0:
+        d = live.decision()
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
+    wait_for(driver, "#table section")
+    found = violations(driver, source)
+    d = live.decision()
+    if d is not None:  # P1 moves: the page shows what changed
+        socket_choose(server, row["id"], row["seats"][0]["token"], d.options[0].id, live.state["step"])
+        wait_step(driver, live.state["step"])
+        wait_for(driver, "#since")
+        found += violations(driver, source)
+    assert not found, found

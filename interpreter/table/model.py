@@ -28,6 +28,13 @@ from meeple.interpreter.table.bots import SPECTATOR
 LOG_LINES = 300  # the latest log lines a page gets
 
 
+def parts(spec, key: str) -> dict:
+    """What a zone, counter or grid instance is kept per, but the player: {"stall": "left"}."""
+    if spec is None or not spec.per:
+        return {}
+    return {d: v for d, v in zip(spec.per, key.split("/")[1:]) if d != "player"}
+
+
 def owner_of(spec, key: str):
     """The seat a per-player zone, counter or grid belongs to, else None."""
     if spec is None or "player" not in spec.per:
@@ -44,6 +51,12 @@ def card(engine, cid: str) -> dict:
            "fields": [field_text(k, v) for k, v in shown.items()
                       if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)],
            "text": engine.describe(cid)}
+    face = (engine.game.page or {}).get("faces", {}).get(cid)
+    if face is not None:  # the layout says which lines the card shows, and its colour by an enum value
+        out["fields"] = list(face["lines"])
+        out["title"] = face.get("title") or str(comp.get("name") or title)  # the lines say the rest
+        if "colour" in face:
+            out["colour"], out["mark"] = face["colour"], face["mark"]
     shapes = [{"name": k, "cells": [list(c) for c in v]} for k, v in shown.items() if isinstance(v, tuple)]
     if shapes:  # drawn as small grids, the way the piece looks
         out["shapes"] = shapes
@@ -86,7 +99,7 @@ def zones(engine, view: dict) -> list:
         owner = owner_of(spec, key)
         label = key_label(g, key)
         row = {"key": key, "label": label, "short": in_area(label, owner), "name": name, "owner": owner,
-               "kind": spec.kind, "visibility": spec.visibility, "count": len(items)}
+               "at": parts(spec, key), "kind": spec.kind, "visibility": spec.visibility, "count": len(items)}
         if any(i.startswith(HIDDEN) for i in items):
             row["backs"] = [i[len(HIDDEN):] for i in items]  # what the backs show ("" if nothing)
         else:
@@ -108,6 +121,7 @@ def counters(engine, view: dict) -> list:
         said = "" if value is True and spec.label and not part else var_text(g, key, value)
         owner, label = owner_of(spec, key), key_label(g, key)
         out.append({"key": key, "label": label, "short": in_area(label, owner), "name": name, "part": part,
+                    "at": parts(spec, key),
                     "head": in_area(key_label(g, key, parts=False), owner), "owner": owner, "value": said})
     return out
 
@@ -120,7 +134,7 @@ def grids(engine, view: dict) -> list:
         geo = spec.geometry
         owner, label = owner_of(spec, key), key_label(g, key)
         out.append({"key": key, "label": label, "short": in_area(label, owner), "owner": owner,
-                    "rows": geo.rows, "cols": geo.cols, "cells": grid["cells"],
+                    "name": spec.name, "at": parts(spec, key), "rows": geo.rows, "cols": geo.cols, "cells": grid["cells"],
                     "layouts": {k: list(v) for k, v in spec.layouts.items()},
                     "contents": list(g.enums.get(spec.content, [])),
                     "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]]})
@@ -182,8 +196,17 @@ def table_picture(engine, view: dict) -> dict:
             "over": view["over"], "zones": zones(engine, view), "counters": counters(engine, view),
             "grids": grids(engine, view), "boards": boards(engine, view),
             "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
+            # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
+            "layout": page_layout(engine.game),
             "symbols": sorted({v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])},
                               key=str)}
+
+
+def page_layout(game) -> dict | None:
+    """The declared layout less the card faces (those go out on the cards themselves)."""
+    if game.page is None:
+        return None
+    return {k: v for k, v in game.page.items() if k != "faces"}
 
 
 def option_json(engine, state: dict, option, visible: set) -> dict:

@@ -33,7 +33,30 @@ function svgEl(tag, attrs, ...children) {
   return node;
 }
 
+let DECLARED = {};  // value -> colour, from the layout's `colours` lines (the palette otherwise)
+
+function useColours(pic) {
+  DECLARED = {};
+  for (const map of Object.values((pic.layout && pic.layout.colours) || {})) Object.assign(DECLARED, map);
+}
+
+// Something that can be clicked for the decision is reachable and worked by keyboard too:
+// a tab stop, a button to assistive technology, Enter or Space does what a click does.
+function operable(node, label) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  if (label) node.setAttribute("aria-label", label);
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    node.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  });
+  return node;
+}
+
 function colourOf(values, v) {
+  if (Object.prototype.hasOwnProperty.call(DECLARED, v)) return DECLARED[v];
   const i = values.indexOf(v);
   return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
 }
@@ -62,13 +85,19 @@ function drawCard(card, hooks, same) {
   const ids = [card.id, ...(same || []).map((c) => c.id)];
   const pickId = ids.find((id) => hooks.cards && hooks.cards[id]);
   const pick = pickId && hooks.cards[pickId];
-  return el("div", {
+  // a colour by an enum value (the layout's `face ... colour FIELD`) is said in words too
+  const said = (card.title + " " + card.fields.join(" ")).toLowerCase().split(/[^\w']+/);
+  const mark = card.mark && !said.includes(card.mark.toLowerCase()) ? el("span", {class: "card-mark"}, card.mark) : null;
+  const node = el("div", {
     class: "card" + (pick ? " choosable" : ""), title: ids.length > 1 ? ids.join(", ") : card.text, "data-card": pickId || card.id,
+    "data-cards": ids.join(" "),  // every card stacked here (what changed may be any of them)
     onclick: pick ? () => hooks.choose(pick) : null,
+    style: card.colour ? `border-left: 7px solid ${card.colour}` : null,
   },
-  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title),
+  el("div", {class: "card-title"}, ids.length > 1 ? `${ids.length} × ${card.title === card.id ? "" : card.title}` : card.title, mark),
   (card.shapes || []).map((s) => drawShape(s.cells, 34)),
-  el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))));
+  card.fields.length ? el("ul", {class: "card-fields"}, card.fields.map((f) => el("li", {}, f))) : null);
+  return pick ? operable(node, `choose ${card.text || card.title}`) : node;
 }
 
 function drawCards(cards, hooks) {
@@ -87,7 +116,7 @@ function drawCards(cards, hooks) {
 function drawZone(zone, hooks) {
   const head = el("div", {class: "zone-head"},
     el("span", {class: "zone-name", title: zone.label}, zone.short),
-    el("span", {class: "zone-count"}, `${zone.count} · ${zone.kind}, ${zone.visibility}`));
+    el("span", {class: "zone-count", title: `${zone.kind}, ${zone.visibility}`}, `(${zone.count})`));
   let body;
   if (zone.backs) {
     const shown = {};
@@ -131,8 +160,9 @@ function drawCounters(list, first) {
     const shown = cs.filter((c) => !["0", "false", "none", ""].includes(c.value))
       .map((c) => flags ? c.part : `${c.part} ${c.value}`);
     if (flags && !shown.length) continue;  // flags that are all false say nothing (like a false flag)
-    out.push(chip(name, cs[0].head,
-      shown.length ? shown.join(", ") : "none"));
+    const group = chip(name, cs[0].head, shown.length ? shown.join(", ") : "none");
+    group.setAttribute("data-group", `${name}@${cs[0].owner}`);  // what changed in it outlines it (changes.js)
+    out.push(group);
   }
   return el("div", {class: "counters"}, out);
 }
@@ -143,7 +173,8 @@ function drawGrid(grid, hooks) {
   const layoutValues = layoutNames.length ? [...new Set(grid.layouts[layoutNames[0]])] : [];
   const pieceAt = {};
   for (const p of grid.pieces) for (const i of p[4]) pieceAt[i] = p[0];
-  const table = el("div", {class: "grid", "data-grid": grid.key,
+  const placing = hooks.placement && hooks.placement.grid === grid.key;
+  const table = el("div", {class: "grid", "data-grid": grid.key, role: "group", "aria-label": grid.label,
     style: `--cols: ${grid.cols}; grid-template-columns: repeat(${grid.cols}, var(--cell))`});
   const cells = [];
   for (let i = 0; i < grid.rows * grid.cols; i++) {
@@ -152,16 +183,20 @@ function drawGrid(grid, hooks) {
     const layout = layoutNames.map((n) => grid.layouts[n][i]);
     const ground = layoutValues.length ? LAYOUT_COLOURS[layoutValues.indexOf(layout[0]) % LAYOUT_COLOURS.length] : "#f7f7f7";
     const cellPick = hooks.cells && hooks.cells[grid.key + "@" + i];
+    const says = `row ${r + 1}, column ${c + 1}` + layoutNames.map((n, k) => `, ${n} ${layout[k]}`).join("")
+        + (v !== null ? `: ${v}` : "") + (pieceAt[i] ? ` (${pieceAt[i]})` : "");
     const cell = el("div", {
       class: "cell" + (v !== null ? " full" : "") + (cellPick ? " choosable" : ""),
-      "data-row": r, "data-col": c, "data-index": i,
-      title: `row ${r + 1}, column ${c + 1}` + layoutNames.map((n, k) => `, ${n} ${layout[k]}`).join("")
-        + (v !== null ? `: ${v}` : "") + (pieceAt[i] ? ` (${pieceAt[i]})` : ""),
+      "data-row": r, "data-col": c, "data-index": i, title: says,
+      // one tab stop per grid; the arrow keys move between its cells (roving focus, gridKeys); a cell
+      // to pick is a button named by what it shows, then where it is (a hidden part)
+      role: cellPick || placing ? "button" : "img", "aria-label": cellPick || placing ? null : says, tabindex: "-1",
       style: `background:${ground}`,
       onclick: cellPick ? () => hooks.choose(cellPick) : null,
     },
     layoutNames.length ? el("span", {class: "cell-layout"}, layout.join(" ")) : null,
-    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null);
+    v !== null ? el("span", {class: "cell-content", style: `background:${colourOf(SYMBOLS.includes(v) ? SYMBOLS : grid.contents, v)}`}, v) : null,
+    cellPick || placing ? el("span", {class: "sr-only"}, ` ${says}`) : null);
     // a thicker edge between different pieces, so each placed piece reads as one
     const right = (c + 1 < grid.cols) ? pieceAt[i + 1] : undefined, below = pieceAt[i + grid.cols];
     if (pieceAt[i] && right !== pieceAt[i]) cell.classList.add("edge-right");
@@ -169,12 +204,39 @@ function drawGrid(grid, hooks) {
     cells.push(cell);
     table.append(cell);
   }
+  gridKeys(table, cells, grid.cols);
   const legend = layoutValues.length ? el("div", {class: "legend"},
     layoutValues.map((v, k) => el("span", {class: "swatch", style: `background:${LAYOUT_COLOURS[k % LAYOUT_COLOURS.length]}`},
       `${layoutNames[0]} ${v}`))) : null;
   const box = el("div", {class: "grid-box"}, el("div", {class: "grid-name", title: grid.label}, grid.short), table, legend);
   if (hooks.placement && hooks.placement.grid === grid.key) hooks.placement.attach(grid, cells, box);
   return box;
+}
+
+function gridKeys(table, cells, cols) {
+  // the grid is one tab stop (a cell that can be picked, else the first); arrows move, Enter or
+  // Space clicks, and a cell taking the focus previews as a pointer over it would
+  const first = cells.find((c) => c.classList.contains("choosable")) || cells[0];
+  if (first) first.setAttribute("tabindex", "0");
+  cells.forEach((cell, i) => {
+    cell.addEventListener("focus", () => cell.dispatchEvent(new MouseEvent("mouseenter")));
+    cell.addEventListener("keydown", (ev) => {
+      const step = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols}[ev.key];
+      if (step !== undefined) {
+        const next = cells[i + step];
+        if (!next || (Math.abs(step) === 1 && Math.floor((i + step) / cols) !== Math.floor(i / cols))) return;
+        ev.preventDefault();
+        cells.forEach((x) => x.setAttribute("tabindex", "-1"));
+        next.setAttribute("tabindex", "0");
+        next.focus();
+      } else if (ev.key === "Enter" || ev.key === " ") {
+        if (cell.classList.contains("pinned")) return;  // Enter on the piece pinned here: the page confirms it
+        ev.preventDefault();
+        ev.stopPropagation();
+        cell.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      }
+    });
+  });
 }
 
 // ------------------------------------------------------------------ path boards
@@ -213,7 +275,10 @@ function drawBoard(board, hooks) {
     const pick = hooks.spaces && hooks.spaces[s.name];
     const g = svgEl("g", {class: "space" + (pick ? " choosable" : "") + (s.who.length ? " occupied" : ""),
       "data-space": s.name});
-    if (pick) g.addEventListener("click", () => hooks.choose(pick));
+    if (pick) {
+      g.addEventListener("click", () => hooks.choose(pick));
+      operable(g, `choose ${[s.label, ...s.tags].join(", ")}`);
+    }
     const title = svgEl("title", {}, [s.label, ...s.tags, ...s.areas.map(areaSays)].join(" · "));
     // the space as the log names it (its label, shortened to what the circle can hold)
     const name = svgEl("text", {x: x, y: y + 4, "text-anchor": "middle", class: "space-name"}, s.short);
@@ -239,6 +304,8 @@ function drawTable(root, pic, hooks) {
   hooks = hooks || {};
   root.replaceChildren();
   SYMBOLS = pic.symbols || [];
+  useColours(pic);
+  if (pic.layout) return drawLaidOut(root, pic, hooks);  // the ruleset says how its table is arranged
   // your own area first (what you act on), then the shared table, then the other players
   const seats = [];
   for (let p = 0; p < (pic.players || (pic.seats || []).length); p++) seats.push(p);

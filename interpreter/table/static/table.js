@@ -11,6 +11,7 @@ let held = JSON.parse(localStorage.getItem(heldKey) || "{}"); // seat name -> to
 let token = params.get("token") || Object.values(held)[0] || "";
 let socket = null, current = null, hooks = {};
 let online = false, retry = 1000;  // online: the socket is open and has sent the table at least once
+let announced = {};  // the changes last said in the live region (a redraw of the same view says nothing)
 let asked = null; // the step of the latest decision of yours whose arrival brought your area out from under it
 const GONE = [4403, 4404];  // close codes after which asking again cannot help (app.py)
 
@@ -132,11 +133,43 @@ document.addEventListener("keydown", (ev) => {
 });
 
 // ------------------------------------------------------------------ the page
+function favicon(yours) {
+  // the tab's icon: a bright dot with a ring while a decision of yours waits, a grey dot otherwise
+  const dot = yours ? "<circle cx='8' cy='8' r='7' fill='%23e07a00'/><circle cx='8' cy='8' r='3' fill='white'/>"
+    : "<circle cx='8' cy='8' r='6' fill='%2399a'/>";
+  document.getElementById("favicon").href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>${dot}</svg>`;
+}
+
+function focusKey() {
+  // what has the keyboard's focus, said so that the same thing can take it back once redrawn
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  if (a.id) return "#" + CSS.escape(a.id);
+  const grid = a.closest("[data-grid]");
+  if (grid && a.dataset.index !== undefined) return `[data-grid="${CSS.escape(grid.dataset.grid)}"] [data-index="${a.dataset.index}"]`;
+  for (const k of ["card", "space", "option"]) if (a.dataset && a.dataset[k]) return `[data-${k}="${CSS.escape(a.dataset[k])}"]`;
+  return null;
+}
+
+function refocus(key) {
+  const node = key && document.querySelector(key);
+  if (!node) return;
+  const grid = node.closest("[data-grid]");
+  if (grid && node.dataset.index !== undefined) {  // the grid's one tab stop moves to it
+    grid.querySelectorAll("[data-index]").forEach((c) => c.setAttribute("tabindex", "-1"));
+    node.setAttribute("tabindex", "0");
+  }
+  node.focus({preventScroll: true});
+}
+
 function render() {
   const t = current;
   const d = t.decision;
+  const keep = focusKey();
+  const ch = sinceLooked(t);
   // the tab says when it is your turn, so a player in another tab or window sees it
   document.title = (d && d.mine ? "● Your turn — " : "") + `${t.title} · ${t.seat_name}`;
+  favicon(d && d.mine);
   document.getElementById("title").textContent = t.title;
   drawStatus(t);
   const tabs = document.getElementById("seats");
@@ -144,6 +177,7 @@ function render() {
     el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), "aria-pressed": n === t.seat_name ? "true" : "false",
       onclick: () => { if (n !== t.seat_name) passTo(n); }}, n)));
   SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
+  useColours(t);
   hooks = {choose, cards: {}, cells: {}, spaces: {}};
   const panel = document.getElementById("decision");
   panel.replaceChildren();
@@ -192,8 +226,12 @@ function render() {
   const scores = drawScores(t.scores);
   document.getElementById("scores").replaceChildren(...(scores ? [scores] : []));
   drawTable(document.getElementById("table"), t, hooks);
+  const summary = changeSummary(ch, markChanges(document.getElementById("table"), ch));
+  if (summary) panel.prepend(summary);
+  if (ch && ch !== announced.ch && t.version !== announced.version) { announce(ch); announced = {ch, version: t.version}; }
   drawLog(document.getElementById("log"), t.log);
   clearOfDecision(panel, d);
+  refocus(keep);
   document.getElementById("seat-list").textContent = t.seats.map((s) => `${s.name}: ${s.agent}`).join(" · ");
 }
 
@@ -226,6 +264,9 @@ function clearOfDecision(panel, d) {
   const area = yours.getBoundingClientRect();
   if (area.top < below && area.bottom > 0) window.scrollBy(0, area.top - below);
 }
+
+// coming back to the page (another tab, the phone woken): what changed meanwhile is shown
+document.addEventListener("visibilitychange", () => { if (!document.hidden && current) render(); });
 
 if (!token) showError("this page needs a seat link (…?token=…) from the lobby");
 else connect();
