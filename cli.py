@@ -34,12 +34,21 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file
 from meeple.interpreter import outputs
 from meeple.interpreter.agents import AgentError
-from meeple.interpreter.arguments import (CommandError, agent_list, engine_from, guard_output, load, parse_options,
-                                          player_count, plural, trace_loader)
+from meeple.interpreter.arguments import (
+    CommandError,
+    agent_list,
+    engine_from,
+    guard_output,
+    load,
+    parse_options,
+    player_count,
+    plural,
+    trace_loader,
+)
 from meeple.interpreter.engine import Engine
-from meeple.interpreter.smoke import smoke
 from meeple.interpreter.extras import MissingExtra, need
 from meeple.interpreter.loader import ruleset_ref
+from meeple.interpreter.smoke import smoke
 
 
 def final_state_json(engine: Engine, state: dict) -> dict:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from meeple.interpreter.loader import load  # noqa: E402
 from meeple.interpreter import bench  # noqa: E402
 from meeple.interpreter.agents.mcts import MctsAgent  # noqa: E402
 from meeple.interpreter.engine import Engine  # noqa: E402
+from meeple.interpreter.loader import load  # noqa: E402
 
 
 class TimedEngine:

@@ -73,7 +73,7 @@ async def player(url: str, table_id: str, seed: int, until: float, stats: dict) 
             while time.monotonic() < until:
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     break
                 m = json.loads(text)
                 stats["bytes"]["whole" if m["type"] == "table" else m["type"]].append(len(text.encode()))

@@ -8,8 +8,8 @@ waiting for the confirm (table-phone.png).
 from __future__ import annotations
 
 import random
-import time
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,6 @@ in tests, and never used in the hot loop (the compiler turns them into closures)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Optional, Union
 
 from meeple.dsl.errors import Span
 from meeple.dsl.errors import span_field as _span
@@ -70,66 +69,66 @@ class TableLit:
 
 @dataclass
 class Ternary:
-    then: "Expr"
-    cond: "Expr"
-    other: "Expr"
+    then: Expr
+    cond: Expr
+    other: Expr
     span: Span = _span()
 
 
 @dataclass
 class BoolOp:
     op: str  # "and" | "or"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span = _span()
 
 
 @dataclass
 class Not:
-    operand: "Expr"
+    operand: Expr
     span: Span = _span()
 
 
 @dataclass
 class Compare:
     op: str  # == != < > <= >= in notin
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span = _span()
 
 
 @dataclass
 class Range:
-    lo: "Expr"
-    hi: "Expr"
+    lo: Expr
+    hi: Expr
     span: Span = _span()
 
 
 @dataclass
 class BinOp:
     op: str  # + - * // %
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span = _span()
 
 
 @dataclass
 class Neg:
-    operand: "Expr"
+    operand: Expr
     span: Span = _span()
 
 
 @dataclass
 class Attr:
-    obj: "Expr"
+    obj: Expr
     name: str
     span: Span = _span()
 
 
 @dataclass
 class Index:
-    obj: "Expr"
-    index: "Expr"  # one expression, or a list of them for `x[a, b]`
+    obj: Expr
+    index: Expr  # one expression, or a list of them for `x[a, b]`
     span: Span = _span()
 
 
@@ -144,7 +143,7 @@ class Call:
 class FieldCall:
     """`card.ability(p)`: run the effect a component's `effect` field names (only after `do`)."""
 
-    obj: "Expr"
+    obj: Expr
     field: str
     args: list
     span: Span = _span()
@@ -164,8 +163,8 @@ class Selection:
     """`each x in xs where cond`: the items of xs that pass cond."""
 
     pattern: Pattern
-    source: "Expr"
-    where: Optional["Expr"] = None
+    source: Expr
+    where: Expr | None = None
     span: Span = _span()
 
 
@@ -173,13 +172,13 @@ class Selection:
 class Generator:
     """`expr for each x in xs where cond`: one value per selected item."""
 
-    expr: "Expr"
+    expr: Expr
     selection: Selection
     span: Span = _span()
 
 
-Expr = Union[Int, Str, Bool, NoneLit, Name, ListLit, TableLit, Ternary, BoolOp, Not, Compare,
-             Range, BinOp, Neg, Attr, Index, Call, FieldCall, Selection, Generator]
+Expr = (Int | Str | Bool | NoneLit | Name | ListLit | TableLit | Ternary | BoolOp | Not | Compare | Range |
+        BinOp | Neg | Attr | Index | Call | FieldCall | Selection | Generator)
 
 
 def walk(node):
@@ -196,17 +195,79 @@ def walk(node):
 
 # The statements live in dsl/ast_stmts.py and the declarations in dsl/ast_decls.py; they name
 # expressions only in annotations, so they import nothing from here and this module re-exports them.
-from meeple.dsl.ast_stmts import (  # noqa: E402,F401
-    ZoneRef, Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log,
-    Add, Pass, Moment, Window, If, For, Repeat, While, Choose, MenuEntry, Menu, Simultaneous,
-    PassOn, ChooseSome, Together, Quietly, Reset, Stmt,
-)
 from meeple.dsl.ast_decls import (  # noqa: E402,F401
-    GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, FieldDecl, ComponentDecl, ZoneDecl, LayoutDecl,
-    GridDecl, CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-    ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeEntry,
-    OutcomeDecl, SummaryDecl, Ruleset, Decl,
+    ActionDecl,
+    BoardDecl,
+    ComponentDecl,
+    CounterDecl,
+    Decl,
+    EffectDecl,
+    EnumDecl,
+    FieldDecl,
+    FunctionDecl,
+    GameDecl,
+    GridDecl,
+    HintDecl,
+    LayoutDecl,
+    MeasureDecl,
+    OptionDecl,
+    OutcomeDecl,
+    OutcomeEntry,
+    ParamDecl,
+    PhaseDecl,
+    PlayersDecl,
+    ReactionDecl,
+    Ruleset,
+    ScoreDecl,
+    SetupDecl,
+    SummaryDecl,
+    TableDecl,
+    TiebreakDecl,
+    VariantDecl,
+    ZoneDecl,
 )
 from meeple.dsl.ast_page import (  # noqa: E402,F401
-    PageItem, PageRow, PageColumns, PageArea, PagePlayer, PageOthers, FaceLine, PageFace, PageColours, PageDecl,
+    FaceLine,
+    PageArea,
+    PageColours,
+    PageColumns,
+    PageDecl,
+    PageFace,
+    PageItem,
+    PageOthers,
+    PagePlayer,
+    PageRow,
+)
+from meeple.dsl.ast_stmts import (  # noqa: E402,F401
+    Add,
+    Assign,
+    Choose,
+    ChooseSome,
+    Do,
+    DoField,
+    Draw,
+    EndGame,
+    For,
+    If,
+    Let,
+    Log,
+    Menu,
+    MenuEntry,
+    Moment,
+    Move,
+    MoveAll,
+    Next,
+    Pass,
+    PassOn,
+    Place,
+    Quietly,
+    Repeat,
+    Reset,
+    Shuffle,
+    Simultaneous,
+    Stmt,
+    Together,
+    While,
+    Window,
+    ZoneRef,
 )

@@ -7,7 +7,7 @@ parser, checker and compiler name every node as `ast.X`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING
 
 from meeple.dsl.errors import Span
 from meeple.dsl.errors import span_field as _span
@@ -119,8 +119,8 @@ class CounterDecl:
     name: str
     per: tuple
     init: Expr
-    lo: Optional[Expr] = None
-    hi: Optional[Expr] = None
+    lo: Expr | None = None
+    hi: Expr | None = None
     secret: bool = False  # kept per player and seen by that player only
     span: Span = _span()
     quiet: bool = False  # bookkeeping: kept in the state, left out of displays
@@ -178,7 +178,7 @@ class ReactionDecl:
     name: str
     params: list[str]
     title: str
-    guard: Optional[Expr]
+    guard: Expr | None
     body: list
     span: Span = _span()
 
@@ -190,7 +190,7 @@ class ActionDecl:
     name: str
     param: str
     title: str
-    guard: Optional[Expr]
+    guard: Expr | None
     interrupting: bool
     body: list
     span: Span = _span()
@@ -200,9 +200,9 @@ class ActionDecl:
 @dataclass
 class ScoreDecl:
     label: str
-    guard: Optional[Expr]
-    expr: Optional[Expr]
-    body: Optional[list] = None
+    guard: Expr | None
+    expr: Expr | None
+    body: list | None = None
     span: Span = _span()
 
 
@@ -212,9 +212,9 @@ class HintDecl:
     label: str
     num: int
     den: int
-    guard: Optional[Expr]
-    expr: Optional[Expr]
-    body: Optional[list] = None
+    guard: Expr | None
+    expr: Expr | None
+    body: list | None = None
     span: Span = _span()
 
 
@@ -237,7 +237,7 @@ class OutcomeEntry:
     """`win if score >= 30: "Victory, {score} to 30"`: one way the game can end for a player."""
 
     kind: str  # win | loss
-    guard: Optional[Expr]
+    guard: Expr | None
     text: str
     span: Span = _span()
 
@@ -246,9 +246,9 @@ class OutcomeEntry:
 class MeasureDecl:
     """What the lab counts per player at the game's end (a card played, a goal reached); never scored."""
     label: str
-    guard: Optional[Expr]
-    expr: Optional[Expr]
-    body: Optional[list] = None
+    guard: Expr | None
+    expr: Expr | None
+    body: list | None = None
     span: Span = _span()
 
 
@@ -256,7 +256,7 @@ class MeasureDecl:
 class OutcomeDecl:
     """`outcome if players == 1:` how a solo or cooperative game ends; the first entry that holds."""
 
-    guard: Optional[Expr]
+    guard: Expr | None
     entries: list[OutcomeEntry]
     span: Span = _span()
 
@@ -270,10 +270,10 @@ class SummaryDecl:
     span: Span = _span()
 
 
-Decl = Union[GameDecl, PlayersDecl, OptionDecl, ParamDecl, EnumDecl, ComponentDecl, ZoneDecl, GridDecl,
-             CounterDecl, TableDecl, BoardDecl, FunctionDecl, SetupDecl, PhaseDecl, EffectDecl,
-             ReactionDecl, ActionDecl, ScoreDecl, HintDecl, MeasureDecl, TiebreakDecl, VariantDecl, OutcomeDecl,
-             SummaryDecl]
+Decl = (GameDecl | PlayersDecl | OptionDecl | ParamDecl | EnumDecl | ComponentDecl | ZoneDecl | GridDecl |
+        CounterDecl | TableDecl | BoardDecl | FunctionDecl | SetupDecl | PhaseDecl | EffectDecl |
+        ReactionDecl | ActionDecl | ScoreDecl | HintDecl | MeasureDecl | TiebreakDecl | VariantDecl |
+        OutcomeDecl | SummaryDecl)
 
 
 @dataclass

@@ -6,7 +6,6 @@ compiler turns it into interpreter.page.PageLayout, which the table sends with e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from meeple.dsl.ast import _span
 from meeple.dsl.errors import Span
@@ -17,7 +16,7 @@ class PageItem:
     """A zone, counter, grid or board named on a row; a counter may be drawn as a track lo..hi."""
 
     name: str
-    track: Optional[tuple] = None  # (lo, hi)
+    track: tuple | None = None  # (lo, hi)
     title: str = ""  # the words its heading says ("" = the zone's or counter's own label)
     span: Span = _span()
 

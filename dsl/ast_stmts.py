@@ -7,7 +7,7 @@ compiler name every node as `ast.X`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING
 
 from meeple.dsl.errors import Span
 from meeple.dsl.errors import span_field as _span
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # expressions appear in annotations only: dsl/ast.py imports 
 @dataclass
 class ZoneRef:
     name: str
-    index: Optional[list] = None  # the index expressions of a per-player / per-value zone
+    index: list | None = None  # the index expressions of a per-player / per-value zone
     span: Span = _span()
 
 
@@ -72,7 +72,7 @@ class Shuffle:
 class Place:
     piece: Expr
     grid: Expr
-    by: Optional[Expr] = None
+    by: Expr | None = None
     bind: str = ""
     undoable: bool = False
     prompt: str = ""  # what a person is asked; the rules line if empty
@@ -142,7 +142,7 @@ class Window:
 @dataclass
 class If:
     branches: list  # [(cond, body)]
-    else_body: Optional[list] = None
+    else_body: list | None = None
     span: Span = _span()
 
 
@@ -150,7 +150,7 @@ class If:
 class For:
     pattern: Pattern
     source: Expr
-    where: Optional[Expr]
+    where: Expr | None
     body: list
     span: Span = _span()
 
@@ -174,10 +174,10 @@ class Choose:
     may: bool
     var: str
     source: Expr
-    where: Optional[Expr]
-    by: Optional[Expr]
+    where: Expr | None
+    by: Expr | None
     body: list
-    otherwise: Optional[list] = None
+    otherwise: list | None = None
     prompt: str = ""
     secret: bool = False  # the chosen option is seen by the chooser only
     span: Span = _span()
@@ -187,7 +187,7 @@ class Choose:
 @dataclass
 class MenuEntry:
     label: str
-    guard: Optional[Expr]
+    guard: Expr | None
     body: list
     span: Span = _span()
 
@@ -195,7 +195,7 @@ class MenuEntry:
 @dataclass
 class Menu:
     may: bool
-    by: Optional[Expr]
+    by: Expr | None
     entries: list
     prompt: str = ""
     span: Span = _span()
@@ -235,7 +235,7 @@ class Reset:
     """`reset NAME` / `reset NAME[i]`: back to the starting value, told as one line."""
 
     name: str
-    index: Optional[list] = None
+    index: list | None = None
     span: Span = _span()
     text: str = ""  # the line the log says ("" = the engine's words)
 
@@ -256,14 +256,14 @@ class ChooseSome:
     hi: Expr
     var: str
     source: Expr
-    where: Optional[Expr]
-    by: Optional[Expr]
+    where: Expr | None
+    by: Expr | None
     body: list
-    otherwise: Optional[list] = None
+    otherwise: list | None = None
     prompt: str = ""
     span: Span = _span()
 
 
-Stmt = Union[Assign, Let, Move, MoveAll, Draw, Shuffle, Place, Next, EndGame, Do, DoField, Log, Add,
-             Pass, Window, Moment, If, For, Repeat, While, Choose, Menu, Simultaneous, ChooseSome, PassOn, Together,
-             Quietly, Reset]
+Stmt = (Assign | Let | Move | MoveAll | Draw | Shuffle | Place | Next | EndGame | Do | DoField | Log | Add |
+        Pass | Window | Moment | If | For | Repeat | While | Choose | Menu | Simultaneous | ChooseSome |
+        PassOn | Together | Quietly | Reset)

@@ -24,9 +24,9 @@ again where it matters and is not warned about.
 from __future__ import annotations
 
 from meeple.dsl import ast
+from meeple.dsl.ast import walk
 from meeple.dsl.errors import Diagnostic
 from meeple.dsl.flow_graph import sub_bodies
-from meeple.dsl.ast import walk
 
 DECIDES = (ast.Choose, ast.ChooseSome, ast.Menu, ast.Place, ast.Simultaneous)
 

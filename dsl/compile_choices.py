@@ -15,8 +15,8 @@ from meeple.dsl import ast, compile_source
 from meeple.dsl.compile_cells import cell_test, fixed_grid, fixed_grid_filter, is_cell_source
 from meeple.dsl.compile_expr import Scope, compile_expr, fail
 from meeple.dsl.compile_text import compile_text
-from meeple.dsl.source_text import names_in
 from meeple.dsl.runtime import SOME_PREFIX, Jump, choices, choose_some, fitting
+from meeple.dsl.source_text import names_in
 
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game

@@ -28,7 +28,7 @@ class Scope:
     locals: set = field(default_factory=set)
     where: str = ""  # "phase round", for messages
 
-    def with_locals(self, names) -> "Scope":
+    def with_locals(self, names) -> Scope:
         return Scope(self.game, self.symbols, self.locals | set(names), self.where)
 
     def known_names(self) -> set:

@@ -12,15 +12,31 @@ import itertools
 from typing import cast
 
 from meeple.dsl import ast, compile_told, op_chains
-from meeple.dsl.errors import did_you_mean
 from meeple.dsl.compile_calls import binder, bound_names  # noqa: F401 - compiler.py reads it here
-from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
-from meeple.dsl.expr_operators import static_kind
-from meeple.dsl.compile_text import compile_text
 from meeple.dsl.compile_choices import ChoiceCompiler
-from meeple.dsl.compile_fused import Fused, compile_run, fusable, followers, join_after_choice, worth_fusing
-from meeple.dsl.runtime import (Block, CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart, Jump,
-                                JumpUnless, actions, choices, forget, machine, simultaneous, zones)
+from meeple.dsl.compile_expr import Scope, compile_expr, fail, instance_key
+from meeple.dsl.compile_fused import Fused, compile_run, followers, fusable, join_after_choice, worth_fusing
+from meeple.dsl.compile_text import compile_text
+from meeple.dsl.errors import did_you_mean
+from meeple.dsl.expr_operators import static_kind
+from meeple.dsl.runtime import (
+    Block,
+    CallEffect,
+    CallField,
+    EndGame,
+    Exec,
+    Goto,
+    IterNext,
+    IterStart,
+    Jump,
+    JumpUnless,
+    actions,
+    choices,
+    forget,
+    machine,
+    simultaneous,
+    zones,
+)
 
 
 class FlowCompiler(ChoiceCompiler):

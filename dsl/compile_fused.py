@@ -44,12 +44,11 @@ import dataclasses
 import itertools
 from typing import Any
 
-from meeple.dsl import ast
-from meeple.dsl import compile_source
+from meeple.dsl import ast, compile_source
+from meeple.dsl.compile_calls import binder
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.compile_statements import statement
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.compile_calls import binder
 from meeple.dsl.runtime import RULE_ERRORS, EndGame, Exec, Goto, kept_items, listed, zones
 
 LEAVES = (ast.Let, ast.Assign, ast.Move, ast.MoveAll, ast.Draw, ast.Shuffle, ast.Log, ast.Pass)

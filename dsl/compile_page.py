@@ -67,7 +67,7 @@ def item(i: ast.PageItem, game, per_player: bool, per: str = "") -> dict:
     dims = () if kind == "board" else getattr(game, kind + "s")[i.name].per
     if per_player and dims[:1] != ("player",):
         raise fail(f"`{i.name}` is not kept per player, so it has no place in each player's area", i.span,
-                   f"put it in an `area \"...\":` of the shared table")
+                   "put it in an `area \"...\":` of the shared table")
     if not per_player and "player" in dims:
         raise fail(f"`{i.name}` is kept per player: it goes in `player:`, drawn in each player's area", i.span)
     if per and per not in dims:

@@ -154,7 +154,7 @@ def pure_stmt(s, scope: Scope):
         other = [pure_stmt(x, scope) for x in (s.else_body or [])]
 
         def choose_branch(m, total):
-            for cond, body in branches:
+            for cond, body in branches:  # noqa: B007 (the branch taken is read after the loop)
                 if cond(m):
                     break
             else:

@@ -34,16 +34,26 @@ from __future__ import annotations
 import sys
 
 from meeple.dsl import ast, state_keys
-from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.cell_values import attr_reader, shared_content
+from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.compile_expr import PARTS, Scope, closure_only, compile_table, constant, is_constant
 from meeple.dsl.expr_operators import static_kind
+from meeple.dsl.runtime import KIND
 from meeple.dsl.source_calls import CallWriter
 from meeple.dsl.source_keys import KeyWriter
 from meeple.dsl.source_runtime import HELPERS, content_reader, empty_reader, field_table
-from meeple.dsl.source_text import (CELL_WORDS, COMPARE, UNREPEATABLE, NotGenerated, Var, calls_in, hoisted,
-                                    names_in, safe_name, unrepeatable_functions)
-from meeple.dsl.runtime import KIND
+from meeple.dsl.source_text import (
+    CELL_WORDS,
+    COMPARE,
+    UNREPEATABLE,
+    NotGenerated,
+    Var,
+    calls_in,
+    hoisted,
+    names_in,
+    safe_name,
+    unrepeatable_functions,
+)
 
 ENABLED = True  # tests turn it off to play the same games on closures alone
 COUNT_GROUPS = True  # `count(groups(...))` counted without building the groups (tests turn it off)

@@ -31,7 +31,6 @@ from meeple.dsl import ast
 from meeple.dsl.compile_expr import shared_content
 from meeple.dsl.compile_source import Gen, NotGenerated
 
-
 # `draw n from zone into zone` written as a direct call of the engine's draw with its count and
 # zone keys read in place (not the statement's closure, which calls three more). Tests turn it off.
 DRAWS = True

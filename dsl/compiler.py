@@ -11,23 +11,38 @@ import hashlib
 from pathlib import Path
 from typing import cast
 
-from meeple.dsl import ast
-from meeple.dsl import compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
+from meeple.dsl import ast, compile_calls, compile_source  # noqa: F401 (they register their parts with compile_expr)
 from meeple.dsl.checker import KINDS, OWN_NAMES, check, guard_text
-from meeple.dsl.compile_expr import Scope, constant, compile_expr, compile_table, fail
+from meeple.dsl.compile_expr import Scope, compile_expr, compile_table, constant, fail
 from meeple.dsl.compile_flow import FlowCompiler, bound_names
-from meeple.dsl.compile_pure import compile_pure
-from meeple.dsl.flow_graph import flow_graph
-from meeple.dsl.runtime import (FUNCTIONS, VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, Geometry, GridSpec,
-                                HintRule, MeasureRule, Reaction, ScoreRule, ZoneSpec, chain_phases, placeholders)
 from meeple.dsl.compile_page import compile_page, without_layout
+from meeple.dsl.compile_pure import compile_pure
 from meeple.dsl.compile_text import compile_outcomes, component_labels
 from meeple.dsl.compile_told import COUNTER_WORDS, ZONE_WORDS, check_says
 from meeple.dsl.data import load_board, load_components, load_layout
 from meeple.dsl.enums import load_enums
 from meeple.dsl.errors import MeepleError, did_you_mean
+from meeple.dsl.flow_graph import flow_graph
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_locals, player_values
+from meeple.dsl.runtime import (
+    FUNCTIONS,
+    VISIBILITIES,
+    VISIBILITY_DEFAULTS,
+    Action,
+    Block,
+    CounterSpec,
+    Game,
+    Geometry,
+    GridSpec,
+    HintRule,
+    MeasureRule,
+    Reaction,
+    ScoreRule,
+    ZoneSpec,
+    chain_phases,
+    placeholders,
+)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 

@@ -22,7 +22,6 @@ from meeple.dsl import ast
 from meeple.dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_text
 from meeple.dsl.runtime import KIND, Board, BoardError, polyomino
 
-
 # Data values: whole numbers within what a table counts, read exactly (no 1.7 -> 1, no true -> 1).
 WHOLE = TypeAdapter(Annotated[int, Field(ge=-10 ** 15, le=10 ** 15)], config=ConfigDict(strict=True))
 TEXT = TypeAdapter(str, config=ConfigDict(strict=True))

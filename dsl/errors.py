@@ -104,7 +104,7 @@ class MeepleError(Exception):
     def format(self) -> str:
         return "\n".join(d.format() for d in self.diagnostics)
 
-    def located(self, path: str, source: str) -> "MeepleError":
+    def located(self, path: str, source: str) -> MeepleError:
         """Fill in the file for diagnostics raised before the file was known."""
         for d in self.diagnostics:
             d.path = d.path or path

@@ -27,8 +27,8 @@ from meeple.dsl import ast
 from meeple.dsl.checker import warnings as rule_warnings
 from meeple.dsl.compiler import apply_variants, compile_ruleset
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
-from meeple.dsl.parser import keywords, parse_text
 from meeple.dsl.lsp_names import FIELD_KINDS, LOCAL_KINDS, Definition, index, same_block
+from meeple.dsl.parser import keywords, parse_text
 from meeple.interpreter.builtins import FUNCTIONS
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

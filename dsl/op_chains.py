@@ -22,8 +22,19 @@ from __future__ import annotations
 
 from meeple.dsl.compile_fused import Fused
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.runtime import (RULE_ERRORS, CallEffect, CallField, ChooseFrom, Exec, IterNext, IterStart, Jump,
-                                JumpUnless, Menu, MomentPoint)
+from meeple.dsl.runtime import (
+    RULE_ERRORS,
+    CallEffect,
+    CallField,
+    ChooseFrom,
+    Exec,
+    IterNext,
+    IterStart,
+    Jump,
+    JumpUnless,
+    Menu,
+    MomentPoint,
+)
 
 CHAINS = True
 # What a jump or a fused run may run on: ops that end their own work (none of them runs

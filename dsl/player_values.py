@@ -187,7 +187,7 @@ def player_values(items, counters: dict, seats: set | frozenset = frozenset()) -
 
 
 # ----------------------------------------------------------------- names that hold a player
-def _bindings(items, shapes: "_Shapes", data_effects: set | frozenset):
+def _bindings(items, shapes: _Shapes, data_effects: set | frozenset):
     """(name, what it holds) for every place a local name is bound: loops, choices, `let`,
     the player of an action or reaction, and an effect's parameters at each call."""
     effects = {e.name: e for e in _nodes(items) if isinstance(e, ast.EffectDecl)}

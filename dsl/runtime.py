@@ -19,10 +19,38 @@ from meeple.interpreter.builtins import FUNCTIONS
 from meeple.interpreter.effects import actions, choices, choose_some, simultaneous, telling, zones
 from meeple.interpreter.effects.actions import MomentPoint
 from meeple.interpreter.effects.choices import ChooseFrom, Menu
-from meeple.interpreter.game import (KIND, VISIBILITIES, VISIBILITY_DEFAULTS, Action, Block, CounterSpec, Game, GridSpec, HintRule,
-                                     MeasureRule, Outcome, OutcomeEntry, Reaction, ScoreRule, ZoneSpec)
-from meeple.interpreter.machine import (RULE_ERRORS, CallEffect, CallField, EndGame, Exec, Goto, IterNext, IterStart,
-                                        Jump, JumpUnless, chain_phases, kept_items, listed)
+from meeple.interpreter.game import (
+                                     KIND,
+                                     VISIBILITIES,
+                                     VISIBILITY_DEFAULTS,
+                                     Action,
+                                     Block,
+                                     CounterSpec,
+                                     Game,
+                                     GridSpec,
+                                     HintRule,
+                                     MeasureRule,
+                                     Outcome,
+                                     OutcomeEntry,
+                                     Reaction,
+                                     ScoreRule,
+                                     ZoneSpec,
+)
+from meeple.interpreter.machine import (
+                                     RULE_ERRORS,
+                                     CallEffect,
+                                     CallField,
+                                     EndGame,
+                                     Exec,
+                                     Goto,
+                                     IterNext,
+                                     IterStart,
+                                     Jump,
+                                     JumpUnless,
+                                     chain_phases,
+                                     kept_items,
+                                     listed,
+)
 from meeple.interpreter.naming import placeholders, player_name
 from meeple.interpreter.sentences import words
 from meeple.interpreter.state import SOME_PREFIX

@@ -15,10 +15,23 @@ from typing import TYPE_CHECKING, cast
 from meeple.dsl import ast
 from meeple.dsl.compile_cells import fixed_grid
 from meeple.dsl.compile_expr import Scope, constant, is_constant
-from meeple.dsl.source_runtime import step_reader
-from meeple.dsl.source_text import (CONTENT_ARRAY, COPIED_CONST, GRID_SHAPES, INLINE_DEPTH, STEPS, UNREPEATABLE,
-                                    UNROLL_ITEMS, UNROLL_SIZE, NotGenerated, Var, atomic, fixed_grid_name, safe_name)
 from meeple.dsl.runtime import FUNCTIONS, builtins, gridlib
+from meeple.dsl.source_runtime import step_reader
+from meeple.dsl.source_text import (
+    CONTENT_ARRAY,
+    COPIED_CONST,
+    GRID_SHAPES,
+    INLINE_DEPTH,
+    STEPS,
+    UNREPEATABLE,
+    UNROLL_ITEMS,
+    UNROLL_SIZE,
+    NotGenerated,
+    Var,
+    atomic,
+    fixed_grid_name,
+    safe_name,
+)
 
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game

@@ -8,7 +8,7 @@ lead and who stands there. Names are written as people say them (`render`).
 from __future__ import annotations
 
 from meeple.interpreter.naming import key_label
-from meeple.interpreter.render import labelled_flag, item_text, player_name, runs_text, shown_value, var_text
+from meeple.interpreter.render import item_text, labelled_flag, player_name, runs_text, shown_value, var_text
 from meeple.interpreter.state import HIDDEN, can_see
 
 

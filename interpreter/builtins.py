@@ -7,10 +7,10 @@ players are seat numbers, components are their ids.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import eq
-from typing import Callable
 
 from meeple.interpreter.boards import grid as gridlib
 from meeple.interpreter.boards.placing import _fits

@@ -21,10 +21,9 @@ from meeple.interpreter import state as st
 from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
 from meeple.interpreter.game import Game
-from meeple.interpreter.machine import Machine
 from meeple.interpreter.labels import describe, option_label, own_label
+from meeple.interpreter.machine import Machine
 from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
-
 
 # `apply(..., events=False)` and the scores reuse the engine's quiet machines instead of
 # building one per call (simulations and bots call them millions of times); tests turn it

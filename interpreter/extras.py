@@ -12,7 +12,6 @@ import importlib
 
 from meeple.dsl.compiler import UsageError
 
-
 # What pictures are drawn with: matplotlib, and scipy for networkx's layout of boards with loops.
 PICTURE_MODULES = ("matplotlib", "scipy")
 

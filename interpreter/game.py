@@ -7,8 +7,8 @@ all that changes lives in the state (interpreter/state.py).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import networkx as nx
 

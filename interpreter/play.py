@@ -15,7 +15,8 @@ from __future__ import annotations
 import sys
 
 from meeple.interpreter import saves
-from meeple.interpreter.agents import choose as bot_choice, make_agents
+from meeple.interpreter.agents import choose as bot_choice
+from meeple.interpreter.agents import make_agents
 from meeple.interpreter.board_text import all_boards_text
 from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, score_table, shown_event
 from meeple.interpreter.runner import choice_seen_by

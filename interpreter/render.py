@@ -12,7 +12,7 @@ from meeple.interpreter import sentences
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import KIND
 from meeple.interpreter.naming import key_label, parts_of, player_name  # noqa: F401 (said from here too)
-from meeple.interpreter.state import HIDDEN, can_see, may_see_var, sees_moves
+from meeple.interpreter.state import HIDDEN, may_see_var, sees_moves
 
 
 def choice_text(title: str, actor, label: str) -> str:

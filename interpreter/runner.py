@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass, field
 
 from meeple.interpreter.agents import choose, make_agents
-from meeple.interpreter.engine import Engine
 from meeple.interpreter.board_text import all_boards_text
+from meeple.interpreter.engine import Engine
 from meeple.interpreter.state import component_ids, visible_to
 from meeple.interpreter.trace import TraceWriter
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from meeple.interpreter.board_text import state_text
 from meeple.interpreter.render import event_text, player_name, shown_event
-from meeple.interpreter.trace import hidden_from, unseen_line, replay_decision, start_replay
+from meeple.interpreter.trace import hidden_from, replay_decision, start_replay, unseen_line
 
 if TYPE_CHECKING:
     from meeple.interpreter.engine import Engine

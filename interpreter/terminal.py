@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from meeple.interpreter.board_text import area_zones, boards_in_use, grid_codes, grid_text, path_board_text
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.naming import parts_of
+from meeple.interpreter.render import key_label, player_name, runs_text, var_text
 from meeple.interpreter.standing import score_so_far_text
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.board_text import area_zones, boards_in_use, grid_codes, grid_text, path_board_text
-from meeple.interpreter.render import key_label, player_name, runs_text, var_text
 
 if TYPE_CHECKING:
     from meeple.interpreter.engine import Option

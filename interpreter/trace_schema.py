@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -65,7 +65,7 @@ class End(_Line):
     end: Ending
 
 
-BODY = TypeAdapter(Union[Setup, Decision, End])
+BODY = TypeAdapter(Setup | Decision | End)
 
 
 def link(previous: str, line: dict) -> str:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
 from meeple import checks
-from meeple.interpreter import loader, outputs, runner, show, trace as traces
+from meeple.dsl.compiler import UsageError, find_ruleset, shipped_rulesets
+from meeple.interpreter import loader, outputs, runner, show
+from meeple.interpreter import trace as traces
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.render import outcome_text, score_table
 from meeple.interpreter.trace import TraceError
@@ -32,7 +33,7 @@ __all__ = ["Game", "Result", "Trace", "TraceError", "load", "read_trace", "rules
 
 
 def load(name_or_path, options: dict | None = None, variants: list | None = None,
-         players: int | None = None) -> "Game":
+         players: int | None = None) -> Game:
     """A shipped ruleset by name (`"queens_wishes"`) or a .rules file by path, compiled with these
     options (NAME -> value) and variants; `players` is the table's size (default: 2, or the
     nearest count the game allows). Bad input raises UsageError or MeepleError."""
@@ -119,7 +120,7 @@ class Game:
         """The .rules file."""
         return find_ruleset(self.ruleset) if self.ruleset else self.engine.game.path
 
-    def with_players(self, players: int) -> "Game":
+    def with_players(self, players: int) -> Game:
         """The same rules for another number of players."""
         return Game(self.engine, loader.player_count(self.engine, players), self.ruleset)
 
@@ -169,7 +170,7 @@ class Trace:
         self._lines, self._text = lines, text
 
     @classmethod
-    def parse(cls, text: str, name: str = "trace") -> "Trace":
+    def parse(cls, text: str, name: str = "trace") -> Trace:
         """A trace from its JSON lines (checked; TraceError names a bad line)."""
         return cls(traces.parse(text, name), text)
 

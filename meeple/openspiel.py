@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 from meeple.interpreter.extras import need
 
@@ -67,7 +67,7 @@ _T = pyspiel.GameType
 
 def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
          action_count: int = 0, seed: int = 0, seeds: int = 1, chance: str = "draws", returns: str = "outcome",
-         max_game_length: int = 0, actions: str = "rules") -> "MeepleGame":
+         max_game_length: int = 0, actions: str = "rules") -> MeepleGame:
     """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
     the default count, 2 or the nearest the ruleset allows)."""
     import meeple

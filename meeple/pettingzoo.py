@@ -40,10 +40,10 @@ from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from meeple import checks, encoding  # noqa: E402
-from meeple.spaces import ActionSpace, listed  # noqa: E402
-from meeple.tensors import TensorEncoder  # noqa: E402
 from meeple.interpreter.board_text import all_boards_text  # noqa: E402
 from meeple.interpreter.state import copy_state  # noqa: E402
+from meeple.spaces import ActionSpace, listed  # noqa: E402
+from meeple.tensors import TensorEncoder  # noqa: E402
 
 MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated
 
@@ -59,7 +59,7 @@ def env(game, players: int | None = None, options: dict | None = None, variants:
 
 def raw_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
             action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-            render_mode: str | None = None, actions: str = "rules") -> "MeepleEnv":
+            render_mode: str | None = None, actions: str = "rules") -> MeepleEnv:
     """The environment without wrappers."""
     return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode, actions)
 

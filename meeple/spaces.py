@@ -40,7 +40,7 @@ from collections import Counter
 
 from meeple.dsl import ast
 from meeple.dsl.parser import parse_text
-from meeple.interpreter.effects.choices import Menu, WindowChoice
+from meeple.interpreter.effects.choices import Menu
 from meeple.interpreter.effects.simultaneous import Gather
 
 ORIENTATIONS = 8  # 4 quarter turns, each plain or flipped (interpreter/boards/polyomino.py)
@@ -262,7 +262,7 @@ class ActionSpace:
     def _line(self, cells: list) -> int:
         key, first = cells[0]
         spec = dict(self.grids)[key]
-        rows, cols = spec.geometry.rows, spec.geometry.cols
+        cols = spec.geometry.cols
         step = cells[1][1] - first if len(cells) > 1 else 1
         steps = (1, cols, cols + 1, cols - 1)
         run = (first, steps.index(step) if step in steps else -1, len(cells))

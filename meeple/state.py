@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from meeple.dsl.compiler import UsageError
-from meeple.interpreter.engine import Option
 from meeple.interpreter.board_text import state_text
+from meeple.interpreter.engine import Option
 from meeple.interpreter.render import player_name
 from meeple.interpreter.state import copy_state
 
@@ -93,7 +93,7 @@ class State:
         """How many decisions were taken to reach this state."""
         return self.data["step"]
 
-    def apply(self, choice) -> "State":
+    def apply(self, choice) -> State:
         """The state after the deciding player takes `choice`: an Option, its label, id or index."""
         d = self.decision
         if d is None:
@@ -135,7 +135,7 @@ class State:
         return self.game.engine.outcome(self.data)
 
     # ------------------------------------------------------------- data
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(self.game, copy_state(self.data), list(self.events))
 
     def to_json(self) -> str:

@@ -102,6 +102,7 @@ def wait_step(driver, step: int) -> None:
 def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> None:
     """A choice sent the way a page sends it, over the table's WebSocket; returns once applied."""
     from websockets.sync.client import connect
+
     from meeple.interpreter.table.patch import apply
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}?token={tok}") as ws:
         page = json.loads(ws.recv())["table"]

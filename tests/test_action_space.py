@@ -20,7 +20,7 @@ MAX_DECISIONS = 3_000
 def reach(space, pending, path: tuple) -> int:
     """Steps an option's actions through the space; the option's place once it is complete."""
     picked: list = []
-    for n, action in enumerate(path):
+    for action in path:
         assert action in space.legal(pending, picked), (space.describe(action), picked)
         chosen, picked = space.choose(pending, picked, action)
         if chosen is not None:

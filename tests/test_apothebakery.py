@@ -9,11 +9,13 @@ cor-05: stamina 5, heart 2, corrupts s2 s3; cor-14: stamina 9. Die faces: the en
 from __future__ import annotations
 
 import pytest
-
 from conftest import shipped
-from tests.helpers import effect_frame, fill_zone as put, option_ids as ids, run_alone, take
+
 from meeple.interpreter import rng
 from meeple.interpreter.rng import Random
+from tests.helpers import effect_frame, run_alone, take
+from tests.helpers import fill_zone as put
+from tests.helpers import option_ids as ids
 
 SPECIES = ["plant", "water", "berry", "rock", "insect"]  # seats 0..3 hatch the first four
 FACES = ["skull", "blank", "plus1", "minus1", "minus2", "minus3"]

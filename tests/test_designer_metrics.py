@@ -6,7 +6,6 @@ import pytest
 from meeple.interpreter.lab import designer, stats, tables
 from meeple.interpreter.lab.record import GameRecord
 from meeple.interpreter.lab.simulate import Side, play_row
-from tests.conftest import rules
 
 
 def row(seed, scores, first=0, picks=None, breakdown=None, win=None):

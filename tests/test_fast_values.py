@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import scoring
-from meeple.interpreter import rng
+from meeple.interpreter import rng, scoring
 from meeple.interpreter.agents.mcts import MctsAgent
 from meeple.interpreter.agents.rollout import RolloutAgent
 from tests.conftest import rules, shipped
@@ -167,6 +166,7 @@ def test_cell_loops_odd_rules_come_out_the_same(monkeypatch, score, total):
 @pytest.mark.parametrize("rows, cols", [(3, 3), (6, 8), (1, 9), (9, 1), (7, 7), (10, 12)])
 def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, rows, cols):
     import random
+
     from meeple.interpreter.boards import grid as gridlib
     geometry = gridlib.Geometry.square(rows, cols)
     pick = random.Random(rows * 100 + cols)
@@ -184,6 +184,7 @@ def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, r
 
 def test_rank_utility_counts_as_the_formula_says():
     import random
+
     from meeple.interpreter.agents.mcts import rank_utility
     pick = random.Random(5)
     for _ in range(300):

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from meeple.dsl import ast
+from meeple.dsl.compiler import shipped_rulesets
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import GRAMMAR, ToAst, _lark, parse_file, parse_text
 from tests.conftest import SHIPPED
-from meeple.dsl.compiler import shipped_rulesets
 
 
 def test_every_alias_has_a_handler():

@@ -207,6 +207,7 @@ def test_a_huge_file_is_refused_before_parsing(tmp_path):
 def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
     import socket
     import threading
+
     from meeple.interpreter.lab.simulate import check_scheduler
     server = socket.create_server(("127.0.0.1", 0))
 
@@ -229,6 +230,7 @@ def test_a_scheduler_that_is_not_dask_is_refused_quickly(greeting, message):
 def test_a_save_may_not_name_code_to_import(tmp_path, capsys, monkeypatch):
     import json
     import sys
+
     from meeple import cli
     monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
     save = tmp_path / "game.json"
@@ -277,6 +279,7 @@ def test_a_trace_and_a_save_may_be_written_again(tmp_path, capsys):
 # ----------------------------------------------------------------- tampered traces
 def _trace(tmp_path, game="tic_tac_toe"):
     import json
+
     from meeple.interpreter import runner
     from tests.conftest import shipped
     result = runner.play(shipped(game), 2, 3, ["random"], game)
@@ -288,6 +291,7 @@ def _trace(tmp_path, game="tic_tac_toe"):
 def _rewrite(path, lines, rechain: bool):
     """Write edited lines back; with `rechain`, recompute the chain as a careful forger would."""
     import json
+
     from meeple.interpreter import trace_schema
     chain = ""
     out = []
@@ -363,6 +367,7 @@ def test_an_edited_line_is_named_by_the_chain(tmp_path, capsys):
 ])
 def test_a_damaged_save_is_one_line_naming_the_field(tmp_path, capsys, monkeypatch, field, value, message):
     import json
+
     from meeple import cli
     monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
     save = tmp_path / "game.json"

@@ -11,7 +11,6 @@ import time
 import pytest
 
 from meeple import cli
-from meeple.dsl.errors import MeepleError
 
 NESTED = "count(each x in 1..100000 where count(each y in 1..100000 where y == x) > 0)"
 HEAD = 'game "T"\nplayers 2\n'
@@ -76,6 +75,7 @@ def test_reach_far_along_a_loop_costs_the_loop(tmp_path):
 
 def test_reach_gives_what_it_gave_step_by_step():
     import random
+
     from meeple.interpreter.boards.graph import Board
 
     def by_state(board, start, steps, blocked):  # the search reach used before: every (space, steps left)
@@ -195,6 +195,7 @@ def test_train_never_writes_over_rules_or_data(tmp_path, capsys, monkeypatch, ou
 def test_a_model_with_nonsense_numbers_is_refused(tmp_path, capsys, key, value, message):
     import json
     import shutil
+
     from meeple.dsl.compiler import find_ruleset
     folder = tmp_path / "qw"
     shutil.copytree(find_ruleset("queens_wishes").parent, folder)
@@ -257,6 +258,7 @@ def test_a_save_opens_only_rules_the_player_could_name(tmp_path, capsys, monkeyp
 def test_a_save_says_which_rules_file_it_opens(tmp_path, capsys, monkeypatch):
     import json
     import shutil
+
     from meeple.dsl.compiler import find_ruleset
     save, data = saved_game(tmp_path, capsys, monkeypatch)
     rules = tmp_path / "ttt.rules"

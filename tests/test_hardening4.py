@@ -124,6 +124,7 @@ def test_a_write_waiting_for_a_locked_database_holds_only_its_own_table(tmp_path
 def _one_table_waits(c, db, monkeypatch):
     import sqlite3
     import threading
+
     from meeple.interpreter.table import store
     from tests.test_table import live_of, new_table, token
     held, waiting = new_table(c), new_table(c)
@@ -175,6 +176,7 @@ def _pictures(game="wild_gardens", players=3, seed=8, moves=600):
 def test_over_a_whole_wild_gardens_game_each_patch_is_right_and_their_median_at_most_5_kib():
     import copy
     import statistics
+
     from meeple.interpreter.table.patch import apply, diff
     from meeple.interpreter.table.wire import dumps
     pictures = _pictures()
@@ -193,6 +195,7 @@ def test_the_browser_applies_patches_as_the_server_means_them(tmp_path):
     import json
     import shutil
     from pathlib import Path
+
     from meeple.interpreter.table.patch import diff
     node = shutil.which("node")
     if node is None:
@@ -213,6 +216,7 @@ def test_the_browser_applies_patches_as_the_server_means_them(tmp_path):
 
 def test_pages_on_sockets_get_the_whole_picture_then_patches_and_stay_right():
     import random
+
     from tests.test_table import client, live_of, token
     with client(games=["wild_gardens"]) as c:
         t = c.post("/api/tables", json={"game": "wild_gardens", "players": 3, "seats": ["person"] * 3,
@@ -244,6 +248,7 @@ RAW = "\u202e\u200b\u2066\ufeff\u001b"
 
 def test_text_that_reorders_or_hides_itself_reaches_pages_written_out(tmp_path):
     import json
+
     from tests.test_table import client, token
     rules = tmp_path / "sneaky.rules"
     rules.write_text(SNEAKY, encoding="utf-8")

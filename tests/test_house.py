@@ -1,6 +1,6 @@
 """The house rules, checked: imports run one way through the layers of docs/architecture.md (the
-import-linter contract in pyproject.toml), no module imports itself back through others, and every
-module of the package sits in a layer.
+import-linter contracts in pyproject.toml), no module imports itself back through others, every
+module of the package sits in a layer, and ruff finds nothing (its rules in pyproject.toml).
 
 The contract is also shown to bite: a copy of the package where the parser imports the engine
 breaks it, naming that import."""
@@ -89,3 +89,9 @@ def test_the_compiler_reaches_the_runtime_through_one_module(tmp_path):
     assert "dsl/runtime.py alone BROKEN" in done.stdout and "1 kept, 1 broken" in done.stdout
     assert "meeple.dsl.compile_flow -> meeple.interpreter.effects.zones" in done.stdout
 
+
+
+def test_ruff_finds_nothing():
+    done = subprocess.run([tool("ruff"), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from meeple.interpreter.state import can_see, copy_state, may_see_var
 from meeple import openspiel
+from meeple.interpreter.state import can_see, copy_state, may_see_var
 from meeple.pettingzoo import raw_env
 
 HIDDEN_INFO = [("queens_wishes", 4), ("wild_gardens", 2), ("apothebakery", 3)]

@@ -86,7 +86,7 @@ def test_decks_show_only_their_top_back_and_sealed_choices_show_nothing(name, se
         d = engine.decision(state)
         for viewer in range(players):
             view = engine.view(state, viewer)
-            for key, items in state["zones"].items():
+            for key in state["zones"]:
                 spec = game.zones.get(key.split("/", 1)[0])
                 if spec is not None and spec.kind == "deck" and not can_see(game, key, viewer):
                     assert set(view["zones"][key][1:]) <= {HIDDEN}, f"seed {seed}: backs below the top of {key}"

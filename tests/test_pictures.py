@@ -9,10 +9,9 @@ import pytest
 
 from meeple.cli import main
 from meeple.dsl.compiler import shipped_rulesets
+from meeple.interpreter.board_text import path_board_text, state_text
 from meeple.interpreter.boards.graph import Board
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.board_text import path_board_text
-from meeple.interpreter.board_text import state_text
 from tests.conftest import rules
 
 SVG_TEXT = "{http://www.w3.org/2000/svg}text"

@@ -44,7 +44,7 @@ def test_bad_answers_are_asked_again_and_eof_quits(monkeypatch):
         try:
             return next(answers)
         except StopIteration:
-            raise EOFError
+            raise EOFError from None
     scripted(monkeypatch, answer)
     out = io.StringIO()
     assert play_at_terminal(shipped("queens_wishes"), 2, 3, 0, ["random"], out) == 0
@@ -75,6 +75,7 @@ def test_undo_locks_when_the_round_ends():
 def test_save_and_resume(tmp_path, monkeypatch):
     """A save holds every choice; resuming replays them; other rules are refused."""
     import json
+
     from meeple.cli import main
     save = tmp_path / "game.json"
     answers = iter(["1", "", "1", "", "1", ""])
@@ -83,7 +84,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
         try:
             return next(answers)
         except StopIteration:
-            raise EOFError  # the person walks away mid-game
+            raise EOFError from None  # the person walks away mid-game
     scripted(monkeypatch, answer)
     assert main(["play", "queens_wishes", "--players", "2", "--seed", "3", "--save", str(save)]) == 0
     data = json.loads(save.read_text())
@@ -102,6 +103,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
 
 def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
     import json
+
     from meeple.cli import main
     save = tmp_path / "g.json"
     first = iter(["1", ""])
@@ -237,6 +239,7 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
     the rules, a changed definition is, and the refusal names it."""
     import json
     import shutil
+
     from meeple.cli import main
     from tests.conftest import ROOT
     game = tmp_path / "fair"
@@ -274,6 +277,7 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
 def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, capsys):
     import json
     import shutil
+
     from meeple.cli import main
     from tests.conftest import ROOT
     shutil.copytree(ROOT / "rulesets" / "tutorial", tmp_path / "fair")
@@ -313,6 +317,7 @@ setup:
 def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, tmp_path):
     """u at the next prompt of the same phase takes the placement back; the save follows at once."""
     import json
+
     from tests.conftest import rules
     engine = rules(CHOICES, tmp_path, {"tiles.csv": "id,cells\nt1,rose tree\nt2,tree tree / rose .\n"})
     typed = iter(["1", "2 2", "", "", "u", "q"])  # tile, ROW COL, Enter places, Enter confirms, undo

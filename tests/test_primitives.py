@@ -751,8 +751,8 @@ class TestBoards:
 
     def test_reach_chooses_at_forks_and_skips_occupied_spaces(self, tmp_path):
         e = self.engine(tmp_path, "")
-        from meeple.interpreter.machine import Machine
         from meeple.interpreter.builtins import FUNCTIONS
+        from meeple.interpreter.machine import Machine
         m = Machine(e.game, e.start(1, 1)[0])
         reach = FUNCTIONS["reach"].fn
         assert reach(m, "path", "s1", 2, []) == ["s3", "s5"]        # two branches

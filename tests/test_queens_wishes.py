@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 from conftest import ROOT, shipped
+
 from meeple.interpreter.rng import Random
 
 ROWS, COLS = 6, 8
@@ -523,7 +523,7 @@ class TestBonusGardenersAtTheEnd:
         z["box"] += gardeners[1:]
         z["saved/0"] = gardeners[:1]
         state, _ = eng.apply(state, "O")  # no tile fits: the game ends, bonus tiles are placed
-        while (d := eng.decision(state)) is not None:
+        while eng.decision(state) is not None:
             state, _ = eng.apply(state, 0)  # the first square offered: index 0, next to gardeners 1 and 8
         z = state["zones"]
         assert state["over"] and None not in state["grids"]["garden/0"]["cells"]

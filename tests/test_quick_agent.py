@@ -6,8 +6,7 @@ import copy
 import pytest
 
 from meeple.interpreter import runner
-from meeple.interpreter.agents import AgentError, make_agents
-from meeple.interpreter.agents import quick
+from meeple.interpreter.agents import AgentError, make_agents, quick
 from tests.conftest import rules, shipped
 from tests.test_agents import engine_of
 

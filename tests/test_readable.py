@@ -13,8 +13,8 @@ from meeple.dsl import ast
 from meeple.dsl.compiler import compile_ruleset, load_game, shipped_rulesets
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_file, parse_text
-from meeple.interpreter.engine import Engine
 from meeple.interpreter.board_text import state_text
+from meeple.interpreter.engine import Engine
 from meeple.interpreter.render import event_text, shown_event
 
 CARDS = "id,name,cost,vp\nc1,Honey Cake,2,3\nc2,Mud Pie,1,1\nc3,Rose Tart,3,5\n"

@@ -10,13 +10,12 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tests.pages import PagesClient
-
 from meeple.cli import load, main
 from meeple.interpreter import runner
 from meeple.interpreter.state import can_see
 from meeple.interpreter.table.app import create_app
 from meeple.interpreter.table.live import SPECTATOR
+from tests.pages import PagesClient
 
 GAMES = ["queens_wishes", "wild_gardens", "apothebakery"]
 
@@ -110,6 +109,7 @@ def test_a_seed_chosen_in_the_lobby_is_shown_to_every_seat_and_a_random_one_to_n
 
 def test_a_database_from_before_chosen_seeds_opens_with_its_seeds_unshown(tmp_path):
     import sqlite3
+
     from meeple.interpreter.table.store import Store
     db = tmp_path / "old.sqlite"
     old = sqlite3.connect(db)

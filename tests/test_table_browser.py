@@ -10,8 +10,18 @@ import re
 import pytest
 
 from meeple.interpreter.standing import score_so_far
-from tests.browser import (WAIT, Server, browser, need_chromium, page_step, placement_cell, screenshot,
-                           socket_choose, wait_for, wait_step)
+from tests.browser import (
+    WAIT,
+    Server,
+    browser,
+    need_chromium,
+    page_step,
+    placement_cell,
+    screenshot,
+    socket_choose,
+    wait_for,
+    wait_step,
+)
 
 pytest.importorskip("selenium")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402

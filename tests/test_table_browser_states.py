@@ -4,12 +4,23 @@ a lost connection (the server stopped and started again on its database), and li
 work. Screenshots go to tests/artifacts/. Without Chromium these tests skip and say why."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
-from tests.browser import (WAIT, Server, browser, need_chromium, page_step, placement_cell, screenshot,
-                           socket_choose, wait_for, wait_step)
+from tests.browser import (
+    WAIT,
+    Server,
+    browser,
+    need_chromium,
+    page_step,
+    placement_cell,
+    screenshot,
+    socket_choose,
+    wait_for,
+    wait_step,
+)
 
 pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -126,7 +137,7 @@ def test_hot_seat_hides_everything_until_the_next_person_is_ready(site):
     tokens = {f"P{i + 1}": s["token"] for i, s in enumerate(row["seats"])}
     driver.get(server.url + "/")
     driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", f"meeple-seats-{row['id']}",
-                          '{"P1": "%s", "P2": "%s"}' % (tokens["P1"], tokens["P2"]))
+                          json.dumps({"P1": tokens["P1"], "P2": tokens["P2"]}, separators=(", ", ": ")))
     driver.get(f"{server.url}/table/{row['id']}?token={tokens['P1']}")
     wait_for(driver, "#switch")[0].click()
     passing = driver.find_element(By.ID, "pass")

@@ -44,6 +44,7 @@ def test_undo_never_takes_back_another_persons_later_choice():
 
 def test_a_busy_database_is_said_and_the_move_can_be_made_again(tmp_path, monkeypatch):
     import sqlite3
+
     from meeple.interpreter.table import store
     monkeypatch.setattr(store, "BUSY_SECONDS", 0.3, raising=False)
     db = tmp_path / "tables.sqlite"
@@ -94,6 +95,7 @@ def test_a_big_path_board_is_laid_out_quickly(tmp_path):
 def test_graph_draws_a_big_path_board_quickly(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     import time
+
     from meeple import cli
     rules = _big_board(tmp_path, 1200)
     start = time.process_time()

@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from tests.pages import PagesClient
-
 from meeple.cli import load, main
 from meeple.dsl.compiler import find_ruleset, shipped_rulesets
 from meeple.interpreter import runner, trace
 from meeple.interpreter.table.app import create_app
+from tests.pages import PagesClient
 
 GAMES = ["queens_wishes"]
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -487,6 +486,7 @@ def test_a_message_put_from_another_loop_wakes_the_pages_writer():
     # socket on its own); the page's writer must still wake and send (it once waited forever).
     import asyncio
     import threading
+
     from meeple.interpreter.table.outbox import Outbox
 
     class Page:

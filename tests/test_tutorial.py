@@ -25,11 +25,12 @@ import shlex
 
 import pytest
 
-from meeple import cli
 # `conftest` and `helpers` as pytest puts them on the path: this works under both
 # `.venv/bin/pytest` and `python -m pytest` (`tests.conftest` needs the latter).
 from conftest import ROOT, shipped
 from helpers import effect_frame, fill_zone, option_ids, run_alone, take
+
+from meeple import cli
 
 PAGES = [ROOT / "docs" / "tutorial.md", ROOT / "docs" / "tutorial-2.md"]  # read in this order
 SHIPPED_DIR = ROOT / "rulesets" / "tutorial"

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import ROOT, shipped
-from tests.helpers import effect_frame, fill_zone as put, option_ids as ids, run_alone, take
+
 from meeple.interpreter.rng import Random
+from tests.helpers import effect_frame, run_alone, take
+from tests.helpers import fill_zone as put
+from tests.helpers import option_ids as ids
 
 DATA = ROOT / "rulesets" / "wild_gardens"
 JAR = [0, 2, 5, 8, 11, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 54]  # jar spaces (WG-A2)

@@ -31,7 +31,6 @@ from meeple.interpreter.agents.determinize import determinize
 from meeple.interpreter.effects.choices import option_id
 from meeple.interpreter.rng import Random
 
-
 GUESS_ERRORS = (MeepleError, ValueError, KeyError, IndexError, TypeError, AttributeError)
 
 

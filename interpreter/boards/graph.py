@@ -54,7 +54,7 @@ class Board:
                       for i, s in enumerate(self.order)}
 
     @classmethod
-    def from_data(cls, name: str, data) -> "Board":
+    def from_data(cls, name: str, data) -> Board:
         if not isinstance(data, dict) or not isinstance(data.get("spaces"), dict):
             raise BoardError('a board file is a JSON object with "spaces" (an object) and "arrows" (a list)')
         graph: nx.DiGraph[str] = nx.DiGraph()

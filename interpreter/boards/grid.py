@@ -9,7 +9,7 @@ component covers what (so every component is in exactly one place).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import compress, repeat
 from operator import is_not
 
@@ -28,7 +28,7 @@ class Geometry:
     steps: dict = field(repr=False)  # direction -> tuple(index or -1)
 
     @classmethod
-    def square(cls, rows: int, cols: int) -> "Geometry":
+    def square(cls, rows: int, cols: int) -> Geometry:
         graph = nx.grid_2d_graph(rows, cols)
         index = {(r, c): r * cols + c for r in range(rows) for c in range(cols)}
         neighbours = tuple(
@@ -54,7 +54,7 @@ def occupancy(cells: list) -> int:
     return sum(compress(_bits(len(cells)), map(is_not, cells, repeat(None))))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bits(size: int) -> tuple:
     return tuple(1 << i for i in range(size))
 

@@ -11,7 +11,7 @@ so a fit check is one `&` per placement.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from meeple.interpreter.boards import corner_source
 
@@ -67,7 +67,7 @@ class Placement:
     cells: tuple  # ((index, value), ...)
 
 
-@lru_cache(maxsize=None)
+@cache
 def placements(cells: tuple, rows: int, cols: int) -> tuple:
     """Every distinct placement of the shape on an empty rows x cols grid."""
     seen = set()
@@ -138,7 +138,7 @@ class Table:
     pick: object = None
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(cells: tuple, rows: int, cols: int) -> Table:
     found = placements(cells, rows, cols)
     options = tuple((p.orientation, p.row + 1, p.col + 1) for p in found)

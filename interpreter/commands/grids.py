@@ -14,10 +14,17 @@ import sys
 
 from meeple.interpreter import arguments
 from meeple.interpreter.agents import RECOMMENDED
+from meeple.interpreter.commands.lab import (
+    STOPPED,
+    check_counts,
+    common_args,
+    engine_of,
+    play_sides,
+    side_of,
+    write_guarded,
+)
 from meeple.interpreter.extras import need
 from meeple.interpreter.lab import stats, tables
-from meeple.interpreter.commands.lab import (STOPPED, check_counts, common_args, engine_of,
-                                             play_sides, side_of, write_guarded)
 from meeple.interpreter.lab.runs import GAME_SECONDS, play_all
 from meeple.interpreter.lab.simulate import tasks_for
 

@@ -9,8 +9,7 @@ chosen option's value. `may` adds a "pass" option (value None).
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.boards import polyomino
-from meeple.interpreter.boards import placing
+from meeple.interpreter.boards import placing, polyomino
 from meeple.interpreter.boards.placing import placement_table, placements_for
 from meeple.interpreter.effects import actions, zones
 from meeple.interpreter.labels import PASS_ID, lone_option
@@ -125,7 +124,6 @@ class ChooseFrom:
 
     def options(self, m, frame) -> list:
         """The values offered now (each once), with None for "pass" after `may`."""
-        env = frame[2]
         items = self.source(m)
         if isinstance(items, int):
             items = list(range(items))

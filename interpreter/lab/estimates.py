@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+
 def mean(xs) -> float | None:
     xs = list(xs)
     return math.fsum(xs) / len(xs) if xs else None

@@ -89,7 +89,8 @@ def _watch_parent(parent: int) -> None:
 
 
 def _on_dask(tasks: list, scheduler: str):
-    from dask.distributed import Client, as_completed as dask_completed
+    from dask.distributed import Client
+    from dask.distributed import as_completed as dask_completed
 
     check_scheduler(scheduler)
     with Client(scheduler, timeout="20s") as client:

@@ -124,7 +124,7 @@ def check_scheduler(address: str, seconds: float = 5.0) -> None:
                 if not chunk:
                     break
                 head += chunk
-    except socket.timeout:
+    except TimeoutError:
         raise ConnectionError(f"it said nothing within {seconds:g} s: not a Dask scheduler") from None
     except OSError as exc:
         raise ConnectionError(exc.strerror or str(exc)) from None

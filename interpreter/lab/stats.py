@@ -35,7 +35,18 @@ import math
 from meeple.interpreter.lab import designer, inference
 from meeple.interpreter.lab.designer import win_share
 from meeple.interpreter.lab.estimates import (  # noqa: F401 (the lab's basic estimates, also read from here)
-    betainc, describe, mcnemar, mean, mean_ci, paired_t, quantile, sd, t_pvalue, t_quantile, wilson)
+    betainc,
+    describe,
+    mcnemar,
+    mean,
+    mean_ci,
+    paired_t,
+    quantile,
+    sd,
+    t_pvalue,
+    t_quantile,
+    wilson,
+)
 
 ALPHA = 0.05
 DETAIL = ("rule seat", "measure seat", "measure thing")  # rows shown with --detail, adjusted as their own family

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeple.dsl.errors import MeepleError
+from meeple.interpreter import trace
 from meeple.interpreter.table import bodies
 from meeple.interpreter.table.bodies import BodyError
 from meeple.interpreter.table.bots import BOT_CHOICES
@@ -42,7 +42,6 @@ from meeple.interpreter.table.model import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.wire import PageJSON, dumps
-from meeple.interpreter import trace
 from meeple.interpreter.trace import TraceError
 
 STATIC = Path(__file__).parent / "static"

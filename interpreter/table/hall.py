@@ -28,7 +28,6 @@ from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, Stopped, think
 
-
 log = logging.getLogger("meeple.table")
 # Tables kept in memory with no page open (the most recently left); an older one is read again from
 # the database when it is next asked for. Without a bound, every table ever played stays in memory.

@@ -16,10 +16,10 @@ from meeple.interpreter.printable import neutral
 from meeple.interpreter.render import event_text, player_name, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.state import visible_events
-from meeple.interpreter.trace import private_pass
 from meeple.interpreter.table.bots import PERSON, SPECTATOR
-from meeple.interpreter.table.thinkers import move_seed, think
 from meeple.interpreter.table.store import StoreError
+from meeple.interpreter.table.thinkers import move_seed, think
+from meeple.interpreter.trace import private_pass
 
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
 

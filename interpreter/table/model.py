@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 import threading
 
+from meeple.interpreter.board_text import area_holds, area_zones, board_occupants, boards_in_use, space_names
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.labels import field_text, option_label
-from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.board_text import area_holds, area_zones, board_occupants, boards_in_use, space_names
-from meeple.interpreter.render import choice_text, key_label, player_name, shown_value, var_text
 from meeple.interpreter.naming import in_area, parts_of
+from meeple.interpreter.pictures import board_positions
+from meeple.interpreter.render import choice_text, key_label, player_name, shown_value, var_text
 from meeple.interpreter.standing import score_so_far
 from meeple.interpreter.state import HIDDEN
 from meeple.interpreter.table.bots import SPECTATOR

@@ -72,7 +72,7 @@ class Outbox:
             while True:
                 message = self._patched(await self.queue.get())
                 await asyncio.wait_for(self.socket.send_text(wire.dumps(message)), self.seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.dropped = True
         except asyncio.CancelledError:
             pass  # dropped for a full queue, or the page's handler finished
