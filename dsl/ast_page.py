@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meeple.dsl.ast import _span
 from meeple.dsl.errors import Span
+from meeple.dsl.errors import span_field as _span
 
 
 @dataclass
