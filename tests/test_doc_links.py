@@ -20,9 +20,8 @@ DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md")) + [ROOT / "README.md"]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.DOTALL | re.MULTILINE)
-# The log of what was tried may be long and dated; the language reference is being extended and
-# will be split by topic when that settles.
-LONG_ALLOWED = {"experiments.md", "language.md"}
+# The log of what was tried may be long and dated.
+LONG_ALLOWED = {"experiments.md"}
 NOTEBOOK = re.compile(r"\b[Ss]ession\b|this sitting|\b20\d\d-\d\d-\d\d\b")
 
 

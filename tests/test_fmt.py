@@ -18,7 +18,8 @@ from meeple.dsl.parser import parse_text
 from tests.conftest import ROOT
 
 SHIPPED = sorted(shipped_rulesets().items())
-DOC_EXAMPLES = re.findall(r"```rules\n(.*?)```", (ROOT / "docs" / "language.md").read_text(), re.S)
+DOC_EXAMPLES = [e for doc in sorted((ROOT / "docs").glob("language*.md"))
+                for e in re.findall(r"```rules\n(.*?)```", doc.read_text(), re.S)]
 LEXEME = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')
 
 

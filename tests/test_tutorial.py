@@ -221,6 +221,6 @@ def test_the_tutorial_links_lead_somewhere():
     for doc in PAGES:
         text = doc.read_text(encoding="utf-8")
         for page, anchor in re.findall(r"\]\(([\w./-]*)#([\w-]+)\)", text):
-            assert page in ("", "language.md", "tutorial.md", "tutorial-2.md"), page
+            assert page in ("", "tutorial.md", "tutorial-2.md") or page.startswith("language"), page
             target = (ROOT / "docs" / page).read_text(encoding="utf-8") if page else text
             assert anchor in slugs(target), f"{doc.name}: {page}#{anchor}"
