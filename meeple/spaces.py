@@ -27,107 +27,23 @@ An index means the same value at every decision of every game of the ruleset at 
 count: `index(...)` and `describe(i)` translate. A decision whose options are sets of things (a
 `subsets(...)` source: which cards to send) is asked one item at a time, as `choose between`
 is: the legal actions are the items that still extend to some option, and `done` where the items
-picked so far are an option themselves (a set that nothing extends is taken at once). `Picking`
-holds those items between steps.
+picked so far are an option themselves (a set that nothing extends is taken at once). The
+adapters keep those items (`picked`) between steps.
 
 A value outside the space (a number from a range whose ends are computed in play, a text made
 up at run time) is a ValueError naming it: the rules would need a literal for it.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
-from meeple.dsl import ast
 from meeple.dsl.parser import parse_text
 from meeple.interpreter.effects.choices import Menu
 from meeple.interpreter.effects.simultaneous import Gather
+from meeple.space_kinds import _kinds, _runs, _walk
 
 ORIENTATIONS = 8  # 4 quarter turns, each plain or flipped (interpreter/boards/polyomino.py)
 DIRECTIONS = ("across", "down", "down-right", "down-left")
-
-
-LINE_CALLS = {"rows", "columns", "lines"}  # built-ins whose values are runs of cells
-
-
-def _walk(node, found: dict) -> None:
-    """What the rules hold under an AST node: "texts" (in source order), whole "numbers"
-    (negated ones too), the "calls" made, whether there are "bools", "places" and "sets"
-    (`subsets(...)`, `choose between`), and the "sources" of choices."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        t = type(n)
-        if t is ast.Str:
-            found["texts"].append(n.value)
-        elif t is ast.Int:
-            found["numbers"].add(n.value)
-        elif t is ast.Neg and type(n.operand) is ast.Int:
-            found["numbers"].add(-n.operand.value)
-        elif t is ast.Bool:
-            found["bools"] = True
-        elif t is ast.Call:
-            found["calls"].add(n.func)
-            if n.func in LINE_CALLS:  # which runs: `lines(board, 4)` runs of 4 only
-                size = n.args[1] if len(n.args) > 1 else None
-                found.setdefault("runs", set()).add((n.func, size.value if type(size) is ast.Int else None))
-        elif t is ast.Place:
-            found["places"] = True
-        elif t in (ast.Choose, ast.ChooseSome):
-            found["sources"].append(n.source)
-            found["sets"] |= t is ast.ChooseSome
-        if isinstance(n, list | tuple):
-            stack.extend(reversed(n))
-        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-            stack.extend(reversed([getattr(n, f.name) for f in dataclasses.fields(n)]))
-
-
-BOARD_CALLS = {"reach", "adjacent", "spaces", "areas"}  # built-ins whose values are board spaces
-
-
-def _kinds(e, game, any_kind: set, calling: set) -> set:
-    """The kinds of value a choice's source can offer, read from its AST: "cell", "name",
-    "number", "bool", or a run of cells (`("rows", None)`...); `any_kind` where the rules do not
-    say (a local, a field, a call of something else)."""
-    t = type(e)
-    if t is ast.Str:
-        return {"name"}
-    if t in (ast.Int, ast.Neg, ast.Range):
-        return {"number"}
-    if t is ast.Bool:
-        return {"bool"}
-    if t is ast.NoneLit:
-        return set()
-    if t is ast.ListLit:
-        return set().union(*(_kinds(x, game, any_kind, calling) for x in e.items))
-    if t is ast.Ternary:
-        return _kinds(e.then, game, any_kind, calling) | _kinds(e.other, game, any_kind, calling)
-    if t is ast.BinOp and e.op == "+":
-        return _kinds(e.left, game, any_kind, calling) | _kinds(e.right, game, any_kind, calling)
-    if t is ast.Name:
-        if e.name in game.zones or e.name in game.enums or e.name in game.kinds:
-            return {"name"}
-        return {"number"} if e.name in ("players", "turn_order") else any_kind
-    if t is ast.Index and type(e.obj) is ast.Name and e.obj.name in game.zones:
-        return {"name"}
-    if t is ast.Selection:
-        return _kinds(e.source, game, any_kind, calling)
-    if t is ast.Generator:
-        return _kinds(e.expr, game, any_kind, calling) if type(e.expr) is not ast.Name or \
-            e.expr.name not in e.selection.pattern.names else _kinds(e.selection, game, any_kind, calling)
-    if t is ast.Call:
-        if e.func in ("cells", "neighbours"):
-            return {"cell"}
-        if e.func in LINE_CALLS:
-            size = e.args[1] if len(e.args) > 1 else None
-            return {(e.func, size.value if type(size) is ast.Int else None)}
-        if e.func in BOARD_CALLS:
-            return {"name"}
-        if e.func in ("subsets", "list") and e.args:
-            return _kinds(e.args[0], game, any_kind, calling)
-        if e.func in game.function_bodies and e.func not in calling:
-            return _kinds(game.function_bodies[e.func], game, any_kind, calling | {e.func})
-    return any_kind
 
 
 class ActionSpace:
@@ -393,26 +309,6 @@ def listed(actions: list, to: str = " to ") -> str:
     if actions and actions == list(range(actions[0], actions[-1] + 1)):
         return f"{actions[0]}{to}{actions[-1]}"
     return ", ".join(map(str, actions[:20])) + (f" and {len(actions) - 20} more" if len(actions) > 20 else "")
-
-
-def _runs(g, calls: set) -> list:
-    """Every run of cells (first cell, direction, length) the calls make on a grid of this
-    geometry, in cell order: `rows` across, `columns` down, `lines(g, n)` n cells each way."""
-    moves = ((0, 1), (1, 0), (1, 1), (1, -1))
-    out = set()
-    for call, n in calls:
-        for r in range(g.rows):
-            for c in range(g.cols):
-                if call == "rows":
-                    out |= {(r * g.cols + c, 0, g.cols)} if c == 0 else set()
-                elif call == "columns":
-                    out |= {(r * g.cols + c, 1, g.rows)} if r == 0 else set()
-                else:
-                    for d, (dr, dc) in enumerate(moves):
-                        for k in [n] if n else range(1, max(g.rows, g.cols) + 1):
-                            if 0 <= r + dr * (k - 1) < g.rows and 0 <= c + dc * (k - 1) < g.cols:
-                                out.add((r * g.cols + c, d, k))
-    return sorted(out)
 
 
 def _minus(option: list, picked: list):
