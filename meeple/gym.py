@@ -63,7 +63,9 @@ class MeepleGymEnv(gymnasium.Env):
         self.encoder = TensorEncoder(self.engine, self.players, self.space)
         self.observation_space = gym_spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         self.action_space = gym_spaces.Discrete(self.space.size)
-        self.state, self.picked, self.bots = None, [], {}
+        self.state: dict | None = None
+        self.picked: list = []
+        self.bots: dict = {}
 
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -108,10 +110,12 @@ class MeepleGymEnv(gymnasium.Env):
 
     # ------------------------------------------------------------- what the learner sees
     def _observe(self) -> np.ndarray:
+        assert self.state is not None, "call reset() first"  # Gymnasium's order: reset, then step
         return self.encoder.seat_tensor(self.engine, self.state, self.seat, self.picked)
 
     def action_masks(self) -> np.ndarray:
         mask = np.zeros(self.space.size, np.int8)
+        assert self.state is not None, "call reset() first"
         pending = self.state["pending"]
         if not self.state["over"] and pending is not None and pending["actor"] == self.seat:
             mask[self.space.legal(pending, self.picked)] = 1

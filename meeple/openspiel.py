@@ -383,9 +383,9 @@ class _Plain:
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names = state, None, None
-        self.undo = []  # per action taken: what undo_action restores (states never changed: shared)
-        self.moves = []  # the actions taken, chance outcomes too (history())
-        self.picked = []  # the items of a set picked so far (meeple.spaces), one action each
+        self.undo: list = []  # per action taken: what undo_action restores (states never changed: shared)
+        self.moves: list[int] = []  # the actions taken, chance outcomes too (history())
+        self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels

@@ -55,7 +55,7 @@ class MeepleParallelEnv(ParallelEnv):
         observations = {a: aec.observe(a) for a in self.agents}
         terminations = {a: aec.terminations[a] for a in self.agents}
         truncations = {a: aec.truncations[a] for a in self.agents}
-        infos = {a: {} for a in self.agents}
+        infos: dict[str, dict] = {a: {} for a in self.agents}
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

@@ -206,6 +206,7 @@ class MeepleEnv(AECEnv):
     def option_actions(self) -> list[int]:
         """The action that takes each of the acting seat's options (in `option_labels` order); for
         a set picked one item at a time, the action of its first item."""
+        assert self.state_data is not None, "reset() needs to be called before option_actions."  # as PettingZoo says
         pending = self.state_data["pending"]
         if not self.space:
             return list(range(min(len(pending["options"]), self.action_count)))

@@ -36,6 +36,7 @@ up at run time) is a ValueError naming it: the rules would need a literal for it
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from meeple.dsl.parser import parse_text
 from meeple.interpreter.effects.choices import Menu
@@ -51,7 +52,7 @@ class ActionSpace:
 
     def __init__(self, game, players: int):
         self.game, self.players = game, players
-        found = {"texts": [], "numbers": set(), "calls": set(), "bools": False, "places": False, "sets": False,
+        found: dict[str, Any] = {"texts": [], "numbers": set(), "calls": set(), "bools": False, "places": False, "sets": False,
                  "sources": []}
         _walk(parse_text(game.source, game.path).items, found)
         texts, numbers = found["texts"], found["numbers"]
@@ -62,7 +63,7 @@ class ActionSpace:
         if any(isinstance(op.inner if isinstance(op, Gather) else op, Menu) for b in game.blocks for op in b.ops) \
                 or game.reactions:
             kinds.add("name")
-        offers = {"runs": {k for k in kinds if type(k) is tuple}, "sets": found["sets"] or "subsets" in found["calls"]}
+        offers: dict[str, Any] = {"runs": {k for k in kinds if type(k) is tuple}, "sets": found["sets"] or "subsets" in found["calls"]}
         names: list = list(game.components)
         for values in game.enums.values():
             names += [v for v in values if type(v) is str]
@@ -84,7 +85,7 @@ class ActionSpace:
         self.grids = [(key, spec) for name, spec in game.grids.items()
                       for key, _ in game.instance_keys(name, spec.per, players)]
         self.keys = {key for key, _ in self.grids}
-        self._last = (None, None)  # (a decision, its options' indices): see `plain`
+        self._last: tuple = (None, None)  # (a decision, its options' indices): see `plain`
         self.segments: list = []  # (kind, start, size)
         # Passing: `may choose`, a reaction window, an offer to act now (an action at any time).
         may = game.reactions or game.actions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)

@@ -24,6 +24,8 @@ running blocks.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from meeple.interpreter.extras import need
 
 need("research", "meeple.tensors", "numpy")
@@ -95,11 +97,11 @@ class TensorEncoder:
                            or any(c.secret for c in g.counters.values()) or bool(g.interrupting)
                            or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops))
 
-    def seat_tensor(self, engine, state: dict, seat: int, picked: list = ()) -> np.ndarray:
+    def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `seat` for a state of the game (its view made only where it differs)."""
         return self.encode(engine.view(state, seat) if self.needs_view else state, seat, picked)
 
-    def encode(self, view: dict, seat: int, picked: list = ()) -> np.ndarray:
+    def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `view` (the state as `seat` sees it); `picked`: a set's items so far."""
         out = np.zeros(self.size, np.float32)
         out[self.SEAT + seat] = 1
