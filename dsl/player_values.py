@@ -187,42 +187,51 @@ def player_values(items, counters: dict, seats: set | frozenset = frozenset()) -
 
 
 # ----------------------------------------------------------------- names that hold a player
-def _bindings(items, shapes: _Shapes, data_effects: set | frozenset):
-    """(name, what it holds) for every place a local name is bound: loops, choices, `let`,
-    the player of an action or reaction, and an effect's parameters at each call."""
-    effects = {e.name: e for e in _nodes(items) if isinstance(e, ast.EffectDecl)}
-    field_calls = [n.call for n in _nodes(items) if isinstance(n, ast.DoField)]
-    for n in _nodes(items):
+ITEM, VALUE = "item", "value"  # a binding holds one item of its expression, or its value
+
+
+def _bindings(items, data_effects: set | frozenset) -> list:
+    """(name, how, expression) for every place a local name is bound: loops and choices (one ITEM
+    of the expression), `let` and an effect's parameter at each call (its VALUE), the player of an
+    action or reaction (PLAYER), and what holds nothing known (None). Walked once per ruleset."""
+    nodes = list(_nodes(items))
+    effects = {e.name: e for e in nodes if isinstance(e, ast.EffectDecl)}
+    field_calls = [n.call for n in nodes if isinstance(n, ast.DoField)]
+    out: list[tuple] = []
+    for n in nodes:
         if isinstance(n, (ast.For, ast.Selection)) and len(n.pattern.names) == 1 and not n.pattern.unpack:
-            yield n.pattern.names[0], shapes.item(shapes.of(n.source, {}))
+            out.append((n.pattern.names[0], ITEM, n.source))
         elif isinstance(n, (ast.For, ast.Selection)):
-            for name in n.pattern.names:
-                yield name, None
+            out += [(name, None, None) for name in n.pattern.names]
         elif isinstance(n, (ast.Choose, ast.Simultaneous)):
-            yield n.var, shapes.item(shapes.of(n.source, {}))
+            out.append((n.var, ITEM, n.source))
         elif isinstance(n, ast.ChooseSome):
-            yield n.var, None
+            out.append((n.var, None, None))
         elif isinstance(n, ast.Let):
-            yield n.name, shapes.of(n.value, {})
+            out.append((n.name, VALUE, n.value))
         elif isinstance(n, ast.ActionDecl):
-            yield n.param, PLAYER
+            out.append((n.param, PLAYER, None))
         elif isinstance(n, ast.ReactionDecl):
-            yield n.params[0], PLAYER
-            yield n.params[1], None
+            out += [(n.params[0], PLAYER, None), (n.params[1], None, None)]
         elif isinstance(n, ast.FunctionDecl):
-            for p in n.params:
-                yield p, None
+            out += [(p, None, None) for p in n.params]
         elif isinstance(n, ast.Do) and n.effect in effects:
-            for p, arg in zip(effects[n.effect].params, n.args):
-                yield p, shapes.of(arg, {})
+            out += [(p, VALUE, arg) for p, arg in zip(effects[n.effect].params, n.args)]
     for name in data_effects & set(effects):  # run by `do c.field(args)`: those args, then the data's
         params = effects[name].params
         for call in field_calls:
-            for i, p in enumerate(params):
-                yield p, shapes.of(call.args[i], {}) if i < len(call.args) else None
+            out += [(p, VALUE, call.args[i]) if i < len(call.args) else (p, None, None) for i, p in enumerate(params)]
         if not field_calls:
-            for p in params:
-                yield p, None
+            out += [(p, None, None) for p in params]
+    return out
+
+
+def _holds(shapes: _Shapes, how, expr):
+    if how == ITEM:
+        return shapes.item(shapes.of(expr, {}))
+    if how == VALUE:
+        return shapes.of(expr, {})
+    return how
 
 
 def counter_shapes(counters: dict) -> dict:
@@ -238,12 +247,16 @@ def player_locals(items, counters: dict, data_effects: set | frozenset = frozens
     The largest set that is consistent: a name is in it when every binding of it is a player,
     judged with the names in it taken as players (so `let w = p` follows `p`)."""
     base = counter_shapes(counters)
-    names = {name for name, _ in _bindings(items, _Shapes(items, set(), base), data_effects)} | {"player"}
+    bindings = _bindings(items, data_effects)
+    functions = _Shapes(items, set()).functions
+    names = {name for name, _, _ in bindings} | {"player"}
     while True:
-        shapes = _Shapes(items, names, base)
+        shapes = _Shapes([], names, base)
+        shapes.functions = functions
         verdicts: dict[str, bool] = {}
-        for name, shape in _bindings(items, shapes, data_effects):
-            verdicts[name] = verdicts.get(name, True) and shape == PLAYER
+        for name, how, expr in bindings:
+            if verdicts.get(name, True):
+                verdicts[name] = _holds(shapes, how, expr) == PLAYER
         kept = {n for n in names if verdicts.get(n, n == "player")}
         if kept == names:
             return names

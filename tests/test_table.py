@@ -567,7 +567,9 @@ def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup
         page = my_turn(ws)  # the bot has placed its pawn by now
     who = {s["name"]: s["who"] for b in page["boards"] for s in b["spaces"] if s["who"]}
     assert sorted(x for names in who.values() for x in names) == ["P1", "P2"], who
-    assert page["log"][0] == "Setup" and all(line.startswith("  ") for line in page["log"][1:4]), page["log"][:4]
+    # the setup's lines sit under the heading (its bookkeeping is one line, then the first forager)
+    assert page["log"][0] == "Setup" and all(line.startswith("  ") for line in page["log"][1:3]), page["log"][:4]
+    assert page["log"][1] == "  The decks are shuffled; the supplies, ingredient sources, skill tokens and books are laid out"
 
 
 def test_the_end_of_the_game_says_who_won_in_words():
