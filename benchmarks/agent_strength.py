@@ -13,6 +13,12 @@ Three parts (each can be run alone with --part):
   of the agent's seat and of the opponent's.
 - cost: decisions per second and CPU seconds per game of each agent, from Wild
   Gardens 2p self-play.
+- agreement (only when asked): the agent shadows greedy's self-play, seat by seat: at every
+  decision greedy values its options and plays its pick, the agent picks too (its own look
+  kept as in a game of its own). How often it picks an option greedy values as highly, how
+  much of greedy's outlook it gives up a decision, its CPU seconds a game. Seconds of CPU
+  for a first answer where a duel against greedy takes the better part of an hour; a
+  pruning that loses nothing here can still lose a duel (greedy's own look is the judge).
 
 Games are seeded and budgets are iterations, so every figure replays exactly
 (time per decision does not; it is CPU time, the cost on one core).
@@ -27,6 +33,8 @@ Games are seeded and budgets are iterations, so every figure replays exactly
         --opponent greedy --games 160 --seed 541 --games-file qw.jsonl   # each game a JSON line too
     .venv/bin/python benchmarks/agent_strength.py --agent rollout --part duels --game queens_wishes \
         --opponent greedy --option scoring=B   # the duel played with another option of the game
+    .venv/bin/python benchmarks/agent_strength.py --agent quick --part agreement --game wild_gardens \
+        --games 4 --seed 1   # quick's picks against greedy's on greedy's games
 
 A duel's win rate moves by 10 points between runs of 80 seeds (docs/experiments.md, stints 9-13):
 --games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
@@ -97,11 +105,39 @@ def play(task: tuple) -> dict:
             "won": bool(state["vars"].get("won")), "unfinished": not state["over"]}
 
 
-def run(tasks: list, jobs: int) -> list[dict]:
+def shadow(task: tuple) -> dict:
+    """One seeded greedy self-play game with `agent` deciding beside greedy in every seat: how
+    often its pick is worth (by greedy's gains) what greedy's is, and what it gives up."""
+    from meeple.interpreter.agents import make_agents
+    game, agent, seed = task
+    engine = engine_for(game)
+    players = 2
+    greedy, other = make_agents(engine, ["greedy"], players, seed), make_agents(engine, [agent], players, seed)
+    state, _ = engine.start(players, seed)
+    seconds = given_up = 0.0
+    decided = agreed = steps = 0
+    while (d := engine.decision(state)) is not None and steps < MAX_DECISIONS:
+        steps += 1
+        view = engine.view(state, d.actor)
+        start = time.process_time()
+        theirs = other[d.actor].choose(view, d)  # every decision, so that a kept look goes on
+        seconds += time.process_time() - start
+        index = 0
+        if len(d.options) > 1:
+            gains = greedy[d.actor].gains(view, d)
+            index = greedy[d.actor].pick(gains, view, d)
+            decided += 1
+            agreed += gains[theirs] == gains[index]
+            given_up += gains[index][0] - gains[theirs][0]
+        state, _ = engine.apply(state, index, inplace=True)
+    return {"seconds": seconds, "decided": decided, "agreed": agreed, "given_up": given_up}
+
+
+def run(tasks: list, jobs: int, work=play) -> list[dict]:
     if jobs <= 1:
-        return [play(t) for t in tasks]
+        return [work(t) for t in tasks]
     with Pool(jobs) as pool:
-        return pool.map(play, tasks, chunksize=1)
+        return pool.map(work, tasks, chunksize=1)
 
 
 def per_decision(rows: list[dict]) -> float:
@@ -198,6 +234,18 @@ def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[
                                 "seconds": r["seconds"][me], "decisions": r["decisions"][me]}) + "\n")
 
 
+def agreement(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
+    """The agent's picks against greedy's on greedy's own games (see `shadow`)."""
+    print(f"{agent} deciding beside greedy in greedy's games, 2 players, {n} games each (seeds {seed}..{seed + n - 1})")
+    for game in games or ["wild_gardens", "apothebakery", "queens_wishes"]:
+        rows = run([(game, agent, seed + i) for i in range(n)], jobs, shadow)
+        decided = sum(r["decided"] for r in rows)
+        agreed = sum(r["agreed"] for r in rows)
+        print(f"  {game}: picks what greedy would at {agreed / max(1, decided):.1%} of {decided} decisions, gives up "
+              f"{sum(r['given_up'] for r in rows) / max(1, decided):.4f} points of greedy's outlook a decision, "
+              f"{sum(r['seconds'] for r in rows) / n:.2f} CPU-s a game (both seats)", flush=True)
+
+
 def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
     print(f"cost per agent, Wild Gardens 2p self-play, {n} games each")
     for agent in agents:
@@ -213,7 +261,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--games", type=int, default=10, help="games per figure")
     ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
     ap.add_argument("--agent", default=BEST)
-    ap.add_argument("--part", choices=["figures", "duels", "cost"], action="append")
+    ap.add_argument("--part", choices=["figures", "duels", "cost", "agreement"], action="append",
+                    help="default: figures, duels and cost")
     ap.add_argument("--game", action="append", help="figures and duels in this game only (repeatable)")
     ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
@@ -243,6 +292,8 @@ def main() -> int:
         figures(args.agent, args.games, args.seed, args.jobs, args.game)
     if "duels" in parts:
         duels(args.agent, args.games, args.seed, args.jobs, args.game, args.opponent, args.games_file, options)
+    if "agreement" in parts:
+        agreement(args.agent, args.games, args.seed, args.jobs, args.game)
     if "cost" in parts:
         cost(["random", "greedy", PREVIOUS, args.agent], max(2, args.games // 5), args.seed, args.jobs)
     return 0

@@ -104,3 +104,15 @@ def test_a_games_file_that_cannot_be_written_is_refused_before_any_game(bench, m
         bench.main()
     assert stop.value.code == 2 and bench.asked == []
     assert f"--games-file {tmp_path}: Is a directory" in capsys.readouterr().err
+
+
+def test_agreement_values_the_agents_picks_by_greedys_gains():
+    """Greedy beside greedy (seeded alike) picks the same every time and gives up nothing;
+    random beside greedy picks otherwise at some decisions and gives up outlook there."""
+    spec = importlib.util.spec_from_file_location("agent_strength", PATH)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    same = bench.shadow(("mudcake_fair", "greedy", 3))
+    assert same["decided"] >= 5 and same["agreed"] == same["decided"] and same["given_up"] == 0
+    other = bench.shadow(("mudcake_fair", "random", 3))
+    assert other["agreed"] < other["decided"] and other["given_up"] > 0

@@ -58,15 +58,22 @@ class GreedyAgent:
     def choose(self, view: dict, decision) -> int:
         if len(decision.options) == 1:
             return 0
-        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
-        taken = self.taken.setdefault(here, set())
+        return self.pick(self.gains(view, decision), view, decision)
+
+    def gains(self, view: dict, decision) -> list[tuple]:
+        """Per option: (its gain in outlook, whether it moves the game on), on fresh guesses."""
         gains = None
         for _ in range(GUESSES):
             guess = determinize(self.engine.game, view, self.rng.below(1 << 62))
             sample = one_step_gains(self.engine, guess, decision, self.seat, self.rng, self.tries)
             gains = sample if gains is None else [(a[0] + b[0], a[1]) for a, b in zip(gains, sample)]
         assert gains is not None  # GUESSES is at least 1
-        return pick_fresh(self.rng, gains, decision, taken)
+        return gains
+
+    def pick(self, gains: list, view: dict, decision) -> int:
+        """The option `choose` takes given its gains (benchmarks/agent_strength.py values others' picks by them)."""
+        here = json.dumps({**view, "step": 0}, sort_keys=True, separators=(",", ":"))  # step counts decisions
+        return pick_fresh(self.rng, gains, decision, self.taken.setdefault(here, set()))
 
 
 def pick_fresh(rng, gains: list, decision, taken: set) -> int:
