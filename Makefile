@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m mypy
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # Regenerate the reviewed snapshot traces after an intended change (read the diff!).
 snapshots: $(STAMP)

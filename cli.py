@@ -22,6 +22,7 @@
 Exit codes: 0 fine, 1 a problem in a rules file (or a trace that does not
 replay), 2 a bad command line (unknown game, bad option, wrong player count).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,10 +58,11 @@ def final_state_json(engine: Engine, state: dict) -> dict:
     for key, grid in state["grids"].items():
         cols = engine.game.grids[key.split("/", 1)[0]].geometry.cols
         cells = grid["cells"]
-        grids[key] = {"rows": [cells[i:i + cols] for i in range(0, len(cells), cols)],
-                      "pieces": [p[:4] for p in grid["pieces"]]}
-    return {"zones": state["zones"], "counters": state["vars"], "grids": grids,
-            "first_player": state["first"]}
+        grids[key] = {
+            "rows": [cells[i : i + cols] for i in range(0, len(cells), cols)],
+            "pieces": [p[:4] for p in grid["pieces"]],
+        }
+    return {"zones": state["zones"], "counters": state["vars"], "grids": grids, "first_player": state["first"]}
 
 
 # ----------------------------------------------------------------- commands
@@ -85,9 +87,12 @@ def cmd_check(args) -> int:
             continue
         for w in notes:
             print(w.format(), file=sys.stderr)
-        print(f"{path}: ok ({game.title}, {plural(len(game.phases), 'phase')}, "
-              f"{plural(len(game.components), 'component')}"
-              + (f", {len(notes)} warning{'s' if len(notes) != 1 else ''}" if notes else "") + ")")
+        print(
+            f"{path}: ok ({game.title}, {plural(len(game.phases), 'phase')}, "
+            f"{plural(len(game.components), 'component')}"
+            + (f", {len(notes)} warning{'s' if len(notes) != 1 else ''}" if notes else "")
+            + ")"
+        )
     return 1 if bad else 0
 
 
@@ -96,8 +101,10 @@ def _every_way(rs, game) -> int:
     typo in a variant's body surfaces at `check`, not at a run an hour later. Prints each error
     with the way of playing it is in; returns how many ways failed."""
     ways: list[tuple[str, dict, list]] = [
-        (f"--option {name}={value}", {name: value}, []) for name, (values, _) in game.option_choices.items()
-        for value in values[1:]]
+        (f"--option {name}={value}", {name: value}, [])
+        for name, (values, _) in game.option_choices.items()
+        for value in values[1:]
+    ]
     ways += [(f"--variant {name}", {}, [name]) for name in game.variant_titles]
     failed = 0
     for words, options, variants in ways:
@@ -119,8 +126,10 @@ def cmd_list(args) -> int:
             continue
         opts = "; ".join(f"{k} = {' | '.join(v)}" for k, (v, _) in game.option_choices.items())
         variants = ", ".join(game.variant_titles) or "none"
-        print(f"{name}: {game.title}, {game.min_players}-{game.max_players} players"
-              f"; options: {opts or 'none'}; variants: {variants}")
+        print(
+            f"{name}: {game.title}, {game.min_players}-{game.max_players} players"
+            f"; options: {opts or 'none'}; variants: {variants}"
+        )
     return 0
 
 
@@ -137,8 +146,15 @@ def cmd_run(args) -> int:
     if args.seconds is not None and not 0 < args.seconds <= 86_400:  # also refuses nan and inf
         raise CommandError("--seconds must be more than 0 and at most 86400")
     try:
-        result = runner.play(engine, players, args.seed, agent_list(args.agents), ruleset_ref(args.game),
-                             strict=args.strict, seconds=args.seconds)
+        result = runner.play(
+            engine,
+            players,
+            args.seed,
+            agent_list(args.agents),
+            ruleset_ref(args.game),
+            strict=args.strict,
+            seconds=args.seconds,
+        )
     except runner.Stopped as exc:
         raise CommandError(f"the game was stopped: {exc}") from None
     if args.trace:
@@ -150,17 +166,30 @@ def cmd_run(args) -> int:
             raise CommandError(f"cannot write trace {args.trace}: {exc.strerror}") from None
     agents = result.trace.lines[0]["agents"]
     if args.json:
-        out = {"game": engine.game.title, "ruleset": args.game, "options": engine.game.options,
-               "variants": engine.game.variants, "seed": args.seed, "players": players, "agents": agents,
-               "scores": result.scores, "ranking": result.ranking, "outcome": result.outcome,
-               "decisions": result.decisions,
-               "state": final_state_json(engine, result.state)}
+        out = {
+            "game": engine.game.title,
+            "ruleset": args.game,
+            "options": engine.game.options,
+            "variants": engine.game.variants,
+            "seed": args.seed,
+            "players": players,
+            "agents": agents,
+            "scores": result.scores,
+            "ranking": result.ranking,
+            "outcome": result.outcome,
+            "decisions": result.decisions,
+            "state": final_state_json(engine, result.state),
+        }
         print(json.dumps(out, indent=2))
         return 0
     g = engine.game
     opts = ", ".join(f"{k}={v}" for k, v in g.options.items())
-    print(f"{g.title}: {players} players, seed {args.seed}" + (f", {opts}" if opts else "")
-          + "".join(f", +{v}" for v in g.variants) + f"; {result.decisions} decisions")
+    print(
+        f"{g.title}: {players} players, seed {args.seed}"
+        + (f", {opts}" if opts else "")
+        + "".join(f", +{v}" for v in g.variants)
+        + f"; {result.decisions} decisions"
+    )
     print("\n".join(score_table(result.scores, result.ranking, agents, result.outcome)))
     for o in result.outcome or []:
         print(outcome_text(o, players))
@@ -184,6 +213,7 @@ def cmd_new(args) -> int:
     from pathlib import Path
 
     from meeple.interpreter import skeleton
+
     try:
         path = skeleton.create(args.name, Path(args.dir))
     except ValueError as exc:
@@ -210,8 +240,10 @@ def cmd_bench(args) -> int:
         r = bench.bench(engine, players, args.seconds, args.repeats, args.seed)
     except bench.BenchError as exc:
         raise CommandError(str(exc)) from None
-    print(f"{engine.game.title}: {players} players, uniform random games, "
-          f"{args.repeats} x {args.seconds:g} s (median, min-max)")
+    print(
+        f"{engine.game.title}: {players} players, uniform random games, "
+        f"{args.repeats} x {args.seconds:g} s (median, min-max)"
+    )
     print(f"  parse+check+compile  {bench.spread([t * 1000 for t in compile_times])} ms")
     print(f"  games/s              {bench.spread(r['games_per_s'])}")
     print(f"  decisions/s          {bench.spread(r['decisions_per_s'])}")
@@ -248,11 +280,23 @@ def cmd_play(args) -> int:
     if not 1 <= args.seat <= players:
         raise CommandError(f"--seat must be between 1 and {players}")
     g = engine.game
-    header = {"ruleset": ruleset_ref(args.game), "options": g.options, "variants": g.variants,
-              "rules": fingerprint(find_ruleset(args.game), g.options)}
+    header = {
+        "ruleset": ruleset_ref(args.game),
+        "options": g.options,
+        "variants": g.variants,
+        "rules": fingerprint(find_ruleset(args.game), g.options),
+    }
     try:
-        return play_at_terminal(engine, players, args.seed, args.seat - 1, agent_list(args.agents),
-                                save=args.save or args.resume, resumed=resumed, header=header)
+        return play_at_terminal(
+            engine,
+            players,
+            args.seed,
+            args.seat - 1,
+            agent_list(args.agents),
+            save=args.save or args.resume,
+            resumed=resumed,
+            header=header,
+        )
     except saves.SaveError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
@@ -262,6 +306,7 @@ def cmd_play(args) -> int:
 def cmd_lsp(args) -> int:
     need("lsp", "meeple lsp", "pygls", "lsprotocol")
     from meeple.dsl import lsp  # pygls loads only for the editor, not for every command
+
     return lsp.serve()
 
 
@@ -277,35 +322,46 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="check .rules files (with every option value and variant)")
     c.add_argument("files", nargs="+")
-    c.add_argument("--variant-file", action="append", default=[], metavar="FILE",
-                   help="a file of `variant` blocks to lay over each ruleset checked")
+    c.add_argument(
+        "--variant-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file of `variant` blocks to lay over each ruleset checked",
+    )
     c.set_defaults(fn=cmd_check)
 
     ls = sub.add_parser("list", help="list the shipped rulesets")
     ls.set_defaults(fn=cmd_list)
 
     def game_args(q, optional: bool = False):
-        q.add_argument("game", nargs="?" if optional else None,
-                       help="a shipped ruleset's name or a path to a .rules file")
+        q.add_argument(
+            "game", nargs="?" if optional else None, help="a shipped ruleset's name or a path to a .rules file"
+        )
         q.add_argument("--players", type=int)
         q.add_argument("--seed", type=int, default=1)
         q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         q.add_argument("--variant", action="append", default=[], metavar="NAME")
-        q.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, planner, planner@N, rollout, rollout@N, module:Class")
+        q.add_argument(
+            "--agents",
+            help="comma-separated, one per seat: random, greedy, mcts, mcts@N, planner, planner@N, rollout, rollout@N, module:Class",
+        )
 
     r = sub.add_parser("run", help="bots play one game")
     game_args(r)
     r.add_argument("--trace", help="write the trace (JSON lines) here")
     r.add_argument("--json", action="store_true", help="print one JSON object")
-    r.add_argument("--strict", action="store_true",
-                   help="check at every step that every component is in exactly one place")
+    r.add_argument(
+        "--strict", action="store_true", help="check at every step that every component is in exactly one place"
+    )
     r.add_argument("--seconds", type=float, help="stop the game (one line, exit 2) if it runs longer than this")
     r.set_defaults(fn=cmd_run)
 
     pl = sub.add_parser("play", help="play at the terminal: against bots, or hot-seat with --agents human,human")
     game_args(pl, optional=True)  # --resume knows the game
-    pl.add_argument("--seat", type=int, default=1,
-                    help="your seat, 1-based, when --agents names no `human` (the others are bots)")
+    pl.add_argument(
+        "--seat", type=int, default=1, help="your seat, 1-based, when --agents names no `human` (the others are bots)"
+    )
     pl.add_argument("--save", help="save every choice to this file as you play")
     pl.add_argument("--resume", help="continue a saved game (and keep saving to it)")
     pl.set_defaults(fn=cmd_play)
@@ -330,26 +386,51 @@ def build_parser() -> argparse.ArgumentParser:
     from meeple.interpreter.commands import grids as grid
     from meeple.interpreter.commands import lab, see, train
     from meeple.interpreter.commands import serve as table
+
     for name, configure, fn, text in [
-            ("graph", see.configure_graph, see.cmd_graph,
-             "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
-            ("show", see.configure_show, see.cmd_show, "a traced game as it stood after decision K"),
-            ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
-            ("compare", lab.configure_compare, lab.cmd_compare,
-             "a variant, an option or another file against the base game, on the same seeds"),
-            ("sweep", grid.configure_sweep, grid.cmd_sweep,
-             "play a grid of param values on the same seeds; the response with intervals"),
-            ("tune", grid.configure_tune, grid.cmd_tune,
-             "search param ranges (optuna) for the values that best meet a target (balance, ...)"),
-            ("tournament", grid.configure_tournament, grid.cmd_tournament,
-             "agents play every seating; Bradley-Terry ratings with intervals"),
-            ("report", lab.configure_report, lab.cmd_report,
-             "the report of saved rows: one kind of game summarized, two compared by seed"),
-            ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),
-            ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
-            ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser"),
-            ("train", train.configure_train, train.cmd_train,
-             "fit a state evaluation for the planner bot from self-play; writes NAME.model.json")]:
+        ("graph", see.configure_graph, see.cmd_graph, "draw the flow of phases or a board: Graphviz DOT, or SVG/PNG"),
+        ("show", see.configure_show, see.cmd_show, "a traced game as it stood after decision K"),
+        ("simulate", lab.configure_simulate, lab.cmd_simulate, "play many seeded games; rows and a summary"),
+        (
+            "compare",
+            lab.configure_compare,
+            lab.cmd_compare,
+            "a variant, an option or another file against the base game, on the same seeds",
+        ),
+        (
+            "sweep",
+            grid.configure_sweep,
+            grid.cmd_sweep,
+            "play a grid of param values on the same seeds; the response with intervals",
+        ),
+        (
+            "tune",
+            grid.configure_tune,
+            grid.cmd_tune,
+            "search param ranges (optuna) for the values that best meet a target (balance, ...)",
+        ),
+        (
+            "tournament",
+            grid.configure_tournament,
+            grid.cmd_tournament,
+            "agents play every seating; Bradley-Terry ratings with intervals",
+        ),
+        (
+            "report",
+            lab.configure_report,
+            lab.cmd_report,
+            "the report of saved rows: one kind of game summarized, two compared by seed",
+        ),
+        ("summarize", lab.configure_report, lab.cmd_report, "the same as report (its former name)"),
+        ("fmt", formatter.configure_fmt, formatter.cmd_fmt, "rewrite .rules files in the canonical layout"),
+        ("serve", table.configure_serve, table.cmd_serve, "the play table: people play in a browser"),
+        (
+            "train",
+            train.configure_train,
+            train.cmd_train,
+            "fit a state evaluation for the planner bot from self-play; writes NAME.model.json",
+        ),
+    ]:
         command = sub.add_parser(name, help=text)
         configure(command)
         command.set_defaults(fn=fn)

@@ -40,6 +40,7 @@ A duel's win rate moves by 10 points between runs of 80 seeds (docs/experiments.
 --games-file keeps every game (seed, the agent's seat, win, margin, each score rule's points for
 both seats), appended, so runs on other seeds or days can be pooled and compared game by game.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,6 +70,7 @@ def engine_for(game: str, options: tuple = ()):
     """The engine of a shipped game played with these options ((name, value) pairs)."""
     if (game, options) not in _ENGINES:
         from meeple.interpreter.loader import load
+
         _ENGINES[game, options] = load(game, dict(options))
     return _ENGINES[game, options]
 
@@ -76,6 +78,7 @@ def engine_for(game: str, options: tuple = ()):
 def play(task: tuple) -> dict:
     """One seeded game: per seat its score, place, guests served, cures won, time and decisions."""
     from meeple.interpreter.agents import make_agents
+
     game, agents, seed, *options = task  # options: (name, value) pairs, for duels played with --option
     engine = engine_for(game, *options)
     players = len(agents)
@@ -96,19 +99,27 @@ def play(task: tuple) -> dict:
             served[p] += max(0, len(state["zones"].get(f"served/{p}", ())) - before[p])
     zones, ranking = state["zones"], engine.ranking(state)
     firsts = [r["player"] for r in ranking if r["place"] == 1]
-    return {"game": game, "agents": agents, "seed": seed, "seconds": seconds, "decisions": decisions,
-            "scores": [engine.total(state, p) for p in range(players)],
-            "breakdown": [s["breakdown"] for s in engine.scores(state)],
-            "wins": [1 / len(firsts) if p in firsts else 0 for p in range(players)],
-            "served": served,
-            "cured": [len(zones.get(f"cures_won/{p}", [])) for p in range(players)],
-            "won": bool(state["vars"].get("won")), "unfinished": not state["over"]}
+    return {
+        "game": game,
+        "agents": agents,
+        "seed": seed,
+        "seconds": seconds,
+        "decisions": decisions,
+        "scores": [engine.total(state, p) for p in range(players)],
+        "breakdown": [s["breakdown"] for s in engine.scores(state)],
+        "wins": [1 / len(firsts) if p in firsts else 0 for p in range(players)],
+        "served": served,
+        "cured": [len(zones.get(f"cures_won/{p}", [])) for p in range(players)],
+        "won": bool(state["vars"].get("won")),
+        "unfinished": not state["over"],
+    }
 
 
 def shadow(task: tuple) -> dict:
     """One seeded greedy self-play game with `agent` deciding beside greedy in every seat: how
     often its pick is worth (by greedy's gains) what greedy's is, and what it gives up."""
     from meeple.interpreter.agents import make_agents
+
     game, agent, seed = task
     engine = engine_for(game)
     players = 2
@@ -156,23 +167,33 @@ def cost_text(rows: list[dict]) -> str:
 def figures(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
     """The self-play figures; `games` keeps only those games' (a game's tuning needs only its own)."""
     seeds = range(seed, seed + n)
-    print(f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1}); "
-          "each mean with its 95% interval over the games")
+    print(
+        f"{agent} playing itself, {n} games each (seeds {seed}..{seed + n - 1}); "
+        "each mean with its 95% interval over the games"
+    )
     if not games or "wild_gardens" in games:
         wg = run([("wild_gardens", (agent, agent), s) for s in seeds], jobs)
         guests = [sum(r["served"]) / 2 for r in wg]
         vp = [sum(r["scores"]) / 2 for r in wg]
-        print(f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
-              f"{cost_text(wg)}", flush=True)
+        print(
+            f"  Wild Gardens 2p: {with_ci(guests)} guests served and {with_ci(vp, 1)} VP per player per game, "
+            f"{cost_text(wg)}",
+            flush=True,
+        )
     if not games or "apothebakery" in games:
         ab = run([("apothebakery", (agent, agent), s) for s in seeds], jobs)
-        print(f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, "
-              f"{cost_text(ab)}", flush=True)
+        print(
+            f"  Apothebakery 2p: {with_ci([sum(r['cured']) for r in ab])} adventurers healed per game, {cost_text(ab)}",
+            flush=True,
+        )
         solo = run([("apothebakery", (agent,), s) for s in seeds], jobs)
         won = sum(r["won"] for r in solo)
         p, low, high = wilson(won, n)
-        print(f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
-              f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game, {cost_text(solo)}", flush=True)
+        print(
+            f"  Apothebakery solo: won {won} of {n} ({p:.0%}, 95% CI [{low:.0%}, {high:.0%}]), "
+            f"{sum(r['cured'][0] for r in solo) / n:.2f} adventurers healed per game, {cost_text(solo)}",
+            flush=True,
+        )
 
 
 def with_ci(values: list, digits: int = 2) -> str:
@@ -188,18 +209,27 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
     `options` ({name: value}), the games played with them (a game that has no such option is an error)."""
     chosen = tuple(sorted((options or {}).items()))
     print(f"{agent} against each opponent, 2 players, {n} games each (seeds {seed}..{seed + n - 1}, seats alternate)")
-    print(f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
-          f"{'s/game':>7s} {'agent s/game':>13s} {'opponent s/game':>16s} {'agent s/decision':>17s}")
-    pairs = [("queens_wishes", "greedy"), ("queens_wishes", PREVIOUS), ("wild_gardens", PREVIOUS),
-             ("apothebakery", PREVIOUS)]
+    print(
+        f"{'game':15s} {'agent':12s} {'opponent':9s} {'win rate':>9s} {'95% CI':>16s} {'p (sign)':>9s} "
+        f"{'s/game':>7s} {'agent s/game':>13s} {'opponent s/game':>16s} {'agent s/decision':>17s}"
+    )
+    pairs = [
+        ("queens_wishes", "greedy"),
+        ("queens_wishes", PREVIOUS),
+        ("wild_gardens", PREVIOUS),
+        ("apothebakery", PREVIOUS),
+    ]
     if agent != "greedy":  # is it at least as strong as greedy where greedy is the best agent?
         pairs[3:3] = [("wild_gardens", "greedy")]
         pairs.append(("apothebakery", "greedy"))
     for game, opponent in pairs:
         if games and game not in games or opponents and opponent not in opponents:
             continue
-        a, o = (QW_BUDGETS.get(agent, agent), QW_BUDGETS.get(opponent, opponent)) if game == "queens_wishes" \
+        a, o = (
+            (QW_BUDGETS.get(agent, agent), QW_BUDGETS.get(opponent, opponent))
+            if game == "queens_wishes"
             else (agent, opponent)
+        )
         if a == o:
             a = SEARCH_VS_GREEDY
         tasks = [(game, (a, o) if i % 2 == 0 else (o, a), seed + i, chosen) for i in range(n)]
@@ -217,9 +247,12 @@ def duels(agent: str, n: int, seed: int, jobs: int, games=None, opponents=None, 
         p, low, high = wilson(wins, n)
         label = " ".join([game] + [f"{k}={v}" for k, v in chosen])
         theirs = sum(r["seconds"][1 - i % 2] for i, r in enumerate(rows))
-        print(f"{label:15s} {a:12s} {o:9s} {p:9.1%} {f'[{low:.1%}, {high:.1%}]':>16s} {mcnemar(won, lost):9.2g} "
-              f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / n:13.2f} {theirs / n:16.2f} "
-              f"{spent / max(1, decided):17.3f}", flush=True)
+        print(
+            f"{label:15s} {a:12s} {o:9s} {p:9.1%} {f'[{low:.1%}, {high:.1%}]':>16s} {mcnemar(won, lost):9.2g} "
+            f"{sum(sum(r['seconds']) for r in rows) / n:7.1f} {spent / n:13.2f} {theirs / n:16.2f} "
+            f"{spent / max(1, decided):17.3f}",
+            flush=True,
+        )
 
 
 def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[dict], options=None) -> None:
@@ -227,11 +260,25 @@ def kept(path: str, game: str, agent: str, opponent: str, seed: int, rows: list[
     with open(path, "a") as f:
         for i, r in enumerate(rows):
             me = i % 2
-            f.write(json.dumps({"game": game, **({"options": options} if options else {}),
-                                "agent": agent, "opponent": opponent, "seed": seed + i, "seat": me,
-                                "win": r["wins"][me], "margin": r["scores"][me] - r["scores"][1 - me],
-                                "scores": r["scores"], "breakdown": r.get("breakdown"),
-                                "seconds": r["seconds"][me], "decisions": r["decisions"][me]}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "game": game,
+                        **({"options": options} if options else {}),
+                        "agent": agent,
+                        "opponent": opponent,
+                        "seed": seed + i,
+                        "seat": me,
+                        "win": r["wins"][me],
+                        "margin": r["scores"][me] - r["scores"][1 - me],
+                        "scores": r["scores"],
+                        "breakdown": r.get("breakdown"),
+                        "seconds": r["seconds"][me],
+                        "decisions": r["decisions"][me],
+                    }
+                )
+                + "\n"
+            )
 
 
 def agreement(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
@@ -241,9 +288,12 @@ def agreement(agent: str, n: int, seed: int, jobs: int, games=None) -> None:
         rows = run([(game, agent, seed + i) for i in range(n)], jobs, shadow)
         decided = sum(r["decided"] for r in rows)
         agreed = sum(r["agreed"] for r in rows)
-        print(f"  {game}: picks what greedy would at {agreed / max(1, decided):.1%} of {decided} decisions, gives up "
-              f"{sum(r['given_up'] for r in rows) / max(1, decided):.4f} points of greedy's outlook a decision, "
-              f"{sum(r['seconds'] for r in rows) / n:.2f} CPU-s a game (both seats)", flush=True)
+        print(
+            f"  {game}: picks what greedy would at {agreed / max(1, decided):.1%} of {decided} decisions, gives up "
+            f"{sum(r['given_up'] for r in rows) / max(1, decided):.4f} points of greedy's outlook a decision, "
+            f"{sum(r['seconds'] for r in rows) / n:.2f} CPU-s a game (both seats)",
+            flush=True,
+        )
 
 
 def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
@@ -251,8 +301,11 @@ def cost(agents: list[str], n: int, seed: int, jobs: int) -> None:
     for agent in agents:
         rows = run([("wild_gardens", (agent, agent), seed + i) for i in range(n)], jobs)
         spd = per_decision(rows)
-        print(f"  {agent:12s} {1 / spd if spd else float('inf'):10.1f} decisions/s  {spd * 1000:8.1f} ms/decision  "
-              f"{per_game(rows):7.2f} CPU-s per game", flush=True)
+        print(
+            f"  {agent:12s} {1 / spd if spd else float('inf'):10.1f} decisions/s  {spd * 1000:8.1f} ms/decision  "
+            f"{per_game(rows):7.2f} CPU-s per game",
+            flush=True,
+        )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -261,16 +314,28 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--games", type=int, default=10, help="games per figure")
     ap.add_argument("--quick", action="store_true", help="4 games per figure (a first look, wide intervals)")
     ap.add_argument("--agent", default=BEST)
-    ap.add_argument("--part", choices=["figures", "duels", "cost", "agreement"], action="append",
-                    help="default: figures, duels and cost")
+    ap.add_argument(
+        "--part",
+        choices=["figures", "duels", "cost", "agreement"],
+        action="append",
+        help="default: figures, duels and cost",
+    )
     ap.add_argument("--game", action="append", help="figures and duels in this game only (repeatable)")
     ap.add_argument("--opponent", action="append", help="duels against this opponent only (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                    help="duels played with this option of the game (with --game)")
-    ap.add_argument("--games-file", metavar="PATH",
-                    help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="duels played with this option of the game (with --game)",
+    )
+    ap.add_argument(
+        "--games-file",
+        metavar="PATH",
+        help="append each duel game as a JSON line (seed, seat, win, margin, points per score rule)",
+    )
     return ap
 
 

@@ -6,6 +6,7 @@ engine steps every node in Python, where leduc_poker is C++).
     .venv/bin/python benchmarks/cfr_check.py                  # 100 iterations, checkpoints 1 2 5 10 20 50 100
     .venv/bin/python benchmarks/cfr_check.py --iterations 10  # a shorter curve
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,9 @@ def main(argv=None) -> int:
         print(f"{i:9d}  {ours[i]:19.6f}  {theirs[i]:21.6f}  {100 * diff:9.3f}%")
     print(f"seconds: meeple {our_time:.1f}, openspiel {their_time:.1f}")
     ok = worst <= args.tolerance
-    print(f"{'ok' if ok else 'FAILED'}: the largest difference is {100 * worst:.3f}% (at most {100 * args.tolerance:g}%)")
+    print(
+        f"{'ok' if ok else 'FAILED'}: the largest difference is {100 * worst:.3f}% (at most {100 * args.tolerance:g}%)"
+    )
     return 0 if ok else 1
 
 

@@ -10,6 +10,7 @@ per second with OpenSpiel's python_tic_tac_toe `clone()`.
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/compare_peers.py [--seconds 2] [--repeats 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,11 +46,13 @@ def meeple(name: str):
         state, _ = engine.start(2, i, events=False)  # as `meeple bench`: no setup events to copy
         while n := count(state):
             apply(state, r.randrange(n), inplace=True, events=False)
+
     return play
 
 
 def openspiel(name: str):
     import pyspiel
+
     if name.startswith("python_"):
         from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers the game)
     game = pyspiel.load_game(name)
@@ -59,11 +62,13 @@ def openspiel(name: str):
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(r.choice(state.legal_actions()))
+
     return play
 
 
 def pettingzoo(module: str):
     import importlib
+
     env = importlib.import_module(f"pettingzoo.classic.{module}").raw_env()
     r = random.Random(1)
 
@@ -76,6 +81,7 @@ def pettingzoo(module: str):
                 continue
             mask = obs["action_mask"]
             env.step(r.choice([a for a, ok in enumerate(mask) if ok]))
+
     return play
 
 
@@ -87,6 +93,7 @@ def copies(seconds: float) -> dict:
     try:
         import pyspiel
         from open_spiel.python.games import tic_tac_toe  # noqa: F401
+
         s = pyspiel.load_game("python_tic_tac_toe").new_initial_state()
         s.apply_action(4)
         out["OpenSpiel python clone"] = timed(lambda i: [s.clone() for _ in range(100)], seconds) * 100
@@ -101,13 +108,17 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     contenders = {
-        "tic-tac-toe": [("Meeple", lambda: meeple("tic_tac_toe")),
-                        ("OpenSpiel python_tic_tac_toe", lambda: openspiel("python_tic_tac_toe")),
-                        ("OpenSpiel C++ tic_tac_toe", lambda: openspiel("tic_tac_toe")),
-                        ("PettingZoo tictactoe_v3 raw_env", lambda: pettingzoo("tictactoe_v3"))],
-        "connect four": [("Meeple", lambda: meeple("connect_four")),
-                         ("OpenSpiel C++ connect_four", lambda: openspiel("connect_four")),
-                         ("PettingZoo connect_four_v3 raw_env", lambda: pettingzoo("connect_four_v3"))],
+        "tic-tac-toe": [
+            ("Meeple", lambda: meeple("tic_tac_toe")),
+            ("OpenSpiel python_tic_tac_toe", lambda: openspiel("python_tic_tac_toe")),
+            ("OpenSpiel C++ tic_tac_toe", lambda: openspiel("tic_tac_toe")),
+            ("PettingZoo tictactoe_v3 raw_env", lambda: pettingzoo("tictactoe_v3")),
+        ],
+        "connect four": [
+            ("Meeple", lambda: meeple("connect_four")),
+            ("OpenSpiel C++ connect_four", lambda: openspiel("connect_four")),
+            ("PettingZoo connect_four_v3 raw_env", lambda: pettingzoo("connect_four_v3")),
+        ],
     }
     for game, engines in contenders.items():
         players = []

@@ -8,6 +8,7 @@ alternate the three; the median of the rounds is printed (docs/api.md quotes it)
 
     .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,6 +40,7 @@ def engine_loop(game: meeple.Game):
         state, _ = engine.start(game.players, seed)
         while n := engine.option_count(state):
             engine.apply(state, pick.randrange(n), inplace=True, events=False)
+
     return play
 
 
@@ -50,6 +52,7 @@ def pettingzoo_loop(game: meeple.Game):
         for _ in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
             e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+
     return play
 
 
@@ -60,6 +63,7 @@ def openspiel_loop(game: meeple.Game):
         state = g.new_initial_state()
         while not state.is_terminal():
             state.apply_action(pick.choice(state.legal_actions()))
+
     return play
 
 
@@ -77,10 +81,14 @@ def main(argv=None) -> None:
         for name, play in loops.items():
             rates[name].append(timed(play, args.seconds))
     base = statistics.median(rates["engine"])
-    print(f"{game.title}, {game.players} players: uniformly random games/s, median of {args.repeats} x {args.seconds:g} s")
+    print(
+        f"{game.title}, {game.players} players: uniformly random games/s, median of {args.repeats} x {args.seconds:g} s"
+    )
     for name, values in rates.items():
         median = statistics.median(values)
-        print(f"  {name:15} {median:10,.0f}  ({min(values):,.0f}-{max(values):,.0f})  {median / base:6.1%} of the engine")
+        print(
+            f"  {name:15} {median:10,.0f}  ({min(values):,.0f}-{max(values):,.0f})  {median / base:6.1%} of the engine"
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ tests/test_openspiel_search.py plays the short version on The Queen's Wishes.
     .venv/bin/python benchmarks/ismcts_check.py apothebakery --games 4 --simulations 10
     .venv/bin/python benchmarks/ismcts_check.py queens_wishes --games 6 --simulations 25
 """
+
 from __future__ import annotations
 
 import argparse

@@ -9,6 +9,7 @@ child process (the whole command: loading, workers, the report) and prints the w
 CPU seconds per game from the rows (each side's mean, one core), the games with errors, and the
 report's opening lines. The rows file is kept in the system's temporary folder and named at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,9 +33,23 @@ def main() -> int:
     p.add_argument("--agents", help="default: the recommended agent (no --agents given to compare)")
     args = p.parse_args()
     out = Path(tempfile.gettempdir()) / f"lab_speed_{args.game}_{args.games}.jsonl"
-    command = [sys.executable, "-c", "import sys; from meeple.cli import main; sys.exit(main(sys.argv[1:]))",
-               "compare", args.game, "--variant", args.variant, "--players", "2", "-n", str(args.games),
-               "--jobs", str(args.jobs), "--out", str(out)]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from meeple.cli import main; sys.exit(main(sys.argv[1:]))",
+        "compare",
+        args.game,
+        "--variant",
+        args.variant,
+        "--players",
+        "2",
+        "-n",
+        str(args.games),
+        "--jobs",
+        str(args.jobs),
+        "--out",
+        str(out),
+    ]
     if args.agents:
         command += ["--agents", args.agents]
     start = time.perf_counter()
@@ -49,8 +64,10 @@ def main() -> int:
     for side in dict.fromkeys(r["side"] for r in rows):
         cpu = [r["cpu"] for r in rows if r["side"] == side and not r["error"]]
         errors = sum(1 for r in rows if r["side"] == side and r["error"])
-        print(f"  {side}: {statistics.mean(cpu):.2f} CPU-s a game (median {statistics.median(cpu):.2f}, "
-              f"max {max(cpu):.2f}), {errors} errors")
+        print(
+            f"  {side}: {statistics.mean(cpu):.2f} CPU-s a game (median {statistics.median(cpu):.2f}, "
+            f"max {max(cpu):.2f}), {errors} errors"
+        )
     print("\n".join(done.stdout.splitlines()[:8]))
     print(f"rows: {out}")
     return 0

@@ -13,6 +13,7 @@ whole playouts (valuation included) and bench's decisions/s. Positions differ
 (playouts start mid-game, bench plays whole games), so the ratio says how the
 two loops compare on this game, not that the engine runs differently.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,8 +98,10 @@ def main() -> int:
         rows.append((inside, whole, raw))
         print(f"round {r + 1}: playouts {inside:,.0f} decisions/s ({whole:,.0f} with valuation), bench {raw:,.0f}")
     inside, whole, raw = (statistics.median(c) for c in zip(*rows))
-    print(f"{args.game} {args.players}p, medians: playouts {inside:,.0f} decisions/s = {inside / raw:.2f}x bench; "
-          f"with valuation {whole:,.0f} = {whole / raw:.2f}x; bench {raw:,.0f}")
+    print(
+        f"{args.game} {args.players}p, medians: playouts {inside:,.0f} decisions/s = {inside / raw:.2f}x bench; "
+        f"with valuation {whole:,.0f} = {whole / raw:.2f}x; bench {raw:,.0f}"
+    )
     return 0
 
 

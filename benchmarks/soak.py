@@ -7,6 +7,7 @@ reproduces it (`python benchmarks/soak.py --only GAME N --seed S --games 1`).
     make soak                          # 10,000 games per ruleset and player count
     .venv/bin/python benchmarks/soak.py --games 200 --jobs 2
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,12 +57,17 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=10_000, help="games per ruleset and player count")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", nargs=2, metavar=("RULESET", "PLAYERS"),
-                    help="replay exactly the soak's games of one ruleset and player count from --seed")
+    ap.add_argument(
+        "--only",
+        nargs=2,
+        metavar=("RULESET", "PLAYERS"),
+        help="replay exactly the soak's games of one ruleset and player count from --seed",
+    )
     args = ap.parse_args()
     if args.only:
-        name, players, count, decisions, seconds, errors = soak_one((args.only[0], int(args.only[1]), args.seed,
-                                                                      args.games))
+        name, players, count, decisions, seconds, errors = soak_one(
+            (args.only[0], int(args.only[1]), args.seed, args.games)
+        )
         for seed, message in errors:
             print(f"seed {seed}: {message}")
         print(f"{name} {players} players: {count} games from seed {args.seed}, {len(errors)} errors")
@@ -86,8 +92,10 @@ def main() -> int:
     for (name, players), (games, decisions, seconds, errors) in sorted(totals.items()):
         print(f"{name:14s} {players:7d} {games:7d} {decisions:11,d} {seconds:8.1f} {len(errors)}")
         for seed, message in errors[:5]:
-            print(f"    seed {seed}: {message}\n      replay: python benchmarks/soak.py --only {name} {players} "
-                  f"--seed {seed} --games 1")
+            print(
+                f"    seed {seed}: {message}\n      replay: python benchmarks/soak.py --only {name} {players} "
+                f"--seed {seed} --games 1"
+            )
         failures += len(errors)
     print(f"\n{failures} errors")
     return 1 if failures else 0

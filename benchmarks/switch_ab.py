@@ -15,6 +15,7 @@ position of a few recorded random games for every player (score plus hints, what
 and rollout ask), `--work ranking` the final ranking of each (what mcts asks at a playout's
 end). Prints the median ratio off / on (above 1: the switch pays) with its range.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,7 +38,7 @@ def positions(engine, players: int, games: int) -> list:
         picker = {"rng": rng.seed_state(seed)}
         state, _ = engine.start(players, 500 + seed)
         out.append(state)
-        while (n := engine.option_count(state)):
+        while n := engine.option_count(state):
             state, _ = engine.apply(state, rng.below(picker, n), events=False)
             out.append(state)
     return out
@@ -62,7 +63,7 @@ def main() -> None:
     finals = [s for s in states if s["over"]]
     seconds: dict = {True: [], False: []}
     for r in range(a.rounds):
-        for on in ((True, False) if r % 2 == 0 else (False, True)):
+        for on in (True, False) if r % 2 == 0 else (False, True):
             setattr(module, name, on)
             engine = engines[on]
             start = time.process_time()
@@ -80,9 +81,11 @@ def main() -> None:
             seconds[on].append(time.process_time() - start)
     setattr(module, name, True)
     ratios = [off / on for on, off in zip(seconds[True], seconds[False])]
-    print(f"{a.game} {a.players}p {a.work} {a.switch}: off/on median {statistics.median(ratios):.3f}x "
-          f"(range {min(ratios):.3f}-{max(ratios):.3f}, {a.rounds} rounds; on {statistics.median(seconds[True]):.4f} s, "
-          f"off {statistics.median(seconds[False]):.4f} s a chunk; {len(states)} positions)")
+    print(
+        f"{a.game} {a.players}p {a.work} {a.switch}: off/on median {statistics.median(ratios):.3f}x "
+        f"(range {min(ratios):.3f}-{max(ratios):.3f}, {a.rounds} rounds; on {statistics.median(seconds[True]):.4f} s, "
+        f"off {statistics.median(seconds[False]):.4f} s a chunk; {len(states)} positions)"
+    )
 
 
 if __name__ == "__main__":

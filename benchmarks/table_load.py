@@ -18,6 +18,7 @@ least at the step its pages last saw (a move a page saw taken is never lost).
     .venv/bin/python benchmarks/table_load.py --tables 10 --seconds 20 --bot greedy
     .venv/bin/python benchmarks/table_load.py --seconds 60 --profile /tmp/serve.prof   # cProfile the server
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,8 +58,9 @@ def memory_kb(pid: int) -> dict:
 
 
 def post(base: str, body: dict) -> dict:
-    request = urllib.request.Request(f"{base}/api/tables", json.dumps(body).encode(),
-                                     {"content-type": "application/json"})
+    request = urllib.request.Request(
+        f"{base}/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=30) as r:
         return json.loads(r.read())
 
@@ -68,7 +70,7 @@ async def player(url: str, table_id: str, seed: int, until: float, stats: dict) 
     pick = random.Random(seed)
     page = None
     try:
-        async with websockets.connect(url, max_size=2 ** 24) as ws:
+        async with websockets.connect(url, max_size=2**24) as ws:
             sent_at, sent_step = None, None
             while time.monotonic() < until:
                 try:
@@ -111,8 +113,7 @@ async def table_loop(base: str, n: int, args, until: float, stats: dict) -> None
             return
         stats["made"].append((t["id"], t["spectator"].split("token=")[1]))
         urls = [f"{ws_base}/ws/{t['id']}?token={s['link'].split('token=')[1]}" for s in t["seats"] if s["link"]]
-        await asyncio.gather(*(player(u, t["id"], n * 7919 + games * 2 + i, until, stats)
-                               for i, u in enumerate(urls)))
+        await asyncio.gather(*(player(u, t["id"], n * 7919 + games * 2 + i, until, stats) for i, u in enumerate(urls)))
         games += 1
     stats["tables"] += games
 
@@ -125,23 +126,39 @@ async def sample_memory(pid: int, until: float, stats: dict) -> None:
 
 
 async def load(base: str, args, pid: int) -> dict:
-    stats = {"trips": [], "errors": [], "dropped": [], "decisions": 0, "tables": 0, "made": [], "seen": {},
-             "memory": [], "bytes": {"whole": [], "patch": [], "error": []}}
+    stats = {
+        "trips": [],
+        "errors": [],
+        "dropped": [],
+        "decisions": 0,
+        "tables": 0,
+        "made": [],
+        "seen": {},
+        "memory": [],
+        "bytes": {"whole": [], "patch": [], "error": []},
+    }
     until = time.monotonic() + args.seconds
-    await asyncio.gather(sample_memory(pid, until, stats),
-                         *(table_loop(base, n, args, until, stats) for n in range(args.tables)))
+    await asyncio.gather(
+        sample_memory(pid, until, stats), *(table_loop(base, n, args, until, stats) for n in range(args.tables))
+    )
     return stats
 
 
 def start_server(args, port: int, db: str, profile: str | None = None) -> subprocess.Popen:
     code = "from meeple import cli; raise SystemExit(cli.main())"
     if profile:  # written when the server stops (SIGTERM: uvicorn raises it again as it ends), not when killed
-        code = ("import cProfile, signal\nfrom meeple import cli\n"
-                "def stop(*_):\n    raise SystemExit(0)\n"
-                "signal.signal(signal.SIGTERM, stop)\nprofile = cProfile.Profile()\nprofile.enable()\n"
-                f"try:\n    cli.main()\nfinally:\n    profile.disable()\n    profile.dump_stats({profile!r})\n")
-    server = subprocess.Popen([sys.executable, "-c", code, "serve", args.game, "--port", str(port), "--db", db],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        code = (
+            "import cProfile, signal\nfrom meeple import cli\n"
+            "def stop(*_):\n    raise SystemExit(0)\n"
+            "signal.signal(signal.SIGTERM, stop)\nprofile = cProfile.Profile()\nprofile.enable()\n"
+            f"try:\n    cli.main()\nfinally:\n    profile.disable()\n    profile.dump_stats({profile!r})\n"
+        )
+    server = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", args.game, "--port", str(port), "--db", db],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     for _ in range(300):  # up within 30 s
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).read()
@@ -172,8 +189,12 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--game", default="queens_wishes")
     p.add_argument("--bot", default="random", help="the third seat's agent (default random)")
-    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile and write its profile here "
-                   "(the server is then stopped, not killed, before the restart)")
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the server under cProfile and write its profile here "
+        "(the server is then stopped, not killed, before the restart)",
+    )
     args = p.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -205,21 +226,32 @@ def main() -> int:
     trips = sorted(stats["trips"]) or [0.0]
     p99 = trips[min(len(trips) - 1, int(0.99 * len(trips)))]
     sent = stats["bytes"]
-    print(f"{args.tables} tables at once of {args.game} (2 people + {args.bot}), {args.tables * 2} clients, "
-          f"{took:.0f} s")
-    print(f"  decisions by people  {stats['decisions']:,} ({stats['decisions'] / took:,.0f}/s) in "
-          f"{stats['tables']:,} whole games (a new table when one ends)")
-    print(f"  round trip           median {statistics.median(trips) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
-          f"worst {trips[-1] * 1000:.0f} ms")
+    print(
+        f"{args.tables} tables at once of {args.game} (2 people + {args.bot}), {args.tables * 2} clients, {took:.0f} s"
+    )
+    print(
+        f"  decisions by people  {stats['decisions']:,} ({stats['decisions'] / took:,.0f}/s) in "
+        f"{stats['tables']:,} whole games (a new table when one ends)"
+    )
+    print(
+        f"  round trip           median {statistics.median(trips) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
+        f"worst {trips[-1] * 1000:.0f} ms"
+    )
     print(f"  errors               {len(stats['errors'])} messages, {len(stats['dropped'])} dropped sockets")
-    print(f"  server memory        {idle / 1024:.0f} MB idle, {mem['VmRSS'] / 1024:.0f} MB at the end, "
-          f"{mem['VmHWM'] / 1024:.0f} MB peak; every 10 s: {', '.join(f'{m:.0f}' for m in stats['memory'])}")
+    print(
+        f"  server memory        {idle / 1024:.0f} MB idle, {mem['VmRSS'] / 1024:.0f} MB at the end, "
+        f"{mem['VmHWM'] / 1024:.0f} MB peak; every 10 s: {', '.join(f'{m:.0f}' for m in stats['memory'])}"
+    )
     if sent["patch"]:
-        print(f"  messages             {len(sent['whole']):,} whole pictures (median "
-              f"{statistics.median(sent['whole']) / 1024:.1f} KiB), {len(sent['patch']):,} patches (median "
-              f"{statistics.median(sent['patch']) / 1024:.2f} KiB)")
-    print(f"  kill -9 and restart  {len(stats['made']) - len(wrong)} of {len(stats['made'])} tables intact "
-          f"(opened again in {reopen:.1f} s)" + (" (stopped, not killed: --profile)" if args.profile else ""))
+        print(
+            f"  messages             {len(sent['whole']):,} whole pictures (median "
+            f"{statistics.median(sent['whole']) / 1024:.1f} KiB), {len(sent['patch']):,} patches (median "
+            f"{statistics.median(sent['patch']) / 1024:.2f} KiB)"
+        )
+    print(
+        f"  kill -9 and restart  {len(stats['made']) - len(wrong)} of {len(stats['made'])} tables intact "
+        f"(opened again in {reopen:.1f} s)" + (" (stopped, not killed: --profile)" if args.profile else "")
+    )
     for message in (stats["errors"] + stats["dropped"] + wrong)[:5]:
         print(f"    {message}")
     if "Traceback" in err:

@@ -5,6 +5,7 @@ waiting for the confirm (table-phone.png).
 
     .venv/bin/python docs/table_screenshots.py      (needs Debian's chromium and chromium-driver)
 """
+
 from __future__ import annotations
 
 import random
@@ -25,6 +26,7 @@ STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}
 def main() -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+
     games = list(shipped_rulesets())
     app = create_app(games)
     hall = app.state.hall
@@ -40,8 +42,13 @@ def main() -> None:
                     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#table section"))
                     d = live.decision()
                     if d is not None and d.actor == 0 and not suffix:  # one move, so that what changed shows
-                        socket_choose(server, row["id"], row["seats"][0]["token"],
-                                      random.Random(3).choice(d.options).id, live.state["step"])
+                        socket_choose(
+                            server,
+                            row["id"],
+                            row["seats"][0]["token"],
+                            random.Random(3).choice(d.options).id,
+                            live.state["step"],
+                        )
                         WebDriverWait(driver, 30).until(lambda b: b.find_elements(By.ID, "since"))
                         time.sleep(1.6)  # the outline's pulse is over: the picture shows what stays
                     path = ROOT / "docs" / "images" / f"table-{game}{suffix}.png"
@@ -52,8 +59,12 @@ def main() -> None:
             phone(driver, hall, server, ROOT / "docs" / "images" / "table-phone.png")
             driver.set_window_size(1400, 900)
             driver.get(server.url + "/")
-            WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game option")
-                                           and d.find_elements(By.CSS_SELECTOR, "#table-list .open-table"))
+            WebDriverWait(driver, 30).until(
+                lambda d: (
+                    d.find_elements(By.CSS_SELECTOR, "#game option")
+                    and d.find_elements(By.CSS_SELECTOR, "#table-list .open-table")
+                )
+            )
             driver.save_screenshot(str(ROOT / "docs" / "images" / "table-lobby.png"))
         finally:
             driver.quit()
@@ -82,20 +93,24 @@ def show(driver, size) -> None:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         return
     driver.set_window_size(max(size[0], 500), size[1] + 140)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600},
+    )
 
 
 def phone(driver, hall, server, path: Path) -> None:
     """The Queen's Wishes on a phone-sized screen: a placement tapped, the confirm asked."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+
     row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 7)
     live = hall.table(row["id"])
     while live.state["pending"].get("piece") is None or live.decision().actor != 0:
         live.choose(live.decision().actor, live.decision().options[0].id, live.state["step"])
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    )
     try:
         driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
         WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".placing"))

@@ -6,6 +6,7 @@ The parser (dsl/parser.py) builds these from the Lark tree; the checker and the
 compiler read them. Nodes are plain dataclasses: cheap to build, easy to print
 in tests, and never used in the hot loop (the compiler turns them into closures).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
@@ -177,8 +178,28 @@ class Generator:
     span: Span = _span()
 
 
-Expr = (Int | Str | Bool | NoneLit | Name | ListLit | TableLit | Ternary | BoolOp | Not | Compare | Range |
-        BinOp | Neg | Attr | Index | Call | FieldCall | Selection | Generator)
+Expr = (
+    Int
+    | Str
+    | Bool
+    | NoneLit
+    | Name
+    | ListLit
+    | TableLit
+    | Ternary
+    | BoolOp
+    | Not
+    | Compare
+    | Range
+    | BinOp
+    | Neg
+    | Attr
+    | Index
+    | Call
+    | FieldCall
+    | Selection
+    | Generator
+)
 
 
 def walk(node):

@@ -4,6 +4,7 @@ counters, the flow's phases and effects, scores, variants, outcomes, and the who
 Expressions and statements are in dsl/ast.py, which also re-exports these, so the
 parser, checker and compiler name every node as `ast.X`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ class OptionDecl:
 @dataclass
 class ParamDecl:
     """A number the rules read by name (`mana_cost`), `default` unless an option sets it: `lo`..`hi`."""
+
     name: str
     default: int
     lo: int
@@ -209,6 +211,7 @@ class ScoreDecl:
 @dataclass
 class HintDecl:
     """A bot's hint: per player, progress the score does not count yet, worth `num/den` points a unit."""
+
     label: str
     num: int
     den: int
@@ -245,6 +248,7 @@ class OutcomeEntry:
 @dataclass
 class MeasureDecl:
     """What the lab counts per player at the game's end (a card played, a goal reached); never scored."""
+
     label: str
     guard: Expr | None
     expr: Expr | None
@@ -270,10 +274,32 @@ class SummaryDecl:
     span: Span = _span()
 
 
-Decl = (GameDecl | PlayersDecl | OptionDecl | ParamDecl | EnumDecl | ComponentDecl | ZoneDecl | GridDecl |
-        CounterDecl | TableDecl | BoardDecl | FunctionDecl | SetupDecl | PhaseDecl | EffectDecl |
-        ReactionDecl | ActionDecl | ScoreDecl | HintDecl | MeasureDecl | TiebreakDecl | VariantDecl |
-        OutcomeDecl | SummaryDecl)
+Decl = (
+    GameDecl
+    | PlayersDecl
+    | OptionDecl
+    | ParamDecl
+    | EnumDecl
+    | ComponentDecl
+    | ZoneDecl
+    | GridDecl
+    | CounterDecl
+    | TableDecl
+    | BoardDecl
+    | FunctionDecl
+    | SetupDecl
+    | PhaseDecl
+    | EffectDecl
+    | ReactionDecl
+    | ActionDecl
+    | ScoreDecl
+    | HintDecl
+    | MeasureDecl
+    | TiebreakDecl
+    | VariantDecl
+    | OutcomeDecl
+    | SummaryDecl
+)
 
 
 @dataclass

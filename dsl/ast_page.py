@@ -3,6 +3,7 @@ column per value of an enum, each player's area and what the others see of it), 
 (their face's lines and colour) and colours per enum value. Nothing here changes play: the
 compiler turns it into interpreter.page.PageLayout, which the table sends with each view.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

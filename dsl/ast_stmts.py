@@ -4,6 +4,7 @@ draw, place, choose, menus, loops, conditions, windows for actions at any time).
 Expressions are in dsl/ast.py, which also re-exports these, so the parser, checker and
 compiler name every node as `ast.X`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -264,6 +265,33 @@ class ChooseSome:
     span: Span = _span()
 
 
-Stmt = (Assign | Let | Move | MoveAll | Draw | Shuffle | Place | Next | EndGame | Do | DoField | Log | Add |
-        Pass | Window | Moment | If | For | Repeat | While | Choose | Menu | Simultaneous | ChooseSome |
-        PassOn | Together | Quietly | Reset)
+Stmt = (
+    Assign
+    | Let
+    | Move
+    | MoveAll
+    | Draw
+    | Shuffle
+    | Place
+    | Next
+    | EndGame
+    | Do
+    | DoField
+    | Log
+    | Add
+    | Pass
+    | Window
+    | Moment
+    | If
+    | For
+    | Repeat
+    | While
+    | Choose
+    | Menu
+    | Simultaneous
+    | ChooseSome
+    | PassOn
+    | Together
+    | Quietly
+    | Reset
+)

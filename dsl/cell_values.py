@@ -4,6 +4,7 @@
 readers the closures (dsl/compile_expr.py) and the generated source share, each failing
 with a located error that names what the value lacks.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError as fail
@@ -15,6 +16,7 @@ CELL_ATTRS = {"row", "col", "empty"}
 
 def attr_reader(game, name: str, span: Span):
     """`read(m, value)`: field `name` of a component or attribute of a cell, or a located error."""
+
     def read(m, value):
         if value is None:
             return None
@@ -26,11 +28,11 @@ def attr_reader(game, name: str, span: Span):
                 return comp[name]
             if name == "id":
                 return value
-            raise fail(f"{comp[KIND]} `{value}` has no field `{name}`", span,
-                       did_you_mean(name, comp, "field"))
+            raise fail(f"{comp[KIND]} `{value}` has no field `{name}`", span, did_you_mean(name, comp, "field"))
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
             return cell_attr(m, value, name, span)
         raise fail(f"{value!r} has no `{name}`", span)
+
     return read
 
 

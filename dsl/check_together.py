@@ -21,6 +21,7 @@ zone holding its kind, so such a move writes every zone of Z's kind. A block tha
 with a choice that reads those names again, and has a `may` or an `otherwise`, checks
 again where it matters and is not warned about.
 """
+
 from __future__ import annotations
 
 from meeple.dsl import ast
@@ -40,11 +41,21 @@ class _Rules:
         self.reactions = [i.body for i in items if isinstance(i, ast.ReactionDecl)]
         self.kind_of = {i.name: i.of for i in items if isinstance(i, ast.ZoneDecl)}
         self.grids = {i.name for i in items if isinstance(i, ast.GridDecl)}
-        self.state = ({i.name for i in items if isinstance(i, ast.CounterDecl)} | set(self.kind_of)
-                      | self.grids | {"first_player"})
+        self.state = (
+            {i.name for i in items if isinstance(i, ast.CounterDecl)}
+            | set(self.kind_of)
+            | self.grids
+            | {"first_player"}
+        )
         # Effects the data names (a card's ability): `do card.field(...)` may run any of them.
-        self.data_effects = sorted({v[0] for comp in game.components.values() for v in comp.values()
-                                    if isinstance(v, list) and len(v) == 2 and v[0] in self.effects})
+        self.data_effects = sorted(
+            {
+                v[0]
+                for comp in game.components.values()
+                for v in comp.values()
+                if isinstance(v, list) and len(v) == 2 and v[0] in self.effects
+            }
+        )
 
     def zone_family(self, name: str) -> set:
         kind = self.kind_of.get(name)
@@ -135,8 +146,9 @@ def stale_checks(game, items: list) -> list[Diagnostic]:
             return
         hit = rules.reads(cond) & set(writers) & rules.writes(body, set())
         first = body[0] if body else None
-        if isinstance(first, (ast.Choose, ast.ChooseSome)) and (first.otherwise is not None or
-                                                               getattr(first, "may", False)):
+        if isinstance(first, (ast.Choose, ast.ChooseSome)) and (
+            first.otherwise is not None or getattr(first, "may", False)
+        ):
             # The choice right after the check asks again (its list and `where` are read at the
             # decision, after any action) and says what happens when nothing is left.
             hit -= rules.reads([first.source, first.where])
@@ -144,11 +156,16 @@ def stale_checks(game, items: list) -> list[Diagnostic]:
         if hit and key not in warned:
             warned.add(key)
             by = "; ".join(f"`{writers[n]}` changes `{n}`" for n in sorted(hit))
-            out.append(Diagnostic(
-                "an action at any time can change what this checks before the block after it is done "
-                f"(it is offered at the decision inside): {by}", cond.span,
-                "if the check and what it allows are one step of the rules (a cost checked, then paid), "
-                "put them in `together:`; else check again where it matters", "warning"))
+            out.append(
+                Diagnostic(
+                    "an action at any time can change what this checks before the block after it is done "
+                    f"(it is offered at the decision inside): {by}",
+                    cond.span,
+                    "if the check and what it allows are one step of the rules (a cost checked, then paid), "
+                    "put them in `together:`; else check again where it matters",
+                    "warning",
+                )
+            )
 
     def block(stmts: list, inside: bool) -> None:
         for s in stmts:

@@ -7,6 +7,7 @@ location. `warnings` runs on the compiled game: unreachable phases and
 components, zones or counters that nothing uses, and checks that an action at any time
 can undo before what they allow is done (dsl/check_together.py).
 """
+
 from __future__ import annotations
 
 import re
@@ -18,10 +19,20 @@ from meeple.dsl.check_together import stale_checks
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 
 KINDS = {
-    ast.OptionDecl: "option", ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.ComponentDecl: "component",
-    ast.ZoneDecl: "zone", ast.GridDecl: "grid", ast.CounterDecl: "counter", ast.TableDecl: "table",
-    ast.PhaseDecl: "phase", ast.EffectDecl: "effect", ast.BoardDecl: "board", ast.FunctionDecl: "function",
-    ast.ReactionDecl: "reaction", ast.ActionDecl: "action",
+    ast.OptionDecl: "option",
+    ast.ParamDecl: "param",
+    ast.EnumDecl: "enum",
+    ast.ComponentDecl: "component",
+    ast.ZoneDecl: "zone",
+    ast.GridDecl: "grid",
+    ast.CounterDecl: "counter",
+    ast.TableDecl: "table",
+    ast.PhaseDecl: "phase",
+    ast.EffectDecl: "effect",
+    ast.BoardDecl: "board",
+    ast.FunctionDecl: "function",
+    ast.ReactionDecl: "reaction",
+    ast.ActionDecl: "action",
 }
 # Named only after `do`, by a reaction's window or as an action: never in an expression, so an
 # enum value may have the same name (`enum ability = harvest | ...` beside `effect harvest(p):`).
@@ -45,8 +56,11 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
     for cls, what in ((ast.GameDecl, "game"), (ast.PlayersDecl, "players")):
         found = [i for i in items if isinstance(i, cls)]
         if not found:
-            error(f"the ruleset has no `{what}` line", Span(1, 1),
-                  'start with `game "Name"` and `players 2..4`' if what == "game" else "add `players 2..4`")
+            error(
+                f"the ruleset has no `{what}` line",
+                Span(1, 1),
+                'start with `game "Name"` and `players 2..4`' if what == "game" else "add `players 2..4`",
+            )
         for extra in found[1:]:
             error(f"`{what}` is given twice", extra.span)
     for p in [i for i in items if isinstance(i, ast.PlayersDecl)]:
@@ -67,14 +81,12 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
             error(f"`{name}` is a built-in name and cannot name a {what}", item.span, "pick another name")
         if name in seen:
             kind, span = seen[name]
-            error(f"`{name}` is already defined (as a {kind} on line {span.line})", item.span,
-                  "rename one of them")
+            error(f"`{name}` is already defined (as a {kind} on line {span.line})", item.span, "rename one of them")
         else:
             seen[name] = (what, item.span)
 
     values: dict[str, tuple[str, Span]] = {}
-    named = {name: (what, span) for name, (what, span) in seen.items()
-             if what not in ("effect", "reaction", "action")}
+    named = {name: (what, span) for name, (what, span) in seen.items() if what not in ("effect", "reaction", "action")}
     for item in items:
         if isinstance(item, ast.EnumDecl):
             for i, v in enumerate(item.values):
@@ -82,8 +94,11 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
                 if v in values and values[v][0] == item.name:
                     error(f"`{v}` appears twice in enum `{item.name}`", at)
                 elif v in named:
-                    error(f"enum value `{v}` has the same name as the {named[v][0]} on line {named[v][1].line}",
-                          at, "rename one of them")
+                    error(
+                        f"enum value `{v}` has the same name as the {named[v][0]} on line {named[v][1].line}",
+                        at,
+                        "rename one of them",
+                    )
                 values[v] = (item.name, item.span)
         if isinstance(item, ast.OptionDecl) and len(set(item.values)) != len(item.values):
             error(f"option `{item.name}` lists a value twice", item.span)
@@ -93,8 +108,11 @@ def check(rs: ast.Ruleset, items: list, builtin_functions=()) -> None:
         if kind is not None:  # a score, hint or measure: one per label and `if` condition
             key = (kind, item.label, guard_text(rs.source, item))
             if key in labels:
-                error(f'{kind} "{item.label}" is defined twice', item.span,
-                      f"give the {'rule' if kind == 'score' else kind}s different names, or different `if` conditions")
+                error(
+                    f'{kind} "{item.label}" is defined twice',
+                    item.span,
+                    f"give the {'rule' if kind == 'score' else kind}s different names, or different `if` conditions",
+                )
             labels[key] = item.span
     if errors:
         raise MeepleError(errors)
@@ -106,7 +124,7 @@ def guard_text(source: str, item) -> str:
         return ""
     lines = source.splitlines()
     s = item.guard.span
-    return lines[s.line - 1][s.col - 1:s.end_col - 1] if s.line == s.end_line and s.line else repr(item.guard)
+    return lines[s.line - 1][s.col - 1 : s.end_col - 1] if s.line == s.end_line and s.line else repr(item.guard)
 
 
 def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
@@ -117,20 +135,36 @@ def warnings(game, rs: ast.Ruleset, items: list) -> list[Diagnostic]:
     reachable = nx.descendants(flow, start) | {start} if start in flow else set()
     for p in [i for i in items if isinstance(i, ast.PhaseDecl)]:
         if p.name not in reachable:
-            out.append(Diagnostic(f"phase `{p.name}` can never be reached", p.span,
-                                  f"add `next {p.name}` where the game should go there", "warning"))
+            out.append(
+                Diagnostic(
+                    f"phase `{p.name}` can never be reached",
+                    p.span,
+                    f"add `next {p.name}` where the game should go there",
+                    "warning",
+                )
+            )
     used = _words(rs.source)
     for comp in game.components.values():  # effects named by cards' `effect` fields
         for value in comp.values():
             if isinstance(value, list) and len(value) == 2 and value[0] in game.effects:
                 used[value[0]] = used.get(value[0], 0) + 1
     for item in items:
-        what = {ast.ComponentDecl: "component", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
-                ast.GridDecl: "grid", ast.EffectDecl: "effect", ast.TableDecl: "table",
-                ast.BoardDecl: "board", ast.FunctionDecl: "function"}.get(type(item))
+        what = {
+            ast.ComponentDecl: "component",
+            ast.ZoneDecl: "zone",
+            ast.CounterDecl: "counter",
+            ast.GridDecl: "grid",
+            ast.EffectDecl: "effect",
+            ast.TableDecl: "table",
+            ast.BoardDecl: "board",
+            ast.FunctionDecl: "function",
+        }.get(type(item))
         if what and used.get(item.name, 0) <= 1:
-            out.append(Diagnostic(f"{what} `{item.name}` is never used", item.span,
-                                  "remove it, or use it in the rules", "warning"))
+            out.append(
+                Diagnostic(
+                    f"{what} `{item.name}` is never used", item.span, "remove it, or use it in the rules", "warning"
+                )
+            )
     out += stale_checks(game, items)
     for d in out:
         d.path, d.source = rs.path, rs.source

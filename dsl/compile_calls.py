@@ -5,6 +5,7 @@ Part of the expression compiler (dsl/compile_expr.py): a loop name is bound in
 the frame's locals while its test or expression runs and restored after, so
 selections nest and never leak their names.
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,9 +34,11 @@ def compile_selection(node: ast.Selection, scope: Scope):
             return filtered, inner, bind
     test = selection_test(node, scope)
     if test is not None:
+
         def select_cells(m):
             grids = m.state["grids"]
             return [c for c in charge(m, source(m), span) if test(grids, c)]
+
         return select_cells, inner, bind
 
     def select(m):
@@ -53,6 +56,7 @@ def compile_selection(node: ast.Selection, scope: Scope):
         finally:
             restore(env, node.pattern.names, saved)
         return out
+
     return select, inner, bind
 
 
@@ -92,6 +96,7 @@ def binder(pattern: ast.Pattern):
 
         def bind_one(env, item):
             env[name] = item
+
         return bind_one
 
     def bind_many(env, item):
@@ -99,6 +104,7 @@ def binder(pattern: ast.Pattern):
             raise ValueError(f"cannot unpack {item!r} into [{', '.join(names)}]")
         for n, v in zip(names, item):
             env[n] = v
+
     return bind_many
 
 
@@ -128,6 +134,7 @@ def compile_generator(node: ast.Generator, scope: Scope):
             return out
         finally:
             restore(env, names, saved)
+
     return generate
 
 
@@ -137,8 +144,9 @@ def compile_user_call(node: ast.Call, scope: Scope):
     entry = scope.game.functions[node.func]
     params = entry[0]
     if len(node.args) != len(params):
-        raise fail(f"`{node.func}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(node.args)}",
-                   node.span)
+        raise fail(
+            f"`{node.func}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(node.args)}", node.span
+        )
     args = [compile_arg(a, scope) for a in node.args]
     span = node.span
 
@@ -151,6 +159,7 @@ def compile_user_call(node: ast.Call, scope: Scope):
             return entry[1](m)
         finally:
             m.env = saved
+
     return call
 
 
@@ -172,6 +181,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
         test = cell_test(gen.expr, names[0], scope)
         only = cell_test(sel.where, names[0], scope)
         if test is not None and (sel.where is None or only is not None):
+
             def decide_cells(m):
                 grids = m.state["grids"]
                 for c in charge(m, source(m), span):
@@ -180,6 +190,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
                     if bool(test(grids, c)) is want:
                         return want
                 return not want
+
             return decide_cells
 
     if len(names) == 1 and not sel.pattern.unpack:
@@ -203,6 +214,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
                     env[name] = old
                 else:
                     env.pop(name, None)
+
         return decide_one
 
     def decide(m):
@@ -218,6 +230,7 @@ def compile_short_circuit(node: ast.Call, scope: Scope):
             return not want
         finally:
             restore(env, names, saved)
+
     return decide
 
 
@@ -228,14 +241,19 @@ def compile_call(node: ast.Call, scope: Scope):
         return compile_short_circuit(node, scope)
     builtin = FUNCTIONS.get(node.func)
     if builtin is None:
-        raise fail(f"unknown function `{node.func}`", node.span,
-                   did_you_mean(node.func, list(FUNCTIONS) + list(scope.game.functions), "function"))
+        raise fail(
+            f"unknown function `{node.func}`",
+            node.span,
+            did_you_mean(node.func, list(FUNCTIONS) + list(scope.game.functions), "function"),
+        )
     n = len(node.args)
     if n < builtin.min_args or (builtin.max_args >= 0 and n > builtin.max_args):
-        want = (f"{builtin.min_args}" if builtin.min_args == builtin.max_args
-                else f"at least {builtin.min_args}")
-        raise fail(f"`{node.func}` takes {want} argument{'s' if builtin.min_args != 1 else ''}, not {n}",
-                   node.span, f"for example: {builtin.example}")
+        want = f"{builtin.min_args}" if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
+        raise fail(
+            f"`{node.func}` takes {want} argument{'s' if builtin.min_args != 1 else ''}, not {n}",
+            node.span,
+            f"for example: {builtin.example}",
+        )
     args = [compile_arg(a, scope) for a in node.args]
     fn = builtin.fn
     if node.func in GRID_SHAPES and n == 1 and is_fixed_grid(node.args[0], scope):
@@ -256,8 +274,12 @@ def compile_call(node: ast.Call, scope: Scope):
 
 def is_fixed_grid(node, scope: Scope) -> bool:
     g = scope.game
-    return (isinstance(node, ast.Name) and node.name not in scope.locals and node.name in g.grids
-            and not g.grids[node.name].per)
+    return (
+        isinstance(node, ast.Name)
+        and node.name not in scope.locals
+        and node.name in g.grids
+        and not g.grids[node.name].per
+    )
 
 
 def compile_arg(node, scope: Scope):

@@ -8,6 +8,7 @@ those cells' contents, we compile the test instead into one function
 `test(grids, cell)` that reads the state's cell array directly. Anything else
 returns None and the general path is used; both give the same answer.
 """
+
 from __future__ import annotations
 
 from meeple.dsl import ast
@@ -21,8 +22,7 @@ CELL_SOURCES = {"cells", "neighbours"}
 
 def is_cell_source(node, scope) -> bool:
     """Does this expression always give a list of cells?"""
-    return (isinstance(node, ast.Call) and node.func in CELL_SOURCES
-            and node.func not in scope.game.functions)
+    return isinstance(node, ast.Call) and node.func in CELL_SOURCES and node.func not in scope.game.functions
 
 
 def cell_test(node, var: str, scope):
@@ -48,8 +48,13 @@ def value_test(node, var: str, scope, grid=None):
 
     `grid` is the cell's grid when it is known; else every grid must hold the same content."""
     fields = {f for comp in scope.game.components.values() for f in comp}
-    content = (grid.content if grid is not None and grid.content not in grid.layouts
-               else shared_content(scope.game) if grid is None else None)
+    content = (
+        grid.content
+        if grid is not None and grid.content not in grid.layouts
+        else shared_content(scope.game)
+        if grid is None
+        else None
+    )
     scope = scope.with_locals([var])
 
     def build(n):
@@ -75,14 +80,20 @@ def value_test(node, var: str, scope, grid=None):
             value, op = constant(n.right, scope), _COMPARE[n.op]
             return lambda v: op(left(v), value)
         return None
+
     return build(node)
 
 
 def fixed_grid(source, scope) -> str | None:
     """The grid's name when `source` is `cells(GRID)` of a grid not kept per player."""
     game = scope.game
-    if not (isinstance(source, ast.Call) and source.func == "cells" and len(source.args) == 1
-            and source.func not in game.functions and isinstance(source.args[0], ast.Name)):
+    if not (
+        isinstance(source, ast.Call)
+        and source.func == "cells"
+        and len(source.args) == 1
+        and source.func not in game.functions
+        and isinstance(source.args[0], ast.Name)
+    ):
         return None
     name = source.args[0].name
     spec = game.grids.get(name)
@@ -107,6 +118,7 @@ def fixed_grid_any(selection, expr, want: bool, scope):
             if bool(test(v)) is want:
                 return want
         return not want
+
     return decide
 
 
@@ -120,8 +132,13 @@ def fixed_grid_filter(source, where, var: str, scope):
         return None
     shape = [[name, i] for i in range(scope.game.grids[name].geometry.size)]
     fields = {f for comp in scope.game.components.values() for f in comp}
-    if isinstance(where, ast.Attr) and where.name == "empty" and isinstance(where.obj, ast.Name) \
-            and where.obj.name == var and "empty" not in fields:
+    if (
+        isinstance(where, ast.Attr)
+        and where.name == "empty"
+        and isinstance(where.obj, ast.Name)
+        and where.obj.name == var
+        and "empty" not in fields
+    ):
         return lambda m: [c for c, v in zip(shape, charge(m, m.state["grids"][name]["cells"])) if v is None]
     test = value_test(where, var, scope, scope.game.grids[name])
     if test is None:

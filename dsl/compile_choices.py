@@ -5,6 +5,7 @@ decides at: each becomes a choice op (interpreter/effects/choices.py, choose_som
 followed by its body and its `otherwise` block, the op told where each ends. A mixin:
 FlowCompiler gives it `body`, `title`, `prompt`, `game` and `slots`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -39,9 +40,11 @@ class ChoiceCompiler:
         if by is not None:
             return compile_expr(by, scope)
         if "player" not in scope.locals:
-            raise fail("who decides here? no `player` is known", span,
-                       "add `by first_player` (or another player), or use it inside "
-                       "`for each player in turn_order`")
+            raise fail(
+                "who decides here? no `player` is known",
+                span,
+                "add `by first_player` (or another player), or use it inside `for each player in turn_order`",
+            )
         return choices.the_player
 
     UNIQUE_CALLS = {"cells", "rows", "columns", "lines", "spaces", "subsets", "groups", "neighbours"}
@@ -49,8 +52,9 @@ class ChoiceCompiler:
     def unique_source(self, node, scope) -> bool:
         g = self.game
         if isinstance(node, ast.Name):
-            return node.name not in scope.locals and (node.name in g.zones or node.name in g.enums
-                                                      or node.name in g.kinds)
+            return node.name not in scope.locals and (
+                node.name in g.zones or node.name in g.enums or node.name in g.kinds
+            )
         if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
             return node.obj.name in g.zones and node.obj.name not in scope.locals
         return isinstance(node, ast.Call) and node.func in self.UNIQUE_CALLS
@@ -61,21 +65,33 @@ class ChoiceCompiler:
         filtered = fixed_grid_filter(s.source, s.where, s.var, scope)
         if filtered is not None:  # the filter is part of the source now
             source, where = filtered, None
-        op = choices.ChooseFrom(s.may, s.var, source, where,
-                                self.chooser(s.by, scope, s.span), self.title(s, scope), s.span,
-                                unique=self.unique_source(s.source, scope),
-                                cell_test=cell_test(s.where, s.var, scope)
-                                if filtered is None and is_cell_source(s.source, scope) else None,
-                                secret=s.secret)
+        op = choices.ChooseFrom(
+            s.may,
+            s.var,
+            source,
+            where,
+            self.chooser(s.by, scope, s.span),
+            self.title(s, scope),
+            s.span,
+            unique=self.unique_source(s.source, scope),
+            cell_test=cell_test(s.where, s.var, scope)
+            if filtered is None and is_cell_source(s.source, scope)
+            else None,
+            secret=s.secret,
+        )
         op.fresh = filtered is not None  # the filter's comprehension makes the list
         if op.where is not None and op.cell_test is None and compile_source.ENABLED:
-            op.filter = (fitting_filter(s.var, s.source, s.where, scope, op.keep)
-                         or compile_source.generate_filter(s.var, s.source, s.where, scope, op.keep))
+            op.filter = fitting_filter(s.var, s.source, s.where, scope, op.keep) or compile_source.generate_filter(
+                s.var, s.source, s.where, scope, op.keep
+            )
         if s.label:
             op.label = compile_text(s.label, scope.with_locals({s.var}), s.span, "an option's label")
             if isinstance(op.label, str):
-                raise fail("an option's label shows the option: put an expression in braces", s.span,
-                           f'for example `label "{{{s.var}.name}}"`')
+                raise fail(
+                    "an option's label shows the option: put an expression in braces",
+                    s.span,
+                    f'for example `label "{{{s.var}.name}}"`',
+                )
         ops.append(op)
         self.body_otherwise(ops, op, s, scope)
 
@@ -93,10 +109,18 @@ class ChoiceCompiler:
 
     def s_ChooseSome(self, ops, s, scope):
         where = compile_expr(s.where, scope) if s.where is not None else None
-        op = choose_some.ChooseSome(compile_expr(s.lo, scope), compile_expr(s.hi, scope),
-                                    f"{SOME_PREFIX}{next(self.slots)}", s.var, compile_expr(s.source, scope),
-                                    where, self.chooser(s.by, scope, s.span), self.title(s, scope),
-                                    s.span, unique=self.unique_source(s.source, scope))
+        op = choose_some.ChooseSome(
+            compile_expr(s.lo, scope),
+            compile_expr(s.hi, scope),
+            f"{SOME_PREFIX}{next(self.slots)}",
+            s.var,
+            compile_expr(s.source, scope),
+            where,
+            self.chooser(s.by, scope, s.span),
+            self.title(s, scope),
+            s.span,
+            unique=self.unique_source(s.source, scope),
+        )
         ops.append(op)
         self.body_otherwise(ops, op, s, scope)
 
@@ -125,18 +149,28 @@ def fitting_filter(var: str, source, where, scope: Scope, slow):
     (interpreter/boards/placing.py `fitting`), as `fn(m, items)`; else None. `slow(m, items)`
     asks item by item (and raises what `fits` raises)."""
     # (A choice naming its item `player` is left alone: a per-player BOARD would read the item.)
-    if not (FITS and compile_source.ENABLED and type(where) is ast.Call and where.func == "fits"
-            and "fits" not in scope.game.functions and len(where.args) == 2 and type(where.args[0]) is ast.Name
-            and where.args[0].name == var != "player" and var not in names_in(where.args[1])
-            and fixed_grid(source, scope) is None):
+    if not (
+        FITS
+        and compile_source.ENABLED
+        and type(where) is ast.Call
+        and where.func == "fits"
+        and "fits" not in scope.game.functions
+        and len(where.args) == 2
+        and type(where.args[0]) is ast.Name
+        and where.args[0].name == var != "player"
+        and var not in names_in(where.args[1])
+        and fixed_grid(source, scope) is None
+    ):
         return None
     consts: dict = {"SLOW": slow, "FITTING": fitting}
     try:
         key = compile_source.Gen(scope, consts).expr(where.args[1], {})
     except compile_source.NotGenerated:
         return None
-    text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
-            f"        return FITTING(m, items, {key})\n    except Exception:\n        return SLOW(m, items)\n")
+    text = (
+        f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+        f"        return FITTING(m, items, {key})\n    except Exception:\n        return SLOW(m, items)\n"
+    )
     try:
         return compile_source._build(text, consts, "f")
     except SyntaxError:

@@ -5,6 +5,7 @@ a local becomes an env lookup, a counter a dict lookup, an option a constant.
 A name kept per player (`board`, `score`) used bare means "of `player`", the
 player whose turn or loop it is.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -33,9 +34,19 @@ class Scope:
 
     def known_names(self) -> set:
         g = self.game
-        return (set(self.locals) | BUILTIN_NAMES | set(g.options) | set(g.enums) | self.symbols
-                | set(g.kinds) | set(g.tables) | set(g.counters) | set(g.zones) | set(g.grids)
-                | set(g.boards))
+        return (
+            set(self.locals)
+            | BUILTIN_NAMES
+            | set(g.options)
+            | set(g.enums)
+            | self.symbols
+            | set(g.kinds)
+            | set(g.tables)
+            | set(g.counters)
+            | set(g.zones)
+            | set(g.grids)
+            | set(g.boards)
+        )
 
 
 def fail(message: str, span: Span, hint: str = "") -> MeepleError:
@@ -46,8 +57,11 @@ def fail(message: str, span: Span, hint: str = "") -> MeepleError:
 def player_of(scope: Scope, name: str, span: Span):
     """The closure giving `player` for a bare per-player name, or an error."""
     if "player" not in scope.locals:
-        raise fail(f"`{name}` is kept per player, and no `player` is known here", span,
-                   f"write `{name}[p]` for a player p, or use it inside `for each player in turn_order`")
+        raise fail(
+            f"`{name}` is kept per player, and no `player` is known here",
+            span,
+            f"write `{name}[p]` for a player p, or use it inside `for each player in turn_order`",
+        )
     return lambda m: m.env["player"]
 
 
@@ -59,16 +73,20 @@ def instance_key(scope: Scope, name: str, per: tuple, index, span: Span):
     given = [] if index is None else index if isinstance(index, list) else [index]
     if not per:
         if given:
-            raise fail(f"`{name}` is shared, not kept per player or per value", span,
-                       f"write `{name}` without an index")
+            raise fail(
+                f"`{name}` is shared, not kept per player or per value", span, f"write `{name}` without an index"
+            )
         return lambda m: name
     parts = [compile_expr(i, scope) for i in given]
     if len(given) == len(per) - 1 and per[0] == "player":
         parts.insert(0, player_of(scope, name, span))
     elif len(given) != len(per):
         what = " and ".join(per)
-        raise fail(f"`{name}` is kept per {what}: give {len(per)} index{'es' if len(per) > 1 else ''}", span,
-                   f"write `{name}[{', '.join(per)}]`")
+        raise fail(
+            f"`{name}` is kept per {what}: give {len(per)} index{'es' if len(per) > 1 else ''}",
+            span,
+            f"write `{name}[{', '.join(per)}]`",
+        )
     if state_keys.TABLES:
         return state_keys.key_reader(name, per, parts)
     prefix = name + "/"
@@ -81,11 +99,13 @@ def instance_key(scope: Scope, name: str, per: tuple, index, span: Span):
 def compile_name(node: ast.Name, scope: Scope):
     n, g = node.name, scope.game
     if n in scope.locals:
+
         def local(m, n=n, span=node.span):
             try:
                 return m.env[n]
             except KeyError:
                 raise fail(f"`{n}` has no value yet here", span) from None
+
         return local
     if n == "players":
         return lambda m: m.state["players"]
@@ -134,8 +154,11 @@ class Table:
     def lookup(self, key, m=None):
         if key in self.exact:
             value = self.exact[key]
-        elif isinstance(key, int) and (hit := next((v for lo, hi, v in self.ranges
-                                                    if lo <= key and (hi is None or key <= hi)), _MISS)) is not _MISS:
+        elif (
+            isinstance(key, int)
+            and (hit := next((v for lo, hi, v in self.ranges if lo <= key and (hi is None or key <= hi)), _MISS))
+            is not _MISS
+        ):
             value = hit
         elif self.has_default:
             value = self.default
@@ -179,8 +202,12 @@ def compile_table(node: ast.TableLit, scope: Scope) -> Table:
 def is_constant(node, scope: Scope) -> bool:
     if isinstance(node, (ast.Int, ast.Str, ast.Bool, ast.NoneLit)):
         return True
-    return isinstance(node, ast.Name) and node.name not in scope.locals and node.name in scope.symbols \
+    return (
+        isinstance(node, ast.Name)
+        and node.name not in scope.locals
+        and node.name in scope.symbols
         and node.name not in scope.game.counters
+    )
 
 
 class _NoState:
@@ -199,8 +226,7 @@ def constant(node, scope: Scope):
     try:
         return fn(_NoState())
     except (AttributeError, TypeError, KeyError):
-        raise fail("this must be a constant (a number, a name of a value, or a list of those)",
-                   node.span) from None
+        raise fail("this must be a constant (a number, a name of a value, or a list of those)", node.span) from None
 
 
 # ----------------------------------------------------------------- attributes
@@ -225,6 +251,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
                 return m.state["grids"][value[0]]["cells"][value[1]]
             return attr(m)
     elif name == "empty" and name not in fields:
+
         def content(m):
             value = obj(m)
             if isinstance(value, list):
@@ -237,6 +264,7 @@ def compile_attr(node: ast.Attr, scope: Scope):
 
     def attr(m):
         return read(m, obj(m))
+
     return content or attr
 
 
@@ -257,8 +285,11 @@ def compile_index(node: ast.Index, scope: Scope):
         idx = compile_expr(node.index, scope)
         return lambda m: table.lookup(idx(m), m)
     if isinstance(node.index, list):
-        raise fail("several indexes are only for things kept per player or per value", node.span,
-                   "declare it with `per ... per ...`, or index one at a time: x[a][b]")
+        raise fail(
+            "several indexes are only for things kept per player or per value",
+            node.span,
+            "declare it with `per ... per ...`, or index one at a time: x[a][b]",
+        )
     obj = compile_expr(node.obj, scope)
     idx = compile_expr(node.index, scope)
     span = node.span
@@ -271,6 +302,7 @@ def compile_index(node: ast.Index, scope: Scope):
                 return items[i]
             except (IndexError, TypeError):
                 raise fail(f"no item {i!r} in {items!r}", span) from None
+
         return pick
 
     def index(m):
@@ -281,6 +313,7 @@ def compile_index(node: ast.Index, scope: Scope):
             return container[i]
         except (IndexError, KeyError, TypeError):
             raise fail(f"no item {i!r} in {container!r}", span) from None
+
     return index
 
 
@@ -346,8 +379,11 @@ def compile_closure(node, scope: Scope):
         table = compile_table(node, scope)
         return lambda m: table
     if t is ast.Ternary:
-        cond, then, other = (compile_expr(node.cond, scope), compile_expr(node.then, scope),
-                             compile_expr(node.other, scope))
+        cond, then, other = (
+            compile_expr(node.cond, scope),
+            compile_expr(node.then, scope),
+            compile_expr(node.other, scope),
+        )
         return lambda m: then(m) if cond(m) else other(m)
     if t is ast.BoolOp:
         left, right = compile_expr(node.left, scope), compile_expr(node.right, scope)
@@ -368,11 +404,16 @@ def compile_closure(node, scope: Scope):
             if b - a >= RANGE_LIMIT:
                 raise fail(f"the range {a}..{b} has more than {RANGE_LIMIT:,} values", span)
             return list(range(a, b + 1))
+
         return make_range
     if t is ast.BinOp:
         check_operands(node, scope)
-        left, right, op, span = (compile_expr(node.left, scope), compile_expr(node.right, scope),
-                                 _BINOPS[node.op], node.span)
+        left, right, op, span = (
+            compile_expr(node.left, scope),
+            compile_expr(node.right, scope),
+            _BINOPS[node.op],
+            node.span,
+        )
 
         def binop(m):
             a, b = left(m), right(m)
@@ -381,9 +422,12 @@ def compile_closure(node, scope: Scope):
             except ZeroDivisionError:
                 raise fail("division by zero", span) from None
             except ValueError as exc:  # a runaway size
-                raise fail(str(exc), span, "so large a list, text or number is a runaway rule: check what builds it") from None
+                raise fail(
+                    str(exc), span, "so large a list, text or number is a runaway rule: check what builds it"
+                ) from None
             except TypeError:
                 raise fail(f"cannot compute {repr(a)[:40]} {node.op} {repr(b)[:40]}", span) from None
+
         return binop
     if t is ast.Neg:
         operand = compile_expr(node.operand, scope)
@@ -395,11 +439,13 @@ def compile_closure(node, scope: Scope):
     if t is ast.Call:
         return _calls().compile_call(node, scope)
     if t is ast.FieldCall:
-        raise fail(f"`.{node.field}(...)` runs a card's effect, so it needs `do` in front", node.span,
-                   f"write `do ...{node.field}(...)` as a statement")
+        raise fail(
+            f"`.{node.field}(...)` runs a card's effect, so it needs `do` in front",
+            node.span,
+            f"write `do ...{node.field}(...)` as a statement",
+        )
     if t is ast.Selection:
         return _calls().compile_selection(node, scope)[0]
     if t is ast.Generator:
         return _calls().compile_generator(node, scope)
     raise fail(f"unexpected {t.__name__} here", getattr(node, "span", Span()))
-

@@ -5,6 +5,7 @@ so the whole "where are we" of a running game is a block number, a pc and the
 locals - plain data in the state. Score rules compile instead to one pure
 function (dsl/compile_pure.py: they may not change the game).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -106,6 +107,7 @@ class FlowCompiler(ChoiceCompiler):
 
         def let(m):
             m.env[name] = value(m)
+
         ops.append(Exec(let, s.span))
 
     def s_Assign(self, ops, s, scope):
@@ -115,11 +117,16 @@ class FlowCompiler(ChoiceCompiler):
         value, op, target, g = compile_expr(s.value, scope), s.op, s.target, self.game
 
         if op != "=":  # `xs += [x]` adds to a list; numbers and lists do not mix
-            kinds = {static_kind(s.target, scope) if not isinstance(s.target, ast.Attr) else None,
-                     static_kind(s.value, scope)}
+            kinds = {
+                static_kind(s.target, scope) if not isinstance(s.target, ast.Attr) else None,
+                static_kind(s.value, scope),
+            }
             if kinds == {"list", "number"}:
-                raise fail(f"`{op}` cannot mix a list and a number", s.span,
-                           "to add one item to a list, put it in brackets: `xs += [x]`")
+                raise fail(
+                    f"`{op}` cannot mix a list and a number",
+                    s.span,
+                    "to add one item to a list, put it in brackets: `xs += [x]`",
+                )
             if op == "-=" and "list" in kinds:
                 raise fail("`-=` needs numbers, not a list", s.span)
 
@@ -149,24 +156,32 @@ class FlowCompiler(ChoiceCompiler):
                 cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
                 if m.recording:
                     m.emit("mark", cell=c, value=cells[i])
+
             return set_cell
         name = target.name if isinstance(target, ast.Name) else cast(ast.Name, target.obj).name
         index = target.index if isinstance(target, ast.Index) else None
         if index is None and name in scope.locals:
+
             def set_local(m):
                 m.env[name] = combine(m.env.get(name), value(m))
+
             return set_local
         if name == "first_player" and index is None:
+
             def set_first(m):
                 m.state["first"] = combine(m.state["first"], value(m)) % m.state["players"]
                 if m.recording:
                     m.emit("first", player=m.state["first"])
+
             return set_first
         spec = g.counters.get(name)
         if spec is None:
             what = "zone" if name in g.zones else "grid" if name in g.grids else ""
-            hint = (f"`{name}` is a {what}: use move or draw to change it" if what
-                    else "declare it with `counter` or `flag`, or bind it with `let`")
+            hint = (
+                f"`{name}` is a {what}: use move or draw to change it"
+                if what
+                else "declare it with `counter` or `flag`, or bind it with `let`"
+            )
             raise fail(f"`{name}` is not a counter or flag that can be set", target.span, hint)
         key = instance_key(scope, name, spec.per, index, target.span)
         lo, hi, secret = spec.lo, spec.hi, spec.secret
@@ -187,11 +202,13 @@ class FlowCompiler(ChoiceCompiler):
                 vars_[k] = new
                 if m.recording:
                     m.emit("set", var=k, value=new)
+
         return set_var
 
     @staticmethod
     def told_assignment(key, combine, value, lo, hi, secret):
         """An assignment to a counter whose sentence says what it was: its event carries `was`."""
+
         def set_var(m):
             k = key(m)
             vars_ = m.state["vars"]
@@ -203,6 +220,7 @@ class FlowCompiler(ChoiceCompiler):
                 vars_[k] = new
                 if m.recording:
                     m.emit("set", var=k, value=new, was=was)
+
         return set_var
 
     def zone(self, ref: ast.ZoneRef, scope: Scope):
@@ -230,14 +248,26 @@ class FlowCompiler(ChoiceCompiler):
         ops.append(Exec(lambda m: zones.shuffle(m, key(m)), s.span))
 
     def s_Place(self, ops, s, scope):
-        ops.append(choices.Place(compile_expr(s.piece, scope), compile_expr(s.grid, scope),
-                                 self.chooser(s.by, scope, s.span), s.bind, s.undoable,
-                                 self.title(s, scope), s.span, titled=bool(s.prompt)))
+        ops.append(
+            choices.Place(
+                compile_expr(s.piece, scope),
+                compile_expr(s.grid, scope),
+                self.chooser(s.by, scope, s.span),
+                s.bind,
+                s.undoable,
+                self.title(s, scope),
+                s.span,
+                titled=bool(s.prompt),
+            )
+        )
 
     def s_Next(self, ops, s, scope):
         if s.phase not in self.phase_blocks:
-            raise fail(f"`next {s.phase}`: there is no phase `{s.phase}`", s.span,
-                       did_you_mean(s.phase, self.phase_blocks, "phase"))
+            raise fail(
+                f"`next {s.phase}`: there is no phase `{s.phase}`",
+                s.span,
+                did_you_mean(s.phase, self.phase_blocks, "phase"),
+            )
         goto = Goto(self.phase_blocks[s.phase], s.phase, s.span)
         self.gotos.append(goto)  # linked to its phase's opening op once all are compiled
         ops.append(goto)
@@ -250,15 +280,15 @@ class FlowCompiler(ChoiceCompiler):
             raise fail(f"unknown effect `{s.effect}`", s.span, did_you_mean(s.effect, self.effect_blocks, "effect"))
         block, params = self.effect_blocks[s.effect]
         if len(params) != len(s.args):
-            raise fail(f"`{s.effect}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(s.args)}",
-                       s.span)
+            raise fail(f"`{s.effect}` takes {len(params)} argument(s) ({', '.join(params)}), not {len(s.args)}", s.span)
         names = [a.name if isinstance(a, ast.Name) and a.name in scope.locals else None for a in s.args]
         ops.append(CallEffect(block, params, [compile_expr(a, scope) for a in s.args], s.span, names))
 
     def s_DoField(self, ops, s, scope):
         call = s.call
-        ops.append(CallField(compile_expr(call.obj, scope), call.field,
-                             [compile_expr(a, scope) for a in call.args], s.span))
+        ops.append(
+            CallField(compile_expr(call.obj, scope), call.field, [compile_expr(a, scope) for a in call.args], s.span)
+        )
 
     def s_Window(self, ops, s, scope):
         n = next(self.slots)
@@ -267,6 +297,7 @@ class FlowCompiler(ChoiceCompiler):
 
         def open_window(m):
             m.env[moment] = value(m)
+
         ops.append(Exec(open_window, s.span))
         turn_order = compile_expr(ast.Name("turn_order", span=s.span), scope)
         slot = f"${next(self.slots)}"
@@ -274,15 +305,21 @@ class FlowCompiler(ChoiceCompiler):
         head = len(ops)
         step = IterNext(slot, binder(ast.Pattern([who])), span=s.span)
         ops.append(step)
-        ops.append(choices.WindowChoice(who, moment, s.span,
-                                        compile_text(s.prompt, scope, s.span, "a title") if s.prompt else ""))
+        ops.append(
+            choices.WindowChoice(
+                who, moment, s.span, compile_text(s.prompt, scope, s.span, "a title") if s.prompt else ""
+            )
+        )
         ops.append(Jump(head, s.span))
         step.end = len(ops)
 
     def s_Moment(self, ops, s, scope):
         if not any(a.interrupting for a in self.game.actions):
-            raise fail("`moment` offers interrupting actions, and this game declares none", s.span,
-                       "declare one: action NAME(p) \"Title\" when TEST, interrupting:")
+            raise fail(
+                "`moment` offers interrupting actions, and this game declares none",
+                s.span,
+                'declare one: action NAME(p) "Title" when TEST, interrupting:',
+            )
         name = compile_expr(s.name, scope)
         ops.append(Exec(lambda m: actions.begin_moment(m, name(m)), s.span))
         ops.append(actions.MomentPoint(s.span))
@@ -318,8 +355,11 @@ class FlowCompiler(ChoiceCompiler):
     def loop(self, ops, source, pattern: ast.Pattern, where, body, scope, span, inner=()):
         slot = f"${next(self.slots)}"
         bind = binder(pattern)
-        ops.append(IterStart(source, slot, span, bind, pattern.names,
-                             compile_expr(where, scope) if where is not None else None))
+        ops.append(
+            IterStart(
+                source, slot, span, bind, pattern.names, compile_expr(where, scope) if where is not None else None
+            )
+        )
         head = len(ops)
         step = IterNext(slot, bind, span=span)
         ops.append(step)
@@ -335,29 +375,42 @@ class FlowCompiler(ChoiceCompiler):
         """Two loops over the same players: ask each (secretly), then run each one's block."""
         first = s.body[0]
         if isinstance(first, ast.ChooseSome):
-            raise fail("a `choose between` cannot be made simultaneously", first.span,
-                       "it asks one item at a time, so the number of decisions would show how many were "
-                       "picked; write `choose team from subsets(hand, 1, 3)` (one decision) instead")
+            raise fail(
+                "a `choose between` cannot be made simultaneously",
+                first.span,
+                "it asks one item at a time, so the number of decisions would show how many were "
+                "picked; write `choose team from subsets(hand, 1, 3)` (one decision) instead",
+            )
         if not isinstance(first, (ast.Choose, ast.Menu)):
-            raise fail("a `simultaneously` block starts with the choice everyone makes", s.span,
-                       "put `choose ...` (or `choose one`) first; what follows it runs after all have chosen")
+            raise fail(
+                "a `simultaneously` block starts with the choice everyone makes",
+                s.span,
+                "put `choose ...` (or `choose one`) first; what follows it runs after all have chosen",
+            )
         kept = f"{simultaneous.SIM_PREFIX}{next(self.slots)}"
         players = f"#players{next(self.slots)}"
         source = compile_expr(s.source, scope)
 
         def list_players(m):
             m.env[players] = list(source(m))
+
         ops.append(Exec(list_players, s.span))
         listed = lambda m: m.env[players]  # noqa: E731 - both loops run over the same list
         pattern = ast.Pattern([s.var])
         # 1. Collect: the choice alone, with its body left out.
         asked = []
-        self.stmt(asked, dataclasses.replace(first, body=[ast.Pass(span=first.span)], otherwise=None)
-                  if isinstance(first, ast.Choose) else
-                  dataclasses.replace(first, entries=[dataclasses.replace(e, body=[ast.Pass(span=e.span)])
-                                                      for e in first.entries]), scope)
-        gather = simultaneous.Gather(asked[0], kept, first.span,
-                                     required=isinstance(first, ast.Choose) and first.otherwise is None)
+        self.stmt(
+            asked,
+            dataclasses.replace(first, body=[ast.Pass(span=first.span)], otherwise=None)
+            if isinstance(first, ast.Choose)
+            else dataclasses.replace(
+                first, entries=[dataclasses.replace(e, body=[ast.Pass(span=e.span)]) for e in first.entries]
+            ),
+            scope,
+        )
+        gather = simultaneous.Gather(
+            asked[0], kept, first.span, required=isinstance(first, ast.Choose) and first.otherwise is None
+        )
         self.loop(ops, listed, pattern, None, [], scope, s.span, inner=[gather])
         # 2. Reveal: the whole block for each player, the choice taken from what was kept.
         head = len(ops)
@@ -404,7 +457,10 @@ class FlowCompiler(ChoiceCompiler):
         if spec is None:
             raise fail(f"unknown zone `{s.zone}`", s.span, did_you_mean(s.zone, self.game.zones, "zone"))
         if spec.per != ("player",):
-            raise fail(f"`pass {s.zone} to next` needs a zone kept per player only", s.span,
-                       f"declare it `zone {s.zone} per player: ...`")
+            raise fail(
+                f"`pass {s.zone} to next` needs a zone kept per player only",
+                s.span,
+                f"declare it `zone {s.zone} per player: ...`",
+            )
         name = s.zone
         ops.append(Exec(lambda m: zones.pass_on(m, name), s.span))

@@ -38,6 +38,7 @@ here from the rules' structure, never from their text. An error inside the
 run is reported at the statement that raised it (the line of the generated
 function tells which).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -90,7 +91,7 @@ def followers(stmts: list, i: int, plain=fusable) -> list:
     j = i + 1
     while j < len(stmts) and plain(stmts[j]):
         j += 1
-    return stmts[i + 1:j]
+    return stmts[i + 1 : j]
 
 
 def join_after_choice(flow, ops: list, s, after: list, scope) -> None:
@@ -108,8 +109,11 @@ def join_after_choice(flow, ops: list, s, after: list, scope) -> None:
 def worth_fusing(stmts: list) -> bool:
     """Fusing saves dispatches only when the run is more than one plain op; a lone `let` or
     assignment is worth it too when it is written as source (dsl/compile_statements.py)."""
-    return len(stmts) > 1 or any(isinstance(s, (ast.If, ast.For)) for s in stmts) or (
-        compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
+    return (
+        len(stmts) > 1
+        or any(isinstance(s, (ast.If, ast.For)) for s in stmts)
+        or (compile_source.ENABLED and isinstance(stmts[0], (ast.Let, ast.Assign)))
+    )
 
 
 class _At:
@@ -220,9 +224,14 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
         if test is None:
             emit(f"for {item} in KEPT(m, E, LISTED(m, {source}), {where}, {bind}, {pattern}):", depth, s.span)
         else:  # the `where` written out, the item a Python local; its closure if that fails
-            for line in [f"{item}s = LISTED(m, {source})", "try:", f"    {item}k = [{item} for {item} in {item}s if {test}]",
-                         "except Exception:", f"    {item}k = KEPT(m, E, {item}s, {where}, {bind}, {pattern})",
-                         f"for {item} in {item}k:"]:
+            for line in [
+                f"{item}s = LISTED(m, {source})",
+                "try:",
+                f"    {item}k = [{item} for {item} in {item}s if {test}]",
+                "except Exception:",
+                f"    {item}k = KEPT(m, E, {item}s, {where}, {bind}, {pattern})",
+                f"for {item} in {item}k:",
+            ]:
                 emit(line, depth, s.span)
         emit(f"    {bind}(E, {item})", depth, s.span)
         body(s.body, depth + 1)
@@ -253,7 +262,7 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
             body(branch, depth + 1)
             if i + 1 < len(rest):
                 emit("else:", depth, rest[i + 1][0].span)
-                branches(rest[i + 1:], s, depth + 1)
+                branches(rest[i + 1 :], s, depth + 1)
                 return
         if s.else_body:
             emit("else:", depth, s.span)
@@ -268,19 +277,37 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
             return None
 
     body(stmts, 1)
-    lines.extend(["  except MeepleError as exc:", "    raise OP.located(exc)",
-                  "  except RULE_ERRORS as exc:", "    raise OP.failed(m, exc, frame) from None",
-                  f"  frame[1] += {skip}", "  if THEN is None:", "    return False",
-                  # the choice after the run, as the machine would run it (errors located at it)
-                  "  try:", "    return THEN.run(m, frame)", "  except MeepleError as exc:",
-                  "    raise m.locate(exc, THEN, frame) from None", "  except RULE_ERRORS as exc:",
-                  "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None"])
+    lines.extend(
+        [
+            "  except MeepleError as exc:",
+            "    raise OP.located(exc)",
+            "  except RULE_ERRORS as exc:",
+            "    raise OP.failed(m, exc, frame) from None",
+            f"  frame[1] += {skip}",
+            "  if THEN is None:",
+            "    return False",
+            # the choice after the run, as the machine would run it (errors located at it)
+            "  try:",
+            "    return THEN.run(m, frame)",
+            "  except MeepleError as exc:",
+            "    raise m.locate(exc, THEN, frame) from None",
+            "  except RULE_ERRORS as exc:",
+            "    raise m.rule_error(str(exc) or type(exc).__name__, THEN, frame) from None",
+        ]
+    )
     op = Fused({k: v for k, v in spans.items() if v is not None}, stmts[0].span, skip)
     op.leaves = leaves[0]
     namespace: dict[str, Any] = dict(compile_source.HELPERS)
     namespace.update(names)
-    namespace.update(OP=op, THEN=None, MeepleError=MeepleError, RULE_ERRORS=RULE_ERRORS, LISTED=listed, KEPT=kept_items,
-                     DRAW=zones.draw)
+    namespace.update(
+        OP=op,
+        THEN=None,
+        MeepleError=MeepleError,
+        RULE_ERRORS=RULE_ERRORS,
+        LISTED=listed,
+        KEPT=kept_items,
+        DRAW=zones.draw,
+    )
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")
     except SyntaxError:

@@ -9,6 +9,7 @@ without a layout has Game.page None and keeps the generic page. Nothing here cha
 and the game's digest leaves the block out (`without_layout`), so adding one keeps saves and
 learned models valid.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,20 @@ from meeple.dsl.errors import did_you_mean
 
 COLOUR = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 # the colours a value of an enum takes when its layout names none (the page's own palette)
-PALETTE = ["#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5",
-           "#ffffb3", "#bc80bd", "#ccebc5", "#ffed6f", "#d9d9d9"]
+PALETTE = [
+    "#8dd3c7",
+    "#fdb462",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#b3de69",
+    "#fccde5",
+    "#ffffb3",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
+    "#d9d9d9",
+]
 
 
 def compile_page(decls: list, game, types: dict) -> dict | None:
@@ -51,8 +64,7 @@ def compile_page(decls: list, game, types: dict) -> dict | None:
 
 
 def what(game, name: str) -> str:
-    for kind, table in (("zone", game.zones), ("counter", game.counters), ("grid", game.grids),
-                        ("board", game.boards)):
+    for kind, table in (("zone", game.zones), ("counter", game.counters), ("grid", game.grids), ("board", game.boards)):
         if name in table:
             return kind
     return ""
@@ -62,22 +74,34 @@ def item(i: ast.PageItem, game, per_player: bool, per: str = "") -> dict:
     kind = what(game, i.name)
     if not kind:
         known = list(game.zones) + list(game.counters) + list(game.grids) + list(game.boards)
-        raise fail(f"the layout names `{i.name}`, which is not a zone, counter, grid or board", i.span,
-                   did_you_mean(i.name, known, "name") or "name a zone, a counter, a grid or a board")
+        raise fail(
+            f"the layout names `{i.name}`, which is not a zone, counter, grid or board",
+            i.span,
+            did_you_mean(i.name, known, "name") or "name a zone, a counter, a grid or a board",
+        )
     dims = () if kind == "board" else getattr(game, kind + "s")[i.name].per
     if per_player and dims[:1] != ("player",):
-        raise fail(f"`{i.name}` is not kept per player, so it has no place in each player's area", i.span,
-                   "put it in an `area \"...\":` of the shared table")
+        raise fail(
+            f"`{i.name}` is not kept per player, so it has no place in each player's area",
+            i.span,
+            'put it in an `area "...":` of the shared table',
+        )
     if not per_player and "player" in dims:
         raise fail(f"`{i.name}` is kept per player: it goes in `player:`, drawn in each player's area", i.span)
     if per and per not in dims:
-        raise fail(f"`{i.name}` is not kept per `{per}`, so it has no place in its columns", i.span,
-                   f"declare it `per {per}` or move it out of `columns per {per}`")
+        raise fail(
+            f"`{i.name}` is not kept per `{per}`, so it has no place in its columns",
+            i.span,
+            f"declare it `per {per}` or move it out of `columns per {per}`",
+        )
     out: dict[str, Any] = {"name": i.name, "what": kind, "title": i.title or heading(game, kind, i.name)}
     if i.track is not None:
         if kind != "counter" or game.counters[i.name].kind != "counter":
-            raise fail(f"only a counter is drawn as a track; `{i.name}` is a {kind if kind != 'counter' else game.counters[i.name].kind}",
-                       i.span, "drop `track ...`")
+            raise fail(
+                f"only a counter is drawn as a track; `{i.name}` is a {kind if kind != 'counter' else game.counters[i.name].kind}",
+                i.span,
+                "drop `track ...`",
+            )
         out["track"] = list(i.track)
     return out
 
@@ -93,11 +117,17 @@ def heading(game, kind: str, name: str) -> str:
 def row(r, game, per_player: bool) -> dict:
     if isinstance(r, ast.PageColumns):
         if r.per not in game.enums:
-            raise fail(f"`columns per {r.per}`: `{r.per}` is not an enum", r.span, did_you_mean(r.per, game.enums, "enum"))
+            raise fail(
+                f"`columns per {r.per}`: `{r.per}` is not an enum", r.span, did_you_mean(r.per, game.enums, "enum")
+            )
         if r.title and re.sub(r"\{" + r.per + r"\}", "", r.title).count("{"):
-            raise fail(f"a column's title names only `{{{r.per}}}`", r.span, f"write for example \"Table {{{r.per}}}\"")
-        return {"columns": r.per, "values": list(game.enums[r.per]), "title": r.title or "{" + r.per + "}",
-                "items": [item(i, game, per_player, r.per) for i in r.items]}
+            raise fail(f"a column's title names only `{{{r.per}}}`", r.span, f'write for example "Table {{{r.per}}}"')
+        return {
+            "columns": r.per,
+            "values": list(game.enums[r.per]),
+            "title": r.title or "{" + r.per + "}",
+            "items": [item(i, game, per_player, r.per) for i in r.items],
+        }
     return {"items": [item(i, game, per_player) for i in r.items]}
 
 
@@ -108,8 +138,11 @@ def colours(e: ast.PageColours, game) -> dict:
     out = {v: PALETTE[k % len(PALETTE)] for k, v in enumerate(values)}
     for (value, colour), span in zip(e.colours, e.each_span):
         if value not in values:
-            raise fail(f"`{value}` is not a value of `{e.enum}`", span,
-                       did_you_mean(value, values, "value") or f"its values: {', '.join(values)}")
+            raise fail(
+                f"`{value}` is not a value of `{e.enum}`",
+                span,
+                did_you_mean(value, values, "value") or f"its values: {', '.join(values)}",
+            )
         if not COLOUR.fullmatch(colour):
             raise fail(f"`{colour}` is not a colour", span, 'write it as "#rrggbb", for example "#f4d35e"')
         out[value] = colour
@@ -119,7 +152,9 @@ def colours(e: ast.PageColours, game) -> dict:
 def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     """{component id: {"lines": [words], "colour": "#rrggbb", "mark": value}} for one kind."""
     if e.kind not in game.kinds:
-        raise fail(f"`face {e.kind}`: `{e.kind}` is not a component", e.span, did_you_mean(e.kind, game.kinds, "component"))
+        raise fail(
+            f"`face {e.kind}`: `{e.kind}` is not a component", e.span, did_you_mean(e.kind, game.kinds, "component")
+        )
     ids = game.kinds[e.kind]
     fields = sorted({k for cid in ids for k in game.components[cid] if not k.startswith("_")} | {"id"})
     where = f"the face of `{e.kind}`"
@@ -128,8 +163,11 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     for line in e.lines:
         if line.kind == "field":
             if line.text not in fields:
-                raise fail(f"{where} names `{line.text}`, which is not a field of `{e.kind}`", line.span,
-                           did_you_mean(line.text, fields, "field") or f"fields: {', '.join(fields)}")
+                raise fail(
+                    f"{where} names `{line.text}`, which is not a field of `{e.kind}`",
+                    line.span,
+                    did_you_mean(line.text, fields, "field") or f"fields: {', '.join(fields)}",
+                )
             lines.append(line.text)
             continue
         lines.append(template(line.text, line.span, where, fields, e.kind))
@@ -137,8 +175,11 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     if e.colour:
         field_type = types.get(e.colour)
         if field_type not in game.enums:
-            raise fail(f"{where} takes its colour from `{e.colour}`, which is not a field holding an enum value", e.colour_span,
-                       "colour a card by a field whose type is an enum")
+            raise fail(
+                f"{where} takes its colour from `{e.colour}`, which is not a field holding an enum value",
+                e.colour_span,
+                "colour a card by a field whose type is an enum",
+            )
         enum = str(field_type)
     out: dict[str, dict] = {}
     for cid in ids:
@@ -149,7 +190,9 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
                 value = cid if line == "id" else comp.get(line)
                 if value is None or value == "" or value == []:
                     continue  # a field this card leaves empty: no line
-                plain = types.get(line) == "text" or (isinstance(value, str) and value in game.enums.get(types.get(line, ""), []))
+                plain = types.get(line) == "text" or (
+                    isinstance(value, str) and value in game.enums.get(types.get(line, ""), [])
+                )
                 said.append(field_shown(game, value) if plain else f"{line} {field_shown(game, value)}")
             else:
                 said.append(filled(game, line, cid, comp))
@@ -171,14 +214,18 @@ def template(text: str, span, where: str, fields: list, kind: str) -> list:
         if not isinstance(p, str) and not isinstance(p, ast.Name):
             raise fail(f"{where} can name fields only, in braces", span, f"fields: {', '.join(fields)}")
         if isinstance(p, ast.Name) and p.name not in fields:
-            raise fail(f"{where} names `{p.name}`, which is not a field of `{kind}`", span,
-                       did_you_mean(p.name, fields, "field") or f"fields: {', '.join(fields)}")
+            raise fail(
+                f"{where} names `{p.name}`, which is not a field of `{kind}`",
+                span,
+                did_you_mean(p.name, fields, "field") or f"fields: {', '.join(fields)}",
+            )
     return parts
 
 
 def filled(game, parts: list, cid: str, comp: dict) -> str:
-    return "".join(p if isinstance(p, str) else cid if p.name == "id" else field_shown(game, comp.get(p.name))
-                   for p in parts)
+    return "".join(
+        p if isinstance(p, str) else cid if p.name == "id" else field_shown(game, comp.get(p.name)) for p in parts
+    )
 
 
 def without_layout(source: str, decls: list) -> str:

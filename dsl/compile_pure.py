@@ -22,6 +22,7 @@ A block only reads the game (the checker refuses anything else), so when the gen
 code raises, the closures (`SLOW`) run it again from the start: same value, same error.
 A block with anything not written out (a name only a closure can read) stays closures.
 """
+
 from __future__ import annotations
 
 from meeple.dsl import ast, compile_source
@@ -117,6 +118,7 @@ def closures(stmts, scope: Scope):
         for part in parts:
             part(m, total)
         return total[0]
+
     return run
 
 
@@ -126,12 +128,14 @@ def pure_stmt(s, scope: Scope):
 
         def add(m, total):
             total[0] += value(m)
+
         return add
     if isinstance(s, ast.Let):
         value, name = compile_expr(s.value, scope), s.name
 
         def let(m, total):
             m.env[name] = value(m)
+
         return let
     if isinstance(s, ast.For):
         source = compile_expr(s.source, scope)
@@ -148,6 +152,7 @@ def pure_stmt(s, scope: Scope):
                     for part in body:
                         part(m, total)
             restore(env, names, saved)
+
         return loop
     if isinstance(s, ast.If):
         branches = [(compile_expr(c, scope), [pure_stmt(x, scope) for x in b]) for c, b in s.branches]
@@ -161,8 +166,12 @@ def pure_stmt(s, scope: Scope):
                 body = other
             for part in body:
                 part(m, total)
+
         return choose_branch
     if isinstance(s, ast.Pass):
         return lambda m, total: None
-    raise fail("a score rule can only use let, for each, if and add", s.span,
-               "score rules read the game; they cannot change it")
+    raise fail(
+        "a score rule can only use let, for each, if and add",
+        s.span,
+        "score rules read the game; they cannot change it",
+    )

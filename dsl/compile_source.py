@@ -29,6 +29,7 @@ The writer (`Gen`) is in three parts: names, fields and operators here, calls an
 loops in dsl/source_calls.py, state keys in dsl/source_keys.py; what needs no writer (keys as f-strings, what may be
 written out) is in dsl/source_text.py.
 """
+
 from __future__ import annotations
 
 import sys
@@ -85,7 +86,8 @@ class Gen(KeyWriter, CallWriter):
         self.fields = self.game.cache.get(("source", "fields"))
         if self.fields is None:
             self.fields = self.game.cache[("source", "fields")] = {
-                f for comp in self.game.components.values() for f in comp if f != KIND}
+                f for comp in self.game.components.values() for f in comp if f != KIND
+            }
         self.content = shared_content(self.game)
         self.unrepeatable = unrepeatable_functions(self.game)
         # The switches as they were when this writer was made (tests turn them off).
@@ -234,12 +236,16 @@ class Gen(KeyWriter, CallWriter):
         if name == self.content and name not in self.fields:
             if not simple:
                 return f"{self.const(content_reader(read))}(m, {value})"
-            return (f"(None if {first} is None else S['grids'][{rest}[0]]['cells'][{rest}[1]] "
-                    f"if type({rest}) is list else {read}(m, {rest}))")
+            return (
+                f"(None if {first} is None else S['grids'][{rest}[0]]['cells'][{rest}[1]] "
+                f"if type({rest}) is list else {read}(m, {rest}))"
+            )
         if name == "empty" and name not in self.fields:
             if not simple:
                 return f"{self.const(empty_reader(read))}(m, {value})"
-            return f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+            return (
+                f"(S['grids'][{rest}[0]]['cells'][{rest}[1]] is None if type({first}) is list else {read}(m, {rest}))"
+            )
         if name in self.fields and name not in CELL_WORDS and self.bare_fields:
             # No grids, so no cells: a value is a component (found), none (none), or a mistake (the
             # closure says which).
@@ -295,8 +301,10 @@ def generate(node, scope: Scope, slow):
             body = gen.expr(node, {})
         except NotGenerated:
             return None
-        source = (f"def e(m):\n    try:\n        E = m.env\n        S = m.state\n        return {body}\n"
-                  f"    except Exception:\n        return SLOW(m)\n")
+        source = (
+            f"def e(m):\n    try:\n        E = m.env\n        S = m.state\n        return {body}\n"
+            f"    except Exception:\n        return SLOW(m)\n"
+        )
         try:
             return _build(source, consts, "e")
         except SyntaxError:
@@ -321,8 +329,11 @@ def generate_menu(entries: list, scope: Scope, slow):
                     lines.append(f"        if {gen.expr(test, {})}:\n            out.append({shown})\n")
         except NotGenerated:
             return None
-        source = ("def g(m):\n    try:\n        E = m.env\n        S = m.state\n        out = []\n"
-                  + "".join(lines) + "        return out\n    except Exception:\n        return SLOW(m)\n")
+        source = (
+            "def g(m):\n    try:\n        E = m.env\n        S = m.state\n        out = []\n"
+            + "".join(lines)
+            + "        return out\n    except Exception:\n        return SLOW(m)\n"
+        )
         try:
             return _build(source, consts, "g")
         except SyntaxError:
@@ -345,8 +356,10 @@ def generate_filter(var: str, source, where, scope: Scope, slow):
             test = gen.expr(where, {var: item})
         except NotGenerated:
             return None
-        source_text = (f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
-                       f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n")
+        source_text = (
+            f"def f(m, items):\n    try:\n        E = m.env\n        S = m.state\n"
+            f"        return [v_item {loop} if {test}]\n    except Exception:\n        return SLOW(m, items)\n"
+        )
         try:
             return _build(source_text, consts, "f")
         except SyntaxError:
@@ -385,8 +398,10 @@ def user_function(game, scope: Scope, name: str):
     if real is None:
         # As compile_calls.compile_user_call: the body's closure with only its parameters as locals.
         consts = {"ENTRY": game.functions[name], "P": list(params)}
-        source = ("def u(m, *args):\n    W1(m)\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
-                  "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n")
+        source = (
+            "def u(m, *args):\n    W1(m)\n    saved = m.env\n    m.env = dict(zip(P, args))\n    try:\n"
+            "        return ENTRY[1](m)\n    finally:\n        m.env = saved\n"
+        )
         real = _build(source, consts, "u")
     stub.__code__ = real.__code__
     stub.__globals__.update(real.__globals__)

@@ -23,6 +23,7 @@ Everything that reads (and may fail) comes first; when it fails the statement's
 own closure runs instead, so errors read exactly as before. The writes after it
 are the closure's writes, in the same order, with the same events.
 """
+
 from __future__ import annotations
 
 from typing import cast
@@ -45,8 +46,12 @@ def statement(s, scope, gen: Gen, fallback: str) -> list | None:
     if parts is None:
         return None
     reads, writes = parts
-    return (["try:"] + ["    " + r for r in reads] + ["except Exception:", f"    {fallback}(m)", "else:"]
-            + ["    " + w for w in writes])
+    return (
+        ["try:"]
+        + ["    " + r for r in reads]
+        + ["except Exception:", f"    {fallback}(m)", "else:"]
+        + ["    " + w for w in writes]
+    )
 
 
 def _parts(s, scope, gen: Gen):
@@ -59,8 +64,14 @@ def _parts(s, scope, gen: Gen):
             return None
         # Read in the closure's order (count, source, destination); the draw itself is the
         # closure's own call, so its errors and events are the same.
-        return ([f"_n = {gen.expr(s.count, {})}", f"_s = {gen.key(s.source.name, src.per, s.source.index, {})}",
-                 f"_d = {gen.key(s.to.name, to.per, s.to.index, {})}"], ["DRAW(m, _n, _s, _d)"])
+        return (
+            [
+                f"_n = {gen.expr(s.count, {})}",
+                f"_s = {gen.key(s.source.name, src.per, s.source.index, {})}",
+                f"_d = {gen.key(s.to.name, to.per, s.to.index, {})}",
+            ],
+            ["DRAW(m, _n, _s, _d)"],
+        )
     if not isinstance(s, ast.Assign):
         return None
     target, op = s.target, s.op
@@ -68,8 +79,12 @@ def _parts(s, scope, gen: Gen):
         content = shared_content(g)
         if op != "=" or target.name != content or not all(spec.content == content for spec in g.grids.values()):
             return None
-        reads = [f"_c = {gen.expr(target.obj, {})}", "_k, _i = _c", "_cs = S['grids'][_k]['cells']",
-                 f"_v = {gen.expr(s.value, {})}"]
+        reads = [
+            f"_c = {gen.expr(target.obj, {})}",
+            "_k, _i = _c",
+            "_cs = S['grids'][_k]['cells']",
+            f"_v = {gen.expr(s.value, {})}",
+        ]
         # A game that places shapes keeps grids' occupancy masks on the machine: `put` alone updates them.
         forget = ["m.kept.pop(_k, None)"] if g.shapes else []
         return reads, forget + ["_cs[_i] = _v", "if m.recording:", "    m.emit('mark', cell=_c, value=_v)"]
@@ -82,8 +97,10 @@ def _parts(s, scope, gen: Gen):
     if name == "first_player" and index is None:
         if op != "=":
             return None
-        return ([f"_v = {gen.expr(s.value, {})}"],
-                ["S['first'] = _v % S['players']", "if m.recording:", "    m.emit('first', player=S['first'])"])
+        return (
+            [f"_v = {gen.expr(s.value, {})}"],
+            ["S['first'] = _v % S['players']", "if m.recording:", "    m.emit('first', player=S['first'])"],
+        )
     spec = g.counters.get(name)
     if spec is None or spec.secret or "{was}" in spec.says or "{change}" in spec.says:
         return None  # (a sentence that says what it was: the closure's event carries `was`)
@@ -98,6 +115,10 @@ def _parts(s, scope, gen: Gen):
         writes += [f"if _v < {spec.lo!r}:", f"    _v = {spec.lo!r}"]
     if spec.hi is not None:
         writes += [f"if _v > {spec.hi!r}:", f"    _v = {spec.hi!r}"]
-    writes += ["if _o != _v:", "    S['vars'][_k] = _v", "    if m.recording:",
-               "        m.emit('set', var=_k, value=_v)"]
+    writes += [
+        "if _o != _v:",
+        "    S['vars'][_k] = _v",
+        "    if m.recording:",
+        "        m.emit('set', var=_k, value=_v)",
+    ]
     return reads, writes

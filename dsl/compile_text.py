@@ -10,6 +10,7 @@ as its items joined by commas, `none` as "none".
 A component kind's `label` line is filled in once, when compiling, from its
 fields only (`{name}`, `{cost}`): component data never changes.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -28,10 +29,11 @@ _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 def split_template(text: str, span: Span, where: str) -> list:
     """A text as a list of plain strings and parsed expressions, or a MeepleError at `span`."""
     from meeple.dsl.parser import parse_expr  # the parser imports the AST; keep this module light
+
     parts: list = []
     pos = 0
     for m in _PART.finditer(text):
-        parts.append(text[pos:m.start()])
+        parts.append(text[pos : m.start()])
         pos = m.end()
         token = m.group(0)
         if token in ("{{", "}}"):
@@ -72,11 +74,12 @@ def compile_text(text: str, scope: Scope, span: Span, where: str):
         # One value in the text, the usual title ("Where does {piece} go?"): read at every
         # decision that asks it, so without a generator and a join.
         at = next(i for i, p in enumerate(compiled) if not isinstance(p, str))
-        head, value, tail = "".join(compiled[:at]), compiled[at], "".join(compiled[at + 1:])
+        head, value, tail = "".join(compiled[:at]), compiled[at], "".join(compiled[at + 1 :])
         return lambda m: head + shown(game, value(m)) + tail
 
     def render(m) -> str:
         return "".join(p if type(p) is str else shown(game, p(m)) for p in compiled)
+
     return render
 
 
@@ -117,14 +120,24 @@ def shown(game, value) -> str:
             r, c = divmod(value[1], spec.geometry.cols)
             return f"row {r + 1}, column {c + 1}"
         # an inner list in brackets, so pairs read as pairs: "[0, 1], [2, 2]"
-        return ", ".join(f"[{shown(game, v)}]" if isinstance(v, list) and not _is_cell(game, v) else shown(game, v)
-                         for v in value) if value else "nothing"
+        return (
+            ", ".join(
+                f"[{shown(game, v)}]" if isinstance(v, list) and not _is_cell(game, v) else shown(game, v)
+                for v in value
+            )
+            if value
+            else "nothing"
+        )
     return str(value)
 
 
 def _is_cell(game, value) -> bool:
-    return len(value) == 2 and isinstance(value[0], str) and type(value[1]) is int \
+    return (
+        len(value) == 2
+        and isinstance(value[0], str)
+        and type(value[1]) is int
         and value[0].split("/", 1)[0] in game.grids
+    )
 
 
 # ----------------------------------------------------------------- component labels
@@ -140,16 +153,23 @@ def component_labels(decl: ast.ComponentDecl, game) -> dict:
         if isinstance(p, str):
             continue
         if not isinstance(p, ast.Name):
-            raise fail(f"{where} can name fields only, in braces", decl.label_span,
-                       f"fields of `{decl.name}`: {', '.join(fields)}")
+            raise fail(
+                f"{where} can name fields only, in braces",
+                decl.label_span,
+                f"fields of `{decl.name}`: {', '.join(fields)}",
+            )
         if p.name not in fields:
-            raise fail(f"{where} names `{p.name}`, which is not a field of `{decl.name}`", decl.label_span,
-                       did_you_mean(p.name, fields, "field") or f"fields: {', '.join(fields)}")
+            raise fail(
+                f"{where} names `{p.name}`, which is not a field of `{decl.name}`",
+                decl.label_span,
+                did_you_mean(p.name, fields, "field") or f"fields: {', '.join(fields)}",
+            )
     out = {}
     for cid in game.kinds[decl.name]:
         comp = game.components[cid]
-        out[cid] = "".join(p if isinstance(p, str) else
-                           cid if p.name == "id" else field_shown(game, comp.get(p.name)) for p in parts)
+        out[cid] = "".join(
+            p if isinstance(p, str) else cid if p.name == "id" else field_shown(game, comp.get(p.name)) for p in parts
+        )
     return out
 
 
@@ -174,10 +194,20 @@ def compile_outcomes(decls: list, scope: Scope) -> list:
     out = []
     for d in decls:
         guard = compile_expr(d.guard, scope) if d.guard is not None else None
-        entries = [OutcomeEntry(e.kind == "win", compile_expr(e.guard, inner) if e.guard is not None else None,
-                                compile_text(e.text, inner, e.span, "an outcome"), e.span) for e in d.entries]
+        entries = [
+            OutcomeEntry(
+                e.kind == "win",
+                compile_expr(e.guard, inner) if e.guard is not None else None,
+                compile_text(e.text, inner, e.span, "an outcome"),
+                e.span,
+            )
+            for e in d.entries
+        ]
         if entries[-1].guard is not None:
-            raise fail("the last entry of an outcome needs no `if`: it says what happens otherwise",
-                       d.entries[-1].span, 'end with e.g. `loss: "You lost, {score}"`')
+            raise fail(
+                "the last entry of an outcome needs no `if`: it says what happens otherwise",
+                d.entries[-1].span,
+                'end with e.g. `loss: "You lost, {score}"`',
+            )
         out.append(Outcome(guard, entries, d.span))
     return out

@@ -7,6 +7,7 @@ A sentence is a text whose braces name what the thing is kept per (`{player}`,
 (signed: +2, -1); for a zone, the move into it: `{items}`, `{count}` and `{from}`.
 They are checked here, when the rules load.
 """
+
 from __future__ import annotations
 
 import copy
@@ -27,16 +28,22 @@ def check_says(says: str, per: tuple, words: tuple, span, what: str) -> None:
     known = list(per) + list(words)
     for name in placeholders(says):
         if name not in known:
-            raise fail(f"the sentence of {what} names `{{{name}}}`, which it does not know", span,
-                       did_you_mean(name, known, "name") or f"braces here may name {', '.join('{' + k + '}' for k in known)}")
+            raise fail(
+                f"the sentence of {what} names `{{{name}}}`, which it does not know",
+                span,
+                did_you_mean(name, known, "name") or f"braces here may name {', '.join('{' + k + '}' for k in known)}",
+            )
 
 
 def quietly(flow, ops: list, s: ast.Quietly, scope: Scope) -> None:
     """The block between a hush and an unhush, after its one line (if it has one)."""
     for inner in _statements(s.body):
         if isinstance(inner, ASKS):
-            raise fail("a `quietly` block cannot ask for a decision", inner.span,
-                       "make the choice before the block, and keep only the bookkeeping inside")
+            raise fail(
+                "a `quietly` block cannot ask for a decision",
+                inner.span,
+                "make the choice before the block, and keep only the bookkeeping inside",
+            )
     if s.text:
         text = s.text
         ops.append(Exec(lambda m: m.emit("log", text=text), s.span))
@@ -47,6 +54,7 @@ def quietly(flow, ops: list, s: ast.Quietly, scope: Scope) -> None:
 
 def _statements(body: list):
     from meeple.dsl.flow_graph import sub_bodies
+
     for s in body:
         yield s
         for sub in sub_bodies(s):
@@ -60,8 +68,11 @@ def reset(ops: list, s: ast.Reset, scope: Scope) -> None:
     game = scope.game
     spec = game.counters.get(s.name)
     if spec is None:
-        raise fail(f"`reset {s.name}`: only a counter, flag or value can be reset", s.span,
-                   did_you_mean(s.name, game.counters, "counter"))
+        raise fail(
+            f"`reset {s.name}`: only a counter, flag or value can be reset",
+            s.span,
+            did_you_mean(s.name, game.counters, "counter"),
+        )
     start = copy.deepcopy(spec.init)
     name, text = s.name, s.text
     if s.index:
@@ -72,4 +83,5 @@ def reset(ops: list, s: ast.Reset, scope: Scope) -> None:
     def every(m):
         keys = [k for k, _ in m.game.instance_keys(name, spec.per, m.state["players"])]
         telling.reset(m, name, keys, start, text)
+
     ops.append(Exec(every, s.span))

@@ -5,6 +5,7 @@ runnable Game: parse, apply the chosen variants, check, load the data files,
 compile. Options are fixed at compile time, so `if scoring == A` in a score
 rule's header is decided once, not at every step.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -66,8 +67,9 @@ def find_ruleset(name: str) -> Path:
     if name in shipped:
         return shipped[name]
     hint = did_you_mean(name, shipped)
-    raise UsageError(f"unknown game `{name}`" + (f"; {hint}" if hint else
-                     f"; shipped games: {', '.join(sorted(shipped))}"))
+    raise UsageError(
+        f"unknown game `{name}`" + (f"; {hint}" if hint else f"; shipped games: {', '.join(sorted(shipped))}")
+    )
 
 
 def shipped_rulesets() -> dict[str, Path]:
@@ -82,8 +84,9 @@ def apply_variants(rs: ast.Ruleset, chosen: list[str]) -> list:
     for name in chosen:
         if name not in declared:
             hint = did_you_mean(name, declared)
-            raise UsageError(f"unknown variant `{name}`" + (f"; {hint}" if hint else
-                             f"; variants: {', '.join(declared) or 'none'}"))
+            raise UsageError(
+                f"unknown variant `{name}`" + (f"; {hint}" if hint else f"; variants: {', '.join(declared) or 'none'}")
+            )
         for new in declared[name].items:
             key = item_key(new, rs.source)
             if key is not None and key[0] in RULES:
@@ -116,10 +119,13 @@ def _keeps_conditions(variant: str, new, key: tuple, items: list, source: str) -
         return
     where = " and ".join(f"if `{guard_text(source, i) or 'always'}` (line {i.span.line})" for i in others)
     own = f" if `{condition}`" if condition else ""
-    raise MeepleError(f'variant `{variant}` defines {kind} "{label}"{own}, but the rules define {kind} '
-                      f'"{label}" {where}: the variant\'s rule would be counted beside them, not instead',
-                      new.span, f'give the variant one rule per condition ({kind} "{label}" if '
-                      f'{guard_text(source, others[0]) or "..."}: ...) to replace each, or another label')
+    raise MeepleError(
+        f'variant `{variant}` defines {kind} "{label}"{own}, but the rules define {kind} '
+        f'"{label}" {where}: the variant\'s rule would be counted beside them, not instead',
+        new.span,
+        f'give the variant one rule per condition ({kind} "{label}" if '
+        f"{guard_text(source, others[0]) or '...'}: ...) to replace each, or another label",
+    )
 
 
 def choose_options(rs_items, requested: dict) -> tuple[dict, dict]:
@@ -129,18 +135,28 @@ def choose_options(rs_items, requested: dict) -> tuple[dict, dict]:
     for name, value in requested.items():
         if name not in decls:
             hint = did_you_mean(name, decls)
-            raise UsageError(f"unknown option `{name}`" + (f"; {hint}" if hint else
-                             f"; options: {', '.join(decls) or 'none'}"))
+            raise UsageError(
+                f"unknown option `{name}`" + (f"; {hint}" if hint else f"; options: {', '.join(decls) or 'none'}")
+            )
         d = decls[name]
         if isinstance(d, ast.ParamDecl):
             if not (value.isdigit() and d.lo <= int(value) <= d.hi):
                 raise UsageError(f"param `{name}` is a whole number from {d.lo} to {d.hi}, not `{value}`")
         elif value not in d.values:
             raise UsageError(f"option `{name}` cannot be `{value}`; choose one of: {', '.join(d.values)}")
-    offered = {name: (d.values if isinstance(d, ast.OptionDecl) else
-                      list(dict.fromkeys(str(v) for v in (d.default, d.lo, d.hi))), d.doc) for name, d in decls.items()}
-    chosen = {name: str(int(requested[name])) if name in requested and isinstance(d, ast.ParamDecl)
-              else requested.get(name, offered[name][0][0]) for name, d in decls.items()}
+    offered = {
+        name: (
+            d.values if isinstance(d, ast.OptionDecl) else list(dict.fromkeys(str(v) for v in (d.default, d.lo, d.hi))),
+            d.doc,
+        )
+        for name, d in decls.items()
+    }
+    chosen = {
+        name: str(int(requested[name]))
+        if name in requested and isinstance(d, ast.ParamDecl)
+        else requested.get(name, offered[name][0][0])
+        for name, d in decls.items()
+    }
     return chosen, offered
 
 
@@ -158,6 +174,7 @@ def compile_ruleset(rs: ast.Ruleset, options: dict, variants: list) -> Game:
         raise exc.located(rs.path, rs.source) from None
     except RecursionError:
         from meeple.dsl.parser import too_deep
+
         raise too_deep(rs.path, rs.source) from None
 
 
@@ -167,8 +184,12 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     options, option_choices = choose_options(items, requested)
     title = of(ast.GameDecl)[0].title
     players = of(ast.PlayersDecl)[0]
-    enums, enum_labels = load_enums(of(ast.EnumDecl), base, options,
-                                    {i.name: KINDS[type(i)] for i in items if type(i) in KINDS and type(i) not in OWN_NAMES})
+    enums, enum_labels = load_enums(
+        of(ast.EnumDecl),
+        base,
+        options,
+        {i.name: KINDS[type(i)] for i in items if type(i) in KINDS and type(i) not in OWN_NAMES},
+    )
     digest = hashlib.sha256(without_layout(rs.source, rs.of(ast.PageDecl)).encode())  # what affects play
 
     components, kinds, shapes = dict[str, dict](), {}, {}
@@ -176,12 +197,14 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     for decl in of(ast.ComponentDecl):
         for f in decl.fields:
             if f.type not in ("int", "text", "effect") and f.type not in enums:
-                raise fail(f"unknown type `{f.type}` for field `{f.name}`", f.span,
-                           did_you_mean(f.type, list(enums) + ["int", "text", "effect"], "enum"))
+                raise fail(
+                    f"unknown type `{f.type}` for field `{f.name}`",
+                    f.span,
+                    did_you_mean(f.type, list(enums) + ["int", "text", "effect"], "enum"),
+                )
             if f.form and f.type not in enums:
                 raise fail(f"`{f.form} of {f.type}`: {f.form}s are made of the values of an enum", f.span)
-        comps, order, comp_shapes = load_components(decl, base, options, enums, set(components),
-                                                    effect_params)
+        comps, order, comp_shapes = load_components(decl, base, options, enums, set(components), effect_params)
         components.update(comps)
         kinds[decl.name] = order
         shapes.update(comp_shapes)
@@ -192,11 +215,13 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     zones = {}
     for z in of(ast.ZoneDecl):
         if z.kind not in VISIBILITY_DEFAULTS:
-            raise fail(f"`{z.kind}` is not a kind of zone", z.span,
-                       f"a zone is a {', '.join(VISIBILITY_DEFAULTS)}")
+            raise fail(f"`{z.kind}` is not a kind of zone", z.span, f"a zone is a {', '.join(VISIBILITY_DEFAULTS)}")
         if z.of not in kinds:
-            raise fail(f"zone `{z.name}` holds `{z.of}`, which is not a component", z.span,
-                       did_you_mean(z.of, kinds, "component"))
+            raise fail(
+                f"zone `{z.name}` holds `{z.of}`, which is not a component",
+                z.span,
+                did_you_mean(z.of, kinds, "component"),
+            )
         vis = z.visibility or VISIBILITY_DEFAULTS[z.kind]
         if vis not in VISIBILITIES:
             raise fail(f"`{vis}` is not a visibility", z.span, "use public, private, hidden or top")
@@ -208,26 +233,36 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
             continue
         source = zones.get(z.refill)
         if source is None:
-            raise fail(f"zone `{z.name}` refills from `{z.refill}`, which is not a zone", z.span,
-                       did_you_mean(z.refill, zones, "zone"))
+            raise fail(
+                f"zone `{z.name}` refills from `{z.refill}`, which is not a zone",
+                z.span,
+                did_you_mean(z.refill, zones, "zone"),
+            )
         if source.of != z.of or source.per not in ((), z.per) or z.refill == z.name:
-            raise fail(f"zone `{z.name}` cannot refill from `{z.refill}`", z.span,
-                       "the refill zone holds the same component and is shared or kept per the same things")
+            raise fail(
+                f"zone `{z.name}` cannot refill from `{z.refill}`",
+                z.span,
+                "the refill zone holds the same component and is shared or kept per the same things",
+            )
 
     grids = {}
     for gd in of(ast.GridDecl):
         check_per(gd.per, enums, kinds, gd.span, gd.label)
         if gd.content not in enums:
-            raise fail(f"cells of `{gd.name}` hold `{gd.content}`, which is not an enum", gd.span,
-                       did_you_mean(gd.content, enums, "enum"))
+            raise fail(
+                f"cells of `{gd.name}` hold `{gd.content}`, which is not an enum",
+                gd.span,
+                did_you_mean(gd.content, enums, "enum"),
+            )
         if not (1 <= gd.rows <= 64 and 1 <= gd.cols <= 64):
             raise fail("a grid has 1 to 64 rows and columns", gd.span)
         layouts = {}
         for lay in gd.layouts:
             layouts[lay.attr] = load_layout(lay, gd, base, options)
             symbols |= set(lay.legend.values())
-        grids[gd.name] = GridSpec(gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span,
-                                  gd.label)
+        grids[gd.name] = GridSpec(
+            gd.name, gd.per, gd.content, Geometry.square(gd.rows, gd.cols), layouts, gd.span, gd.label
+        )
 
     boards = {b.name: load_board(b, base, options) for b in of(ast.BoardDecl)}
     backs = {}
@@ -236,14 +271,35 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         for cid in kinds[decl.name] if shown else ():  # only cards whose back shows something
             backs[cid] = "/".join(str(components[cid][f]) for f in shown)
 
-    game = Game(title=title, path=rs.path, source=rs.source, digest="", min_players=players.lo,
-                max_players=players.hi, options=options, option_choices=option_choices,
-                params={p.name: (p.lo, p.hi) for p in of(ast.ParamDecl)},
-                variants=list(variants),
-                variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
-                enums=enums, components=components, kinds=kinds, shapes=shapes, zones=zones,
-                grids=grids, counters={}, tables={}, blocks=[], phases={}, effects={}, setup=0,
-                scores=[], tiebreaks=[], boards=boards, backs=backs)
+    game = Game(
+        title=title,
+        path=rs.path,
+        source=rs.source,
+        digest="",
+        min_players=players.lo,
+        max_players=players.hi,
+        options=options,
+        option_choices=option_choices,
+        params={p.name: (p.lo, p.hi) for p in of(ast.ParamDecl)},
+        variants=list(variants),
+        variant_titles={v.name: v.title or v.name for v in rs.of(ast.VariantDecl)},
+        enums=enums,
+        components=components,
+        kinds=kinds,
+        shapes=shapes,
+        zones=zones,
+        grids=grids,
+        counters={},
+        tables={},
+        blocks=[],
+        phases={},
+        effects={},
+        setup=0,
+        scores=[],
+        tiebreaks=[],
+        boards=boards,
+        backs=backs,
+    )
     game.labels.update(enum_labels)  # before the components': a component's label wins a shared name
     for decl in of(ast.ComponentDecl):
         game.labels.update(component_labels(decl, game))
@@ -273,15 +329,23 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
         if c.kind != "counter" and (lo is not None or hi is not None):
             raise fail(f"only counters have bounds; `{c.name}` is a {c.kind}", c.span)
         if c.secret and c.per[:1] != ("player",):
-            raise fail(f"`{c.name}` is secret, so it must be kept per player (only its player sees it)", c.span,
-                       f"write `{c.kind} {c.name} per player = ..., secret`")
+            raise fail(
+                f"`{c.name}` is secret, so it must be kept per player (only its player sees it)",
+                c.span,
+                f"write `{c.kind} {c.name} per player = ..., secret`",
+            )
         check_says(c.says, c.per, COUNTER_WORDS, c.span, f"`{c.name}`")
-        game.counters[c.name] = CounterSpec(c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet,
-                                            label=c.label, says=c.says)
+        game.counters[c.name] = CounterSpec(
+            c.name, c.per, c.kind, init, lo, hi, c.span, c.secret, c.quiet, label=c.label, says=c.says
+        )
     # Which values and locals hold players: a local may be set from a value and a value from a
     # local (`let w = leader`, `leader = w`), so the values are judged again with the locals known.
-    data_effects = {v[0] for comp in game.components.values() for v in comp.values()
-                    if isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) and v[0] in effect_params}
+    data_effects = {
+        v[0]
+        for comp in game.components.values()
+        for v in comp.values()
+        if isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) and v[0] in effect_params
+    }
     seats = player_locals(items, game.counters, data_effects)
     for name in player_values(items, game.counters, seats):
         game.counters[name].player = True
@@ -291,11 +355,15 @@ def _compile(rs: ast.Ruleset, items: list, requested: dict, variants: list) -> G
     compile_flow(game, items, rs, scope)
     compile_scoring(game, items, scope)
     game.outcomes = compile_outcomes(of(ast.OutcomeDecl), scope)
-    game.page = compile_page(of(ast.PageDecl), game, {d.name: {f.name: f.type for f in d.fields}
-                                                      for d in of(ast.ComponentDecl)})
-    for path in sorted({d.path for d in of(ast.ComponentDecl)} | {b.path for b in of(ast.BoardDecl)} | {
-            e.path for e in of(ast.EnumDecl) if e.path} | {
-            lay.path for g in of(ast.GridDecl) for lay in g.layouts}):
+    game.page = compile_page(
+        of(ast.PageDecl), game, {d.name: {f.name: f.type for f in d.fields} for d in of(ast.ComponentDecl)}
+    )
+    for path in sorted(
+        {d.path for d in of(ast.ComponentDecl)}
+        | {b.path for b in of(ast.BoardDecl)}
+        | {e.path for e in of(ast.EnumDecl) if e.path}
+        | {lay.path for g in of(ast.GridDecl) for lay in g.layouts}
+    ):
         digest.update((base / path.format(**options)).read_bytes())
     game.digest = digest.hexdigest()[:16]
     return game
@@ -307,15 +375,24 @@ def check_per(per: tuple, enums: dict, kinds: dict, span, label: str = "") -> No
     for name in placeholders(label):
         if name not in per:
             kept = ", ".join("{" + d + "}" for d in per)
-            raise fail(f"the label names `{{{name}}}`, which this is not kept per", span,
-                       f"braces in this label may name {kept}" if per else
-                       "only a thing kept per something has braces in its label (`per player`: {player})")
+            raise fail(
+                f"the label names `{{{name}}}`, which this is not kept per",
+                span,
+                f"braces in this label may name {kept}"
+                if per
+                else "only a thing kept per something has braces in its label (`per player`: {player})",
+            )
     for dim in per:
         if dim != "player" and dim not in enums and dim not in kinds:
-            raise fail(f"`per {dim}`: a thing is kept per player, per value of an enum, or per component",
-                       span, did_you_mean(dim, list(enums) + list(kinds) + ["player"], "enum"))
+            raise fail(
+                f"`per {dim}`: a thing is kept per player, per value of an enum, or per component",
+                span,
+                did_you_mean(dim, list(enums) + list(kinds) + ["player"], "enum"),
+            )
     if "player" in per[1:]:
-        raise fail("`per player` comes first", span, f"write `per player per {' per '.join(d for d in per if d != 'player')}`")
+        raise fail(
+            "`per player` comes first", span, f"write `per player per {' per '.join(d for d in per if d != 'player')}`"
+        )
 
 
 def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None:
@@ -338,8 +415,9 @@ def compile_flow(game: Game, items: list, rs: ast.Ruleset, scope: Scope) -> None
     actions = [i for i in items if isinstance(i, ast.ActionDecl)]
     for a in actions:
         guard = compile_expr(a.guard, scope.with_locals([a.param])) if a.guard is not None else None
-        game.actions.append(Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span,
-                                   a.on_request))
+        game.actions.append(
+            Action(a.name, a.title, a.param, guard, len(game.blocks), a.interrupting, a.span, a.on_request)
+        )
         game.blocks.append(Block(f"action {a.name}"))
     game.interrupting = tuple(a.name for a in game.actions if a.interrupting)
     for i, a in enumerate(actions):
@@ -386,8 +464,11 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
         if h.guard is not None and not constant(h.guard, scope):
             continue
         if h.den == 0 or h.num == 0:
-            raise fail(f'hint "{h.label}" is worth nothing', h.span,
-                       "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`")
+            raise fail(
+                f'hint "{h.label}" is worth nothing',
+                h.span,
+                "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`",
+            )
         game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span))
     for ms in [i for i in items if isinstance(i, ast.MeasureDecl)]:
         if ms.guard is None or constant(ms.guard, scope):
@@ -395,8 +476,11 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
     for d in [i for i in items if isinstance(i, ast.SummaryDecl)]:
         for name in d.names:
             if name not in game.counters and name not in game.zones:
-                raise fail(f"`summary` names `{name}`, which is not a counter, flag, value or zone", d.span,
-                           did_you_mean(name, list(game.counters) + list(game.zones), "name"))
+                raise fail(
+                    f"`summary` names `{name}`, which is not a counter, flag, value or zone",
+                    d.span,
+                    did_you_mean(name, list(game.counters) + list(game.zones), "name"),
+                )
         game.summary = tuple(d.names)
     for t in [i for i in items if isinstance(i, ast.TiebreakDecl)]:
         game.tiebreaks = [(d, compile_expr(e, player_scope), e.span) for d, e in t.keys]

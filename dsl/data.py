@@ -7,6 +7,7 @@ lines starting with `//` are comments.
 Every problem points at the data file's line. A data path may not leave the
 ruleset's folder.
 """
+
 from __future__ import annotations
 
 import csv
@@ -23,7 +24,7 @@ from meeple.dsl.errors import Diagnostic, MeepleError, Span, did_you_mean, read_
 from meeple.dsl.runtime import KIND, Board, BoardError, polyomino
 
 # Data values: whole numbers within what a table counts, read exactly (no 1.7 -> 1, no true -> 1).
-WHOLE = TypeAdapter(Annotated[int, Field(ge=-10 ** 15, le=10 ** 15)], config=ConfigDict(strict=True))
+WHOLE = TypeAdapter(Annotated[int, Field(ge=-(10**15), le=10**15)], config=ConfigDict(strict=True))
 TEXT = TypeAdapter(str, config=ConfigDict(strict=True))
 _DIGITS = re.compile(r"-?[0-9]{1,18}")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -32,27 +33,38 @@ MAX_NAME = 200
 
 def resolve(base: Path, relative: str, span: Span, options: dict) -> Path:
     """The data file's path, with `{option}` filled in; it must stay in the ruleset's folder."""
+
     def fill(match) -> str:
         if match.group(1) not in options:
-            raise MeepleError(f"`{relative}` names an option `{match.group(1)}` that does not exist", span,
-                              f"options are: {', '.join(options) or 'none'}; write `{{name}}` with nothing else")
+            raise MeepleError(
+                f"`{relative}` names an option `{match.group(1)}` that does not exist",
+                span,
+                f"options are: {', '.join(options) or 'none'}; write `{{name}}` with nothing else",
+            )
         return str(options[match.group(1)])
+
     name = _PLACEHOLDER.sub(fill, relative)
     if "{" in name or "}" in name:
-        raise MeepleError(f"`{relative}` has a brace that is not an `{{option}}`", span,
-                          "write an option's name in braces, like `board_{board}.txt`")
+        raise MeepleError(
+            f"`{relative}` has a brace that is not an `{{option}}`",
+            span,
+            "write an option's name in braces, like `board_{board}.txt`",
+        )
     if any(ord(ch) < 32 for ch in name):  # a control character (a NUL stops the OS's path calls)
-        raise MeepleError(f"data file name {name!r} has a control character", span,
-                          "write the file's name in plain characters")
+        raise MeepleError(
+            f"data file name {name!r} has a control character", span, "write the file's name in plain characters"
+        )
     if len(name) > MAX_NAME or any(len(part) > 100 for part in Path(name).parts):
-        raise MeepleError(f"data file name is {len(name)} characters long", span,
-                          f"keep data file names under {MAX_NAME} characters")
+        raise MeepleError(
+            f"data file name is {len(name)} characters long", span, f"keep data file names under {MAX_NAME} characters"
+        )
     root = base.resolve()
     try:
         path = (root / name).resolve()
         if root != path and root not in path.parents:
-            raise MeepleError(f"data file `{name}` is outside the ruleset's folder", span,
-                              "keep data files next to the .rules file")
+            raise MeepleError(
+                f"data file `{name}` is outside the ruleset's folder", span, "keep data files next to the .rules file"
+            )
         if not path.is_file():
             raise MeepleError(f"data file `{name}` not found", span, f"looked for {path}")
     except OSError as exc:
@@ -101,8 +113,7 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
             if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
                 continue
             if None in row:
-                raise _error(path, reader.line_num, "this row has more values than the header has columns",
-                             source=text)
+                raise _error(path, reader.line_num, "this row has more values than the header has columns", source=text)
             out.append((reader.line_num, {k.strip(): (v or "").strip() for k, v in row.items()}))
     except csv.Error as exc:
         raise _error(path, reader.line_num, f"not valid CSV: {exc}", source=text) from None
@@ -114,8 +125,9 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
 MAX_COMPONENTS = 100_000
 
 
-def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: dict,
-                    taken_ids: set, effects: dict) -> tuple[dict, list, dict]:
+def load_components(
+    decl: ast.ComponentDecl, base: Path, options: dict, enums: dict, taken_ids: set, effects: dict
+) -> tuple[dict, list, dict]:
     """Components of one kind: ({id: fields}, [ids in order], {id: shape})."""
     path = resolve(base, decl.path, decl.span, options)
     text = read_text(path)
@@ -128,8 +140,13 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
             raise _error(path, line, "every row needs an `id`", "add an `id` column", text)
         extra = set(row) - set(fields) - {"id", "count", "name"}
         if extra:
-            raise _error(path, line, f"column `{sorted(extra)[0]}` is not a field of {decl.name}",
-                         f"declare it under `component {decl.name}` or remove the column", text)
+            raise _error(
+                path,
+                line,
+                f"column `{sorted(extra)[0]}` is not a field of {decl.name}",
+                f"declare it under `component {decl.name}` or remove the column",
+                text,
+            )
         values = {KIND: decl.name}
         if row.get("name"):
             if from_json and not isinstance(row["name"], str):
@@ -145,8 +162,13 @@ def load_components(decl: ast.ComponentDecl, base: Path, options: dict, enums: d
         if not 1 <= count <= 10_000:
             raise _error(path, line, "`count` must be between 1 and 10000", source=text)
         if len(taken_ids) + len(components) + count > MAX_COMPONENTS:
-            raise _error(path, line, f"this row makes the game's components more than {MAX_COMPONENTS:,}",
-                         "a game of that many components is a runaway `count`", text)
+            raise _error(
+                path,
+                line,
+                f"this row makes the game's components more than {MAX_COMPONENTS:,}",
+                "a game of that many components is a runaway `count`",
+                text,
+            )
         base_id = str(row["id"]).strip()
         for copy in range(count):
             cid = base_id if count == 1 else f"{base_id}-{copy + 1}"
@@ -165,14 +187,20 @@ def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects, from_j
         try:
             return polyomino.parse_shape(str(raw), set(enums[f.type]))
         except polyomino.ShapeError as exc:
-            raise _error(path, line, f"field `{f.name}`: {exc}",
-                         "write cells split by spaces and rows by `/`, `.` for a hole", text) from None
+            raise _error(
+                path,
+                line,
+                f"field `{f.name}`: {exc}",
+                "write cells split by spaces and rows by `/`, `.` for a hole",
+                text,
+            ) from None
     if f.form == "list":
         words = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
         for w in words:
             if w not in enums[f.type]:
-                raise _error(path, line, f"field `{f.name}`: {w!r} is not one of {', '.join(enums[f.type])}",
-                             source=text)
+                raise _error(
+                    path, line, f"field `{f.name}`: {w!r} is not one of {', '.join(enums[f.type])}", source=text
+                )
         return list(words)
     if f.type == "int":
         value = whole(raw, from_json)
@@ -183,8 +211,9 @@ def _field_value(path, line, text, f: ast.FieldDecl, raw, enums, effects, from_j
         try:
             return TEXT.validate_python(raw)
         except ValidationError:
-            raise _error(path, line, f"field `{f.name}` must be text, not {raw!r}",
-                         "put the value in quotes", text) from None
+            raise _error(
+                path, line, f"field `{f.name}` must be text, not {raw!r}", "put the value in quotes", text
+            ) from None
     if f.type == "effect":
         return _effect_value(path, line, text, f, str(raw).strip(), effects)
     allowed = enums[f.type]
@@ -202,12 +231,18 @@ def _effect_value(path, line, text, f, raw: str, effects: dict):
         return None
     match = _CALL.match(raw)
     if not match:
-        raise _error(path, line, f"field `{f.name}`: {raw!r} is not an effect call",
-                     "write `name` or `name(arg, ...)` with numbers and names as arguments", text)
+        raise _error(
+            path,
+            line,
+            f"field `{f.name}`: {raw!r} is not an effect call",
+            "write `name` or `name(arg, ...)` with numbers and names as arguments",
+            text,
+        )
     name, inner = match.group(1), match.group(2)
     if name not in effects:
-        raise _error(path, line, f"field `{f.name}`: there is no effect `{name}`",
-                     did_you_mean(name, effects, "effect"), text)
+        raise _error(
+            path, line, f"field `{f.name}`: there is no effect `{name}`", did_you_mean(name, effects, "effect"), text
+        )
     args: list[int | str] = []
     for part in [a.strip() for a in inner.split(",")] if inner and inner.strip() else []:
         if re.fullmatch(r"-?[0-9]+", part):
@@ -215,11 +250,14 @@ def _effect_value(path, line, text, f, raw: str, effects: dict):
         elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part):
             args.append(part)
         else:
-            raise _error(path, line, f"field `{f.name}`: argument {part!r} must be a number or a name",
-                         source=text)
+            raise _error(path, line, f"field `{f.name}`: argument {part!r} must be a number or a name", source=text)
     if len(args) > len(effects[name]):
-        raise _error(path, line, f"field `{f.name}`: `{name}` takes {len(effects[name])} argument(s), "
-                     f"this gives {len(args)}", source=text)
+        raise _error(
+            path,
+            line,
+            f"field `{f.name}`: `{name}` takes {len(effects[name])} argument(s), this gives {len(args)}",
+            source=text,
+        )
     return [name, args]
 
 
@@ -243,17 +281,27 @@ def load_layout(decl: ast.LayoutDecl, grid: ast.GridDecl, base: Path, options: d
     lines = [ln.rstrip("\r") for ln in text.split("\n")]
     rows = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("//")]
     if len(rows) != grid.rows:
-        raise _error(path, rows[-1][0] if rows else 1,
-                     f"the layout has {len(rows)} rows; grid `{grid.name}` has {grid.rows}", source=text)
+        raise _error(
+            path,
+            rows[-1][0] if rows else 1,
+            f"the layout has {len(rows)} rows; grid `{grid.name}` has {grid.rows}",
+            source=text,
+        )
     values = []
     for number, row in rows:
         chars = row.replace(" ", "")
         if len(chars) != grid.cols:
-            raise _error(path, number, f"this row has {len(chars)} cells; grid `{grid.name}` has {grid.cols}",
-                         source=text)
+            raise _error(
+                path, number, f"this row has {len(chars)} cells; grid `{grid.name}` has {grid.cols}", source=text
+            )
         for ch in chars:
             if ch not in decl.legend:
-                raise _error(path, number, f"`{ch}` is not in the legend",
-                             "legend: " + ", ".join(f'"{k}" = {v}' for k, v in decl.legend.items()), text)
+                raise _error(
+                    path,
+                    number,
+                    f"`{ch}` is not in the legend",
+                    "legend: " + ", ".join(f'"{k}" = {v}' for k, v in decl.legend.items()),
+                    text,
+                )
             values.append(decl.legend[ch])
     return tuple(values)

@@ -6,6 +6,7 @@ name. `enum kind from "cards.csv" column kind, label title` takes the distinct
 values of a column in the file's order (so sixteen card kinds are not typed
 twice), and their labels from another column of the same rows.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,8 +29,12 @@ def load_enums(decls: list, base: Path, options: dict, names: dict) -> tuple[dic
             values, found = _from_file(d, base, options)
             for v in values:
                 if v in names:
-                    raise MeepleError(f"enum `{d.name}` reads the value `{v}` from `{d.path}`, which is "
-                                      f"also the name of a {names[v]}", d.span, "rename one of them")
+                    raise MeepleError(
+                        f"enum `{d.name}` reads the value `{v}` from `{d.path}`, which is "
+                        f"also the name of a {names[v]}",
+                        d.span,
+                        "rename one of them",
+                    )
             labels.update(found)
         else:
             values = list(d.values)
@@ -44,15 +49,21 @@ def _from_file(d: ast.EnumDecl, base: Path, options: dict) -> tuple[list, dict]:
     columns = list(rows[0][1]) if rows else []
     for col in (d.column, d.label_column):
         if col and col not in columns:
-            raise MeepleError(f"`{d.path}` has no column `{col}`", d.span,
-                              did_you_mean(col, columns, "column") or f"its columns: {', '.join(columns) or 'none'}")
+            raise MeepleError(
+                f"`{d.path}` has no column `{col}`",
+                d.span,
+                did_you_mean(col, columns, "column") or f"its columns: {', '.join(columns) or 'none'}",
+            )
     values: list = []
     labels: dict = {}
     for line, row in rows:
         v = str(row[d.column]).strip()
         if not _NAME.fullmatch(v):
-            raise MeepleError(f"`{d.path}` line {line}: `{v}` in column `{d.column}` is not a name an enum "
-                              "value can have", d.span, "letters, digits and `_`, not starting with a digit")
+            raise MeepleError(
+                f"`{d.path}` line {line}: `{v}` in column `{d.column}` is not a name an enum value can have",
+                d.span,
+                "letters, digits and `_`, not starting with a digit",
+            )
         if v not in labels and v not in values:
             values.append(v)
             if d.label_column and str(row[d.label_column]).strip():

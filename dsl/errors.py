@@ -11,6 +11,7 @@ formats itself the way compilers do::
 The same class reports run-time rule errors (a choice with no options and no
 `otherwise`, a step limit hit) with the `.rules` line that caused them.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -55,7 +56,7 @@ def part_of(source: str, path: str, line: int) -> tuple[str, int]:
         return path, line
     for number, text in reversed(list(enumerate(source.splitlines()[:line], 1))):
         if text.startswith(PART):
-            return text[len(PART):], line - number
+            return text[len(PART) :], line - number
     return path, line
 
 
@@ -92,8 +93,14 @@ class Diagnostic:
 class MeepleError(Exception):
     """A problem with a ruleset (or with running one) that a person must fix."""
 
-    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str, span: Span | None = None,
-                 hint: str = "", path: str = "", source: str = ""):
+    def __init__(
+        self,
+        diagnostics: list[Diagnostic] | Diagnostic | str,
+        span: Span | None = None,
+        hint: str = "",
+        path: str = "",
+        source: str = "",
+    ):
         if isinstance(diagnostics, str):
             diagnostics = [Diagnostic(diagnostics, span or Span(), hint, "error", path, source)]
         elif isinstance(diagnostics, Diagnostic):
@@ -138,14 +145,16 @@ def read_text(path: Path, limit: int = MAX_DATA_BYTES, what: str = "a data file"
         raise MeepleError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
     if size > limit or len(data) > limit:
         shown = f"{size / 1e6:.1f} MB" if size > limit else f"more than {limit / 1e6:g} MB"
-        raise MeepleError(f"this file is {shown}; {what} is at most {limit / 1e6:g} MB", Span(1, 1),
-                          path=str(path))
+        raise MeepleError(f"this file is {shown}; {what} is at most {limit / 1e6:g} MB", Span(1, 1), path=str(path))
     try:
         # Excel and Notepad start UTF-8 files with a byte-order mark: accept it
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise MeepleError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                          Span(line, col, line, col + 1), "save the file as UTF-8",
-                          path=str(path)) from None
+        raise MeepleError(
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
+            Span(line, col, line, col + 1),
+            "save the file as UTF-8",
+            path=str(path),
+        ) from None

@@ -5,6 +5,7 @@
 not when the line first runs. Used by the closures (dsl/compile_expr.py) and the
 generated source's helpers (dsl/source_runtime.py).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ RANGE_LIMIT = 100_000  # a longer range is a mistake, and building it could exha
 
 # What one rule may build: a number past this or a list or text longer than RANGE_LIMIT is a
 # runaway rule (`v = v + v` forty times), stopped at its line before it eats the memory.
-NUMBER_LIMIT = 10 ** 18
+NUMBER_LIMIT = 10**18
 
 
 def _plus(a, b):
@@ -44,8 +45,27 @@ def _times(a, b):
 
 # What an expression is, when it can be told from the text alone: `+` of a list and a
 # number (or `-` of lists) is reported at compile time, not when the line first runs.
-LIST_CALLS = {"list", "pairs", "cells", "rows", "columns", "groups", "neighbours", "reach", "areas", "tags",
-              "adjacent", "spaces", "next_spaces", "sort", "lines", "subsets", "unique", "majority", "pairings"}
+LIST_CALLS = {
+    "list",
+    "pairs",
+    "cells",
+    "rows",
+    "columns",
+    "groups",
+    "neighbours",
+    "reach",
+    "areas",
+    "tags",
+    "adjacent",
+    "spaces",
+    "next_spaces",
+    "sort",
+    "lines",
+    "subsets",
+    "unique",
+    "majority",
+    "pairings",
+}
 NUMBER_CALLS = {"count", "sum", "abs", "next_player"}
 
 
@@ -88,19 +108,31 @@ def check_operands(node, scope: Scope) -> None:
         return
     left, right = static_kind(node.left, scope), static_kind(node.right, scope)
     if node.op == "+" and {left, right} == {"list", "number"}:
-        raise fail(f"cannot add a {left} and a {right}", node.span,
-                   "to add one item to a list, put it in brackets: `xs + [x]`")
+        raise fail(
+            f"cannot add a {left} and a {right}", node.span, "to add one item to a list, put it in brackets: `xs + [x]`"
+        )
     if node.op != "+" and "list" in (left, right):
-        raise fail(f"`{node.op}` needs numbers, not a list", node.span,
-                   "to leave items out of a list use `each x in xs where x not in ys`")
+        raise fail(
+            f"`{node.op}` needs numbers, not a list",
+            node.span,
+            "to leave items out of a list use `each x in xs where x not in ys`",
+        )
 
 
 _BINOPS = {
-    "+": _plus, "-": lambda a, b: a - b, "*": _times,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+    "+": _plus,
+    "-": lambda a, b: a - b,
+    "*": _times,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
 }
 _COMPARE = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
-    "in": lambda a, b: a in b, "notin": lambda a, b: a not in b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+    "in": lambda a, b: a in b,
+    "notin": lambda a, b: a not in b,
 }

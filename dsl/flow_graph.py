@@ -5,6 +5,7 @@ draws it (interpreter/graphs.py, interpreter/pictures.py), and the checker warns
 phases it cannot reach (dsl/checker.py `warnings`). Effects are inlined into the phases that call them, so
 an effect's `next` is an edge of every phase that does the effect.
 """
+
 from __future__ import annotations
 
 import networkx as nx

@@ -30,6 +30,7 @@ The canonical form:
   most 1 inside blocks and brackets; exactly one newline at the end (an empty
   file stays empty).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -53,8 +54,17 @@ OPENERS, CLOSERS = ("(", "[", "{"), (")", "]", "}")
 NO_SPACE_BEFORE = {",", ":", ")", "]", "}", ".", ".."}
 NO_SPACE_AFTER = {"(", "[", "{", ".", ".."}
 # grammar rules whose `(` or `[` sticks to the name or value before it
-GLUED = {"call", "field_call", "function_decl", "effect_decl", "reaction_decl", "action_decl",
-         "index", "multi_index", "zone_ref"}
+GLUED = {
+    "call",
+    "field_call",
+    "function_decl",
+    "effect_decl",
+    "reaction_decl",
+    "action_decl",
+    "index",
+    "multi_index",
+    "zone_ref",
+}
 
 
 class FormatError(Exception):
@@ -64,26 +74,32 @@ class FormatError(Exception):
 @dataclasses.dataclass
 class _Tok:
     text: str
-    start: int       # offsets in the source
+    start: int  # offsets in the source
     end: int
-    col0: int        # 0-based column in its source line
-    parent: str      # the grammar rule (or alias) the token belongs to
-    depth: int       # block level of the logical line it is on
+    col0: int  # 0-based column in its source line
+    parent: str  # the grammar rule (or alias) the token belongs to
+    depth: int  # block level of the logical line it is on
 
 
 @dataclasses.dataclass
 class _Bracket:
     line_indent: int  # output indentation of the line that opened it
     last_on_line: bool
-    inner_col0: int = -1      # source column of the token after it on its line, if any
+    inner_col0: int = -1  # source column of the token after it on its line, if any
     inner_new_col0: int = -1  # output column of that token
 
 
 @functools.lru_cache(maxsize=1)
 def _lark_all() -> Lark:
     # The same grammar and indenter as the parser, but every token kept in the tree.
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=RulesIndenter(),
-                keep_all_tokens=True, maybe_placeholders=False, cache=False)
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=RulesIndenter(),
+        keep_all_tokens=True,
+        maybe_placeholders=False,
+        cache=False,
+    )
 
 
 def _tokens(source: str) -> list[_Tok]:
@@ -103,8 +119,7 @@ def _tokens(source: str) -> list[_Tok]:
             depth -= 1
         elif child.type != "_NL":
             line_start = source.rfind("\n", 0, child.start_pos) + 1
-            out.append(_Tok(str(child), child.start_pos, child.end_pos, child.start_pos - line_start,
-                            parent, depth))
+            out.append(_Tok(str(child), child.start_pos, child.end_pos, child.start_pos - line_start, parent, depth))
     return out
 
 
@@ -127,12 +142,12 @@ class _Writer:
     def __init__(self, source: str):
         self.src = source
         self.lines: list[str] = []
-        self.blanks = 0                 # blank lines seen and not yet written
-        self.delta = 0                  # output minus source indentation of the current line
-        self.line_indent = 0            # output indentation of the current line
+        self.blanks = 0  # blank lines seen and not yet written
+        self.delta = 0  # output minus source indentation of the current line
+        self.line_indent = 0  # output indentation of the current line
         self.brackets: list[_Bracket] = []
-        self.cols: list[int] = []       # source indentation of the latest line at each depth
-        self.depth = 0                  # depth of the latest logical line
+        self.cols: list[int] = []  # source indentation of the latest line at each depth
+        self.depth = 0  # depth of the latest logical line
 
     def new_line(self, text: str, indent: int, top: bool) -> None:
         if self.lines:
@@ -186,7 +201,7 @@ class _Writer:
     def write(self, toks: list[_Tok]) -> str:
         prev = None
         for i, tok in enumerate(toks):
-            segments = self.src[prev.end if prev else 0: tok.start].split("\n")
+            segments = self.src[prev.end if prev else 0 : tok.start].split("\n")
             if prev is not None and len(segments) == 1:
                 self.lines[-1] += _space(prev, tok) + tok.text
             else:
@@ -197,7 +212,7 @@ class _Writer:
                 self.full_lines(segments[:-1], tok, indent)
                 logical = not self.brackets
                 if logical:
-                    self.cols[tok.depth:] = []
+                    self.cols[tok.depth :] = []
                     self.cols.extend([0] * (tok.depth + 1 - len(self.cols)))
                     self.cols[tok.depth] = len(segments[-1])
                     self.depth = tok.depth
@@ -208,12 +223,12 @@ class _Writer:
                 self.brackets[-1].inner_new_col0 = len(self.lines[-1]) - len(tok.text)
             if tok.text in OPENERS:
                 after = toks[i + 1] if i + 1 < len(toks) else None
-                last = after is None or "\n" in self.src[tok.end:after.start]
+                last = after is None or "\n" in self.src[tok.end : after.start]
                 self.brackets.append(_Bracket(self.line_indent, last, -1 if last or after is None else after.col0))
             elif tok.text in CLOSERS:
                 self.brackets.pop()
             prev = tok
-        segments = self.src[prev.end if prev else 0:].split("\n")
+        segments = self.src[prev.end if prev else 0 :].split("\n")
         if prev is not None:
             self.end_comment(prev, segments[0])
             segments = segments[1:]
@@ -224,8 +239,9 @@ class _Writer:
 def ast_shape(node):
     """An AST as plain data without source positions: equal shapes mean equal rules."""
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return (type(node).__name__,) + tuple((f.name, ast_shape(getattr(node, f.name)))
-                                              for f in dataclasses.fields(node) if not f.name.endswith("span"))
+        return (type(node).__name__,) + tuple(
+            (f.name, ast_shape(getattr(node, f.name))) for f in dataclasses.fields(node) if not f.name.endswith("span")
+        )
     if isinstance(node, (list, tuple)):
         return tuple(ast_shape(x) for x in node)
     if isinstance(node, dict):
@@ -251,8 +267,9 @@ def format_text(text: str, path: str = "<text>") -> str:
 def configure_fmt(parser) -> None:
     """The arguments of `meeple fmt` on an argparse (sub)parser."""
     parser.add_argument("files", nargs="+", help=".rules files, or folders to search for them")
-    parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 if a file is not in the canonical form")
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if a file is not in the canonical form"
+    )
     parser.add_argument("--diff", action="store_true", help="change nothing; print what would change")
 
 
@@ -314,8 +331,9 @@ def cmd_fmt(args) -> int:
             bad += 1
             continue
         except FormatError as exc:
-            print(f"{name}: error: cannot format: {exc} (a bug in the formatter; the file is unchanged)",
-                  file=sys.stderr)
+            print(
+                f"{name}: error: cannot format: {exc} (a bug in the formatter; the file is unchanged)", file=sys.stderr
+            )
             bad += 1
             continue
         except RecursionError:
@@ -330,8 +348,9 @@ def cmd_fmt(args) -> int:
     changed = 0
     for name, text, new in todo:
         if diff:
-            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
-                                                       name, name + " (formatted)"))
+            sys.stdout.writelines(
+                difflib.unified_diff(text.splitlines(True), new.splitlines(True), name, name + " (formatted)")
+            )
         if not writing:
             print(f"would reformat {name}")
             changed += 1
@@ -344,11 +363,13 @@ def cmd_fmt(args) -> int:
             continue
         changed += 1
         print(f"reformatted {name}")
-    parts = [_plural(changed, "file") + (" reformatted" if writing else " would be reformatted")] \
-        if changed else []
+    parts = [_plural(changed, "file") + (" reformatted" if writing else " would be reformatted")] if changed else []
     parts.append(_plural(same, "file") + " already formatted")
     if bad:
-        parts.append(_plural(bad, "file") + " could not be formatted"
-                     + ("; nothing was written" if todo and not (check or diff) else ""))
+        parts.append(
+            _plural(bad, "file")
+            + " could not be formatted"
+            + ("; nothing was written" if todo and not (check or diff) else "")
+        )
     print(", ".join(parts))
     return 1 if bad or (check and changed) else 0

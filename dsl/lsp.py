@@ -13,6 +13,7 @@ The server keeps, per open document, the last text that parsed: definitions and
 names stay available while the author is in the middle of a line. Nothing that a
 document can contain may stop the server: compile failures become diagnostics.
 """
+
 from __future__ import annotations
 
 import re
@@ -43,14 +44,21 @@ BUILTIN_NAMES = {
     "box": "the implicit hidden zone every component starts in",
 }
 ITEM_KINDS = {
-    "zone": lsp.CompletionItemKind.Module, "grid": lsp.CompletionItemKind.Struct,
-    "board": lsp.CompletionItemKind.Struct, "component": lsp.CompletionItemKind.Class,
-    "enum": lsp.CompletionItemKind.Enum, "enum value": lsp.CompletionItemKind.EnumMember,
-    "option": lsp.CompletionItemKind.Enum, "option value": lsp.CompletionItemKind.EnumMember,
-    "phase": lsp.CompletionItemKind.Event, "effect": lsp.CompletionItemKind.Method,
-    "function": lsp.CompletionItemKind.Function, "reaction": lsp.CompletionItemKind.Event,
+    "zone": lsp.CompletionItemKind.Module,
+    "grid": lsp.CompletionItemKind.Struct,
+    "board": lsp.CompletionItemKind.Struct,
+    "component": lsp.CompletionItemKind.Class,
+    "enum": lsp.CompletionItemKind.Enum,
+    "enum value": lsp.CompletionItemKind.EnumMember,
+    "option": lsp.CompletionItemKind.Enum,
+    "option value": lsp.CompletionItemKind.EnumMember,
+    "phase": lsp.CompletionItemKind.Event,
+    "effect": lsp.CompletionItemKind.Method,
+    "function": lsp.CompletionItemKind.Function,
+    "reaction": lsp.CompletionItemKind.Event,
     "action": lsp.CompletionItemKind.Event,
-    "table": lsp.CompletionItemKind.Constant, "field": lsp.CompletionItemKind.Field,
+    "table": lsp.CompletionItemKind.Constant,
+    "field": lsp.CompletionItemKind.Field,
     "cell attribute": lsp.CompletionItemKind.Field,
 }
 
@@ -110,8 +118,10 @@ class MeepleServer(LanguageServer):
 
     def to_client(self, lines: list[str], row: int, start: int, end: int) -> lsp.Range:
         codec = self.codec()
-        return lsp.Range(codec.position_to_client_units(lines, lsp.Position(row, start)),
-                         codec.position_to_client_units(lines, lsp.Position(row, end)))
+        return lsp.Range(
+            codec.position_to_client_units(lines, lsp.Position(row, start)),
+            codec.position_to_client_units(lines, lsp.Position(row, end)),
+        )
 
     def to_lsp(self, d: Diagnostic, lines: list[str], doc_path: str) -> lsp.Diagnostic:
         message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
@@ -119,15 +129,21 @@ class MeepleServer(LanguageServer):
         if d.path and Path(d.path).resolve() != Path(doc_path).resolve():
             # A problem inside a data file: show it on the line of the rules that reads the file.
             message = f"{Path(d.path).name}:{d.span.line}: {message}"
-            where = lsp.Location(from_fs_path(str(Path(d.path).resolve())) or d.path,
-                                 lsp.Range(lsp.Position(max(d.span.line - 1, 0), 0),
-                                           lsp.Position(max(d.span.line - 1, 0), 0)))
+            where = lsp.Location(
+                from_fs_path(str(Path(d.path).resolve())) or d.path,
+                lsp.Range(lsp.Position(max(d.span.line - 1, 0), 0), lsp.Position(max(d.span.line - 1, 0), 0)),
+            )
             related = [lsp.DiagnosticRelatedInformation(where, d.message)]
             span = Span(_data_file_line(lines, d.path), 1)
         row, start, end = _char_range(span, lines)
         severity = lsp.DiagnosticSeverity.Warning if d.severity == "warning" else lsp.DiagnosticSeverity.Error
-        return lsp.Diagnostic(range=self.to_client(lines, row, start, end), message=message,
-                              severity=severity, source="meeple", related_information=related)
+        return lsp.Diagnostic(
+            range=self.to_client(lines, row, start, end),
+            message=message,
+            severity=severity,
+            source="meeple",
+            related_information=related,
+        )
 
     def refresh(self, uri: str) -> None:
         """Check the document's current text and publish what `meeple check` would say."""
@@ -140,10 +156,16 @@ class MeepleServer(LanguageServer):
                 self.parsed[uri] = (rs.source.splitlines(), index(rs))
             found = [self.to_lsp(d, lines, path or "<rules>") for d in diagnostics]
         except Exception as exc:  # never let one document stop the server
-            found = [lsp.Diagnostic(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), source="meeple",
-                                    message=f"internal error in the language server: {exc!r}")]
+            found = [
+                lsp.Diagnostic(
+                    range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
+                    source="meeple",
+                    message=f"internal error in the language server: {exc!r}",
+                )
+            ]
         self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version))
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version)
+        )
 
     def word_at(self, uri: str, position: lsp.Position) -> tuple[str, int, str]:
         """(the name under the cursor, its 0-based line, the text just before it)."""
@@ -156,8 +178,8 @@ class MeepleServer(LanguageServer):
         code = STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()), text)  # no names in texts
         for m in WORD.finditer(code):
             if m.start() <= at.character <= m.end():
-                return m.group(), at.line, text[:m.start()]
-        return "", at.line, text[:at.character]
+                return m.group(), at.line, text[: m.start()]
+        return "", at.line, text[: at.character]
 
     def definitions(self, uri: str, name: str, line: int, before: str) -> list[Definition]:
         """The definitions of a name; after a `.`, the fields and cell attributes of that name.
@@ -166,10 +188,12 @@ class MeepleServer(LanguageServer):
         at or above this line in the same block; it hides a top-level name."""
         lines, names = self.parsed.get(uri, ([], {}))
         after_dot = before.rstrip().endswith(".")
-        found = [d for d in names.get(name, [])
-                 if (d.kind in FIELD_KINDS) == after_dot or (d.line == line and d.start == len(before))]
-        local = [d for d in found if d.kind in LOCAL_KINDS and d.line <= line
-                 and same_block(lines, d.line, line)]
+        found = [
+            d
+            for d in names.get(name, [])
+            if (d.kind in FIELD_KINDS) == after_dot or (d.line == line and d.start == len(before))
+        ]
+        local = [d for d in found if d.kind in LOCAL_KINDS and d.line <= line and same_block(lines, d.line, line)]
         if local:
             return [max(local, key=lambda d: d.line)]
         return [d for d in found if d.kind not in LOCAL_KINDS]
@@ -178,6 +202,7 @@ class MeepleServer(LanguageServer):
 def _version() -> str:
     try:
         from importlib.metadata import version
+
         return version("meeple")
     except Exception:
         return "0"
@@ -204,8 +229,7 @@ def did_save(ls: MeepleServer, params: lsp.DidSaveTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: MeepleServer, params: lsp.DidCloseTextDocumentParams) -> None:
     ls.parsed.pop(params.text_document.uri, None)
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri,
-                                                                      diagnostics=[]))
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
 def _markdown(value: str) -> lsp.Hover:
@@ -255,20 +279,34 @@ def completion(ls: MeepleServer, params: lsp.CompletionParams) -> lsp.Completion
 
     def in_reach(d: Definition) -> bool:  # a local only where it is bound
         return d.kind not in LOCAL_KINDS or (d.line <= line and same_block(lines, d.line, line))
+
     for name, defs in sorted(names.items()):
         d = next((d for d in defs if (d.kind in FIELD_KINDS) == after_dot and in_reach(d)), None)
         if d is not None:
             items[name] = lsp.CompletionItem(
-                label=name, kind=ITEM_KINDS.get(d.kind, lsp.CompletionItemKind.Variable),
-                detail=d.describe(), documentation=d.doc or d.text)
+                label=name,
+                kind=ITEM_KINDS.get(d.kind, lsp.CompletionItemKind.Variable),
+                detail=d.describe(),
+                documentation=d.doc or d.text,
+            )
     if not after_dot:
         for name in sorted(FUNCTIONS):
-            items.setdefault(name, lsp.CompletionItem(
-                label=name, kind=lsp.CompletionItemKind.Function, detail="built-in function",
-                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=builtin_doc(name))))
+            items.setdefault(
+                name,
+                lsp.CompletionItem(
+                    label=name,
+                    kind=lsp.CompletionItemKind.Function,
+                    detail="built-in function",
+                    documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=builtin_doc(name)),
+                ),
+            )
         for name, doc in BUILTIN_NAMES.items():
-            items.setdefault(name, lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Variable,
-                                                      detail="built-in name", documentation=doc))
+            items.setdefault(
+                name,
+                lsp.CompletionItem(
+                    label=name, kind=lsp.CompletionItemKind.Variable, detail="built-in name", documentation=doc
+                ),
+            )
         for word in sorted(keywords()):
             if len(word) > 1:
                 items.setdefault(word, lsp.CompletionItem(label=word, kind=lsp.CompletionItemKind.Keyword))

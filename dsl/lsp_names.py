@@ -4,6 +4,7 @@ defined, what kind of thing it is, its first line and the comments above it.
 Top-level names (zones, counters, enums and their values, phases, effects...) and
 the locals of each block (lets, loop and chosen names, placed cells, parameters).
 """
+
 from __future__ import annotations
 
 import re
@@ -61,8 +62,9 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
             start = text.index(after, start) + len(after)
         m = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(text, start)
         col = m.start() if m else max(span.col - 1, 0)
-        out.setdefault(name, []).append(Definition(name, kind, row, col, col + len(name), text.strip(),
-                                                   _comments_above(lines, row), owner, variant))
+        out.setdefault(name, []).append(
+            Definition(name, kind, row, col, col + len(name), text.strip(), _comments_above(lines, row), owner, variant)
+        )
 
     def walk(items: list, variant: str = "") -> None:
         for item in items:
@@ -146,10 +148,9 @@ def index(rs: ast.Ruleset) -> dict[str, list[Definition]]:
 LOCAL_KINDS = ("local", "loop name", "chosen name", "placed cells", "parameter")
 
 
-
 def same_block(lines: list[str], first: int, last: int) -> bool:
     """No top-level line (a new declaration) between two 0-based lines."""
-    for text in lines[first + 1:last + 1]:
+    for text in lines[first + 1 : last + 1]:
         if text.strip() and not text[0].isspace() and not text.lstrip().startswith("#"):
             return False
     return True

@@ -18,6 +18,7 @@ are the same; an error in the op run on is located at that op, as the machine lo
 Chains are one op long (the op run on is never itself a jump), so the machine's step limit
 still counts a loop that never decides. Tests turn it off (`CHAINS`).
 """
+
 from __future__ import annotations
 
 from meeple.dsl.compile_fused import Fused

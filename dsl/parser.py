@@ -3,6 +3,7 @@
 Syntax errors become MeepleErrors with a location, the source line, a caret and
 a hint; the hint comes from what the parser expected at that point.
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,17 +32,38 @@ class RulesIndenter(Indenter):
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
     # Two ways in: a whole file, or one expression (the `{...}` parts of titles and labels).
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=False, cache=False, start=["start", "expr"])
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=False,
+        start=["start", "expr"],
+    )
 
 
 # ----------------------------------------------------------------- syntax errors
 _READABLE = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "_NL": "the end of the line",
-    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "COLON": "`:`",
-    "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
-    "COMMA": "`,`", "DOT": "`.`", "EQUAL": "`=`", "ASSIGN_OP": "`=`, `+=` or `-=`",
-    "COMP_OP": "a comparison", "$END": "the end of the file",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted text",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "COLON": "`:`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
+    "COMMA": "`,`",
+    "DOT": "`.`",
+    "EQUAL": "`=`",
+    "ASSIGN_OP": "`=`, `+=` or `-=`",
+    "COMP_OP": "a comparison",
+    "$END": "the end of the file",
 }
 
 
@@ -75,12 +97,26 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
     tok = getattr(exc, "token", None)
     if isinstance(exc, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
         line = source.count("\n") + 1
-        return MeepleError(Diagnostic("the file ends in the middle of a definition", Span(line, 1),
-                                      "finish the last block", "error", path, source))
+        return MeepleError(
+            Diagnostic(
+                "the file ends in the middle of a definition",
+                Span(line, 1),
+                "finish the last block",
+                "error",
+                path,
+                source,
+            )
+        )
     assert tok is not None  # an UnexpectedToken: characters and the file's end are handled above
-    message = ("the line ends too soon" if tok.type == "_NL" else
-               "unexpected indented block" if tok.type == "_INDENT" else
-               "the block ends too soon" if tok.type == "_DEDENT" else f"unexpected `{tok}`")
+    message = (
+        "the line ends too soon"
+        if tok.type == "_NL"
+        else "unexpected indented block"
+        if tok.type == "_INDENT"
+        else "the block ends too soon"
+        if tok.type == "_DEDENT"
+        else f"unexpected `{tok}`"
+    )
     if tok.type in ("_NL", "_INDENT", "_DEDENT"):
         # Newline tokens start at the end of the previous line: point there.
         line, col = tok.line or line, tok.column or col
@@ -101,8 +137,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, source: str) -> MeepleError:
         shown = ", ".join(readable[:6]) + (", ..." if len(readable) > 6 else "")
         hint = f"expected {shown}"
     width = len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT") else 1
-    return MeepleError(Diagnostic(message, Span(line, col, line, col + width), hint,
-                                  "error", path, source))
+    return MeepleError(Diagnostic(message, Span(line, col, line, col + width), hint, "error", path, source))
 
 
 # The largest shipped ruleset is about 40 kB; a text 50 times that is not rules a person wrote, and
@@ -113,10 +148,16 @@ MAX_SOURCE = 2_000_000
 def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
     """Parse rules text into an AST, or raise a located MeepleError."""
     if len(source) > MAX_SOURCE:
-        raise MeepleError(Diagnostic(f"this file is {len(source) / 1e6:.1f} MB; a ruleset is at most "
-                                     f"{MAX_SOURCE // 1_000_000} MB", Span(1, 1),
-                                     "keep card lists and boards in data files beside the rules", "error", path,
-                                     source[:2000]))
+        raise MeepleError(
+            Diagnostic(
+                f"this file is {len(source) / 1e6:.1f} MB; a ruleset is at most {MAX_SOURCE // 1_000_000} MB",
+                Span(1, 1),
+                "keep card lists and boards in data files beside the rules",
+                "error",
+                path,
+                source[:2000],
+            )
+        )
     if not source.endswith("\n"):
         source += "\n"
     try:
@@ -127,9 +168,16 @@ def parse_text(source: str, path: str = "<rules>") -> ast.Ruleset:
         raise too_deep(path, source) from None
     except DedentError as exc:
         line = _dedent_line(source, str(exc))
-        raise MeepleError(Diagnostic("this line's indentation matches no enclosing block",
-                                     Span(line, 1), "indent it like the block it belongs to",
-                                     "error", path, source)) from None
+        raise MeepleError(
+            Diagnostic(
+                "this line's indentation matches no enclosing block",
+                Span(line, 1),
+                "indent it like the block it belongs to",
+                "error",
+                path,
+                source,
+            )
+        ) from None
     transformer = ToAst()
     try:
         items = transformer.transform(tree)
@@ -152,8 +200,11 @@ def parse_expr(text: str, span: Span, where: str) -> ast.Expr:
     try:
         return ToAst().transform(_lark().parse(text, start="expr"))
     except (UnexpectedInput, DedentError):
-        raise MeepleError(f"`{{{text}}}` in {where} is not an expression", span,
-                          "write an expression in braces, e.g. {count(hand)}; `{{` stands for a brace") from None
+        raise MeepleError(
+            f"`{{{text}}}` in {where} is not an expression",
+            span,
+            "write an expression in braces, e.g. {count(hand)}; `{{` stands for a brace",
+        ) from None
     except Exception as exc:  # lark wraps transformer errors in VisitError
         inner = getattr(exc, "orig_exc", None)
         if isinstance(inner, MeepleError):
@@ -162,9 +213,16 @@ def parse_expr(text: str, span: Span, where: str) -> ast.Expr:
 
 
 def too_deep(path: str, source: str) -> MeepleError:
-    return MeepleError(Diagnostic("the rules nest too deeply to be read", Span(1, 1),
-                                  "split deep blocks or long expressions into effects, functions or `let`s",
-                                  "error", path, source))
+    return MeepleError(
+        Diagnostic(
+            "the rules nest too deeply to be read",
+            Span(1, 1),
+            "split deep blocks or long expressions into effects, functions or `let`s",
+            "error",
+            path,
+            source,
+        )
+    )
 
 
 def _dedent_line(source: str, message: str) -> int:
@@ -200,7 +258,11 @@ def parse_file(path: str | Path, variant_files: list | tuple = ()) -> ast.Rulese
     first = len(base.splitlines()) + 1
     for item in rs.items:
         if item.span.line > first and not isinstance(item, ast.VariantDecl):
-            raise MeepleError("a variant file holds only `variant` blocks", item.span,
-                              'indent the rules under `variant NAME "Title":` to lay them over the game',
-                              str(path), source)
+            raise MeepleError(
+                "a variant file holds only `variant` blocks",
+                item.span,
+                'indent the rules under `variant NAME "Title":` to lay them over the game',
+                str(path),
+                source,
+            )
     return rs

@@ -13,6 +13,7 @@ are players, or players and texts (seats and another side, like `turn_order +
 order sorted by a key (`list(k[2] for each k in sort(list([key(x), x] ...)))`)
 is still known to hold players. Anything else is not a list of players.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -111,8 +112,12 @@ class _Shapes:
             return ("list", _join(a, b)) if a and b else None
         if isinstance(e, ast.Index) and not isinstance(e.index, list):
             obj = self.of(e.obj, local)
-            if isinstance(obj, tuple) and obj[0] == "row" and isinstance(e.index, ast.Int) \
-                    and -len(obj[1]) <= e.index.value < len(obj[1]):
+            if (
+                isinstance(obj, tuple)
+                and obj[0] == "row"
+                and isinstance(e.index, ast.Int)
+                and -len(obj[1]) <= e.index.value < len(obj[1])
+            ):
                 return obj[1][e.index.value]
             return self.item(obj) if isinstance(obj, tuple) and obj[0] == "list" else None
         if isinstance(e, ast.Selection):
@@ -151,15 +156,24 @@ class _Shapes:
 def _value_assignments(items, counters: dict):
     """(name, expression) for every `=` to a `value` declaration (whole or one entry), and to a
     `counter` that is only ever set with `=` (never counted up or down: it may hold a player)."""
-    counted = {getattr(n.target.obj if isinstance(n.target, ast.Index) else n.target, "name", None)
-               for n in _nodes(items) if isinstance(n, ast.Assign) and n.op != "="}
+    counted = {
+        getattr(n.target.obj if isinstance(n.target, ast.Index) else n.target, "name", None)
+        for n in _nodes(items)
+        if isinstance(n, ast.Assign) and n.op != "="
+    }
     for n in _nodes(items):
         if not isinstance(n, ast.Assign) or n.op != "=":
             continue
         target = n.target.obj if isinstance(n.target, ast.Index) else n.target
-        if isinstance(target, ast.Name) and target.name in counters and (
-                counters[target.name].kind == "value" or
-                counters[target.name].kind == "counter" and target.name not in counted):
+        if (
+            isinstance(target, ast.Name)
+            and target.name in counters
+            and (
+                counters[target.name].kind == "value"
+                or counters[target.name].kind == "counter"
+                and target.name not in counted
+            )
+        ):
             yield target.name, n.value
 
 
@@ -170,9 +184,13 @@ def player_lists(items, counters: dict, seats: set | frozenset = frozenset()) ->
     for name, value in _value_assignments(items, counters):
         if counters[name].kind == "value":
             verdicts.setdefault(name, []).append(shapes.item(shapes.of(value, {})))
-    return {name for name, vs in verdicts.items()
-            if counters[name].init in ([], None) and all(v in (PLAYER, MIXED, "empty") for v in vs)
-            and any(v in (PLAYER, MIXED) for v in vs)}
+    return {
+        name
+        for name, vs in verdicts.items()
+        if counters[name].init in ([], None)
+        and all(v in (PLAYER, MIXED, "empty") for v in vs)
+        and any(v in (PLAYER, MIXED) for v in vs)
+    }
 
 
 def player_values(items, counters: dict, seats: set | frozenset = frozenset()) -> set:
@@ -181,9 +199,11 @@ def player_values(items, counters: dict, seats: set | frozenset = frozenset()) -
     verdicts: dict[str, list] = {}
     for name, value in _value_assignments(items, counters):
         verdicts.setdefault(name, []).append(_is_player(value, seats))
-    return {name for name, vs in verdicts.items()
-            if (counters[name].init is None or counters[name].kind == "counter")
-            and True in vs and False not in vs}
+    return {
+        name
+        for name, vs in verdicts.items()
+        if (counters[name].init is None or counters[name].kind == "counter") and True in vs and False not in vs
+    }
 
 
 # ----------------------------------------------------------------- names that hold a player
@@ -267,8 +287,9 @@ def text_shape(expr, game) -> str | tuple | None:
     """PLAYER when `expr` (in a text's braces) holds a player, ("list", PLAYER or MIXED) for a list of
     them, else None: counters that hold players count, and local names from `player_locals`."""
     shapes = _Shapes([], set(game.player_locals), counter_shapes(game.counters))
-    shapes.functions = {name: ast.FunctionDecl(name, game.functions[name][0], body)
-                        for name, body in game.function_bodies.items()}
+    shapes.functions = {
+        name: ast.FunctionDecl(name, game.functions[name][0], body) for name, body in game.function_bodies.items()
+    }
     shape = shapes.of(expr, {})
     if shape == PLAYER:
         return PLAYER

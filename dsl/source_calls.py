@@ -6,6 +6,7 @@ A mixin of `compile_source.Gen`, which gives it `expr`, `const`, `sc`, the switc
 was made under (`keys`, `count_groups`, `named`) and `function_made` (a rules function as
 a generated Python function).
 """
+
 from __future__ import annotations
 
 import types
@@ -91,18 +92,34 @@ class CallWriter:
                 if func == "all" and value == f"(not ({content} is None))":
                     return f"(None not in {cells})"
             return f"{func}({value} {loop})"
-        if func == "count" and self.count_groups and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
-                and node.args[0].func == "groups" and len(node.args[0].args) == 1 and "groups" not in g.functions:
+        if (
+            func == "count"
+            and self.count_groups
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Call)
+            and node.args[0].func == "groups"
+            and len(node.args[0].args) == 1
+            and "groups" not in g.functions
+        ):
             if CELL_LOOPS and (flagged := self.flagged_groups(node.args[0].args[0], bound)) is not None:
                 return flagged
             return f"GROUP_COUNT(m, {self.expr(node.args[0].args[0], bound)})"  # no cell lists built
         args = [self.expr(a, bound) for a in node.args]
-        if func in GRID_SHAPES and len(args) == 1 and isinstance(node.args[0], ast.Name) \
-                and fixed_grid_name(node.args[0], self.sc(bound)):
+        if (
+            func in GRID_SHAPES
+            and len(args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and fixed_grid_name(node.args[0], self.sc(bound))
+        ):
             return self.const(FUNCTIONS[func].fn(types.SimpleNamespace(game=g), node.args[0].name))
-        if func == "in_a_row" and len(args) == 3 and isinstance(node.args[0], ast.Name) \
-                and fixed_grid_name(node.args[0], self.sc(bound)) and type(node.args[1]) is ast.Int \
-                and node.args[1].value >= 1:
+        if (
+            func == "in_a_row"
+            and len(args) == 3
+            and isinstance(node.args[0], ast.Name)
+            and fixed_grid_name(node.args[0], self.sc(bound))
+            and type(node.args[1]) is ast.Int
+            and node.args[1].value >= 1
+        ):
             # The grid and the length are known: the check's lines are worked out now.
             grid, n = node.args[0].name, node.args[1].value
             lines = builtins._lines(types.SimpleNamespace(game=g), grid, n)
@@ -151,11 +168,15 @@ class CallWriter:
         if isinstance(source, ast.Name):
             n = source.name
             # Names that x_Name reads as something else before an enum or a kind.
-            if n in bound or n in scope.locals or n in ("players", "first_player", "turn_order") \
-                    or n in g.options:
+            if n in bound or n in scope.locals or n in ("players", "first_player", "turn_order") or n in g.options:
                 return None
-            items = list(g.enums[n]) if n in g.enums else \
-                list(g.kinds[n]) if n not in scope.symbols and n in g.kinds else None
+            items = (
+                list(g.enums[n])
+                if n in g.enums
+                else list(g.kinds[n])
+                if n not in scope.symbols and n in g.kinds
+                else None
+            )
         elif isinstance(source, ast.ListLit) and all(is_constant(i, scope) for i in source.items):
             items = [constant(i, scope) for i in source.items]
         else:
@@ -224,6 +245,7 @@ class CallWriter:
                 return f"for {content_py} in W(m, {content}){where}"
             shape = self.const([[grid, i] for i in range(self.game.grids[grid].geometry.size)])
             return f"for {py}, {content_py} in zip(W(m, {shape}), {content}){where}"
+
         return inner, finish
 
     def cells_of(self, source, bound: dict):
@@ -234,8 +256,13 @@ class CallWriter:
         if isinstance(source, ast.Name) and source.name in bound:
             spec = bound[source.name].lines
             return (spec, "cell") if spec is not None else (None, None)
-        if not (isinstance(source, ast.Call) and len(source.args) == 1 and source.func not in g.functions
-                and source.func in ("cells", "rows", "columns") and isinstance(source.args[0], ast.Name)):
+        if not (
+            isinstance(source, ast.Call)
+            and len(source.args) == 1
+            and source.func not in g.functions
+            and source.func in ("cells", "rows", "columns")
+            and isinstance(source.args[0], ast.Name)
+        ):
             return None, None
         name = source.args[0].name
         spec = g.grids.get(name)

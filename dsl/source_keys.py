@@ -6,6 +6,7 @@ of three ways, the cheapest that is safe: a fixed key as a literal; a key found 
 every key by its varying parts (dsl/state_keys.py); or the key built from its parts' source,
 as the closures build it (compile_expr.instance_key).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

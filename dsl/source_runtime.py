@@ -4,6 +4,7 @@ The rules' expressions written as Python call these for what Python's own operat
 do not say the way the rules mean it: ranges with a size limit, a table's lookup,
 unpacking checked item by item, a cell's neighbour with the grid's step table found once.
 """
+
 from __future__ import annotations
 
 from itertools import repeat
@@ -42,8 +43,17 @@ def _group_count(m, cells):
     return gridlib.group_count(cells, m.game.grids[cells[0][0].split("/", 1)[0]].geometry)
 
 
-HELPERS = {"PLUS": _plus, "TIMES": _times, "RANGE": _range, "INDEX": _index, "UNPACKED": _unpacked,
-           "GROUP_COUNT": _group_count, "REPEAT": repeat, "W": charge, "W1": charge_one}
+HELPERS = {
+    "PLUS": _plus,
+    "TIMES": _times,
+    "RANGE": _range,
+    "INDEX": _index,
+    "UNPACKED": _unpacked,
+    "GROUP_COUNT": _group_count,
+    "REPEAT": repeat,
+    "W": charge,
+    "W1": charge_one,
+}
 
 
 def step_reader(game, direction: str):
@@ -59,6 +69,7 @@ def step_reader(game, direction: str):
             table = tables[key] = game.grids[key.split("/", 1)[0]].geometry.steps[direction]
         j = table[i]
         return None if j < 0 else [key, j]
+
     return step
 
 
@@ -68,7 +79,8 @@ def field_table(game, name: str, with_none: bool = False) -> dict:
     table = game.cache.get(("source", "field", name, with_none))
     if table is None:
         table = game.cache[("source", "field", name, with_none)] = {
-            cid: comp[name] for cid, comp in game.components.items() if name in comp}
+            cid: comp[name] for cid, comp in game.components.items() if name in comp
+        }
         if with_none:
             table[None] = None
     return table
@@ -76,12 +88,14 @@ def field_table(game, name: str, with_none: bool = False) -> dict:
 
 def content_reader(read):
     """A cell's content, as compile_expr.compile_attr reads it when the object is not a plain name."""
+
     def content(m, value):
         if value is None:
             return None
         if isinstance(value, list):
             return m.state["grids"][value[0]]["cells"][value[1]]
         return read(m, value)
+
     return content
 
 
@@ -90,4 +104,5 @@ def empty_reader(read):
         if isinstance(value, list):
             return m.state["grids"][value[0]]["cells"][value[1]] is None
         return read(m, value)
+
     return empty

@@ -4,6 +4,7 @@ What may be written out and how: which builtins never run twice, which names can
 Python locals, a state key as one f-string, what is cheap to read twice. Nothing here
 reads the switches; dsl/compile_source.py and dsl/source_calls.py decide when to use it.
 """
+
 from __future__ import annotations
 
 import ast as pyast
@@ -114,8 +115,7 @@ def literal(part: str) -> str | None:
 
 def atomic(source: str) -> bool:
     """A local, a constant or a frame local: as cheap to read twice as to pass once."""
-    return source.isidentifier() or source.lstrip("-").isdigit() or (
-        source.startswith("E[") and source.count("[") == 1)
+    return source.isidentifier() or source.lstrip("-").isdigit() or (source.startswith("E[") and source.count("[") == 1)
 
 
 # A frame local read twice or more in one generated function (`E['p']`) read once, at the
@@ -145,7 +145,7 @@ def hoisted_locals(source: str) -> str:
     twice = [q for q, n in reads.items() if n > 1]
     if not twice:
         return source
-    indent = source[source.rfind("\n", 0, head) + 1:head]
+    indent = source[source.rfind("\n", 0, head) + 1 : head]
     end = head + len("E = m.env\n")
     body = source[end:]
     for quoted in twice:
@@ -175,7 +175,7 @@ def hoisted_parts(source: str) -> str:
     end = head + len("S = m.state\n")
     top, body = source[:end], source[end:]
     known = set(re.findall(r"^\s*(e_[A-Za-z0-9_]+) = E\[", top, re.M))
-    signature = source[:source.find("\n")]
+    signature = source[: source.find("\n")]
     known.update(re.findall(r"\b(v_[A-Za-z0-9_]+)\b", signature) if signature.startswith("def ") else ())
     lines = []
     for quoted in dict.fromkeys(STATE_PART.findall(body)):
@@ -189,7 +189,7 @@ def hoisted_parts(source: str) -> str:
             lines.append(f"n_{name} = {written}")
     if not lines:
         return source
-    indent = source[source.rfind("\n", 0, head) + 1:head]
+    indent = source[source.rfind("\n", 0, head) + 1 : head]
     return top + "".join(f"{indent}{line}\n" for line in lines) + body
 
 

@@ -15,6 +15,7 @@ A lookup by value is only right where equal values have equal texts: `True == 1`
 key of `true` is `NAME/True/VALUE`. So a player's part is looked up only when it is a whole
 number (not a bool); a text (an enum's value, a component's id) finds only its own key.
 """
+
 from __future__ import annotations
 
 # Keys found in tables by their parts (generated source and the closures alike); tests turn it off.
@@ -54,6 +55,7 @@ def key_table(name: str, fixed: list) -> KeyTable:
         if len(before) + 1 == varying:
             return KeyTable(lambda v: built(name, fixed, before + (v,)))
         return KeyTable(lambda v: level(before + (v,)))
+
     return level(())
 
 
@@ -77,6 +79,7 @@ def filled_table(game, name: str, per: tuple, fixed: list) -> dict:
         if len(rest) == 1:
             return {v: built(name, fixed, before + (v,)) for v in rest[0]}
         return {v: level(before + (v,), rest[1:]) for v in rest[0]}
+
     found = game.cache[("key table", name, tuple(fixed))] = level((), domains)
     return found
 
@@ -92,6 +95,7 @@ def key_reader(name: str, per: tuple, parts: list):
         def one(m):
             v = only(m)
             return table[v] if type(v) is typ else prefix + str(v)
+
         return one
 
     def many(m):
@@ -102,4 +106,5 @@ def key_reader(name: str, per: tuple, parts: list):
                 return prefix + "/".join(map(str, values))
             found = found[v]
         return found
+
     return many

@@ -4,6 +4,7 @@ Declarations are read by dsl/transformer_decls.py's Declarations, which ToAst
 extends with the statements and expressions. A test checks that every alias of
 dsl/meeple.lark has its method on ToAst.
 """
+
 from __future__ import annotations
 
 from lark import v_args
@@ -29,9 +30,13 @@ class ToAst(Declarations, PageParts):
     def assign_stmt(self, meta, c):
         target, op, value = c
         if not isinstance(target, (ast.Name, ast.Index, ast.Attr)) or (
-                isinstance(target, ast.Index) and not isinstance(target.obj, ast.Name)):
-            raise MeepleError("only a name, `name[index]` or `cell.attribute` can be set",
-                              target.span, "write for example `round += 1` or `debt[p] = 0`")
+            isinstance(target, ast.Index) and not isinstance(target.obj, ast.Name)
+        ):
+            raise MeepleError(
+                "only a name, `name[index]` or `cell.attribute` can be set",
+                target.span,
+                "write for example `round += 1` or `debt[p] = 0`",
+            )
         return ast.Assign(target, str(op), value, span=span_of(meta))
 
     def let_stmt(self, meta, c):
@@ -93,8 +98,11 @@ class ToAst(Declarations, PageParts):
             return ast.Do(call.func, call.args, span=span_of(meta))
         if isinstance(call, ast.FieldCall):
             return ast.DoField(call, span=span_of(meta))
-        raise MeepleError("`do` runs an effect: `do name(...)` or `do card.field(...)`", call.span,
-                          "write for example `do gain(player, 2)`")
+        raise MeepleError(
+            "`do` runs an effect: `do name(...)` or `do card.field(...)`",
+            call.span,
+            "write for example `do gain(player, 2)`",
+        )
 
     def log_stmt(self, meta, c):
         return ast.Log(c[0], span=span_of(meta))
@@ -141,8 +149,18 @@ class ToAst(Declarations, PageParts):
     def choose_some_stmt(self, meta, c):
         clauses = self._clauses(c[4:])
         body = next(x for x in c[4:] if isinstance(x, list))
-        return ast.ChooseSome(c[0], c[1], str(c[2]), c[3], clauses.get("where"), clauses.get("by"), body,
-                              clauses.get("otherwise"), clauses.get("prompt", ""), span=span_of(meta))
+        return ast.ChooseSome(
+            c[0],
+            c[1],
+            str(c[2]),
+            c[3],
+            clauses.get("where"),
+            clauses.get("by"),
+            body,
+            clauses.get("otherwise"),
+            clauses.get("prompt", ""),
+            span=span_of(meta),
+        )
 
     def simultaneous_stmt(self, meta, c):
         return ast.Simultaneous(str(c[0]), c[1], c[2], span=span_of(meta))
@@ -180,9 +198,19 @@ class ToAst(Declarations, PageParts):
         c = [x for x in c if x != "may" and x is not SECRET]
         clauses = self._clauses(c[2:])
         body = next(x for x in c[2:] if isinstance(x, list))
-        return ast.Choose(may, str(c[0]), c[1], clauses.get("where"), clauses.get("by"), body,
-                          clauses.get("otherwise"), clauses.get("prompt", ""), secret, span=span_of(meta),
-                          label=clauses.get("label", ""))
+        return ast.Choose(
+            may,
+            str(c[0]),
+            c[1],
+            clauses.get("where"),
+            clauses.get("by"),
+            body,
+            clauses.get("otherwise"),
+            clauses.get("prompt", ""),
+            secret,
+            span=span_of(meta),
+            label=clauses.get("label", ""),
+        )
 
     def otherwise_clause(self, meta, c):
         return ("otherwise", c[0])
@@ -226,6 +254,7 @@ class ToAst(Declarations, PageParts):
     def _bin(op: str):
         def build(self, meta, c):
             return ast.BinOp(op, c[0], c[1], span=span_of(meta))
+
         return build
 
     add = _bin("+")
@@ -262,8 +291,11 @@ class ToAst(Declarations, PageParts):
     def int_lit(self, meta, c):
         digits = str(c[0]).lstrip("-")
         if len(digits) > MAX_DIGITS:
-            raise MeepleError(f"this number has {len(digits)} digits; numbers in rules have at most {MAX_DIGITS}",
-                              span_of(meta), "use a smaller number")
+            raise MeepleError(
+                f"this number has {len(digits)} digits; numbers in rules have at most {MAX_DIGITS}",
+                span_of(meta),
+                "use a smaller number",
+            )
         return ast.Int(int(c[0]), span=span_of(meta))
 
     def str_lit(self, meta, c):

@@ -2,6 +2,7 @@
 counters, phases, scores...), and the helpers the statements and expressions use too
 (dsl/transformer.py: ToAst adds those methods to these).
 """
+
 from __future__ import annotations
 
 import re
@@ -60,9 +61,13 @@ def _unquote(tok: Token) -> str:
 
     def one(match) -> str:
         if match.group(1) not in ESCAPES:
-            raise MeepleError(f"`\\{match.group(1)}` is not an escape Meeple knows", tok_span(tok),
-                              "write \\\\ for a backslash, \\n for a new line, \\t for a tab, \\\" for a quote")
+            raise MeepleError(
+                f"`\\{match.group(1)}` is not an escape Meeple knows",
+                tok_span(tok),
+                'write \\\\ for a backslash, \\n for a new line, \\t for a tab, \\" for a quote',
+            )
         return ESCAPES[match.group(1)]
+
     return _ESCAPE.sub(one, body)
 
 
@@ -92,15 +97,26 @@ class Declarations(Transformer):
 
     def enum_decl(self, meta, c):
         values = [v[0] for v in c[1:]]
-        return ast.EnumDecl(str(c[0]), values, span=span_of(meta), labels={v[0]: v[1] for v in c[1:] if v[1]},
-                            value_span=[v[2] for v in c[1:]])
+        return ast.EnumDecl(
+            str(c[0]),
+            values,
+            span=span_of(meta),
+            labels={v[0]: v[1] for v in c[1:] if v[1]},
+            value_span=[v[2] for v in c[1:]],
+        )
 
     def enum_value(self, meta, c):
         return (str(c[0]), _unquote(c[1]) if len(c) > 1 else "", tok_span(c[0]))
 
     def enum_from_decl(self, meta, c):
-        return ast.EnumDecl(str(c[0]), [], span=span_of(meta), path=_unquote(c[1]), column=str(c[2]),
-                            label_column=str(c[3]) if len(c) > 3 else "")
+        return ast.EnumDecl(
+            str(c[0]),
+            [],
+            span=span_of(meta),
+            path=_unquote(c[1]),
+            column=str(c[2]),
+            label_column=str(c[3]) if len(c) > 3 else "",
+        )
 
     def component_decl(self, meta, c):
         fields = [x for x in c[2:] if isinstance(x, ast.FieldDecl)]
@@ -196,8 +212,11 @@ class Declarations(Transformer):
             if which in ("label", "says"):
                 setattr(node, which, _unquote(expr))
                 continue
-            setattr(node, {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
-                    True if expr is None else expr)
+            setattr(
+                node,
+                {"min": "lo", "max": "hi", "secret": "secret", "quiet": "quiet"}[which],
+                True if expr is None else expr,
+            )
         return node
 
     def table_decl(self, meta, c):
@@ -230,8 +249,9 @@ class Declarations(Transformer):
         rest = [x for x in rest if x is not INTERRUPTING and x is not ON_REQUEST]
         title = _unquote(rest.pop(0)) if rest and isinstance(rest[0], Token) else name.replace("_", " ")
         guard = rest.pop(0) if len(rest) == 2 else None
-        return ast.ActionDecl(name, param, title, guard, interrupting, rest[0], span=span_of(meta),
-                              on_request=on_request)
+        return ast.ActionDecl(
+            name, param, title, guard, interrupting, rest[0], span=span_of(meta), on_request=on_request
+        )
 
     def interrupting(self, meta, c):
         return INTERRUPTING
@@ -252,8 +272,11 @@ class Declarations(Transformer):
     def outcome_entry(self, meta, c):
         kind = str(c[0])
         if kind not in ("win", "loss"):
-            raise MeepleError(f"an outcome is a `win` or a `loss`, not `{kind}`", tok_span(c[0]),
-                              'write `win if ...: "Victory"` or `loss: "Defeat"`')
+            raise MeepleError(
+                f"an outcome is a `win` or a `loss`, not `{kind}`",
+                tok_span(c[0]),
+                'write `win if ...: "Victory"` or `loss: "Defeat"`',
+            )
         guard = c[1] if len(c) == 3 else None
         return ast.OutcomeEntry(kind, guard, _unquote(c[-1]), span=span_of(meta))
 

@@ -1,5 +1,6 @@
 """Lark parse tree -> dsl.ast_page nodes: the `layout` block (dsl/transformer.py's ToAst
 takes these methods in; the block's grammar is its own section of meeple.lark)."""
+
 from __future__ import annotations
 
 from lark import Transformer, v_args
@@ -37,8 +38,11 @@ class PageParts(Transformer):
         if len(c) > 1:
             track = (int(c[1]), int(c[2]))
             if track[0] >= track[1]:
-                raise MeepleError(f"the track of `{c[0]}` runs from {track[0]} up to {track[1]}: it must rise",
-                                  span_of(meta), "write the smallest value first: `track 0..60`")
+                raise MeepleError(
+                    f"the track of `{c[0]}` runs from {track[0]} up to {track[1]}: it must rise",
+                    span_of(meta),
+                    "write the smallest value first: `track 0..60`",
+                )
         return ast.PageItem(str(c[0]), track, title, span=span_of(meta))
 
     def page_face(self, meta, c):

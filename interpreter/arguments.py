@@ -5,14 +5,24 @@ The command line (cli.py) and the command modules it dispatches to (the lab's, `
 `serve`) all sit above this module and import it; it imports nothing of theirs, so the commands
 form no circle through cli.py.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter import outputs
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.loader import load, player_count, trace_loader
 
-__all__ = ["CommandError", "agent_list", "engine_from", "guard_output", "load", "parse_options",
-           "player_count", "plural", "trace_loader"]
+__all__ = [
+    "CommandError",
+    "agent_list",
+    "engine_from",
+    "guard_output",
+    "load",
+    "parse_options",
+    "player_count",
+    "plural",
+    "trace_loader",
+]
 
 
 class CommandError(Exception):

@@ -5,6 +5,7 @@
 reports the median with min-max: games/s, decisions/s, state copies/s and the
 size of a mid-game state. Parsing, checking and compiling are timed apart.
 """
+
 from __future__ import annotations
 
 import statistics

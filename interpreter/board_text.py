@@ -5,6 +5,7 @@ column numbers, its terrain and a legend; a path board reads space by space with
 its tags, its areas and what lies in each (zones kept per area), where the arrows
 lead and who stands there. Names are written as people say them (`render`).
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.naming import key_label
@@ -36,8 +37,10 @@ def grid_text(game, key: str, grid: dict, preview: dict | None = None) -> list[s
         legend = f"{attr}: " + ", ".join(f"{s} {v}" for v, s in symbols.items()) + f"; {legend}"
     width = max([len(c) for c in codes.values()] + [len(str(geometry.cols)), 1])
     margin = len(str(geometry.rows))
-    lines = [f"{key_label(game, key)} ({legend}):",
-             " " * (margin + 1) + " ".join(str(c + 1).ljust(width) for c in range(geometry.cols)).rstrip()]
+    lines = [
+        f"{key_label(game, key)} ({legend}):",
+        " " * (margin + 1) + " ".join(str(c + 1).ljust(width) for c in range(geometry.cols)).rstrip(),
+    ]
     layout = spec.layouts.get(attr, ()) if attr else ()
     for r in range(geometry.rows):
         row = []
@@ -72,6 +75,7 @@ def _legend(game, grid: str, attr: str) -> dict:
     from meeple.dsl import ast
     from meeple.dsl.errors import MeepleError
     from meeple.dsl.parser import parse_text
+
     try:
         rs = parse_text(game.source, game.path or "<rules>")
     except MeepleError:
@@ -128,8 +132,7 @@ def boards_in_use(game, state: dict) -> list:
     """The path boards worth showing: those a variable names (`path = front`) or stands
     on; every board when no variable points at any."""
     values = {v for v in state["vars"].values() if isinstance(v, str)}
-    used = [name for name, board in game.boards.items()
-            if name in values or any(v in board.successors for v in values)]
+    used = [name for name, board in game.boards.items() if name in values or any(v in board.successors for v in values)]
     return used or list(game.boards)
 
 
@@ -197,9 +200,15 @@ def path_board_text(game, state: dict | None, name: str) -> list:
     for space in board.order:
         node = board.graph.nodes[space]
         areas = [area_text(game, state, a, held[a]) if state is not None and a in held else a for a in node["areas"]]
-        rows.append((shown[space], " ".join(node["tags"]), ", ".join(areas) if held else " ".join(areas),
-                     "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
-                     ", ".join(here.get(space, []))))
+        rows.append(
+            (
+                shown[space],
+                " ".join(node["tags"]),
+                ", ".join(areas) if held else " ".join(areas),
+                "-> " + (", ".join(shown[s] for s in board.successors[space]) or "nowhere"),
+                ", ".join(here.get(space, [])),
+            )
+        )
     widths = [max([len(r[i]) for r in rows] + [1]) for i in range(4)]
     what = "areas and what lies there" if held else "areas"
     lines = [f"board {name} (space, tags, {what}, arrows, who is there):"]
@@ -212,9 +221,11 @@ def path_board_text(game, state: dict | None, name: str) -> list:
 def state_text(game, state: dict, viewer=None) -> list[str]:
     """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
     lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
-    shown_vars = [key_label(game, k) if v is True and labelled_flag(game, k)
-                  else f"{key_label(game, k)}={var_text(game, k, v)}"
-                  for k, v in state["vars"].items() if shown_value(game, k, v)]
+    shown_vars = [
+        key_label(game, k) if v is True and labelled_flag(game, k) else f"{key_label(game, k)}={var_text(game, k, v)}"
+        for k, v in state["vars"].items()
+        if shown_value(game, k, v)
+    ]
     if shown_vars:
         lines.append("  " + "  ".join(shown_vars))
     for key, items in state["zones"].items():

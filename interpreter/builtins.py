@@ -5,6 +5,7 @@ docs/language.md lists every entry (a test checks they match), and the
 compiler calls `fn(machine, *args)`. Cells are `[grid_key, index]` lists,
 players are seat numbers, components are their ids.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -86,13 +87,15 @@ def _cells(m, key):
 
 
 def _rows(m, key):
-    return _geometry_list(m, "rows", key, lambda g: [[[key, r * g.cols + c] for c in range(g.cols)]
-                                                     for r in range(g.rows)])
+    return _geometry_list(
+        m, "rows", key, lambda g: [[[key, r * g.cols + c] for c in range(g.cols)] for r in range(g.rows)]
+    )
 
 
 def _columns(m, key):
-    return _geometry_list(m, "columns", key, lambda g: [[[key, r * g.cols + c] for r in range(g.rows)]
-                                                        for c in range(g.cols)])
+    return _geometry_list(
+        m, "columns", key, lambda g: [[[key, r * g.cols + c] for r in range(g.rows)] for c in range(g.cols)]
+    )
 
 
 def _groups(m, cells):
@@ -115,6 +118,7 @@ def _step(direction):
         key, i = cell
         j = _grid(m, key).geometry.steps[direction][i]
         return None if j < 0 else [key, j]
+
     step.__name__ = direction
     return step
 
@@ -216,6 +220,7 @@ def line_checker(lines: list, n: int):
             if run & line_starts:
                 return True
         return False
+
     return by_shifts
 
 
@@ -246,6 +251,7 @@ def _in_a_row_slow(m, key, n, value):
 def _roll(m, faces):
     """A random item: a die with these faces, a card from a list. Recorded as an event."""
     from meeple.interpreter import rng
+
     if not faces:
         raise ValueError("roll needs at least one face")
     value = faces[rng.below(m.state, len(faces))]
@@ -259,6 +265,7 @@ SUBSETS_LIMIT = 100_000
 def _subsets(m, xs, lo, hi):
     from itertools import combinations
     from math import comb
+
     sizes = range(max(lo, 0), min(hi, len(xs)) + 1)
     if sum(comb(len(xs), k) for k in sizes) > SUBSETS_LIMIT:
         raise ValueError(f"subsets of {len(xs)} items would give more than {SUBSETS_LIMIT:,} choices")
@@ -267,6 +274,7 @@ def _subsets(m, xs, lo, hi):
 
 def _unique(m, xs):
     from meeple.interpreter.effects.choices import distinct
+
     return distinct(list(xs))
 
 
@@ -285,6 +293,7 @@ PAIRINGS_LIMIT = 10_395  # the pairings of 12 items
 def _pairings(m, xs):
     """Every way to split a list of even length into pairs (the first item pairs with each other)."""
     from math import prod
+
     xs = list(xs)
     if len(xs) % 2:
         raise ValueError(f"{len(xs)} items cannot all be paired")
@@ -295,8 +304,12 @@ def _pairings(m, xs):
         if not rest:
             return [[]]
         first, others = rest[0], rest[1:]
-        return [[[first, partner]] + tail for i, partner in enumerate(others)
-                for tail in split(others[:i] + others[i + 1:])]
+        return [
+            [[first, partner]] + tail
+            for i, partner in enumerate(others)
+            for tail in split(others[:i] + others[i + 1 :])
+        ]
+
     return split(xs)
 
 
@@ -314,71 +327,105 @@ def _moment(m):
 
 
 FUNCTIONS: dict[str, Builtin] = {
-    "count": Builtin(_count, 1, 1, "How many items: of a list, a zone or a selection.",
-                     "count(each c in cells(board) where c.empty)"),
+    "count": Builtin(
+        _count, 1, 1, "How many items: of a list, a zone or a selection.", "count(each c in cells(board) where c.empty)"
+    ),
     "sum": Builtin(_sum, 1, 1, "The total of a list of numbers.", "sum(c.row for each c in cells(board))"),
-    "max": Builtin(_max, 1, -1, "The largest of a list or of the arguments; 0 for an empty list.",
-                   "max(3, count(hand))"),
-    "min": Builtin(_min, 1, -1, "The smallest of a list or of the arguments; 0 for an empty list.",
-                   "min(count(hand), 5)"),
+    "max": Builtin(
+        _max, 1, -1, "The largest of a list or of the arguments; 0 for an empty list.", "max(3, count(hand))"
+    ),
+    "min": Builtin(
+        _min, 1, -1, "The smallest of a list or of the arguments; 0 for an empty list.", "min(count(hand), 5)"
+    ),
     "any": Builtin(_any, 1, 1, "True if any value is true.", "any(c.empty for each c in cells(board))"),
-    "all": Builtin(_all, 1, 1, "True if every value is true (and for an empty list).",
-                   "all(not c.empty for each c in cells(board))"),
-    "list": Builtin(_list, 1, 1, "A selection or generator as a list, to keep in a `let`.",
-                    "list(each c in cells(board) where c.empty)"),
-    "pairs": Builtin(_pairs, 1, 1, "Neighbouring pairs of a list: [a, b], [b, c], ...",
-                     "pairs([1, 2, 3])"),
+    "all": Builtin(
+        _all,
+        1,
+        1,
+        "True if every value is true (and for an empty list).",
+        "all(not c.empty for each c in cells(board))",
+    ),
+    "list": Builtin(
+        _list,
+        1,
+        1,
+        "A selection or generator as a list, to keep in a `let`.",
+        "list(each c in cells(board) where c.empty)",
+    ),
+    "pairs": Builtin(_pairs, 1, 1, "Neighbouring pairs of a list: [a, b], [b, c], ...", "pairs([1, 2, 3])"),
     "abs": Builtin(_abs, 1, 1, "The size of a number without its sign.", "abs(-3)"),
-    "top": Builtin(_top, 1, 1, "The first item of a list or zone (the top of a deck), or none.",
-                   "top(supply)"),
+    "top": Builtin(_top, 1, 1, "The first item of a list or zone (the top of a deck), or none.", "top(supply)"),
     "cells": Builtin(_cells, 1, 1, "Every cell of a grid, row by row.", "cells(board)"),
     "rows": Builtin(_rows, 1, 1, "The grid's rows, top to bottom, each a list of cells.", "rows(board)"),
-    "columns": Builtin(_columns, 1, 1, "The grid's columns, left to right, each a list of cells.",
-                       "columns(board)"),
-    "groups": Builtin(_groups, 1, 1, "Orthogonally connected groups among the given cells.",
-                      "groups(each c in cells(board) where c.empty)"),
-    "neighbours": Builtin(_neighbours, 1, 1, "The cells orthogonally next to a cell.",
-                          "neighbours(top(cells(board)))"),
-    "left": Builtin(_step("left"), 1, 1, "The cell to the left, or none at the edge.",
-                    "left(top(cells(board)))"),
-    "right": Builtin(_step("right"), 1, 1, "The cell to the right, or none at the edge.",
-                     "right(top(cells(board)))"),
-    "above": Builtin(_step("above"), 1, 1, "The cell above, or none at the edge.",
-                     "above(top(cells(board)))"),
-    "below": Builtin(_step("below"), 1, 1, "The cell below, or none at the edge.",
-                     "below(top(cells(board)))"),
-    "fits": Builtin(_fits, 2, 2, "True if a piece fits on empty cells of a grid in some orientation.",
-                    "fits(top(supply), board)"),
-    "next_player": Builtin(_next_player, 1, 1, "The player to the left (clockwise).",
-                           "next_player(first_player)"),
-    "reach": Builtin(_reach, 4, 4, "Spaces a move of exactly n spaces along the arrows can end on; "
-                     "spaces in the last list are skipped and not counted.",
-                     'reach(path, "s1", 2, ["s2"])'),
+    "columns": Builtin(_columns, 1, 1, "The grid's columns, left to right, each a list of cells.", "columns(board)"),
+    "groups": Builtin(
+        _groups,
+        1,
+        1,
+        "Orthogonally connected groups among the given cells.",
+        "groups(each c in cells(board) where c.empty)",
+    ),
+    "neighbours": Builtin(_neighbours, 1, 1, "The cells orthogonally next to a cell.", "neighbours(top(cells(board)))"),
+    "left": Builtin(_step("left"), 1, 1, "The cell to the left, or none at the edge.", "left(top(cells(board)))"),
+    "right": Builtin(_step("right"), 1, 1, "The cell to the right, or none at the edge.", "right(top(cells(board)))"),
+    "above": Builtin(_step("above"), 1, 1, "The cell above, or none at the edge.", "above(top(cells(board)))"),
+    "below": Builtin(_step("below"), 1, 1, "The cell below, or none at the edge.", "below(top(cells(board)))"),
+    "fits": Builtin(
+        _fits, 2, 2, "True if a piece fits on empty cells of a grid in some orientation.", "fits(top(supply), board)"
+    ),
+    "next_player": Builtin(_next_player, 1, 1, "The player to the left (clockwise).", "next_player(first_player)"),
+    "reach": Builtin(
+        _reach,
+        4,
+        4,
+        "Spaces a move of exactly n spaces along the arrows can end on; "
+        "spaces in the last list are skipped and not counted.",
+        'reach(path, "s1", 2, ["s2"])',
+    ),
     "areas": Builtin(_areas, 2, 2, "The areas next to a space of a board.", 'areas(path, "s1")'),
     "tags": Builtin(_tags, 2, 2, "The tags of a space of a board.", 'tags(path, "s1")'),
-    "adjacent": Builtin(_adjacent, 2, 2, "Spaces joined to a space by an arrow either way.",
-                        'adjacent(path, "s1")'),
+    "adjacent": Builtin(_adjacent, 2, 2, "Spaces joined to a space by an arrow either way.", 'adjacent(path, "s1")'),
     "spaces": Builtin(_spaces, 1, 1, "Every space of a board, in file order.", "spaces(path)"),
-    "next_spaces": Builtin(_next_spaces, 2, 2, "The spaces the arrows from a space lead to.",
-                           'next_spaces(path, "s1")'),
+    "next_spaces": Builtin(
+        _next_spaces, 2, 2, "The spaces the arrows from a space lead to.", 'next_spaces(path, "s1")'
+    ),
     "sort": Builtin(_sort, 1, 1, "A list in order, smallest first.", "sort([3, 1, 2])"),
-    "moment": Builtin(_moment, 0, 0, "What happens now: the name the last `moment` statement gave "
-                      "(none before the first).", 'moment() == "before attack"'),
-    "lines": Builtin(_lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.",
-                     "lines(board, 3)"),
-    "in_a_row": Builtin(_in_a_row, 3, 3, "True if n cells in a straight line (across, down or diagonal) "
-                        "all hold the value.", "in_a_row(board, 3, x)"),
-    "roll": Builtin(_roll, 1, 1, "One of the faces at random (a die roll; shown in the trace).",
-                    "roll([1, 2, 3, 4, 5, 6])"),
-    "subsets": Builtin(_subsets, 3, 3, "Every choice of between lo and hi items of a list, each as a list.",
-                       "subsets([1, 2, 3], 1, 2)"),
+    "moment": Builtin(
+        _moment,
+        0,
+        0,
+        "What happens now: the name the last `moment` statement gave (none before the first).",
+        'moment() == "before attack"',
+    ),
+    "lines": Builtin(
+        _lines, 2, 2, "Every straight run of n cells of a grid: across, down and diagonal.", "lines(board, 3)"
+    ),
+    "in_a_row": Builtin(
+        _in_a_row,
+        3,
+        3,
+        "True if n cells in a straight line (across, down or diagonal) all hold the value.",
+        "in_a_row(board, 3, x)",
+    ),
+    "roll": Builtin(
+        _roll, 1, 1, "One of the faces at random (a die roll; shown in the trace).", "roll([1, 2, 3, 4, 5, 6])"
+    ),
+    "subsets": Builtin(
+        _subsets, 3, 3, "Every choice of between lo and hi items of a list, each as a list.", "subsets([1, 2, 3], 1, 2)"
+    ),
     "unique": Builtin(_unique, 1, 1, "Each value of a list once, in first-seen order.", "unique([2, 1, 2])"),
-    "majority": Builtin(_majority, 2, 2, "Per seat, from a list of values by seat: the players with the most "
-                        "(above 0) split the points, rounded down; the others get 0.", "majority([3, 5, 5], 6)"),
-    "pairings": Builtin(_pairings, 1, 1, "Every way to split a list of even length into pairs.",
-                        "pairings([1, 2, 3, 4])"),
-    "last": Builtin(_last, 1, 1, "The last item of a list or zone (the bottom of a deck), or none.",
-                    "last(supply)"),
+    "majority": Builtin(
+        _majority,
+        2,
+        2,
+        "Per seat, from a list of values by seat: the players with the most "
+        "(above 0) split the points, rounded down; the others get 0.",
+        "majority([3, 5, 5], 6)",
+    ),
+    "pairings": Builtin(
+        _pairings, 1, 1, "Every way to split a list of even length into pairs.", "pairings([1, 2, 3, 4])"
+    ),
+    "last": Builtin(_last, 1, 1, "The last item of a list or zone (the bottom of a deck), or none.", "last(supply)"),
 }
 
 # Names that count as generator consumers: `f(x for each ...)` and `f(each x in ...)`.

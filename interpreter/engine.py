@@ -11,6 +11,7 @@
 untouched unless `inplace=True`) with the events it caused; `view` is what one
 player may see. The engine holds no game state of its own.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -133,17 +134,26 @@ class Engine(Scoring):
             titled = getattr(op, "titled", False)
             options = [Option(option_id(self.game, v), self.label(v, pending, titled), v) for v in values]
         prompt = pending.get("prompt") or getattr(op, "prompt", "")
-        return Decision(pending["actor"], options, prompt, bool(pending.get("undoable")), pending.get("line", 0),
-                        pending.get("secret", getattr(op, "secret", False)), self.requests(state),
-                        bool(pending.get("interrupt")))
+        return Decision(
+            pending["actor"],
+            options,
+            prompt,
+            bool(pending.get("undoable")),
+            pending.get("line", 0),
+            pending.get("secret", getattr(op, "secret", False)),
+            self.requests(state),
+            bool(pending.get("interrupt")),
+        )
 
     def requests(self, state: dict) -> list:
         """The `on request` actions the deciding player may ask for now, as Options."""
         if not actions.request_actions(self.game) or state["pending"] is None or state["pending"].get("interrupt"):
             return []
         m = Machine(self.game, state)
-        return [Option(f"{actions.ACT}:{a.name}", a.title, {actions.ACT: a.name})
-                for a in actions.requests(m, state["pending"]["actor"])]
+        return [
+            Option(f"{actions.ACT}:{a.name}", a.title, {actions.ACT: a.name})
+            for a in actions.requests(m, state["pending"]["actor"])
+        ]
 
     def option_count(self, state: dict) -> int:
         pending = state["pending"]
@@ -234,7 +244,8 @@ class Engine(Scoring):
             return [own_label(m, op, v) for v in values]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise MeepleError(f"in the label of `{op.var}`: {exc}", op.span).located(
-                self.game.path, self.game.source) from None
+                self.game.path, self.game.source
+            ) from None
 
     def label(self, value, pending=None, titled=False) -> str:
         return option_label(self.game, value, pending, titled)

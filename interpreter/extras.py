@@ -6,6 +6,7 @@ The rest are extras (pyproject.toml): `lab` (plots, pictures, dask, `meeple trai
 it inside the function that uses it, through `need`, so that a missing library is
 a MissingExtra naming the extra to install, never a traceback.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -37,5 +38,6 @@ def need(extra: str, what: str, *modules: str) -> None:
         try:
             importlib.import_module(name)
         except ImportError:
-            raise MissingExtra(f"{what} needs the {extra} extra: pip install 'meeple[{extra}]' "
-                               f"({name} is not installed)") from None
+            raise MissingExtra(
+                f"{what} needs the {extra} extra: pip install 'meeple[{extra}]' ({name} is not installed)"
+            ) from None

@@ -8,6 +8,7 @@ is its meaning. Each top-level definition gets its own digest, so a refusal can
 say which definitions differ; each data file (components, boards, layouts) its
 own digest of its bytes.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -5,6 +5,7 @@ components and their data, zone and grid specs, the compiled blocks of ops, the
 score rules, tie-breaks and the flow graph. Nothing here changes during play;
 all that changes lives in the state (interpreter/state.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -127,6 +128,7 @@ class ScoreRule:
 @dataclass
 class HintRule:
     """A bot's hint: fn(machine) -> units of progress for env {"player": p}, each worth `weight` points."""
+
     label: str
     fn: Callable
     weight: float
@@ -136,6 +138,7 @@ class HintRule:
 @dataclass
 class MeasureRule:
     """A measure: fn(machine) -> a number per player (env {"player": p}), read at the game's end."""
+
     label: str
     fn: Callable
     span: Span = field(default_factory=Span)
@@ -205,6 +208,9 @@ class Game:
         """(key, owner) for every instance of a thing kept per player / per value; owner None if shared."""
         keys: list[tuple[str, object]] = [(name, None)]
         for dim in per:
-            keys = [(f"{key}/{value}", value if dim == "player" else owner)
-                    for key, owner in keys for value in self.dimension(dim, players)]
+            keys = [
+                (f"{key}/{value}", value if dim == "player" else owner)
+                for key, owner in keys
+                for value in self.dimension(dim, players)
+            ]
         return keys

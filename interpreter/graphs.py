@@ -5,6 +5,7 @@ them; `--board NAME` draws a path board (arrows, tags, areas) or a grid.
 Render with Graphviz: `dot -Tsvg flow.dot -o flow.svg`, or draw SVG/PNG
 without Graphviz with `--svg`/`--png` (interpreter/pictures.py).
 """
+
 from __future__ import annotations
 
 
@@ -41,7 +42,7 @@ def flow_dot(game) -> str:
         lines.append(f"  {_quote(effect)} [shape=ellipse, style=dashed];")
     for caller, done in calls.items():
         for effect in done:
-            lines.append(f"  {_quote(caller)} -> {_quote(effect)} [style=dashed, label=\"do\"];")
+            lines.append(f'  {_quote(caller)} -> {_quote(effect)} [style=dashed, label="do"];')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -62,13 +63,12 @@ def board_dot(game, name: str) -> str:
     if name in game.grids:
         spec = game.grids[name]
         g = spec.geometry
-        lines = [f"graph {_quote(name)} {{", "  node [shape=box];",
-                 f"  label={_quote(game.title + ': grid ' + name)};"]
+        lines = [f"graph {_quote(name)} {{", "  node [shape=box];", f"  label={_quote(game.title + ': grid ' + name)};"]
         for i in range(g.size):
             r, c = divmod(i, g.cols)
             extra = " ".join(str(v[i]) for v in spec.layouts.values())
             label = f"r{r + 1}c{c + 1}" + (f"\\n{extra}" if extra else "")
-            lines.append(f"  c{i} [label={_quote(label)}, pos=\"{c},{-r}!\"];")
+            lines.append(f'  c{i} [label={_quote(label)}, pos="{c},{-r}!"];')
         for i, ns in enumerate(g.neighbours):
             lines += [f"  c{i} -- c{n};" for n in ns if n > i]
         lines.append("}")

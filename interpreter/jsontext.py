@@ -8,6 +8,7 @@ into a `JsonError` with a message for people, and refuses documents nested deepe
 `depth`: nothing Meeple writes goes past 5 levels, and deep data is what makes the code that
 walks it afterwards (pydantic, json.dumps, comparisons) recurse without end.
 """
+
 from __future__ import annotations
 
 import json

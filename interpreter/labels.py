@@ -6,6 +6,7 @@ decision's title, so logs read "Which space? P1 chooses space 2 (the only option
 rather than an id. Labels come from the choice's own `label` text, else from the
 components' labels, else are built from the value (a cell, a placement, a list).
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.boards import polyomino
@@ -55,24 +56,36 @@ def describe(game, value) -> str:
         parts = [field_text(k, v) for k, v in comp.items() if k not in (KIND, "name") and v is not None]
         head = f"{value} {comp['name']}" if "name" in comp else value
         return f"{head} [{'; '.join(parts)}]" if parts else head
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) \
-            and value[0].split("/", 1)[0] in g.grids:
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and value[0].split("/", 1)[0] in g.grids
+    ):
         spec = g.grids[value[0].split("/", 1)[0]]
         r, c = divmod(value[1], spec.geometry.cols)
         return f"{key_label(g, value[0])} row {r + 1}, column {c + 1}"
     if isinstance(value, list) and value and all(is_cell(g, v) for v in value) and len({v[0] for v in value}) == 1:
         return cells_text(g, value)
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-        return " + ".join(g.labels.get(v, words(v)) if isinstance(v, str) else str(v)
-                          for v in value) if value else "none of them"
+        return (
+            " + ".join(g.labels.get(v, words(v)) if isinstance(v, str) else str(v) for v in value)
+            if value
+            else "none of them"
+        )
     if isinstance(value, str):  # a name the rules use: `gold_coin` reads "gold coin"
         return words(value)
     return str(value)
 
 
 def is_cell(game, v) -> bool:
-    return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int \
+    return (
+        isinstance(v, list)
+        and len(v) == 2
+        and isinstance(v[0], str)
+        and type(v[1]) is int
         and v[0].split("/", 1)[0] in game.grids
+    )
 
 
 def cells_text(game, cells: list) -> str:

@@ -5,6 +5,7 @@ A ruleset is named by a shipped game's name (`tic_tac_toe`) or a path to a .rule
 file; options are NAME -> value, variants a list of names. A bad name, option,
 variant or player count is a UsageError (one line); a bad rules file a MeepleError.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
@@ -12,8 +13,9 @@ from meeple.dsl.parser import parse_file
 from meeple.interpreter.engine import Engine
 
 
-def load(game: str, options: dict | None = None, variants: list | None = None,
-         variant_files: list | tuple = ()) -> Engine:
+def load(
+    game: str, options: dict | None = None, variants: list | None = None, variant_files: list | tuple = ()
+) -> Engine:
     """The engine for a ruleset with these options (values as the rules write them) and variants;
     `variant_files`: a designer's files of `variant` blocks laid over the ruleset."""
     path = find_ruleset(str(game))

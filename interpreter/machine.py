@@ -11,6 +11,7 @@ bottom; a `choose` evaluates its options when reached; with none it runs
 `otherwise`, with exactly one it is taken at once (an `auto` event), with more
 the machine stops. Falling off the end of a phase ends the game.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
@@ -84,7 +85,10 @@ class Machine:
                 if budget == 0:
                     raise self.rule_error(
                         f"{STEP_LIMIT} steps without a decision: the rules seem to loop forever",
-                        op, frame, "check the loop's condition, or the `next` that leads back here")
+                        op,
+                        frame,
+                        "check the loop's condition, or the `next` that leads back here",
+                    )
                 if moved:
                     if moved is True:
                         return True
@@ -97,8 +101,9 @@ class Machine:
     def rule_error(self, message: str, op, frame, hint: str = "") -> MeepleError:
         block = self.game.blocks[frame[0]]
         span = getattr(op, "span", None) or Span()
-        return MeepleError(Diagnostic(f"in {block.name}: {message}", span, hint, "error",
-                                      self.game.path, self.game.source))
+        return MeepleError(
+            Diagnostic(f"in {block.name}: {message}", span, hint, "error", self.game.path, self.game.source)
+        )
 
     def locate(self, exc: MeepleError, op, frame) -> MeepleError:
         block = self.game.blocks[frame[0]]
@@ -276,8 +281,10 @@ class CallField:
         block, params = m.game.effects[name]
         values = [a(m) for a in self.args] + list(data_args)
         if len(values) != len(params):
-            raise ValueError(f"`{comp_id}.{self.field}` runs `{name}` with {len(values)} argument(s); "
-                             f"it takes {len(params)} ({', '.join(params)})")
+            raise ValueError(
+                f"`{comp_id}.{self.field}` runs `{name}` with {len(values)} argument(s); "
+                f"it takes {len(params)} ({', '.join(params)})"
+            )
         stack = m.state["stack"]
         if len(stack) > 64:
             raise ValueError("effects call each other more than 64 deep")
@@ -330,8 +337,13 @@ def chain_phases(game, gotos: list) -> None:
         ops = game.blocks[goto.block].ops
         first = ops[0] if ops else None
         name = type(first).__name__
-        if name == "ChooseFrom" or name == "Fused" and first is not None and first.then is not None \
-                and not first.leaves:
+        if (
+            name == "ChooseFrom"
+            or name == "Fused"
+            and first is not None
+            and first.then is not None
+            and not first.leaves
+        ):
             goto.first = first
 
 

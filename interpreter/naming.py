@@ -8,6 +8,7 @@ filled in (`"{player}'s hand"` reads `P1's hand`); indices it does not name
 follow in parentheses, words rather than code (`"{player}'s stock"` reads
 `P2's stock (red)`).
 """
+
 from __future__ import annotations
 
 import re
@@ -83,5 +84,5 @@ def in_area(label: str, owner) -> str:
     who = player_name(owner)
     for prefix in (f"{who}'s ", f"{who} "):
         if label.startswith(prefix) and len(label) > len(prefix):
-            return label[len(prefix):]
+            return label[len(prefix) :]
     return label

@@ -6,6 +6,7 @@ file beside a ruleset (CSV, JSON or text that is not a Meeple save or trace). `w
 `write_with` write to a temporary file in the same folder and rename it over the target, so a
 crash leaves the old file or the new one, never half of one, and no `*.tmp` stays behind.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,9 @@ def guard(path: str | Path) -> Path:
     if p.is_dir():
         raise OutputError(f"{path} is a folder; give a file name")
     if p.exists() and p.suffix.lower() in DATA_SUFFIXES and _beside_rules(p) and not _ours(p):
-        raise OutputError(f"{path} is a data file beside a ruleset; Meeple will not write over it "
-                          "(choose another file name)")
+        raise OutputError(
+            f"{path} is a data file beside a ruleset; Meeple will not write over it (choose another file name)"
+        )
     return p
 
 
@@ -66,17 +68,21 @@ def write_with(path: str | Path, write) -> None:
 
 def write_text(path: str | Path, text: str) -> None:
     """Write text atomically (fsync'd, then renamed over the target)."""
+
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+
     write_with(path, write)
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:
     """Write bytes (a picture) atomically."""
+
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
             f.write(data)
+
     write_with(path, write)

@@ -15,6 +15,7 @@ one; otherwise left to right in layers when it has no loop, else by the
 Kamada-Kawai layout. Matplotlib is used through `Figure` objects only (no
 pyplot, no global backend); SVG keeps its text as text.
 """
+
 from __future__ import annotations
 
 import math
@@ -30,13 +31,26 @@ from meeple.interpreter.board_text import board_occupants, boards_in_use
 from meeple.interpreter.render import key_label, value_text
 
 FORMATS = ("svg", "png")
-PALETTE = ["#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5",
-           "#ffffb3", "#bc80bd", "#ccebc5", "#ffed6f", "#d9d9d9"]
+PALETTE = [
+    "#8dd3c7",
+    "#fdb462",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#b3de69",
+    "#fccde5",
+    "#ffffb3",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
+    "#d9d9d9",
+]
 EMPTY_COLOUR = "#f7f7f7"
 
 
 def _figure(width: float, height: float):
     from matplotlib.figure import Figure
+
     return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -47,11 +61,18 @@ def _colours(values) -> dict:
 def save(fig, path, fmt: str) -> None:
     """Write the figure as SVG (text kept as text) or PNG; OSError if it cannot be written."""
     import matplotlib
+
     if fmt not in FORMATS:
         raise ValueError(f"cannot draw {fmt}; choose one of: {', '.join(FORMATS)}")
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "meeple"}):
-        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", pad_inches=0.2,
-                    metadata={"Date": None} if fmt == "svg" else None)
+        fig.savefig(
+            path,
+            format=fmt,
+            dpi=110,
+            bbox_inches="tight",
+            pad_inches=0.2,
+            metadata={"Date": None} if fmt == "svg" else None,
+        )
 
 
 # ----------------------------------------------------------------- flow
@@ -84,24 +105,39 @@ def flow_figure(game) -> Figure:
         boxes[n] = ax.text(x, y, n, ha="center", va="center", fontsize=11, bbox=style, zorder=3)
         if calls.get(n):  # the effects this phase does, in small print under its box
             done = calls[n]
-            rows = [", ".join(done[i:i + 3]) for i in range(0, len(done), 3)]
-            ax.text(x, y - 0.42, "do " + "\n".join(rows), ha="center", va="top", fontsize=7, color="#2a6f97",
-                    zorder=3)
+            rows = [", ".join(done[i : i + 3]) for i in range(0, len(done), 3)]
+            ax.text(x, y - 0.42, "do " + "\n".join(rows), ha="center", va="top", fontsize=7, color="#2a6f97", zorder=3)
     for a, b, data in flow.edges(data=True):
         label = f"line {data['line']}" if data.get("line") else ""
         if a == b:
             x, y = pos[a]
-            ax.annotate("", xy=(x + 0.25, y + 0.3), xytext=(x - 0.25, y + 0.3),
-                        arrowprops=dict(arrowstyle="-|>", connectionstyle="arc3,rad=-1.8", color="#555"))
+            ax.annotate(
+                "",
+                xy=(x + 0.25, y + 0.3),
+                xytext=(x - 0.25, y + 0.3),
+                arrowprops=dict(arrowstyle="-|>", connectionstyle="arc3,rad=-1.8", color="#555"),
+            )
             if label:
                 ax.text(x, y + 0.95, label, ha="center", fontsize=8, color="#555")
             continue
         rad = 0.0 if layer[b] > layer[a] else 0.4
         # Drawn after the boxes (zorder), so their patches are in place to clip the arrow to.
-        ax.annotate("", xy=pos[b], xytext=pos[a],
-                    arrowprops=dict(arrowstyle="-|>", color="#555", shrinkA=3, shrinkB=3, mutation_scale=16,
-                                    patchA=boxes[a].get_bbox_patch(), patchB=boxes[b].get_bbox_patch(),
-                                    connectionstyle=f"arc3,rad={rad}"), zorder=4)
+        ax.annotate(
+            "",
+            xy=pos[b],
+            xytext=pos[a],
+            arrowprops=dict(
+                arrowstyle="-|>",
+                color="#555",
+                shrinkA=3,
+                shrinkB=3,
+                mutation_scale=16,
+                patchA=boxes[a].get_bbox_patch(),
+                patchB=boxes[b].get_bbox_patch(),
+                connectionstyle=f"arc3,rad={rad}",
+            ),
+            zorder=4,
+        )
         if label:
             (xa, ya), (xb, yb) = pos[a], pos[b]
             ax.text((xa + xb) / 2, (ya + yb) / 2 + 0.15 + rad, label, ha="center", fontsize=8, color="#555")
@@ -160,7 +196,7 @@ def _spread(pos: dict, gap: float, rounds: int = 200) -> dict:
     for _ in range(rounds):
         moved = False
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 dx, dy = pos[b][0] - pos[a][0], pos[b][1] - pos[a][1]
                 d = math.hypot(dx, dy)
                 if d >= gap:
@@ -185,9 +221,17 @@ def _bend(pos: dict, a, b, clear: float) -> float:
     best, best_gap = 0.08, -1.0
     for rad in (0.08, -0.08, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5):
         cx, cy = (x0 + x2) / 2 + rad * (y2 - y0), (y0 + y2) / 2 - rad * (x2 - x0)
-        gap = min([math.hypot((1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t * t * x2 - px,
-                              (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t * t * y2 - py)
-                   for t in (i / 20 for i in range(1, 20)) for px, py in others] + [math.inf])
+        gap = min(
+            [
+                math.hypot(
+                    (1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t * t * x2 - px,
+                    (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t * t * y2 - py,
+                )
+                for t in (i / 20 for i in range(1, 20))
+                for px, py in others
+            ]
+            + [math.inf]
+        )
         if gap > clear:
             return rad
         if gap > best_gap:
@@ -220,8 +264,10 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
     radius = 0.7 * math.sqrt(node_size) / 72  # inches, roughly; used to place labels
     fig = ax.get_figure()
     width, height = _extent(pos)
-    per_inch = max(width / (ax.get_position().width * fig.get_figwidth()),
-                   height / (ax.get_position().height * fig.get_figheight()))  # data units per inch
+    per_inch = max(
+        width / (ax.get_position().width * fig.get_figwidth()),
+        height / (ax.get_position().height * fig.get_figheight()),
+    )  # data units per inch
     clear = 1.25 * math.sqrt(node_size) / 2 / 72 * per_inch  # a space's radius in data units, and some
     big = n > LAYOUT_LIMIT
     if not big:
@@ -236,17 +282,36 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
     def colour(s):
         keys = g.nodes[s]["areas"] if colour_by == "area" else g.nodes[s]["tags"]
         return colours[keys[0]] if keys else EMPTY_COLOUR
+
     occupants = board_occupants(game, state, name) if state is not None else {}
     groups: dict = {}
     for a, b in g.edges:
         groups.setdefault(0.08 if big else _bend(pos, a, b, clear), []).append((a, b))
     for rad, edges in groups.items():
-        nx.draw_networkx_edges(g, pos, edgelist=edges, ax=ax, node_size=node_size, arrows=True, arrowstyle="-|>",
-                               arrowsize=16, width=1.4, edge_color="#333", connectionstyle=f"arc3,rad={rad}")
+        nx.draw_networkx_edges(
+            g,
+            pos,
+            edgelist=edges,
+            ax=ax,
+            node_size=node_size,
+            arrows=True,
+            arrowstyle="-|>",
+            arrowsize=16,
+            width=1.4,
+            edge_color="#333",
+            connectionstyle=f"arc3,rad={rad}",
+        )
     edge_colours = ["#c00" if s in occupants else "#333" for s in g]
     widths = [3.0 if s in occupants else 1.0 for s in g]
-    nx.draw_networkx_nodes(g, pos, ax=ax, node_size=node_size, node_color=[colour(s) for s in g],
-                           edgecolors=edge_colours, linewidths=widths)
+    nx.draw_networkx_nodes(
+        g,
+        pos,
+        ax=ax,
+        node_size=node_size,
+        node_color=[colour(s) for s in g],
+        edgecolors=edge_colours,
+        linewidths=widths,
+    )
     font = 9 if n <= 40 else 7
     for s in g:
         x, y = pos[s]
@@ -255,15 +320,35 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
         if single_area and colour_by == "tag":
             extra = ""
         if extra:
-            ax.annotate(extra, (x, y), xytext=(0, -radius * 72 - 2), textcoords="offset points",
-                        ha="center", va="top", fontsize=7, color="#246", zorder=4,
-                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85))
+            ax.annotate(
+                extra,
+                (x, y),
+                xytext=(0, -radius * 72 - 2),
+                textcoords="offset points",
+                ha="center",
+                va="top",
+                fontsize=7,
+                color="#246",
+                zorder=4,
+                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85),
+            )
         if s in occupants:
-            ax.annotate(", ".join(occupants[s]), (x, y), xytext=(0, radius * 72 + 3), textcoords="offset points",
-                        ha="center", va="bottom", fontsize=8.5, color="#c00", fontweight="bold", zorder=5,
-                        bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="#c00", lw=0.8, alpha=0.9))
+            ax.annotate(
+                ", ".join(occupants[s]),
+                (x, y),
+                xytext=(0, radius * 72 + 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8.5,
+                color="#c00",
+                fontweight="bold",
+                zorder=5,
+                bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="#c00", lw=0.8, alpha=0.9),
+            )
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+
     handles: list[Artist] = [Patch(fc=c, ec="#333", label=f"{colour_by} {k}") for k, c in colours.items()]
     handles.append(Patch(fc=EMPTY_COLOUR, ec="#333", label=f"no {colour_by}"))
     handles.append(Line2D([], [], color="#333", marker=">", lw=1.4, label="arrow: the way to move"))
@@ -286,6 +371,7 @@ def _draw_path_board(ax, game, name: str, state: dict | None) -> None:
 def _draw_grid(ax, game, key: str, grid: dict | None) -> None:
     """A grid's cells as squares: contents (with a state) by colour and name, layout values small."""
     from matplotlib.patches import Rectangle
+
     spec = game.grids[key.split("/", 1)[0]]
     geo = spec.geometry
     contents = _colours(game.enums.get(spec.content, []))
@@ -310,8 +396,15 @@ def _draw_grid(ax, game, key: str, grid: dict | None) -> None:
         layout = " ".join(value_text(v[i]) for v in spec.layouts.values())
         if value is not None:
             word = value_text(value)
-            ax.text(x + 0.5, y + 0.55, word, ha="center", va="center", fontsize=size * min(1.0, 6 / len(word)),
-                    fontweight="bold")
+            ax.text(
+                x + 0.5,
+                y + 0.55,
+                word,
+                ha="center",
+                va="center",
+                fontsize=size * min(1.0, 6 / len(word)),
+                fontweight="bold",
+            )
             if layout:
                 ax.text(x + 0.5, y + 0.12, layout, ha="center", va="bottom", fontsize=size - 4, color="#555")
         elif layout:
@@ -329,8 +422,14 @@ def _draw_grid(ax, game, key: str, grid: dict | None) -> None:
     shown = contents if grid is not None else background
     if shown:
         from matplotlib.patches import Patch
-        ax.legend(handles=[Patch(fc=v, ec="#555", label=k) for k, v in shown.items()], fontsize=8,
-                  loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+
+        ax.legend(
+            handles=[Patch(fc=v, ec="#555", label=k) for k, v in shown.items()],
+            fontsize=8,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            frameon=False,
+        )
     ax.set_title(f"grid {key_label(game, key)}: {geo.rows} x {geo.cols}", fontsize=11)
 
 
@@ -339,8 +438,12 @@ def _outline(ax, geo, cells: set) -> None:
     for i in cells:
         r, c = divmod(i, geo.cols)
         x, y = c, geo.rows - 1 - r
-        for step, (x0, y0, x1, y1) in (("above", (x, y + 1, x + 1, y + 1)), ("below", (x, y, x + 1, y)),
-                                       ("left", (x, y, x, y + 1)), ("right", (x + 1, y, x + 1, y + 1))):
+        for step, (x0, y0, x1, y1) in (
+            ("above", (x, y + 1, x + 1, y + 1)),
+            ("below", (x, y, x + 1, y)),
+            ("left", (x, y, x, y + 1)),
+            ("right", (x + 1, y, x + 1, y + 1)),
+        ):
             if geo.steps[step][i] not in cells:
                 ax.plot([x0, x1], [y0, y1], color="#111", lw=2.4, solid_capstyle="round")
 
@@ -373,7 +476,8 @@ def board_figure(game, name: str):
 def state_figure(game, state: dict, title: str = ""):
     """Every grid of the state with its contents and every path board in use with who stands where."""
     panels = [("grid", key) for key in state["grids"]] + (
-        [("board", name) for name in boards_in_use(game, state)] if game.boards else [])
+        [("board", name) for name in boards_in_use(game, state)] if game.boards else []
+    )
     if not panels:
         raise ValueError("this game has no boards or grids to draw")
     cols = min(len(panels), 2)

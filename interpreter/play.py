@@ -10,6 +10,7 @@ while its phase is still running: right after making it ("green checkmark":
 Enter confirms, u undoes) or at a later prompt in the same phase. Undo rewinds
 to the state before that decision, and the save follows at once.
 """
+
 from __future__ import annotations
 
 import sys
@@ -50,9 +51,18 @@ def seats_of(agent_names: list[str], players: int, seat: int | None) -> tuple[li
     return names, humans
 
 
-def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_names: list[str],
-                     out=None, save: str | None = None, resumed: dict | None = None,
-                     header: dict | None = None, start: dict | None = None) -> int:
+def play_at_terminal(
+    engine,
+    players: int,
+    seed: int,
+    seat: int | None,
+    agent_names: list[str],
+    out=None,
+    save: str | None = None,
+    resumed: dict | None = None,
+    header: dict | None = None,
+    start: dict | None = None,
+) -> int:
     """Play one game; with `save`, every choice (and every undo) is saved atomically.
 
     `start` begins from a given state instead of the setup (tests, puzzles)."""
@@ -75,8 +85,19 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
 
     def write_save() -> None:
         if save:
-            saves.write(save, dict(header or {}, meeple_save=1, digest=g.digest, players=players, seed=seed,
-                                   seat=humans[0], agents=names, choices=choices))
+            saves.write(
+                save,
+                dict(
+                    header or {},
+                    meeple_save=1,
+                    digest=g.digest,
+                    players=players,
+                    seed=seed,
+                    seat=humans[0],
+                    agents=names,
+                    choices=choices,
+                ),
+            )
 
     def tell(lines_for) -> None:
         for p in humans:
@@ -92,7 +113,7 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
 
     def forget(since: dict) -> None:  # an undo: nobody saw the undone decisions happen
         for p in humans:
-            del news[p][since[p]:]
+            del news[p][since[p] :]
 
     def show_news(p) -> None:
         if news[p]:
@@ -102,8 +123,11 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             news[p].clear()
 
     who = ", ".join(player_name(p) for p in humans)
-    print(f"{g.title}: {'you are' if not hot_seat else 'people play'} {who} of {players}. "
-          "Type a number, h for help, s for the table, u to undo, q to quit.", file=out)
+    print(
+        f"{g.title}: {'you are' if not hot_seat else 'people play'} {who} of {players}. "
+        "Type a number, h for help, s for the table, u to undo, q to quit.",
+        file=out,
+    )
     if resumed:
         print(f"resumed after {len(choices)} choices", file=out)
     happened(events)
@@ -117,8 +141,13 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
             write_save()
             label = d.options[index].label
             unseen = private_pass(d, index)  # nobody else learns the bot was asked
-            tell(lambda p: [] if unseen and p != d.actor else
-                 [choice_text(d.prompt, d.actor, label if seen is None or p in seen else "something hidden")])
+            tell(
+                lambda p: (
+                    []
+                    if unseen and p != d.actor
+                    else [choice_text(d.prompt, d.actor, label if seen is None or p in seen else "something hidden")]
+                )
+            )
             happened(events)
             continue
         p = d.actor
@@ -152,8 +181,13 @@ def play_at_terminal(engine, players: int, seed: int, seat: int | None, agent_na
         label = taken.label
         title = "" if asked else d.prompt
         unseen = isinstance(answer, int) and private_pass(d, answer)
-        tell(lambda q: [] if q == p or unseen else [choice_text(title, p, label if seen is None or q in seen
-                                                                else "something hidden")])
+        tell(
+            lambda q: (
+                []
+                if q == p or unseen
+                else [choice_text(title, p, label if seen is None or q in seen else "something hidden")]
+            )
+        )
         for e in events:  # what the choice did, at once, as this person sees it
             if shown_event(g, e):
                 print("  " + event_text(g, e, p), file=out)

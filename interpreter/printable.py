@@ -7,6 +7,7 @@ output streams in `Printable`, which neutralises every C0/C1 control character e
 tab and carriage return. Code that must really control the terminal (clearing the screen between
 hot-seat players) writes to `stream.raw`.
 """
+
 from __future__ import annotations
 
 import io
@@ -16,8 +17,14 @@ NEUTRAL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if
 # Characters that reorder or hide text: right-to-left overrides and isolates (a label could read
 # backwards, or a name hide what follows it) and zero-width ones (two names that look the same and
 # differ). Shown as `\u202e`; an emoji joined with U+200D shows its parts apart, which is rare in a game.
-INVISIBLE = [0x061C, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065),
-             *range(0x2066, 0x206A), 0xFEFF]
+INVISIBLE = [
+    0x061C,
+    *range(0x200B, 0x2010),
+    *range(0x202A, 0x202F),
+    *range(0x2060, 0x2065),
+    *range(0x2066, 0x206A),
+    0xFEFF,
+]
 NEUTRAL.update({c: f"\\u{c:04x}" for c in INVISIBLE})
 
 

@@ -6,6 +6,7 @@ viewer cannot see is shown as a count, never as the components. Components read
 by their kind's `label` (the id when it has none); counters declared `quiet` are
 bookkeeping and stay out of what people read (`shown_event`; board_text.state_text).
 """
+
 from __future__ import annotations
 
 from meeple.interpreter import sentences
@@ -143,12 +144,16 @@ def event_text(game, e: dict, viewer=None) -> str:
         return f"shuffle {key_label(game, e['zone'])}"
     if kind == "place":
         o, r, c = e["at"]
-        return (f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
-                f"{polyomino.describe_orientation(o)}")
+        return (
+            f"place {item_text(game, e['piece'])} on {key_label(game, e['grid'])} at row {r}, column {c}, "
+            f"{polyomino.describe_orientation(o)}"
+        )
     if kind == "set":
         if e["value"] is True and labelled_flag(game, e["var"]):  # it reads as its label: "last round"
             rest = parts_of(game, e["var"])  # the displays list these after the label: one more joins them
-            return f"{key_label(game, e['var'], parts=False)}: + {' '.join(rest)}" if rest else key_label(game, e["var"])
+            return (
+                f"{key_label(game, e['var'], parts=False)}: + {' '.join(rest)}" if rest else key_label(game, e["var"])
+            )
         seen = may_see_var(game, e["var"], viewer) or viewer is None
         said = sentences.set_sentence(game, e, lambda v: var_text(game, e["var"], v)) if seen else None
         if said is not None:
@@ -166,7 +171,7 @@ def event_text(game, e: dict, viewer=None) -> str:
     if kind == "mark":
         return f"mark {cell_text(game, *e['cell'])} = {var_text(game, '', e['value'])}"
     if kind == "react":
-        return f"{player_name(e['player'])} reacts at \"{e['moment']}\": {e['reaction']}"
+        return f'{player_name(e["player"])} reacts at "{e["moment"]}": {e["reaction"]}'
     if kind == "act":
         title = next((a.title for a in game.actions if a.name == e["action"]), e["action"])
         return f"{player_name(e['player'])} acts: {title}"
@@ -191,8 +196,11 @@ def var_text(game, key: str, value) -> str:
     if spec is not None and spec.players and isinstance(value, list):  # seats among them read P1, P2...
         return ", ".join(player_name(x) if type(x) is int else var_text(game, "", x) for x in value) or "nothing"
     if isinstance(value, list):  # words, not Python's brackets and quotes; an inner list in brackets
-        return ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x)
-                         for x in value) if value else "nothing"
+        return (
+            ", ".join(f"[{var_text(game, '', x)}]" if isinstance(x, list) else var_text(game, "", x) for x in value)
+            if value
+            else "nothing"
+        )
     if isinstance(value, str):  # a name the rules use: `gold_coin` reads "gold coin"
         return sentences.words(value)
     return value_text(value)
@@ -229,6 +237,10 @@ def score_table(scores: list, ranking: list, agents: list | None = None, outcome
         row += [str(s["breakdown"][lab]) for lab in labels] + [str(s["total"]), str(places[p])]
         rows.append(row)
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-    fmt = lambda r: "  ".join(c.ljust(w) if i < (2 if agents else 1) else c.rjust(w)  # noqa: E731
-                              for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+
+    def fmt(r):
+        return "  ".join(
+            c.ljust(w) if i < (2 if agents else 1) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+        ).rstrip()
+
     return [fmt(head)] + [fmt(r) for r in rows]

@@ -10,6 +10,7 @@ takes its answers from the front of that list, and when the list runs out it rai
 with how many equally likely outcomes the next draw has. The caller re-runs the step with one
 more outcome in the list (the engine is deterministic, so the step replays up to that draw).
 """
+
 from __future__ import annotations
 
 MASK = (1 << 64) - 1

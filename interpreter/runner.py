@@ -2,6 +2,7 @@
 
 This is what `meeple run`, the snapshot tests and the invariant tests call.
 """
+
 from __future__ import annotations
 
 import time
@@ -26,8 +27,16 @@ class Result:
 
 def header(engine: Engine, players: int, seed: int, agents: list[str], ruleset: str) -> dict:
     g = engine.game
-    return {"game": g.title, "ruleset": ruleset, "digest": g.digest, "options": dict(g.options),
-            "variants": list(g.variants), "seed": seed, "players": players, "agents": agents}
+    return {
+        "game": g.title,
+        "ruleset": ruleset,
+        "digest": g.digest,
+        "options": dict(g.options),
+        "variants": list(g.variants),
+        "seed": seed,
+        "players": players,
+        "agents": agents,
+    }
 
 
 def conservation_errors(game, state: dict) -> list[str]:
@@ -70,8 +79,16 @@ class TooLong(Stopped):
     """Past the bound of decisions or seconds: the rules (or the bots) never end it."""
 
 
-def play(engine: Engine, players: int, seed: int, agent_names: list[str], ruleset: str = "",
-         max_decisions: int = 100_000, strict: bool = False, seconds: float | None = None) -> Result:
+def play(
+    engine: Engine,
+    players: int,
+    seed: int,
+    agent_names: list[str],
+    ruleset: str = "",
+    max_decisions: int = 100_000,
+    strict: bool = False,
+    seconds: float | None = None,
+) -> Result:
     """Play one game; `seconds` bounds the whole game's time (checked between decisions)."""
     deadline = time.monotonic() + seconds if seconds else None
     agents = make_agents(engine, agent_names, players, seed)

@@ -10,6 +10,7 @@ the choices, so a save is small and can never hold an inconsistent state. It
 is written to a temporary file and renamed over the old one, so a crash while
 writing leaves the previous save intact.
 """
+
 from __future__ import annotations
 
 import json
@@ -72,6 +73,7 @@ def ruleset_named(data: dict, save) -> str:
     `.rules` file (never a device, a folder or another file, whose lines an error would show).
     A file is said before it is opened."""
     from meeple.dsl.compiler import shipped_rulesets
+
     name = data.get("ruleset", "")
     if not name or name in shipped_rulesets():
         return name
@@ -87,6 +89,7 @@ def agents_named(data: dict) -> list[str]:
     budgets (never a bot thinking an hour a move); else SaveError saying how to allow them."""
     from meeple.interpreter.agents import AgentError, agent_class, builtin_agent
     from meeple.interpreter.agents.caps import check_budget
+
     saved = [str(a) for a in data.get("agents", ["random"])]
     allow = f"name it yourself: --agents {','.join(saved)}"
     for name in saved:
@@ -107,14 +110,17 @@ def resume(engine, data: dict, rules: dict | None = None) -> dict:
     `rules` is the ruleset's fingerprint now; without one on both sides, the
     digests of the compiled game must match."""
     from meeple.interpreter.fingerprint import differences
+
     if rules is not None and isinstance(data.get("rules"), dict):
         changed = differences(data["rules"], rules)
         if changed:
             shown = "; ".join(changed[:5]) + (f"; and {len(changed) - 5} more" if len(changed) > 5 else "")
             raise SaveError(f"the rules changed since this save ({shown}); it cannot be resumed")
     elif data.get("digest") != engine.game.digest:
-        raise SaveError("this save was made with another version of the rules "
-                        f"(digest {data.get('digest')}, now {engine.game.digest}); it cannot be resumed")
+        raise SaveError(
+            "this save was made with another version of the rules "
+            f"(digest {data.get('digest')}, now {engine.game.digest}); it cannot be resumed"
+        )
     state, _ = engine.start(data["players"], data["seed"])
     for n, choice in enumerate(data["choices"], 1):
         try:

@@ -9,6 +9,7 @@ have a fast way (FAST_VALUES) beside the long one through `breakdown`:
     engine.places(state)            # [each player's place in `ranking`], in player order
     engine.outlook(state, player)   # total plus the declared hints (for bots only)
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from meeple.interpreter.game import Game
 
 # Scores beyond this are a runaway rule, not a game (and break statistics).
-MAX_POINTS = 10 ** 15
+MAX_POINTS = 10**15
 # What a score, tie-break or hint may raise that is the rules' fault: reported with its place.
 RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
 # `total`, `totals`, `outlook`, `places` and a `ranking` of the engine's own scores add up the
@@ -75,9 +76,11 @@ class Scoring:
         if isinstance(exc, MeepleError):
             return exc.located(self.game.path, self.game.source)
         if isinstance(exc, RecursionError):
-            return MeepleError(f"in {what}: a function calls itself without end", span,
-                               "give the function a case that does not call itself").located(
-                                   self.game.path, self.game.source)
+            return MeepleError(
+                f"in {what}: a function calls itself without end",
+                span,
+                "give the function a case that does not call itself",
+            ).located(self.game.path, self.game.source)
         return MeepleError(f"in {what}: {exc}", span).located(self.game.path, self.game.source)
 
     def _number(self, m: Machine, fn, span, what: str) -> int:
@@ -89,12 +92,15 @@ class Scoring:
             return int(value)
         if type(value) is not int:
             shown = "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
-            raise MeepleError(f"{what} must be a whole number, but it is {shown}", span,
-                              "count or add up the things it scores").located(self.game.path, self.game.source)
+            raise MeepleError(
+                f"{what} must be a whole number, but it is {shown}", span, "count or add up the things it scores"
+            ).located(self.game.path, self.game.source)
         if abs(value) > MAX_POINTS:
-            raise MeepleError(f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
-                              span, "check the rule for a runaway product or power").located(
-                                  self.game.path, self.game.source)
+            raise MeepleError(
+                f"{what} is {len(str(abs(value)))} digits long; points are at most {MAX_POINTS:,}",
+                span,
+                "check the rule for a runaway product or power",
+            ).located(self.game.path, self.game.source)
         return value
 
     def total(self, state: dict, player: int) -> int:
@@ -147,8 +153,11 @@ class Scoring:
                 what = f'measure "{rule.label}"'
                 value = self._evaluate(m, rule.fn, rule.span, what)
                 self.spare(m)
-                values.append(sorted(self.thing_name(x) for x in value) if isinstance(value, list)
-                              else self._checked(value, rule.span, what))
+                values.append(
+                    sorted(self.thing_name(x) for x in value)
+                    if isinstance(value, list)
+                    else self._checked(value, rule.span, what)
+                )
                 if kinds is not None and isinstance(value, list) and value:
                     comp = self.game.components.get(value[0]) if isinstance(value[0], str) else None
                     kinds[rule.label] = comp[KIND] if comp is not None else "value"
@@ -237,8 +246,7 @@ class Scoring:
         for i, (key, p) in enumerate(keyed):
             if i == 0 or key != keyed[i - 1][0]:
                 place = i + 1
-            out.append({"player": p, "place": place, "total": key[0],
-                        "tied_on_total": totals.count(key[0]) > 1})
+            out.append({"player": p, "place": place, "total": key[0], "tied_on_total": totals.count(key[0]) > 1})
         return out
 
     def places(self, state: dict) -> list[int]:

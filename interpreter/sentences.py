@@ -8,6 +8,7 @@ counter's tells a change: `counter vp per player = 0, says "{player} scores
 what the thing is kept per (seats as P1, enum values by their labels) and
 what happened; what the viewer may not see reads as a count ("2 cards").
 """
+
 from __future__ import annotations
 
 import re

@@ -9,6 +9,7 @@ With a seat, only what that seat could see: the state through `view`, events
 as `event_text` shows them to that seat, other players' options and hidden
 choices withheld.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,21 +46,33 @@ def replay_to(lines: list[dict], load, step: int) -> Snapshot:
     head = lines[0]
     decisions = [ln for ln in lines[1:] if "step" in ln]
     if not 0 <= step <= len(decisions):
-        raise StepError(f"--step {step} is not in this trace: it has {len(decisions)} decisions, "
-                        f"so a step from 0 (after setup) to {len(decisions)} (the end)")
+        raise StepError(
+            f"--step {step} is not in this trace: it has {len(decisions)} decisions, "
+            f"so a step from 0 (after setup) to {len(decisions)} (the end)"
+        )
     engine, state, events = start_replay(lines, load)
     for line in decisions[:step]:
         state, events = replay_decision(engine, state, line)
-    return Snapshot(engine, head, state, step, len(decisions), decisions[step - 1] if step else None,
-                    decisions[step] if step < len(decisions) else None, events if step == 0 else [])
+    return Snapshot(
+        engine,
+        head,
+        state,
+        step,
+        len(decisions),
+        decisions[step - 1] if step else None,
+        decisions[step] if step < len(decisions) else None,
+        events if step == 0 else [],
+    )
 
 
 def show_text(snap: Snapshot, seat=None) -> list[str]:
     """The step as text; `seat` (0-based) limits it to what that seat could see."""
     engine, game, head = snap.engine, snap.engine.game, snap.head
     who = f", as {player_name(seat)} sees it" if seat is not None else ""
-    out = [f"{head.get('game', game.title)}: seed {head['seed']}, {head['players']} players, "
-           f"step {snap.step} of {snap.steps}{who}"]
+    out = [
+        f"{head.get('game', game.title)}: seed {head['seed']}, {head['players']} players, "
+        f"step {snap.step} of {snap.steps}{who}"
+    ]
     if snap.taken is None:
         out.append("after setup:")
         out += ["  " + event_text(game, e, seat) for e in snap.setup if shown_event(game, e)]
@@ -84,8 +97,11 @@ def show_text(snap: Snapshot, seat=None) -> list[str]:
     if seat is not None and seat != d.actor and d.private:
         out.append(f"pending, step {snap.step + 1}: nothing {player_name(seat)} may see")
         return out
-    out.append(f"pending, step {snap.step + 1}: {player_name(d.actor)} chooses"
-               + (f" ({d.prompt})" if d.prompt else "") + f" among {len(d.options)} options")
+    out.append(
+        f"pending, step {snap.step + 1}: {player_name(d.actor)} chooses"
+        + (f" ({d.prompt})" if d.prompt else "")
+        + f" among {len(d.options)} options"
+    )
     chosen = d.index_of(nxt["choice"]) if nxt is not None and nxt["choice"] in {o.id for o in d.options} else None
     if seat is not None and seat != d.actor:
         out.append(f"  (the options are {player_name(d.actor)}'s, not shown to {player_name(seat)})")

@@ -3,12 +3,13 @@
 The skeleton is a card game with a deck, hands, a market that refills and a
 scoring rule, so a designer sees each part of a ruleset once.
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-RULES = '''# {title} - a new Meeple ruleset. Change anything; `meeple check` tells you what broke.
+RULES = """# {title} - a new Meeple ruleset. Change anything; `meeple check` tells you what broke.
 game "{title}"
 players 2..4
 
@@ -47,7 +48,7 @@ phase round:
 score "Points": sum(c.points for each c in hand)
 score "Set of suns": 3 if count(each c in hand where c.suit == sun) >= 3 else 0
 tiebreak: fewest count(hand)
-'''
+"""
 
 CARDS = """id,suit,points,count
 sun,sun,1,8

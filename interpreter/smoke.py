@@ -9,6 +9,7 @@ its text, so every title and option label is read as people would read it. A rul
 error there is reported like any other, at its `.rules` line, with the command that
 plays the same game; a game that only runs long is left to `meeple run`.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
@@ -29,8 +30,9 @@ def smoke(engine, path: str, source: str) -> list[Diagnostic]:
         for seed in SEEDS:
             how = f"found by a random game: meeple run {path} --players {players} --seed {seed}"
             try:
-                result = runner.play(engine, players, seed, ["random"], "check", max_decisions=MAX_DECISIONS,
-                                     seconds=SECONDS)
+                result = runner.play(
+                    engine, players, seed, ["random"], "check", max_decisions=MAX_DECISIONS, seconds=SECONDS
+                )
                 render(game, parse(result.trace.jsonl()))  # what `run --trace` and `play` show
                 continue
             except runner.Stopped:
@@ -38,8 +40,16 @@ def smoke(engine, path: str, source: str) -> list[Diagnostic]:
             except MeepleError as exc:
                 diags = exc.diagnostics
             except Exception as exc:  # noqa: BLE001 - an engine bug: say where it showed, never a traceback
-                diags = [Diagnostic(f"Meeple failed while playing the rules ({type(exc).__name__}: {exc})",
-                                    Span(), "", "error", path, source)]
+                diags = [
+                    Diagnostic(
+                        f"Meeple failed while playing the rules ({type(exc).__name__}: {exc})",
+                        Span(),
+                        "",
+                        "error",
+                        path,
+                        source,
+                    )
+                ]
             for d in diags:
                 if d.message not in seen:
                     seen.add(d.message)

@@ -7,6 +7,7 @@ see. A player whose score needs something hidden from the seat (a field of a fac
 card, a secret counter) is left out: the rules fail on what the view hides, and a
 figure the seat could not have counted is better not shown than guessed.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError

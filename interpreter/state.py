@@ -16,6 +16,7 @@ Layout (every key always present)::
 
 Nothing in it refers to a Python object of the Game; components are ids.
 """
+
 from __future__ import annotations
 
 import json
@@ -57,9 +58,18 @@ def _initial(game: Game, players: int) -> dict:
         for key, _ in game.instance_keys(spec.name, spec.per, players):
             grids[key] = new_grid(spec.geometry.size)
     return {
-        "players": players, "rng": 0, "first": 0, "phase": "setup", "seq": 0,
-        "step": 0, "over": False, "zones": zones, "vars": vars_, "grids": grids,
-        "stack": [[game.setup, 0, {}]] if game.blocks else [], "pending": None,
+        "players": players,
+        "rng": 0,
+        "first": 0,
+        "phase": "setup",
+        "seq": 0,
+        "step": 0,
+        "over": False,
+        "zones": zones,
+        "vars": vars_,
+        "grids": grids,
+        "stack": [[game.setup, 0, {}]] if game.blocks else [],
+        "pending": None,
     }
 
 
@@ -67,8 +77,13 @@ def copy_state(s: dict) -> dict:
     """A copy sharing nothing mutable with the original (pending and pieces are never mutated)."""
     zones = s["zones"]  # every zone is a list (the effects append to them and JSON gives lists)
     return {
-        "players": s["players"], "rng": s["rng"], "first": s["first"], "phase": s["phase"],
-        "seq": s["seq"], "step": s["step"], "over": s["over"],
+        "players": s["players"],
+        "rng": s["rng"],
+        "first": s["first"],
+        "phase": s["phase"],
+        "seq": s["seq"],
+        "step": s["step"],
+        "over": s["over"],
         "zones": dict(zip(zones, map(list.copy, zones.values()))),  # in C: half a comprehension's time
         "vars": s["vars"].copy(),
         "grids": {k: {"cells": g["cells"][:], "pieces": g["pieces"][:]} for k, g in s["grids"].items()},
@@ -176,8 +191,11 @@ def view(game: Game, state: dict, player) -> dict:
     if pending is not None and pending["actor"] != player:
         # An offer to act now is the asked seat's alone: that it was asked would tell the
         # others what it holds in secret, so they see no decision pending at all.
-        v["pending"] = (None if pending.get("interrupt")
-                        else {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])})
+        v["pending"] = (
+            None
+            if pending.get("interrupt")
+            else {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
+        )
     return v
 
 
@@ -221,8 +239,15 @@ def visible_to(game: Game, state: dict, viewer, items) -> bool:
     """Can `viewer` see every one of these components where they are in `state`?"""
     for item in items:
         where = next((k for k, v in state["zones"].items() if item in v), None)
-        if where is not None and not can_see(game, where, viewer) and not (
-                where != BOX and game.zones[where.split("/", 1)[0]].visibility == "top" and state["zones"][where][0] == item):
+        if (
+            where is not None
+            and not can_see(game, where, viewer)
+            and not (
+                where != BOX
+                and game.zones[where.split("/", 1)[0]].visibility == "top"
+                and state["zones"][where][0] == item
+            )
+        ):
             return False
     return True
 
@@ -235,9 +260,15 @@ def visible_events(game: Game, events: list, viewer, after: dict) -> list:
         kind = e["e"]
         if kind in ("move", "draw") and not (sees_moves(game, e["src"], viewer) or sees_moves(game, e["dst"], viewer)):
             e = dict(e, items=[HIDDEN] * len(e["items"]))
-        elif kind == "auto" and e.get("player") != viewer and (
-                e.get("secret") or viewer not in e.get("seen_by", [viewer])
-                or not visible_to(game, after, viewer, component_ids(e["choice"], game))):
+        elif (
+            kind == "auto"
+            and e.get("player") != viewer
+            and (
+                e.get("secret")
+                or viewer not in e.get("seen_by", [viewer])
+                or not visible_to(game, after, viewer, component_ids(e["choice"], game))
+            )
+        ):
             e = dict(e, choice=HIDDEN, label=HIDDEN)
         elif kind == "set" and not may_see_var(game, e["var"], viewer):
             e = dict(e, value=HIDDEN, **({"was": HIDDEN} if "was" in e else {}))

@@ -8,6 +8,7 @@ as a preview until Enter places it. When every option is a cell of one grid
 (a mark, a move), `ROW COL` picks the cell. `s` shows the whole table as this
 person sees it. The answer is an option index, or "undo" / "quit".
 """
+
 from __future__ import annotations
 
 import re
@@ -108,8 +109,9 @@ class Placing:
                 else:
                     off = True
         lines = grid_text(self.game, self.key, self.grid, preview)
-        where = (f"at row {self.at[0]}, column {self.at[1]}, " if self.at else "") + \
-            polyomino.describe_orientation(self.orientation)
+        where = (f"at row {self.at[0]}, column {self.at[1]}, " if self.at else "") + polyomino.describe_orientation(
+            self.orientation
+        )
         lines.append(f"{self.piece} {where}" + (" (in CAPITALS above):" if self.at else ":"))
         lines += self.shape_lines()
         if self.at is None:
@@ -118,9 +120,15 @@ class Placing:
             lines.append("Enter places it here; or type another ROW COL, r to turn, f to flip.")
         else:
             turns = [polyomino.describe_orientation(o) for (o, r, c) in self.index if (r, c) == self.at]
-            lines.append(("Part of it is off the grid" if off else "It may not go there this way")
-                         + (f"; there it fits {' or '.join(turns)} (r turns, f flips)" if turns
-                            else "; nothing fits with its corner there") + ". Or type another ROW COL.")
+            lines.append(
+                ("Part of it is off the grid" if off else "It may not go there this way")
+                + (
+                    f"; there it fits {' or '.join(turns)} (r turns, f flips)"
+                    if turns
+                    else "; nothing fits with its corner there"
+                )
+                + ". Or type another ROW COL."
+            )
         return lines
 
     def shape_lines(self) -> list[str]:
@@ -147,8 +155,9 @@ def counters_text(game, view: dict, seat: int) -> list[str]:
     """The seat's counters and the shared running ones, one line; a counter kept per
     something more reads as one group (`stock[P1]: red 1, blue 3`; a flag lists
     where it is true: `used[P1]: A, C`). Zeros and false are left out."""
-    return counter_lines(game, view, lambda mine, spec: mine == seat
-                         or (mine is None and not spec.per and spec.kind == "counter"))
+    return counter_lines(
+        game, view, lambda mine, spec: mine == seat or (mine is None and not spec.per and spec.kind == "counter")
+    )
 
 
 def counter_lines(game, view: dict, keep) -> list[str]:
@@ -164,8 +173,11 @@ def counter_lines(game, view: dict, keep) -> list[str]:
             continue
         rest = parts_of(game, key)
         if not rest:  # a flag with a `label` reads as its label alone ("last round")
-            single.append(key_label(game, key) if value is True and spec.label
-                          else f"{key_label(game, key)}={var_text(game, key, value)}")
+            single.append(
+                key_label(game, key)
+                if value is True and spec.label
+                else f"{key_label(game, key)}={var_text(game, key, value)}"
+            )
             continue
         head = key_label(game, key, parts=False)
         word = " ".join(rest)
@@ -184,16 +196,25 @@ def zone_lines(game, view: dict, keep, skip=frozenset(), keys=None) -> list[str]
     face-down ones counted; those in `skip` are said elsewhere (on a board)."""
     lines = []
     for key, items in view["zones"].items():
-        if key == "box" or not items or key in skip or not keep(owner(game, key)) or keys is not None and key not in keys:
+        if (
+            key == "box"
+            or not items
+            or key in skip
+            or not keep(owner(game, key))
+            or keys is not None
+            and key not in keys
+        ):
             continue
         shown = [i for i in items if not i.startswith(HIDDEN)]
         hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
         # What the backs of face-down cards show is public (the top of a deck, a spread hand):
         # the table shows it, and a person at the terminal reads it too.
-        backs = [i[len(HIDDEN):] for i in items if i.startswith(HIDDEN) and len(i) > len(HIDDEN)]
+        backs = [i[len(HIDDEN) :] for i in items if i.startswith(HIDDEN) and len(i) > len(HIDDEN)]
         if backs:
-            hidden += f" (the back{'s' if len(backs) > 1 else ''} {'show' if len(backs) > 1 else 'shows'} " \
-                      f"{runs_text(game, backs)})"
+            hidden += (
+                f" (the back{'s' if len(backs) > 1 else ''} {'show' if len(backs) > 1 else 'shows'} "
+                f"{runs_text(game, backs)})"
+            )
         lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
     return lines
 
@@ -206,16 +227,24 @@ def table_text(game, view: dict, seat: int) -> list[str]:
     boards = boards_in_use(game, view) if game.boards else []
     on_boards = {k for keys in area_zones(game, view["zones"], boards).values() for k in keys} if boards else ()
     lines += zone_lines(game, view, lambda mine: mine is None, skip=on_boards)
-    lines += ["  " + line for key, grid in view["grids"].items() if owner(game, key) is None
-              for line in grid_text(game, key, grid)]
+    lines += [
+        "  " + line
+        for key, grid in view["grids"].items()
+        if owner(game, key) is None
+        for line in grid_text(game, key, grid)
+    ]
     for name in boards:
         lines += ["  " + line for line in path_board_text(game, view, name)]
     for p in range(view["players"]):
         lines.append(f"{player_name(p)}{' (you)' if p == seat else ''}:")
         lines += counter_lines(game, view, lambda mine, spec, p=p: mine == p)
         lines += zone_lines(game, view, lambda mine, p=p: mine == p)
-        lines += ["  " + line for key, grid in view["grids"].items() if owner(game, key) == p
-                  for line in grid_text(game, key, grid)]
+        lines += [
+            "  " + line
+            for key, grid in view["grids"].items()
+            if owner(game, key) == p
+            for line in grid_text(game, key, grid)
+        ]
     return lines
 
 
@@ -229,8 +258,13 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
     lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
     named = set(game.summary or ())
     if game.summary is not None:
-        lines += counter_lines(game, view, lambda mine, spec: mine == seat or spec.name in named
-                               or (mine is None and not spec.per and spec.kind == "counter"))
+        lines += counter_lines(
+            game,
+            view,
+            lambda mine, spec: (
+                mine == seat or spec.name in named or (mine is None and not spec.per and spec.kind == "counter")
+            ),
+        )
     else:
         lines += counters_text(game, view, seat)
         lines += changed_counters(game, view, seat, before)
@@ -252,9 +286,20 @@ def changed_counters(game, view: dict, seat: int, before: dict | None) -> list[s
     if before is None:
         return []
     was = before["vars"]
-    return counter_lines(game, view, lambda mine, spec: mine is not None and mine != seat and not spec.secret
-                         and any(view["vars"][k] != was.get(k) for k in view["vars"] if k.split("/", 1)[0] == spec.name
-                                 and owner(game, k) == mine))
+    return counter_lines(
+        game,
+        view,
+        lambda mine, spec: (
+            mine is not None
+            and mine != seat
+            and not spec.secret
+            and any(
+                view["vars"][k] != was.get(k)
+                for k in view["vars"]
+                if k.split("/", 1)[0] == spec.name and owner(game, k) == mine
+            )
+        ),
+    )
 
 
 def _summed_zones(game, view: dict, named: set, before: dict | None) -> set:
@@ -264,9 +309,15 @@ def _summed_zones(game, view: dict, named: set, before: dict | None) -> set:
         return {k for k in view["zones"] if k.split("/", 1)[0] in named}
     if before is None:
         return set()
-    return {k for k, items in view["zones"].items() if k != "box" and owner(game, k) is None
-            and 0 < len(items) <= SMALL and not any(i.startswith(HIDDEN) for i in items)
-            and items != before["zones"].get(k)}
+    return {
+        k
+        for k, items in view["zones"].items()
+        if k != "box"
+        and owner(game, k) is None
+        and 0 < len(items) <= SMALL
+        and not any(i.startswith(HIDDEN) for i in items)
+        and items != before["zones"].get(k)
+    }
 
 
 def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
@@ -276,16 +327,22 @@ def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
         v = o.value
         if v is None:
             continue
-        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int
-                and v[0] in state["grids"]) or key not in (None, v[0]):
+        if not (
+            isinstance(v, list)
+            and len(v) == 2
+            and isinstance(v[0], str)
+            and type(v[1]) is int
+            and v[0] in state["grids"]
+        ) or key not in (None, v[0]):
             return None
         key = v[0]
         cells[v[1]] = i
     return (key, cells) if key else None
 
 
-def choose(engine, state: dict, decision, seat: int, out, can_undo: bool,
-           before: dict | None = None) -> int | str | Option:
+def choose(
+    engine, state: dict, decision, seat: int, out, can_undo: bool, before: dict | None = None
+) -> int | str | Option:
     """Ask the person in `seat` until they pick an option (its index), a request (its Option),
     "undo" or "quit"; `before` is the seat's view at its last decision (what changed since)."""
     game = engine.game
@@ -299,8 +356,10 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool,
     say(summary(engine, engine.view(state, seat), seat, drawn, before))
     say([decision.prompt])
     if placing:  # the drawing is the way to choose; the numbers stay one `l` away
-        say(placing.drawing() + [f"Or type a number from 1 to {len(decision.options)}: "
-                                 "l lists the placements, /WORD filters them."])
+        say(
+            placing.drawing()
+            + [f"Or type a number from 1 to {len(decision.options)}: l lists the placements, /WORD filters them."]
+        )
     else:
         if on_cells:
             say(grid_text(game, on_cells[0], state["grids"][on_cells[0]]))
@@ -354,5 +413,9 @@ def choose(engine, state: dict, decision, seat: int, out, can_undo: bool,
                 return index
             print(f"row {row}, column {col} is not one of the options", file=out)
         else:
-            print(f"type a number from 1 to {len(decision.options)}"
-                  + (", ROW COL" if placing or on_cells else "") + " (h for help)", file=out)
+            print(
+                f"type a number from 1 to {len(decision.options)}"
+                + (", ROW COL" if placing or on_cells else "")
+                + " (h for help)",
+                file=out,
+            )

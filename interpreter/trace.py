@@ -6,6 +6,7 @@ one line per decision (actor, number of options, chosen id and label, events),
 and an `end` line with scores and ranking. `replay` runs it again and stops at
 the first difference, naming the line.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,15 @@ class TraceWriter:
     def decision(self, step: int, decision, index: int, events: list, seen_by: list | None = None) -> None:
         """One decision; `seen_by` lists the seats that may see what was chosen (None: everyone)."""
         option = decision.options[index]
-        line = {"step": step, "actor": decision.actor, "options": len(decision.options),
-                "choice": option.id, "label": option.label, "title": decision.prompt, "events": events}
+        line = {
+            "step": step,
+            "actor": decision.actor,
+            "options": len(decision.options),
+            "choice": option.id,
+            "label": option.label,
+            "title": decision.prompt,
+            "events": events,
+        }
         if seen_by is not None:
             line["seen_by"] = seen_by
         if private_pass(decision, index):
@@ -80,8 +88,10 @@ def parse(text: str, name: str = "trace") -> list[dict]:
         if not lines and line.get("meeple") not in (1, schema.FORMAT):
             raise TraceError(f"{name}:{number}: not a Meeple trace (no header)")
         if not lines and line["meeple"] != schema.FORMAT:
-            raise TraceError(f"{name}:{number}: a trace from an older Meeple (format {line['meeple']}); "
-                             "run the game again to record it")
+            raise TraceError(
+                f"{name}:{number}: a trace from an older Meeple (format {line['meeple']}); "
+                "run the game again to record it"
+            )
         if lines and "end" in lines[-1]:
             raise TraceError(f"{name}:{number}: a line after the end of the game")
         wrong = schema.problem(line, not lines)
@@ -89,8 +99,10 @@ def parse(text: str, name: str = "trace") -> list[dict]:
             raise TraceError(f"{name}:{number}: {wrong}")
         chain = schema.link(lines[-1]["chain"] if lines else "", line)
         if line["chain"] != chain:
-            raise TraceError(f"{name}:{number}: this line was edited, or a line before it was removed or added "
-                             "(its digest does not follow from the lines before)")
+            raise TraceError(
+                f"{name}:{number}: this line was edited, or a line before it was removed or added "
+                "(its digest does not follow from the lines before)"
+            )
         line["_line"] = number
         lines.append(line)
     if not lines:
@@ -119,9 +131,12 @@ def render(game, lines: list[dict], viewer=None) -> str:
     head = lines[0]
     opts = " ".join(f"{k}={v}" for k, v in head.get("options", {}).items())
     variants = " ".join(f"+{v}" for v in head.get("variants", []))
-    out = [f"{head['game']}: seed {head['seed']}, {head['players']} players"
-           + (f", {opts}" if opts else "") + (f" {variants}" if variants else "")
-           + f", agents {','.join(head.get('agents', []))}"]
+    out = [
+        f"{head['game']}: seed {head['seed']}, {head['players']} players"
+        + (f", {opts}" if opts else "")
+        + (f" {variants}" if variants else "")
+        + f", agents {','.join(head.get('agents', []))}"
+    ]
     # A seat reading its own view numbers the decisions it saw: a gap where another seat
     # was asked alone (and passed) would say that it was asked.
     count = 0
@@ -157,8 +172,10 @@ def start_replay(lines: list[dict], load) -> tuple:
     head = lines[0]
     engine = load(head)
     if head.get("digest") != engine.game.digest:  # an empty or missing digest is no version at all
-        raise TraceError(f"line 1: the trace was made with another version of the ruleset "
-                         f"(digest {head['digest']}, now {engine.game.digest})")
+        raise TraceError(
+            f"line 1: the trace was made with another version of the ruleset "
+            f"(digest {head['digest']}, now {engine.game.digest})"
+        )
     state, events = engine.start(head["players"], head["seed"])
     setup = lines[1] if len(lines) > 1 else None
     if setup is None or "setup" not in setup:
@@ -175,8 +192,7 @@ def replay_decision(engine, state: dict, line: dict) -> tuple:
     if d is None:
         raise TraceError(f"line {n}: the trace has a decision but the game is already over")
     if d.actor != line["actor"]:
-        raise TraceError(f"line {n}: expected {player_name(line['actor'])} to decide, "
-                         f"but it is {player_name(d.actor)}")
+        raise TraceError(f"line {n}: expected {player_name(line['actor'])} to decide, but it is {player_name(d.actor)}")
     if len(d.options) != line["options"]:
         raise TraceError(f"line {n}: expected {line['options']} options, found {len(d.options)}")
     try:
@@ -209,8 +225,9 @@ def replay(lines: list[dict], load) -> dict:
     else:
         if engine.decision(state) is not None:
             raise TraceError(f"line {lines[-1]['_line']}: the trace ends before the game does (truncated?)")
-        raise TraceError(f"line {lines[-1]['_line']}: the game is over but the trace has no end line "
-                         "(scores and ranking)")
+        raise TraceError(
+            f"line {lines[-1]['_line']}: the game is over but the trace has no end line (scores and ranking)"
+        )
     if engine.decision(state) is not None:
         raise TraceError(f"line {line['_line']}: the trace ends but the game goes on")
     end = line["end"]

@@ -8,6 +8,7 @@ and the chain before it. An edited, removed, reordered or added line breaks the 
 line, which is what the error names. (The chain finds edits; it is not a signature: someone who
 recomputes it can forge a trace, and then `replay` still finds every choice the rules refuse.)
 """
+
 from __future__ import annotations
 
 import hashlib

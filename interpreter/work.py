@@ -13,6 +13,7 @@ one subtraction for each of them.
 The allowance is filled again whenever the rules start running: a machine runs to the next
 decision, scores are counted, a label is read, a constant is folded.
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError, Span
@@ -20,14 +21,14 @@ from meeple.dsl.errors import MeepleError, Span
 # The shipped games do at most about 52,000 units at once (the busiest at 4 players, in
 # random games); five million is about a second of work, a hundred times past any real rule.
 WORK_LIMIT = 5_000_000
-HINT = ("look for an `each` inside an `each` over long lists, a function that calls itself, "
-        "or `reach` far along a board")
+HINT = "look for an `each` inside an `each` over long lists, a function that calls itself, or `reach` far along a board"
 
 
 def too_much(span: Span | None = None) -> MeepleError:
     """The error for a rule past the allowance, at `span` when it is known."""
-    return MeepleError(f"this rule did more than {WORK_LIMIT:,} steps of work: it seems to run without end",
-                       span or Span(), HINT)
+    return MeepleError(
+        f"this rule did more than {WORK_LIMIT:,} steps of work: it seems to run without end", span or Span(), HINT
+    )
 
 
 def charge(m, items, span: Span | None = None):

@@ -14,6 +14,7 @@ docs/api.md describes every call. In the source tree the engine keeps the design
 links to them (meeple/dsl -> ../dsl, ...), so `meeple.dsl` is an ordinary subpackage that Python,
 type checkers, import linters and editors all find the same way. The wheel holds the real files.
 """
+
 from __future__ import annotations
 
 from meeple.agents import Agent, agent
@@ -25,5 +26,21 @@ from meeple.interpreter.extras import MissingExtra
 from meeple.state import Decision, Option, State
 
 __version__ = "0.1.0"
-__all__ = ["Agent", "AgentError", "Decision", "Game", "MeepleError", "MissingExtra", "Option", "Result",
-           "State", "Trace", "TraceError", "UsageError", "agent", "load", "read_trace", "rulesets"]
+__all__ = [
+    "Agent",
+    "AgentError",
+    "Decision",
+    "Game",
+    "MeepleError",
+    "MissingExtra",
+    "Option",
+    "Result",
+    "State",
+    "Trace",
+    "TraceError",
+    "UsageError",
+    "agent",
+    "load",
+    "read_trace",
+    "rulesets",
+]

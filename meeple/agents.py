@@ -4,6 +4,7 @@ chooses for one seat from what that seat sees.
     bot = meeple.agent("greedy", game, seat=1)
     state = state.apply(bot.choose(state))
 """
+
 from __future__ import annotations
 
 from meeple.dsl.compiler import UsageError
@@ -26,8 +27,9 @@ class Agent:
         if d is None:
             raise UsageError("the game is over; there is nothing to choose")
         if d.player != self.seat:
-            raise UsageError(f"it is {player_name(d.player)}'s decision, not this {self.name} bot's "
-                             f"({player_name(self.seat)})")
+            raise UsageError(
+                f"it is {player_name(d.player)}'s decision, not this {self.name} bot's ({player_name(self.seat)})"
+            )
         return d.options[choose(self.bot, state.view(d.player), d.raw)]
 
     def __repr__(self) -> str:

@@ -8,6 +8,7 @@ and where the step needs one more it says how many equally likely outcomes that 
 caller picks one and runs the step again from the same state with one more outcome given; the
 engine is deterministic, so the step replays up to there. A step with k draws costs k + 1 runs.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,9 @@ from meeple.interpreter.state import copy_state
 BUDGET = 20_000  # distinct states `longest_game` may visit before it gives up
 
 
-def step(engine: Engine, players: int, seed: int, before: dict | None, option: int | None,
-         given: list) -> tuple[dict | None, int]:
+def step(
+    engine: Engine, players: int, seed: int, before: dict | None, option: int | None, given: list
+) -> tuple[dict | None, int]:
     """The state after setup (`before` None) or after taking `option` in `before` (left as it is),
     with the first draws' outcomes `given`: (state, 0), or (None, n) when one more draw, of n
     equally likely outcomes, is needed."""

@@ -6,6 +6,7 @@ agent as a bare KeyError. These checks say instead what was given and what is wa
 is a UsageError (the library's error for bad input) and also a TypeError or ValueError, so code
 that catches either still does.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,9 @@ def options(value) -> dict | None:
     if value is None:
         return None
     if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise WrongType(f"options must be a dict of option names to values (text), like {{'board': 'B'}}; "
-                        f"not {value!r}")
+        raise WrongType(
+            f"options must be a dict of option names to values (text), like {{'board': 'B'}}; not {value!r}"
+        )
     return value
 
 

@@ -18,6 +18,7 @@ of options. So:
 - Rewards come at the end: +1 a win and -1 a loss where the game declares an outcome, else the
   ranking: for each other player +1 placed ahead, -1 behind, 0 tied, averaged (2 players: +1/-1/0).
 """
+
 from __future__ import annotations
 
 import random
@@ -26,7 +27,7 @@ from meeple.interpreter.engine import Engine
 from meeple.interpreter.state import HIDDEN
 
 # Observation values are clipped to this, so that they fit a bounded float32 box.
-BOUND = 2.0 ** 31
+BOUND = 2.0**31
 PROBE_GAMES = 8
 PROBE_DECISIONS = 5_000  # per probe game: a ruleset that never ends still gives an answer
 
@@ -88,8 +89,7 @@ def rewards(engine: Engine, state: dict) -> list[float]:
     if n == 1:
         return [0.0]
     place = {r["player"]: r["place"] for r in engine.ranking(state, scores)}
-    return [sum((place[q] > place[p]) - (place[q] < place[p]) for q in range(n) if q != p) / (n - 1)
-            for p in range(n)]
+    return [sum((place[q] > place[p]) - (place[q] < place[p]) for q in range(n) if q != p) / (n - 1) for p in range(n)]
 
 
 class ViewEncoder:
@@ -122,8 +122,16 @@ class ViewEncoder:
             self.vocab.setdefault(w, len(self.vocab) + 1)
         self.codes: dict[str | None, float] = {w: float(i) for w, i in self.vocab.items()}  # what cells mostly hold
         self.codes[None] = 0.0
-        self.size = (2 * players + 2 + len(self.zones) + action_count + len(self.components) + len(self.vars)
-                     + sum(self.secret) + sum(self.cells))
+        self.size = (
+            2 * players
+            + 2
+            + len(self.zones)
+            + action_count
+            + len(self.components)
+            + len(self.vars)
+            + sum(self.secret)
+            + sum(self.cells)
+        )
 
     @staticmethod
     def _spec(game, key: str):
@@ -173,7 +181,7 @@ class ViewEncoder:
             cells = grids[k]["cells"] if k in grids else ()
             row = [codes[c] if c in codes else number(c) for c in cells[:n]]
             out += row + [0.0] * (n - len(row))
-        options = [self.option_code(v) for v in pending["options"][:self.action_count]] if mine else []
+        options = [self.option_code(v) for v in pending["options"][: self.action_count]] if mine else []
         return out + options + [0.0] * (self.action_count - len(options))
 
     def option_code(self, value) -> float:

@@ -16,6 +16,7 @@ replay (checking every line) and step through.
 Game and Trace live together because each makes the other: a game's play gives a trace, and a
 trace names the game it replays.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,8 +33,7 @@ from meeple.state import State
 __all__ = ["Game", "Result", "Trace", "TraceError", "load", "read_trace", "rulesets"]
 
 
-def load(name_or_path, options: dict | None = None, variants: list | None = None,
-         players: int | None = None) -> Game:
+def load(name_or_path, options: dict | None = None, variants: list | None = None, players: int | None = None) -> Game:
     """A shipped ruleset by name (`"queens_wishes"`) or a .rules file by path, compiled with these
     options (NAME -> value) and variants; `players` is the table's size (default: 2, or the
     nearest count the game allows). Bad input raises UsageError or MeepleError."""
@@ -50,6 +50,7 @@ def rulesets() -> list[str]:
 @dataclass
 class Result:
     """A whole game played by agents: the final state, scores, ranking, outcome and trace."""
+
     state: State
     scores: list
     ranking: list
@@ -134,24 +135,32 @@ class Game:
         """A State around plain state data (e.g. `json.loads` of `state.to_json()`)."""
         return State(self, data, [])
 
-    def play(self, agents=("random",), seed: int = 1, strict: bool = False,
-             seconds: float | None = None) -> Result:
+    def play(self, agents=("random",), seed: int = 1, strict: bool = False, seconds: float | None = None) -> Result:
         """Agents play one whole game; one agent (name or meeple.agent(...)) per seat, a short
         list repeats its last. `strict` checks that every component stays in one place."""
         from meeple.agents import Agent
 
         seed, seconds = checks.seed(seed), checks.seconds(seconds)
         if not isinstance(agents, (str, Agent, list, tuple)):
-            raise checks.WrongType(f"agents must be an agent's name, a meeple.agent(...) or a list of them; not {agents!r}")
+            raise checks.WrongType(
+                f"agents must be an agent's name, a meeple.agent(...) or a list of them; not {agents!r}"
+            )
         given = [agents] if isinstance(agents, str) or isinstance(agents, Agent) else list(agents) or ["random"]
-        seats = (given + [given[-1]] * self.players)[:self.players]  # a short list repeats its last
+        seats = (given + [given[-1]] * self.players)[: self.players]  # a short list repeats its last
         for seat, a in enumerate(seats):
             if isinstance(a, Agent) and a.seat != seat:
                 raise UsageError(f"the {a.name} agent was made for seat {a.seat}, but it would play in seat {seat}")
         names = [a.bot if isinstance(a, Agent) else a for a in seats]
         r = runner.play(self.engine, self.players, seed, names, self.ruleset, strict=strict, seconds=seconds)
-        return Result(State(self, r.state, []), r.scores, r.ranking, r.outcome, r.decisions,
-                      r.trace.lines[0]["agents"], Trace(r.trace.lines))
+        return Result(
+            State(self, r.state, []),
+            r.scores,
+            r.ranking,
+            r.outcome,
+            r.decisions,
+            r.trace.lines[0]["agents"],
+            Trace(r.trace.lines),
+        )
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v}" for k, v in self.options.items())
@@ -159,6 +168,7 @@ class Game:
 
     def _repr_html_(self) -> str:
         from meeple.display import game_html
+
         return game_html(self)
 
 
@@ -227,8 +237,9 @@ class Trace:
 
     def __repr__(self) -> str:
         head = self.lines[0]
-        return (f"<meeple.Trace {head['game']}: seed {head['seed']}, {head['players']} players, "
-                f"{self.decisions} decisions>")
+        return (
+            f"<meeple.Trace {head['game']}: seed {head['seed']}, {head['players']} players, {self.decisions} decisions>"
+        )
 
 
 def read_trace(path) -> Trace:

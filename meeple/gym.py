@@ -21,6 +21,7 @@ theirs too). The reward is meeple.encoding's at the end (+1 win, -1 loss, else f
 `reset(seed=...)` seeds the game; `reset()` without one draws the next seed from the generator
 Gymnasium seeds (`np_random`). An episode is truncated after `max_decisions` of the learner's.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.extras import need
@@ -45,9 +46,18 @@ class MeepleGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game, seat: int = 0, opponents=("random",), players: int | None = None,
-                 options: dict | None = None, variants: list | None = None, max_decisions: int = MAX_DECISIONS,
-                 render_mode: str | None = None, illegal: str = "lose"):
+    def __init__(
+        self,
+        game,
+        seat: int = 0,
+        opponents=("random",),
+        players: int | None = None,
+        options: dict | None = None,
+        variants: list | None = None,
+        max_decisions: int = MAX_DECISIONS,
+        render_mode: str | None = None,
+        illegal: str = "lose",
+    ):
         table = encoding.table(game, players, options, variants)
         self.engine, self.players = table.engine, table.players
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -57,7 +67,7 @@ class MeepleGymEnv(gymnasium.Env):
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal={illegal!r}: it is 'lose' or 'raise'")
         names = [opponents] if isinstance(opponents, str) else list(opponents) or ["random"]
-        self.opponents = (names + [names[-1]] * self.players)[:self.players - 1]
+        self.opponents = (names + [names[-1]] * self.players)[: self.players - 1]
         self.seat, self.render_mode, self.illegal, self.max_decisions = seat, render_mode, illegal, max_decisions
         self.space = ActionSpace(self.engine.game, self.players)
         self.encoder = TensorEncoder(self.engine, self.players, self.space)
@@ -70,7 +80,7 @@ class MeepleGymEnv(gymnasium.Env):
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(2 ** 31))
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
         self.state, _ = self.engine.start(self.players, game_seed)
         others = [s for s in range(self.players) if s != self.seat]
         self.bots = {s: make_agent(self.engine, name, s, game_seed) for s, name in zip(others, self.opponents)}

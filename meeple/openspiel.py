@@ -31,6 +31,7 @@ JSON, the tensor meeple.tensors's (with actions="options", meeple.encoding's vec
 every decision so far as the seat saw it (a chosen option it may not see reads "?"). A public
 observation (OpenSpiel's private_info NONE) is the view of an onlooker who sees public zones only.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,18 +57,38 @@ from meeple.tensors import TensorEncoder  # noqa: E402
 
 NAME = "meeple"
 MAX_LENGTH = 100_000  # decisions: the runner's bound on a whole game
-PARAMETERS = {"ruleset": "tic_tac_toe", "players": 0, "options": "", "variants": "", "action_count": 0,
-              "seed": 0, "seeds": 1, "chance": "draws", "returns": "outcome", "max_game_length": 0,
-              "actions": "rules"}
+PARAMETERS = {
+    "ruleset": "tic_tac_toe",
+    "players": 0,
+    "options": "",
+    "variants": "",
+    "action_count": 0,
+    "seed": 0,
+    "seeds": 1,
+    "chance": "draws",
+    "returns": "outcome",
+    "max_game_length": 0,
+    "actions": "rules",
+}
 CHANCE = ("draws", "seed")
 ACTIONS = ("rules", "options")
 RETURNS = ("outcome", "score")
 _T = pyspiel.GameType
 
 
-def load(game, players: int = 0, options: dict | None = None, variants: list | None = None,
-         action_count: int = 0, seed: int = 0, seeds: int = 1, chance: str = "draws", returns: str = "outcome",
-         max_game_length: int = 0, actions: str = "rules") -> MeepleGame:
+def load(
+    game,
+    players: int = 0,
+    options: dict | None = None,
+    variants: list | None = None,
+    action_count: int = 0,
+    seed: int = 0,
+    seeds: int = 1,
+    chance: str = "draws",
+    returns: str = "outcome",
+    max_game_length: int = 0,
+    actions: str = "rules",
+) -> MeepleGame:
     """The OpenSpiel game of a meeple.Game, a shipped ruleset's name or a .rules path (players 0:
     the default count, 2 or the nearest the ruleset allows)."""
     import meeple
@@ -75,22 +96,45 @@ def load(game, players: int = 0, options: dict | None = None, variants: list | N
     if isinstance(game, meeple.Game):
         options, variants = game.options, game.variants
         players, game = players or game.players, game.ruleset
-    params = {"ruleset": str(game), "players": players, "action_count": action_count, "seed": seed, "seeds": seeds,
-              "chance": chance, "returns": returns, "max_game_length": max_game_length, "actions": actions,
-              "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
-              "variants": ";".join(variants or [])}
+    params = {
+        "ruleset": str(game),
+        "players": players,
+        "action_count": action_count,
+        "seed": seed,
+        "seeds": seeds,
+        "chance": chance,
+        "returns": returns,
+        "max_game_length": max_game_length,
+        "actions": actions,
+        "options": ";".join(f"{k}:{v}" for k, v in (options or {}).items()),
+        "variants": ";".join(variants or []),
+    }
     return pyspiel.load_game(NAME, params)
 
 
-def _game_type(min_players: int = 1, max_players: int = 10, chance=_T.ChanceMode.EXPLICIT_STOCHASTIC,
-               information=_T.Information.IMPERFECT_INFORMATION, utility=_T.Utility.GENERAL_SUM) -> pyspiel.GameType:
+def _game_type(
+    min_players: int = 1,
+    max_players: int = 10,
+    chance=_T.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=_T.Information.IMPERFECT_INFORMATION,
+    utility=_T.Utility.GENERAL_SUM,
+) -> pyspiel.GameType:
     return pyspiel.GameType(
-        short_name=NAME, long_name="Meeple ruleset", dynamics=_T.Dynamics.SEQUENTIAL, chance_mode=chance,
-        information=information, utility=utility, reward_model=_T.RewardModel.TERMINAL,
-        max_num_players=max_players, min_num_players=min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=PARAMETERS)
+        short_name=NAME,
+        long_name="Meeple ruleset",
+        dynamics=_T.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=information,
+        utility=utility,
+        reward_model=_T.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS,
+    )
 
 
 def _pairs(text: str) -> dict:
@@ -104,8 +148,15 @@ def _made(p: dict, options: dict, variants: list) -> tuple:
     it changes."""
     path = Path(str(p["ruleset"]))
     stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
-    key = (str(p["ruleset"]), stamp, p["players"], tuple(sorted(options.items())), tuple(variants), p["actions"],
-           p["action_count"])
+    key = (
+        str(p["ruleset"]),
+        stamp,
+        p["players"],
+        tuple(sorted(options.items())),
+        tuple(variants),
+        p["actions"],
+        p["action_count"],
+    )
     made = _MADE.get(key)
     if made is None:
         table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
@@ -140,21 +191,32 @@ class MeepleGame(pyspiel.Game):
         self.declared_length = p["max_game_length"]
         self._longest = None
         self.start, _ = self.engine.start(n, self.seed)
-        perfect = (not any(z.visibility != "public" for z in g.zones.values())
-                   and not any(c.secret for c in g.counters.values()) and not self.start["zones"].get("box"))
+        perfect = (
+            not any(z.visibility != "public" for z in g.zones.values())
+            and not any(c.secret for c in g.counters.values())
+            and not self.start["zones"].get("box")
+        )
         stochastic = self.draws or (self.by_seed and self.seeds > 1)
         game_type = _game_type(
-            n, n, _T.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else _T.ChanceMode.DETERMINISTIC,
+            n,
+            n,
+            _T.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else _T.ChanceMode.DETERMINISTIC,
             _T.Information.PERFECT_INFORMATION if perfect else _T.Information.IMPERFECT_INFORMATION,
-            _T.Utility.ZERO_SUM if n > 1 and (self.score_returns or not g.outcomes) else _T.Utility.GENERAL_SUM)
+            _T.Utility.ZERO_SUM if n > 1 and (self.score_returns or not g.outcomes) else _T.Utility.GENERAL_SUM,
+        )
         # A draw is among a zone's components (a bag, a shuffle) or a die's faces: as many as the
         # game has components, or the faces of the largest die seen while searching for the bound.
         most = len(g.components) if self.draws else self.seeds if self.by_seed and self.seeds > 1 else 0
         bound = float(sys.float_info.max) if self.score_returns else 1.0  # scores have no declared bound
-        info = pyspiel.GameInfo(num_distinct_actions=self.action_count, max_chance_outcomes=most, num_players=n,
-                                min_utility=-bound, max_utility=bound,
-                                utility_sum=0.0 if n > 1 and (self.score_returns or not g.outcomes) else None,
-                                max_game_length=self.declared_length or MAX_LENGTH)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.action_count,
+            max_chance_outcomes=most,
+            num_players=n,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if n > 1 and (self.score_returns or not g.outcomes) else None,
+            max_game_length=self.declared_length or MAX_LENGTH,
+        )
         super().__init__(game_type, info, p)
 
     def max_game_length(self) -> int:
@@ -250,8 +312,13 @@ class MeepleState(pyspiel.State):
         plain = self._plain
         # What undo_action restores: every step runs on a copy, so the state before stays as it was.
         data = plain.state
-        before = (data, plain.chance, plain.picked, len(self.seen[0]) if self.seen else 0,
-                  pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4))
+        before = (
+            data,
+            plain.chance,
+            plain.picked,
+            len(self.seen[0]) if self.seen else 0,
+            pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4),
+        )
         self._take(action)
         plain.undo.append(before)
         plain.moves.append(action)
@@ -285,7 +352,7 @@ class MeepleState(pyspiel.State):
         plain.undo = []
         if self.data is not None:
             view = self.meeple.engine.view(self.data, player_id)
-            out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2 ** 31))
+            out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2**31))
             out.seen = [list(self.seen[player_id]) for _ in self.seen]
         return out
 
@@ -308,15 +375,19 @@ class MeepleState(pyspiel.State):
             try:
                 action, picked = g.space.choose(data["pending"], self._plain.picked, action)
             except (ValueError, TypeError):
-                raise pyspiel.SpielError(f"action {action!r} is not legal now: the legal actions are "
-                                         + spaces.listed(self._legal_actions(self.current_player()))) from None
+                raise pyspiel.SpielError(
+                    f"action {action!r} is not legal now: the legal actions are "
+                    + spaces.listed(self._legal_actions(self.current_player()))
+                ) from None
             if action is None:  # an item of a set: the set is not complete yet
                 self._plain.picked = picked
                 return
         n = min(engine.option_count(data), g.action_count) if not g.space else engine.option_count(data)
         if not (type(action) is int and 0 <= action < n):
-            raise pyspiel.SpielError(f"action {action!r} is not legal now: " + (
-                f"the legal actions are 0 to {n - 1}" if n else "the game is over"))
+            raise pyspiel.SpielError(
+                f"action {action!r} is not legal now: "
+                + (f"the legal actions are 0 to {n - 1}" if n else "the game is over")
+            )
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
         pending = data["pending"]
@@ -339,8 +410,9 @@ class MeepleState(pyspiel.State):
         space = self.meeple.space
         if space:  # the option's label where the action is one now, else what the index means
             if d is not None and self._plain.names is None:
-                place = {path[0]: k for k, path in enumerate(space.option_indices(self.data["pending"]))
-                         if len(path) == 1}
+                place = {
+                    path[0]: k for k, path in enumerate(space.option_indices(self.data["pending"])) if len(path) == 1
+                }
                 names = action_names(d)
                 self._plain.names = {i: names[k] for i, k in place.items()}
             if d is not None and action in self._plain.names:
@@ -426,8 +498,11 @@ class MeepleObserver:
             self.tensor[player] = 1
         else:
             picked = state._plain.picked if state.current_player() == player and not self.public else ()
-            self.tensor[:] = self.game.encoder.encode(view, player, picked) if self.game.space else \
-                self.game.encoder.encode(view, player)
+            self.tensor[:] = (
+                self.game.encoder.encode(view, player, picked)
+                if self.game.space
+                else self.game.encoder.encode(view, player)
+            )
 
     def string_from(self, state: MeepleState, player: int) -> str:
         text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))

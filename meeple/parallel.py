@@ -15,6 +15,7 @@ shows (the engine keeps them secret), and a set picked one item at a time is a s
 one action a step cannot hold a seat's several picks, and a seat's options in a block are only
 known once it is asked. Spaces, observations and rewards are the AEC environment's.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.extras import need

@@ -25,6 +25,7 @@ without one deals anew (the next seed of a generator that reset(seed=...) seeds,
 from the operating system). `state()` is the whole state as the engine's plain data. An episode
 is truncated (no rewards) after `max_decisions` decisions, by default the runner's bound.
 """
+
 from __future__ import annotations
 
 import random
@@ -48,24 +49,45 @@ from meeple.tensors import TensorEncoder  # noqa: E402
 MAX_DECISIONS = 100_000  # as `meeple run`: past this many decisions an episode is truncated
 
 
-def env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
-        action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-        render_mode: str | None = None, actions: str = "rules"):
+def env(
+    game,
+    players: int | None = None,
+    options: dict | None = None,
+    variants: list | None = None,
+    action_count: int | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    render_mode: str | None = None,
+    actions: str = "rules",
+):
     """The environment for a meeple.Game, a shipped ruleset's name or a .rules file's path, in
     PettingZoo's OrderEnforcingWrapper (as PettingZoo's own `env()`s are)."""
-    return OrderEnforcingWrapper(raw_env(game, players, options, variants, action_count, max_decisions, render_mode,
-                                         actions))
+    return OrderEnforcingWrapper(
+        raw_env(game, players, options, variants, action_count, max_decisions, render_mode, actions)
+    )
 
 
-def raw_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
-            action_count: int | None = None, max_decisions: int = MAX_DECISIONS,
-            render_mode: str | None = None, actions: str = "rules") -> MeepleEnv:
+def raw_env(
+    game,
+    players: int | None = None,
+    options: dict | None = None,
+    variants: list | None = None,
+    action_count: int | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    render_mode: str | None = None,
+    actions: str = "rules",
+) -> MeepleEnv:
     """The environment without wrappers."""
     return MeepleEnv(game, players, options, variants, action_count, max_decisions, render_mode, actions)
 
 
-def parallel_env(game, players: int | None = None, options: dict | None = None, variants: list | None = None,
-                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None):
+def parallel_env(
+    game,
+    players: int | None = None,
+    options: dict | None = None,
+    variants: list | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    render_mode: str | None = None,
+):
     """A PettingZoo ParallelEnv of the same game (meeple.parallel): every seat hands in an action
     each step, the one the game asks is taken."""
     from meeple.parallel import MeepleParallelEnv
@@ -76,9 +98,17 @@ def parallel_env(game, players: int | None = None, options: dict | None = None, 
 class MeepleEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 
-    def __init__(self, game, players: int | None = None, options: dict | None = None,
-                 variants: list | None = None, action_count: int | None = None,
-                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, actions: str = "rules"):
+    def __init__(
+        self,
+        game,
+        players: int | None = None,
+        options: dict | None = None,
+        variants: list | None = None,
+        action_count: int | None = None,
+        max_decisions: int = MAX_DECISIONS,
+        render_mode: str | None = None,
+        actions: str = "rules",
+    ):
         super().__init__()
         if actions not in ("rules", "options"):
             raise ValueError(f"actions {actions!r} is not one of 'rules', 'options'")
@@ -96,10 +126,15 @@ class MeepleEnv(AECEnv):
         self.max_decisions = max_decisions
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         self.space = ActionSpace(g, n) if actions == "rules" else None
-        self.action_count = self.space.size if self.space else action_count or encoding.probe_action_count(self.engine, n)
+        self.action_count = (
+            self.space.size if self.space else action_count or encoding.probe_action_count(self.engine, n)
+        )
         # The observation: meeple.tensors's complete one with the rules' space, else the older vector.
-        self.encoder = TensorEncoder(self.engine, n, self.space) if self.space else \
-            encoding.ViewEncoder(self.engine, n, self.action_count)
+        self.encoder = (
+            TensorEncoder(self.engine, n, self.space)
+            if self.space
+            else encoding.ViewEncoder(self.engine, n, self.action_count)
+        )
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.possible_agents = [f"player_{p}" for p in range(n)]
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
@@ -122,7 +157,7 @@ class MeepleEnv(AECEnv):
             self._seeds.seed(seed)
             self.seed_used = seed
         else:
-            self.seed_used = self._seeds.randrange(2 ** 31)
+            self.seed_used = self._seeds.randrange(2**31)
         self.state_data, _ = self.engine.start(self.players, self.seed_used)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -145,8 +180,10 @@ class MeepleEnv(AECEnv):
             try:
                 action, self.picked = self.space.choose(pending, self.picked, int(action))
             except ValueError:
-                raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are "
-                                        f"{listed(self.space.legal(pending, self.picked), '..')})") from None
+                raise checks.WrongValue(
+                    f"{agent}: action {action} is not legal (the legal ones are "
+                    f"{listed(self.space.legal(pending, self.picked), '..')})"
+                ) from None
             if action is None:  # an item of a set: the same seat picks on
                 self._cumulative_rewards[agent] = 0.0
                 self.rewards = {a: 0.0 for a in self.agents}
@@ -191,7 +228,7 @@ class MeepleEnv(AECEnv):
             if self.space:
                 mask[self.space.legal(state["pending"], self.picked)] = 1
             else:
-                mask[:min(len(state["pending"]["options"]), self.action_count)] = 1
+                mask[: min(len(state["pending"]["options"]), self.action_count)] = 1
         if self.space:
             return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
         view = self.engine.view(state, seat)

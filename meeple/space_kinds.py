@@ -1,6 +1,7 @@
 """What the rules say a choice can offer, for meeple.spaces: the kinds of value read from each
 choice's source in the AST (`_kinds`), what the rules hold (`_walk`: literals, calls, choices),
 and the runs of cells a grid's `rows`, `columns` and `lines` make (`_runs`)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -73,8 +74,11 @@ def _kinds(e, game, any_kind: set, calling: set) -> set:
     if t is ast.Selection:
         return _kinds(e.source, game, any_kind, calling)
     if t is ast.Generator:
-        return _kinds(e.expr, game, any_kind, calling) if type(e.expr) is not ast.Name or \
-            e.expr.name not in e.selection.pattern.names else _kinds(e.selection, game, any_kind, calling)
+        return (
+            _kinds(e.expr, game, any_kind, calling)
+            if type(e.expr) is not ast.Name or e.expr.name not in e.selection.pattern.names
+            else _kinds(e.selection, game, any_kind, calling)
+        )
     if t is ast.Call:
         if e.func in ("cells", "neighbours"):
             return {"cell"}

@@ -33,6 +33,7 @@ adapters keep those items (`picked`) between steps.
 A value outside the space (a number from a range whose ends are computed in play, a text made
 up at run time) is a ValueError naming it: the rules would need a literal for it.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -52,18 +53,30 @@ class ActionSpace:
 
     def __init__(self, game, players: int):
         self.game, self.players = game, players
-        found: dict[str, Any] = {"texts": [], "numbers": set(), "calls": set(), "bools": False, "places": False, "sets": False,
-                 "sources": []}
+        found: dict[str, Any] = {
+            "texts": [],
+            "numbers": set(),
+            "calls": set(),
+            "bools": False,
+            "places": False,
+            "sets": False,
+            "sources": [],
+        }
         _walk(parse_text(game.source, game.path).items, found)
         texts, numbers = found["texts"], found["numbers"]
         any_kind = {"cell", "name", "number", "bool"} | found.get("runs", set())
         kinds: set = set()
         for source in found["sources"]:
             kinds |= _kinds(source, game, any_kind, set())
-        if any(isinstance(op.inner if isinstance(op, Gather) else op, Menu) for b in game.blocks for op in b.ops) \
-                or game.reactions:
+        if (
+            any(isinstance(op.inner if isinstance(op, Gather) else op, Menu) for b in game.blocks for op in b.ops)
+            or game.reactions
+        ):
             kinds.add("name")
-        offers: dict[str, Any] = {"runs": {k for k in kinds if type(k) is tuple}, "sets": found["sets"] or "subsets" in found["calls"]}
+        offers: dict[str, Any] = {
+            "runs": {k for k in kinds if type(k) is tuple},
+            "sets": found["sets"] or "subsets" in found["calls"],
+        }
         names: list = list(game.components)
         for values in game.enums.values():
             names += [v for v in values if type(v) is str]
@@ -82,8 +95,9 @@ class ActionSpace:
         self.lo = min(numbers | {0})
         self.hi = max(numbers | {players - 1})
         self.actions = [a.name for a in game.actions]
-        self.grids = [(key, spec) for name, spec in game.grids.items()
-                      for key, _ in game.instance_keys(name, spec.per, players)]
+        self.grids = [
+            (key, spec) for name, spec in game.grids.items() for key, _ in game.instance_keys(name, spec.per, players)
+        ]
         self.keys = {key for key, _ in self.grids}
         self._last: tuple = (None, None)  # (a decision, its options' indices): see `plain`
         self.segments: list = []  # (kind, start, size)
@@ -147,8 +161,9 @@ class ActionSpace:
                 return self._placement(value, pending["grid"])
             if value and all(type(v) is list and len(v) == 2 and v[0] in self.keys for v in value):
                 return self._line(value)
-        raise ValueError(f"option {value!r} is outside the action space of {self.game.title}: "
-                         "its value is not one the rules declare")
+        raise ValueError(
+            f"option {value!r} is outside the action space of {self.game.title}: its value is not one the rules declare"
+        )
 
     def _placements(self, options: list, key: str):
         """A placement decision's indices at once (a few hundred options a step), or None when
@@ -296,13 +311,18 @@ class ActionSpace:
                 if len(ways) == 1 and _minus(ways[0][1], now) == []:  # nothing extends it: taken now
                     return ways[0][0], []
                 return None, now
-        raise ValueError(f"action {action} ({self.describe(action) if 0 <= action < self.size else '?'}) "
-                         "is not legal now")
+        raise ValueError(
+            f"action {action} ({self.describe(action) if 0 <= action < self.size else '?'}) is not legal now"
+        )
 
     def option_indices(self, pending: dict) -> list[tuple]:
         """Each option's actions: (index,) for a value, the sorted item indices and `done` for a set."""
-        return [tuple(sorted(self.index(x, pending) for x in v)) + (self.DONE,) if self.is_set(v)
-                else (self.index(v, pending),) for v in pending["options"]]
+        return [
+            tuple(sorted(self.index(x, pending) for x in v)) + (self.DONE,)
+            if self.is_set(v)
+            else (self.index(v, pending),)
+            for v in pending["options"]
+        ]
 
 
 def listed(actions: list, to: str = " to ") -> str:

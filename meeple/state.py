@@ -6,6 +6,7 @@ the scores stand. A State is never changed: `apply` returns the next one.
     d.player, d.title, d.labels     # who decides (0-based seat), the question, the options
     state = state.apply("row 1, column 2")   # an option's label, id, index or the Option
 """
+
 from __future__ import annotations
 
 import json
@@ -26,6 +27,7 @@ class Decision:
     """Who decides (`player`, a 0-based seat), the question (`title`, may be empty) and the
     options, each with a stable `id` and a readable `label`. `raw` is the engine's decision,
     what agents are given."""
+
     player: int
     title: str
     options: list
@@ -46,8 +48,10 @@ class Decision:
         if type(choice) is int:
             if 0 <= choice < len(self.options):
                 return choice
-            raise UsageError(f"option {choice} does not exist: {player_name(self.player)} has "
-                             f"{len(self.options)} options, 0 to {len(self.options) - 1}")
+            raise UsageError(
+                f"option {choice} does not exist: {player_name(self.player)} has "
+                f"{len(self.options)} options, 0 to {len(self.options) - 1}"
+            )
         if isinstance(choice, str):
             for i, o in enumerate(self.options):
                 if o.id == choice:
@@ -116,6 +120,7 @@ class State:
     def picture(self, fmt: str = "svg", player: int | None = None):
         """The grids and path boards drawn (the `lab` extra): SVG text, or PNG bytes."""
         from meeple.display import state_picture
+
         return state_picture(self, fmt, player)
 
     # ------------------------------------------------------------- scoring
@@ -151,4 +156,5 @@ class State:
 
     def _repr_html_(self) -> str:
         from meeple.display import state_html
+
         return state_html(self)

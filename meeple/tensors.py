@@ -22,6 +22,7 @@ every key is there from the start). What it leaves out: the order of items in a 
 order is hidden anyway; a row laid face up reads as its contents) and the locals of the rules'
 running blocks.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -34,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from meeple.interpreter.state import HIDDEN  # noqa: E402
 
-BOUND = 2.0 ** 31
+BOUND = 2.0**31
 
 
 class TensorEncoder:
@@ -54,8 +55,9 @@ class TensorEncoder:
         self.SEAT, self.TURN = block(players), block(players)
         self.phases = {p: i for i, p in enumerate(g.phases)}
         self.PHASE = block(len(self.phases))
-        lines = sorted({op.span.line for b in g.blocks for op in b.ops
-                        if hasattr(op, "take") and getattr(op, "span", None)})
+        lines = sorted(
+            {op.span.line for b in g.blocks for op in b.ops if hasattr(op, "take") and getattr(op, "span", None)}
+        )
         self.lines = {line: i for i, line in enumerate(lines)}
         self.DECISION = block(len(lines) + 1)  # the last: a decision at another line (an action's)
         self.names = {n: i for i, n in enumerate(space.names)} if space is not None and space.DONE >= 0 else {}
@@ -75,12 +77,22 @@ class TensorEncoder:
             codes = {None: 0, **{v: i + 1 for i, v in enumerate(values)}}
             cells = len(start["grids"][key]["cells"])
             at = block(cells * (len(values) + 2) + len(shaped))
-            self.grids.append((key, at, codes, cells, {c: at + cells * (len(values) + 2) + i
-                                                        for i, c in enumerate(shaped)}))
+            self.grids.append(
+                (key, at, codes, cells, {c: at + cells * (len(values) + 2) + i for i, c in enumerate(shaped)})
+            )
         self.spaces = {s: i for i, s in enumerate(dict.fromkeys(s for b in g.boards.values() for s in b.order))}
-        self.vocab = {w: i + 1 for i, w in enumerate(dict.fromkeys(
-            list(space.names if space is not None else []) + list(g.components)
-            + [v for vs in g.enums.values() for v in vs if type(v) is str] + list(g.phases) + list(self.spaces)))}
+        self.vocab = {
+            w: i + 1
+            for i, w in enumerate(
+                dict.fromkeys(
+                    list(space.names if space is not None else [])
+                    + list(g.components)
+                    + [v for vs in g.enums.values() for v in vs if type(v) is str]
+                    + list(g.phases)
+                    + list(self.spaces)
+                )
+            )
+        }
         self.counters = []  # (key, start, scale, value?, secret?)
         for key in sorted(start["vars"]):
             spec = g.counters.get(key.split("/", 1)[0])
@@ -93,9 +105,13 @@ class TensorEncoder:
         # Nothing is ever hidden from anyone (public zones only, nothing in the box, no secret
         # counter, no private offer to act): a seat's tensor can be read off the state itself,
         # without making its view (a copy), and is the same.
-        self.needs_view = (any(z.visibility != "public" for z in g.zones.values()) or bool(start["zones"].get("box"))
-                           or any(c.secret for c in g.counters.values()) or bool(g.interrupting)
-                           or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops))
+        self.needs_view = (
+            any(z.visibility != "public" for z in g.zones.values())
+            or bool(start["zones"].get("box"))
+            or any(c.secret for c in g.counters.values())
+            or bool(g.interrupting)
+            or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops)
+        )
 
     def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `seat` for a state of the game (its view made only where it differs)."""

@@ -3,6 +3,7 @@
 The tests skip, saying why, when /usr/bin/chromium or its driver is missing (`.ci/run` installs
 them). Screenshots go to tests/artifacts/ (git-ignored) for people to look at.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,17 +19,27 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 WAIT = 20  # seconds a page may take to show what a test waits for
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+]
 
 
 def need_chromium() -> str:
     """The chromedriver's path, or skip with the reason."""
     driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     if not Path(CHROMIUM).exists() or not Path(driver).exists():
-        pytest.skip("browser tests need Debian's chromium and chromium-driver "
-                    "(apt-get install chromium chromium-driver; .ci/run does this)")
+        pytest.skip(
+            "browser tests need Debian's chromium and chromium-driver "
+            "(apt-get install chromium chromium-driver; .ci/run does this)"
+        )
     return driver
 
 
@@ -43,6 +54,7 @@ class Server:
 
     def __init__(self, app, port: int | None = None):
         import uvicorn
+
         self.port = port or free_port()  # a port again: the same server restarted
         self.app = app
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
@@ -69,6 +81,7 @@ class Server:
 def browser(driver_path: str):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -87,6 +100,7 @@ def screenshot(driver, name: str) -> Path:
 def wait_for(driver, css: str):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, css))
 
 
@@ -96,6 +110,7 @@ def page_step(driver) -> int:
 
 def wait_step(driver, step: int) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(driver, WAIT).until(lambda d: page_step(d) == step)
 
 
@@ -104,6 +119,7 @@ def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> No
     from websockets.sync.client import connect
 
     from meeple.interpreter.table.patch import apply
+
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}?token={tok}") as ws:
         page = json.loads(ws.recv())["table"]
         ws.send(json.dumps({"type": "choose", "option": option, "step": step}))
@@ -117,7 +133,8 @@ def socket_choose(server, table_id: str, tok: str, option: str, step: int) -> No
 
 def placement_cell(driver, legal: bool = True):
     """A grid cell to click for the current orientation: the first legal place, or an illegal one."""
-    where = driver.execute_script("""
+    where = driver.execute_script(
+        """
         const p = current.decision.placement, o = p.orientations[orientation];
         const legal = new Set(p.places.filter((s) => s[0] === o.o).map((s) => s[1] + ',' + s[2]));
         const first = o.cells[0];
@@ -125,8 +142,13 @@ def placement_cell(driver, legal: bool = True):
         const g = current.grids.find((g) => g.key === p.grid);
         for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++)
           if (!legal.has((r - first[0]) + ',' + (c - first[1]))) return [r, c, null];
-        return null;""", legal)
+        return null;""",
+        legal,
+    )
     from selenium.webdriver.common.by import By
+
     grid = driver.execute_script("return current.decision.placement.grid")
-    cell = driver.find_element(By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{where[0]}"][data-col="{where[1]}"]')
+    cell = driver.find_element(
+        By.CSS_SELECTOR, f'[data-grid="{grid}"] .cell[data-row="{where[0]}"][data-col="{where[1]}"]'
+    )
     return cell, where[2]

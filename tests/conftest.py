@@ -1,4 +1,5 @@
 """Shared helpers: build engines from inline rules text, text snapshots, fixed seeds."""
+
 from __future__ import annotations
 
 import textwrap
@@ -26,8 +27,7 @@ def text_snapshot(snapshot):
     return snapshot.use_extension(TextSnapshot)
 
 
-def rules(text: str, tmp_path: Path | None = None, files: dict | None = None, options=None,
-          variants=None) -> Engine:
+def rules(text: str, tmp_path: Path | None = None, files: dict | None = None, options=None, variants=None) -> Engine:
     """An engine for inline rules text (dedented); data files are written beside it."""
     text = textwrap.dedent(text).lstrip("\n")
     if tmp_path is None:

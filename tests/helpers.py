@@ -1,4 +1,5 @@
 """Helpers the game tests share: run one effect alone, steer decisions, arrange zones."""
+
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError

@@ -4,6 +4,7 @@ Each plays like the random agent and misbehaves in the game whose seed is in the
 variable MEEPLE_TEST_SEED, so the same agent (the same setup, as --resume demands) plays that
 game normally once the variable is gone.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """A test client whose sockets read as a page does: each patch applied to the last picture
 (static/patch.js does it in the browser; patch.apply is its reference), so a test reads
 `{"type": "table", "table": picture}` after every change, as before patches."""
+
 from __future__ import annotations
 
 import copy
@@ -21,6 +22,7 @@ class PageSocket:
         text = self.session.receive_text()
         self.sizes.append(len(text.encode()))
         import json
+
         message = json.loads(text)
         if message["type"] == "patch":
             assert self.page is not None and message["seq"] == self.seq + 1, (message["seq"], self.seq)

@@ -4,6 +4,7 @@ through it, where every decision's options each have exactly one index (a set: i
 actions reaches every option. 200 games each for the small games at their default player count;
 fewer for the three big ones (their decisions are many and long: the numbers are in GAMES), which
 are also played at another player count."""
+
 from __future__ import annotations
 
 import random

@@ -1,6 +1,7 @@
 """`action NAME(p) "Title" when TEST[, interrupting]:` on its own: offered at every
 decision point while the test holds, asked again after it runs, and interrupting
 other players only when the test newly holds."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.interpreter import runner
 from tests.conftest import rules
 
-GAME = '''
+GAME = """
 game "Coins"
 players 2
 counter coins per player = 3
@@ -42,7 +43,7 @@ phase round:
     next round
 
 score "VP": vp
-'''
+"""
 
 
 def ids(e, s):
@@ -75,7 +76,7 @@ def test_an_interrupting_action_is_offered_once_when_its_test_newly_holds():
     e = rules(GAME)
     s, _ = e.start(2, 1)
     s, _ = e.apply(s, "1")
-    s, _ = e.apply(s, "1")   # round 1 over; round 2 sets the alarm
+    s, _ = e.apply(s, "1")  # round 1 over; round 2 sets the alarm
     d = e.decision(s)
     assert d.actor == 1 and d.prompt == "Act now, before P1 decides?"
     assert [o.id for o in d.options] == ["act:ring", "pass"]
@@ -126,7 +127,7 @@ def test_an_unknown_name_in_the_test_is_located():
     assert "<test>:7:" in str(err.value) and "coin" in str(err.value)
 
 
-MOMENTS = '''
+MOMENTS = """
 game "Moments"
 players 2
 counter coins per player = 2
@@ -140,7 +141,7 @@ setup:
         choose n from [1, 2] "Heal how many hearts?":
             moment "heal declared"
             hearts -= n
-'''
+"""
 
 
 def test_a_moment_asks_everyone_whose_test_holds_even_with_nobody_deciding():
@@ -165,9 +166,12 @@ def test_a_moment_asks_everyone_whose_test_holds_even_with_nobody_deciding():
 
 
 def test_moment_reads_none_before_the_first_and_is_offered_on_own_decisions_while_it_lasts():
-    e = rules(MOMENTS.replace('        moment "healing turn"\n', '').replace(
-        '            moment "heal declared"\n            hearts -= n',
-        '            moment "heal declared"\n            choose k from [0, 1] "Again?":\n                hearts -= n + k'))
+    e = rules(
+        MOMENTS.replace('        moment "healing turn"\n', "").replace(
+            '            moment "heal declared"\n            hearts -= n',
+            '            moment "heal declared"\n            choose k from [0, 1] "Again?":\n                hearts -= n + k',
+        )
+    )
     s, _ = e.start(2, 1)
     assert "#moment" not in s["vars"] and ids(e, s) == ["1", "2"]
     s, _ = e.apply(s, "1")
@@ -191,8 +195,9 @@ def test_views_hide_whether_another_players_action_holds():
     assert "#held/nudge/0" in v["vars"] and "#held/nudge/1" not in v["vars"]
 
 
-REQUESTS = GAME.replace('action buy(p) "Buy a point" when coins[p] >= 2:',
-                        'action buy(p) "Buy a point" when coins[p] >= 2, on request:')
+REQUESTS = GAME.replace(
+    'action buy(p) "Buy a point" when coins[p] >= 2:', 'action buy(p) "Buy a point" when coins[p] >= 2, on request:'
+)
 
 
 def test_an_on_request_action_is_listed_apart_and_taken_by_its_id():
@@ -200,7 +205,8 @@ def test_an_on_request_action_is_listed_apart_and_taken_by_its_id():
     s, _ = e.start(2, 1)
     d = e.decision(s)
     assert [o.id for o in d.options] == ["1", "2"] and [(o.id, o.label) for o in d.requests] == [
-        ("act:buy", "Buy a point")]
+        ("act:buy", "Buy a point")
+    ]
     s, events = e.apply(s, "act:buy")
     assert {"e": "act", "player": 0, "action": "buy"} in events and s["vars"]["vp/0"] == 1
     d = e.decision(s)
@@ -212,6 +218,7 @@ def test_an_on_request_action_is_listed_apart_and_taken_by_its_id():
 def test_bots_never_ask_for_a_request():
     def bought(text):
         return sum(line.get("choice") == "act:buy" for line in map(json.loads, text.splitlines()))
+
     assert bought(runner.play(rules(REQUESTS), 2, 3, ["random"], "coins").trace.jsonl()) == 0
     assert bought(runner.play(rules(GAME), 2, 3, ["random"], "coins").trace.jsonl()) > 0, "as an option they buy"
 
@@ -227,9 +234,11 @@ def _played_with_passes(e):
     """GAME played to its end, every offer to act now passed, recorded as a trace."""
     from meeple.interpreter.runner import choice_seen_by
     from meeple.interpreter.trace import TraceWriter
+
     s, events = e.start(2, 1)
-    trace = TraceWriter({"game": "Coins", "digest": "", "options": {}, "variants": [], "seed": 1, "players": 2,
-                         "agents": ["x", "x"]})
+    trace = TraceWriter(
+        {"game": "Coins", "digest": "", "options": {}, "variants": [], "seed": 1, "players": 2, "agents": ["x", "x"]}
+    )
     trace.setup(events)
     step, views = 0, []
     while (d := e.decision(s)) is not None:
@@ -246,6 +255,7 @@ def test_an_offer_to_act_now_and_its_pass_are_kept_from_the_other_seats():
     # Being asked "act now?" tells what the asked seat may do (what it holds in secret): the
     # others' views show no decision pending, and their trace has no line for it.
     from meeple.interpreter.trace import render
+
     e = rules(GAME)
     lines, views = _played_with_passes(e)
     asked = [(d, v0, v1) for d, v0, v1 in views if d.private]
@@ -271,12 +281,21 @@ def test_the_play_table_keeps_an_offer_to_act_now_from_the_other_seats(tmp_path)
     # and their logs have no line for the offer or its pass (the asked seat's page has both).
     from meeple.interpreter.table.live import LiveTable
     from meeple.interpreter.table.model import seat_page
+
     path = tmp_path / "coins.rules"
     path.write_text(GAME.lstrip())
     e = rules(GAME)
-    row = {"id": "t1", "ruleset": str(path), "options": {}, "variants": [], "players": 2, "seed": 1,
-           "digest": e.game.digest, "spectator": "s",
-           "seats": [{"agent": "person", "token": "a"}, {"agent": "person", "token": "b"}]}
+    row = {
+        "id": "t1",
+        "ruleset": str(path),
+        "options": {},
+        "variants": [],
+        "players": 2,
+        "seed": 1,
+        "digest": e.game.digest,
+        "spectator": "s",
+        "seats": [{"agent": "person", "token": "a"}, {"agent": "person", "token": "b"}],
+    }
     live = LiveTable(row, e)
     while (d := live.decision()) is not None and not d.private:
         live.commit(d.options[0].id)

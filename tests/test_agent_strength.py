@@ -1,4 +1,5 @@
 """benchmarks/agent_strength.py: which games each part plays (the games themselves are not played here)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -20,8 +21,18 @@ def bench(monkeypatch):
 
     def fake_run(tasks, jobs):
         asked.extend(tasks)
-        return [{"served": [2, 1], "scores": [50, 40], "wins": [1, 0], "cured": [3] * len(agents), "won": True,
-                 "seconds": [0.1] * len(agents), "decisions": [5] * len(agents)} for _, agents, *_ in tasks]
+        return [
+            {
+                "served": [2, 1],
+                "scores": [50, 40],
+                "wins": [1, 0],
+                "cured": [3] * len(agents),
+                "won": True,
+                "seconds": [0.1] * len(agents),
+                "decisions": [5] * len(agents),
+            }
+            for _, agents, *_ in tasks
+        ]
 
     monkeypatch.setattr(module, "run", fake_run)
     module.asked = asked
@@ -37,8 +48,9 @@ def test_figures_for_one_game_play_only_that_game(bench, capsys):
 
 def test_figures_without_a_game_play_all_three(bench, capsys):
     bench.figures("greedy", 2, 1, 1)
-    assert [(g, len(a)) for g, a, _ in bench.asked] == [("wild_gardens", 2)] * 2 + [("apothebakery", 2)] * 2 \
-        + [("apothebakery", 1)] * 2
+    assert [(g, len(a)) for g, a, _ in bench.asked] == [("wild_gardens", 2)] * 2 + [("apothebakery", 2)] * 2 + [
+        ("apothebakery", 1)
+    ] * 2
     out = capsys.readouterr().out
     assert "Wild Gardens 2p" in out and "Apothebakery 2p" in out and "Apothebakery solo: won 2 of 2" in out
 
@@ -46,8 +58,22 @@ def test_figures_without_a_game_play_all_three(bench, capsys):
 def test_the_game_option_reaches_the_figures(bench, monkeypatch):
     seen = {}
     monkeypatch.setattr(bench, "figures", lambda *args: seen.setdefault("args", args))
-    monkeypatch.setattr("sys.argv", ["agent_strength.py", "--part", "figures", "--game", "wild_gardens",
-                                     "--games", "7", "--seed", "101", "--jobs", "1"])
+    monkeypatch.setattr(
+        "sys.argv",
+        [
+            "agent_strength.py",
+            "--part",
+            "figures",
+            "--game",
+            "wild_gardens",
+            "--games",
+            "7",
+            "--seed",
+            "101",
+            "--jobs",
+            "1",
+        ],
+    )
     assert bench.main() == 0
     assert seen["args"] == ("greedy", 7, 101, 1, ["wild_gardens"])
 
@@ -58,8 +84,12 @@ def test_duels_keep_every_game_as_a_json_line(bench, tmp_path, capsys):
     bench.duels("rollout", 3, 11, 1, ["queens_wishes"], ["greedy"], str(path))
     bench.duels("rollout", 1, 14, 1, ["queens_wishes"], ["greedy"], str(path))  # appended, not replaced
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [(r["seed"], r["seat"], r["win"], r["margin"]) for r in rows] == \
-        [(11, 0, 1, 10), (12, 1, 0, -10), (13, 0, 1, 10), (14, 0, 1, 10)]
+    assert [(r["seed"], r["seat"], r["win"], r["margin"]) for r in rows] == [
+        (11, 0, 1, 10),
+        (12, 1, 0, -10),
+        (13, 0, 1, 10),
+        (14, 0, 1, 10),
+    ]
     assert {(r["game"], r["agent"], r["opponent"]) for r in rows} == {("queens_wishes", "rollout", "greedy")}
     assert "66.7%" in capsys.readouterr().out
 

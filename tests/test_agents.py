@@ -1,4 +1,5 @@
 """Agents see only views and options; the greedy agent plays better than random."""
+
 from __future__ import annotations
 
 import copy
@@ -16,6 +17,7 @@ def engine_of(text: str, name: str):
     from meeple.dsl.compiler import compile_ruleset
     from meeple.dsl.parser import parse_text
     from meeple.interpreter.engine import Engine
+
     return Engine(compile_ruleset(parse_text(text, f"{name}.rules"), {}, []))
 
 
@@ -63,6 +65,7 @@ def test_greedy_beats_random():
 def test_determinized_zones_only_hold_their_kind():
     from meeple.interpreter.agents.determinize import determinize
     from meeple.interpreter.game import KIND
+
     engine = shipped("wild_gardens")
     state, _ = engine.start(2, 2)
     for seed in range(5):
@@ -81,6 +84,7 @@ def test_the_agent_written_in_docs_agents_md_plays(tmp_path, monkeypatch, capsys
 
     from meeple.cli import main
     from tests.conftest import ROOT
+
     code = re.search(r"```python\n(.*?)```", (ROOT / "docs/agents.md").read_text(), re.S).group(1)
     (tmp_path / "my_bots.py").write_text(code)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -94,6 +98,7 @@ def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
     """Cookbook's simultaneous reveal: the first picker sees no score change until all have picked,
     so greedy plays the others out; the highest card wins most often and is picked (was random)."""
     from tests.test_cookbook import build
+
     engine = build(tmp_path, "simultaneous-reveal")
     picks = []
     for seed in range(1, 11):
@@ -106,7 +111,7 @@ def test_greedy_values_a_simultaneous_pick_as_if_revealed(tmp_path):
 
 @pytest.mark.parametrize("agent", ["greedy", "quick"])
 def test_greedy_prefers_moving_on_to_a_move_that_changes_nothing(tmp_path, agent):
-    text = '''game "Idle"
+    text = """game "Idle"
 players 1
 counter rounds = 0
 counter coins = 0
@@ -124,7 +129,7 @@ phase play:
     if rounds < 3:
         next play
 score "Coins": coins
-'''
+"""
     engine = engine_of(text, "idle")
     for seed in range(1, 6):
         result = runner.play(engine, 1, seed, [agent], "idle")
@@ -134,7 +139,7 @@ score "Coins": coins
 def test_greedy_follows_its_own_choices_to_a_payoff_three_steps_away():
     """A door, then a path, then a chest: only the far chest pays, so a one-step look takes the
     small sure coin; following its own chain of choices, greedy finds the gold."""
-    text = '''game "Doors"
+    text = """game "Doors"
 players 1
 counter coins = 0
 setup:
@@ -154,7 +159,7 @@ phase play:
         "Right":
             coins = 1
 score "Coins": coins
-'''
+"""
     engine = engine_of(text, "doors")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "doors")
@@ -165,7 +170,7 @@ def test_greedy_values_a_small_choice_by_the_wide_choice_it_opens():
     """Which card, then where among 30 places: the card shows no gain until it is placed, and the
     places are too many to chain through; greedy values each card by its best place (it picked
     the card at random before, as it picked tiles in The Queen's Wishes)."""
-    text = '''game "Cards and places"
+    text = """game "Cards and places"
 players 1
 counter coins = 0
 setup:
@@ -176,7 +181,7 @@ phase play:
             if spot == 17:
                 coins = c * 10 - spot
 score "Coins": coins
-'''
+"""
     engine = engine_of(text, "cards")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "cards")
@@ -188,7 +193,7 @@ def test_greedy_splits_its_look_evenly_so_the_last_option_is_seen_too():
     With the door's 15 tries spent depth-first the first hall used them all, the corridor was
     never looked down and the sure coin won; split evenly among the options at every step,
     greedy@30 walks in and finds the gold."""
-    text = '''game "Halls"
+    text = """game "Halls"
 players 1
 counter coins = 0
 counter step = 0
@@ -215,7 +220,7 @@ phase play:
                         "Dust":
                             coins = 0
 score "Coins": coins
-'''
+"""
     engine = engine_of(text, "halls")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy@30"], "halls")

@@ -1,5 +1,6 @@
 """The public API (`import meeple`): loading, deciding, applying, views, scores, whole games,
 agents, traces and notebook display, checked against the engine and the command line."""
+
 from __future__ import annotations
 
 import json
@@ -30,12 +31,15 @@ class TestLoad:
         assert game.players == 2 and game.variants == ["picky_judges"] and game.player_range == (2, 4)
         assert meeple.load("apothebakery").option_choices["difficulty"] == ["normal", "difficult"]
 
-    @pytest.mark.parametrize("kwargs, message", [
-        ({"name_or_path": "no_such_game"}, "no_such_game"),
-        ({"name_or_path": "tic_tac_toe", "players": 5}, "is for 2-2 players, not 5"),
-        ({"name_or_path": "mudcake_fair", "variants": ["nope"]}, "unknown variant `nope`"),
-        ({"name_or_path": "queens_wishes", "options": {"board": "Z"}}, "board"),
-    ])
+    @pytest.mark.parametrize(
+        "kwargs, message",
+        [
+            ({"name_or_path": "no_such_game"}, "no_such_game"),
+            ({"name_or_path": "tic_tac_toe", "players": 5}, "is for 2-2 players, not 5"),
+            ({"name_or_path": "mudcake_fair", "variants": ["nope"]}, "unknown variant `nope`"),
+            ({"name_or_path": "queens_wishes", "options": {"board": "Z"}}, "board"),
+        ],
+    )
     def test_bad_requests_are_usage_errors(self, kwargs, message):
         with pytest.raises(UsageError, match=message):
             meeple.load(**kwargs)
@@ -91,8 +95,12 @@ class TestWholeGames:
     def test_play_matches_meeple_run(self, capsys):
         game = meeple.load("queens_wishes", players=3)
         result = game.play(agents=["greedy", "random", "random"], seed=7)
-        assert main(["run", "queens_wishes", "--players", "3", "--seed", "7",
-                     "--agents", "greedy,random,random", "--json"]) == 0
+        assert (
+            main(
+                ["run", "queens_wishes", "--players", "3", "--seed", "7", "--agents", "greedy,random,random", "--json"]
+            )
+            == 0
+        )
         cli = json.loads(capsys.readouterr().out)
         assert cli["scores"] == result.scores and cli["ranking"] == result.ranking
         assert cli["decisions"] == result.decisions and result.agents == ["greedy", "random", "random"]
@@ -109,8 +117,10 @@ class TestWholeGames:
     def test_an_agent_object_plays_as_its_name_does(self):
         game = meeple.load("connect_four")
         bot = meeple.agent("greedy", game, seat=1, seed=11)
-        assert game.play(agents=["random", bot], seed=11).trace.jsonl() == \
-            game.play(agents=["random", "greedy"], seed=11).trace.jsonl()
+        assert (
+            game.play(agents=["random", bot], seed=11).trace.jsonl()
+            == game.play(agents=["random", "greedy"], seed=11).trace.jsonl()
+        )
 
     def test_an_agent_object_plays_only_in_its_seat(self):
         game = meeple.load("connect_four")

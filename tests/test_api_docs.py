@@ -1,4 +1,5 @@
 """docs/api.md is part of the product: its examples run, in order, and print what it says."""
+
 from __future__ import annotations
 
 import doctest
@@ -29,6 +30,7 @@ def test_every_example_prints_what_the_page_says(tmp_path, monkeypatch):
 
 def test_every_public_name_is_documented():
     import meeple
+
     text = DOC.read_text(encoding="utf-8")
     missing = [name for name in meeple.__all__ if name not in text]
     assert missing == []

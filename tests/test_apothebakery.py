@@ -6,6 +6,7 @@ adv-02 / adv-05 / adv-08: 1 spell, adv-02 and adv-08 have the GV gv_vial; res-*-
 -06..09 potency 2, -10..12 potency 3; f-plant-NN: stamina ceil(NN/3), strength (NN-1)%3+1;
 cor-05: stamina 5, heart 2, corrupts s2 s3; cor-14: stamina 9. Die faces: the enum `face`.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -100,8 +101,10 @@ WATERS = [f"pure-water-{i}" for i in range(1, 9)]
 class TestForaging:
     @pytest.mark.parametrize("stamina", [6, 7])  # P1 is plant: no discount on berry / insect
     def test_e1_stamina_spent_and_the_rest_lost(self, stamina):
-        eng, state = fresh(zones=wild(["res-water-01", "res-berry-01", "res-water-02", "res-insect-01",
-                                       "res-water-03"]), values={"stamina/0": stamina})
+        eng, state = fresh(
+            zones=wild(["res-water-01", "res-berry-01", "res-water-02", "res-insect-01", "res-water-03"]),
+            values={"stamina/0": stamina},
+        )
         push(eng, state, "forage_turn", p=0)
         state = take(eng, state, "s2", "s4")  # 6 - 2 - 4 = 0: the turn ends; 7 - 6 = 1: s1 (cost 1) only
         assert ids(eng, state) == ([] if stamina == 6 else ["s1", "pass"])
@@ -110,26 +113,33 @@ class TestForaging:
         assert state["zones"]["resources/0"] == ["res-berry-01", "res-insect-01"]
         assert state["vars"]["left_to_spend/0"] == 0 and eng.decision(state) is None  # unspent: lost
 
-    @pytest.mark.parametrize("seat0,seat1,order", [  # (stamina, cards, strength)
-        ((5, 1, 1), (4, 1, 1), [1, 0]),  # AB-E2: 5 vs 4 -> P2, P1
-        ((5, 2, 1), (5, 3, 9), [0, 1]),  # AB-E3: equal stamina, 2 cards beat 3 (whatever the strength)
-        ((6, 2, 5), (6, 2, 7), [1, 0]),  # AB-E3: equal cards, strength 7 beats 5
-    ])
+    @pytest.mark.parametrize(
+        "seat0,seat1,order",
+        [  # (stamina, cards, strength)
+            ((5, 1, 1), (4, 1, 1), [1, 0]),  # AB-E2: 5 vs 4 -> P2, P1
+            ((5, 2, 1), (5, 3, 9), [0, 1]),  # AB-E3: equal stamina, 2 cards beat 3 (whatever the strength)
+            ((6, 2, 5), (6, 2, 7), [1, 0]),  # AB-E3: equal cards, strength 7 beats 5
+        ],
+    )
     def test_e2_e3_turn_order(self, seat0, seat1, order):
         eng, state = fresh()
         for p, (stamina, cards, strength) in enumerate([seat0, seat1]):
             state["vars"].update({f"stamina/{p}": stamina, f"cards/{p}": cards, f"strength/{p}": strength})
         assert rolls(push(eng, state, "decide_order")) == [] and state["vars"]["order"] == order
 
-    @pytest.mark.parametrize("faces,order", [
-        (("minus1", "skull"), [0, 1]),  # a skull always loses, even to -1
-        (("skull", "minus3"), [1, 0]),
-        (("minus2", "plus1"), [1, 0]),  # +1 > -2
-        (("minus3", "minus1"), [1, 0]),  # -1 > -3
-    ])
+    @pytest.mark.parametrize(
+        "faces,order",
+        [
+            (("minus1", "skull"), [0, 1]),  # a skull always loses, even to -1
+            (("skull", "minus3"), [1, 0]),
+            (("minus2", "plus1"), [1, 0]),  # +1 > -2
+            (("minus3", "minus1"), [1, 0]),  # -1 > -3
+        ],
+    )
     def test_e3_rolloff_both_players_roll(self, faces, order):
-        eng, state = fresh(values={f"{k}/{p}": n for p in (0, 1) for k, n in
-                                   (("stamina", 5), ("cards", 2), ("strength", 4))})
+        eng, state = fresh(
+            values={f"{k}/{p}": n for p in (0, 1) for k, n in (("stamina", 5), ("cards", 2), ("strength", 4))}
+        )
         events = push(eng, rigged(state, *faces), "decide_order")
         # "roll the Side Effect die; the player who rolls the higher number will take the lead": every tied
         # player rolls (P1, then P2), the first one does not roll against an unrolled 0
@@ -137,8 +147,10 @@ class TestForaging:
         assert state["vars"]["order"] == order
 
     def test_e4_feeding(self):
-        eng, state = fresh(zones={**wild(WATER), "resources/0": ["res-rock-06"]},  # potency 2; s5 costs 5
-                           values={"stamina/0": 3, "order": [1, 0]})
+        eng, state = fresh(
+            zones={**wild(WATER), "resources/0": ["res-rock-06"]},  # potency 2; s5 costs 5
+            values={"stamina/0": 3, "order": [1, 0]},
+        )
         push(eng, state, "forage_turn", p=0)
         assert ids(eng, state) == ["res-rock-06", "pass"]
         state = take(eng, state, "res-rock-06")
@@ -151,9 +163,14 @@ class TestForaging:
         assert "res-rock-07" not in ids(eng, state) and "s3" in ids(eng, state)
 
     def test_e14_e15_played_forrie_exhausted_unplayed_on_top(self):
-        eng, state = fresh(zones={"forrie_hand/0": [], **wild(["res-plant-01"] + WATER[:4]),  # s1: 1 - 1 = 0
-                                  "forrie_deck/0": ["f-plant-04", "f-plant-01", "f-plant-02", "f-plant-09"],
-                                  "forrie_deck/1": ["f-water-10", "f-water-11", "f-water-12", "f-water-01"]})
+        eng, state = fresh(
+            zones={
+                "forrie_hand/0": [],
+                **wild(["res-plant-01"] + WATER[:4]),  # s1: 1 - 1 = 0
+                "forrie_deck/0": ["f-plant-04", "f-plant-01", "f-plant-02", "f-plant-09"],
+                "forrie_deck/1": ["f-water-10", "f-water-11", "f-water-12", "f-water-01"],
+            }
+        )
         push(eng, state, "foraging")
         state = pick(eng, state, ["f-plant-04"])  # stamina 2
         state = pick(eng, state, ["f-water-10"])  # stamina 4: P1 (2) forages first
@@ -171,8 +188,9 @@ class TestForaging:
         # "In the rare event that you're unable to forage any resources during your turn, shuffle your Iridescent
         # Forrie card into your Forrie Egg deck": a pass while a card was affordable is not "unable".
         empty = {f"wild_at/s{i}": [] for i in range(1, 6)}
-        eng, state = fresh(zones={**empty, "wild_at/s1": ["res-water-01"] if affordable else []},
-                           values={"stamina/0": 1})
+        eng, state = fresh(
+            zones={**empty, "wild_at/s1": ["res-water-01"] if affordable else []}, values={"stamina/0": 1}
+        )
         push(eng, state, "forage_turn", p=0)
         if affordable:
             assert ids(eng, state) == ["s1", "pass"]
@@ -184,18 +202,32 @@ class TestForaging:
         # Clarifications: "This card is a one-time use, unless the same situation occurs again in a future turn
         # and you cannot forage a resource." Played (first position) and still unable: it is shuffled in again.
         empty = {f"wild_at/s{i}": [] for i in range(1, 6)}
-        eng, state = fresh(zones={**empty, "forrie_shown/0": ["f-plant-iri"], "iridescent_aside/0": []},
-                           values={"stamina/0": 0, "claims_first/0": True})
+        eng, state = fresh(
+            zones={**empty, "forrie_shown/0": ["f-plant-iri"], "iridescent_aside/0": []},
+            values={"stamina/0": 0, "claims_first/0": True},
+        )
         push(eng, state, "forage_turn", p=0)
         z = state["zones"]
         assert "f-plant-iri" in z["forrie_deck/0"] and z["forrie_shown/0"] == [] and z["iridescent_aside/0"] == []
 
     def test_iridescent_shuffle_keeps_the_unplayed_forries_on_top_in_order(self):
         # "Any unselected Forrie cards are returned to the top of your Forrie deck, ensuring they're drawn first"
-        eng, state = fresh(zones={"forrie_hand/0": [], **{f"wild_at/s{i}": [] for i in range(1, 6)},
-                                  "forrie_deck/0": ["f-plant-12", "f-plant-05", "f-plant-01", "f-plant-02",
-                                                    "f-plant-03", "f-plant-04", "f-plant-06"],
-                                  "forrie_deck/1": ["f-water-10", "f-water-11", "f-water-12", "f-water-01"]})
+        eng, state = fresh(
+            zones={
+                "forrie_hand/0": [],
+                **{f"wild_at/s{i}": [] for i in range(1, 6)},
+                "forrie_deck/0": [
+                    "f-plant-12",
+                    "f-plant-05",
+                    "f-plant-01",
+                    "f-plant-02",
+                    "f-plant-03",
+                    "f-plant-04",
+                    "f-plant-06",
+                ],
+                "forrie_deck/1": ["f-water-10", "f-water-11", "f-water-12", "f-water-01"],
+            }
+        )
         push(eng, state, "foraging")
         state = pick(eng, state, ["f-plant-12"])  # P1 returns f-plant-05 and f-plant-01, in that order
         state = pick(eng, state, ["f-water-10"])
@@ -204,13 +236,17 @@ class TestForaging:
         assert state["vars"]["unplayed/0"] == 2 and "f-plant-iri" in deck  # unable: shuffled in ...
         assert deck[:2] == ["f-plant-05", "f-plant-01"]  # ... below the returned Forries
 
-    @pytest.mark.parametrize("s1,s4,stamina", [
-        ("res-plant-01", "res-water-06", 0),  # matching cost-1 slot: 0
-        ("res-water-01", "res-plant-06", 4),  # matching cost-4 slot: 3, and 4 - 3 = 1 still buys s1
-    ])
+    @pytest.mark.parametrize(
+        "s1,s4,stamina",
+        [
+            ("res-plant-01", "res-water-06", 0),  # matching cost-1 slot: 0
+            ("res-water-01", "res-plant-06", 4),  # matching cost-4 slot: 3, and 4 - 3 = 1 still buys s1
+        ],
+    )
     def test_e26_species_discount(self, s1, s4, stamina):
-        eng, state = fresh(zones=wild([s1, "res-water-02", "res-water-03", s4, "res-water-04"]),
-                           values={"stamina/0": stamina})
+        eng, state = fresh(
+            zones=wild([s1, "res-water-02", "res-water-03", s4, "res-water-04"]), values={"stamina/0": stamina}
+        )
         push(eng, state, "forage_turn", p=0)
         if stamina == 4:
             assert "s4" in ids(eng, state) and "s5" not in ids(eng, state)
@@ -229,8 +265,10 @@ class TestAlchemy:
         # "The Rainbow ability is only activated before pulling if you're relying on elixirs from an immediate
         # pull": declared with the card, the two drawn waters become a rainbow, and 5 + 1 = 6 fit without a discard.
         pulls = ["pure-water-1", "pure-water-2"]
-        eng, state = fresh(zones={"inventory/0": PLANTS[:5], "resources/0": ["res-water-06"], "bag/water": pulls},
-                           values={"burned/0/transmute": True, "burned/0/potency": True})
+        eng, state = fresh(
+            zones={"inventory/0": PLANTS[:5], "resources/0": ["res-water-06"], "bag/water": pulls},
+            values={"burned/0/transmute": True, "burned/0/potency": True},
+        )
         push(eng, state, "process", p=0)
         assert ids(eng, state) == ["Rainbow with this pull", "pass"]
         state = pick(eng, take(eng, state, "Rainbow with this pull"), pulls)
@@ -240,8 +278,10 @@ class TestAlchemy:
 
     def test_e5_overflow_draw_all_then_discard(self):
         pulls = ["pure-berry-1", "pure-berry-2", "impure-berry-1"]
-        eng, state = fresh(zones={"inventory/0": PLANTS[:4], "resources/0": ["res-berry-10"], "bag/berry": pulls},
-                           values={"burned/0/transmute": True, "burned/0/potency": True})
+        eng, state = fresh(
+            zones={"inventory/0": PLANTS[:4], "resources/0": ["res-berry-10"], "bag/berry": pulls},
+            values={"burned/0/transmute": True, "burned/0/potency": True},
+        )
         push(eng, state, "process", p=0)
         state = take(eng, state, "pass")  # no Rainbow declared: potency 3, all three drawn first
         assert set(ids(eng, state)) == set(PLANTS[:4] + pulls)
@@ -250,15 +290,23 @@ class TestAlchemy:
         assert z["inventory/0"][:4] == PLANTS[:4] and sorted(z["inventory/0"][4:]) == pulls[:2]
         assert z["bag/berry"] == ["impure-berry-1"] and "res-berry-10" in z["wild_discard"]
 
-    @pytest.mark.parametrize("ability,choice,pulled", [
-        ("transmute", "rock", ["pure-rock"] * 2),  # AB-E6: Water potency 2 -> 2 pulls from the Rock bag
-        ("potency", "+1 potency", ["pure-water"] * 3),  # AB-E7: 2 + 1 = 3 pulls from the Water bag
-    ])
+    @pytest.mark.parametrize(
+        "ability,choice,pulled",
+        [
+            ("transmute", "rock", ["pure-rock"] * 2),  # AB-E6: Water potency 2 -> 2 pulls from the Rock bag
+            ("potency", "+1 potency", ["pure-water"] * 3),  # AB-E7: 2 + 1 = 3 pulls from the Water bag
+        ],
+    )
     def test_e6_e7_transmute_and_potency(self, ability, choice, pulled):
         other = {"transmute": "potency", "potency": "transmute"}[ability]
-        eng, state = fresh(zones={"resources/0": ["res-water-06"], "bag/water": WATERS,
-                                  "bag/rock": [f"pure-rock-{i}" for i in range(1, 9)]},
-                           values={f"burned/0/{other}": True})
+        eng, state = fresh(
+            zones={
+                "resources/0": ["res-water-06"],
+                "bag/water": WATERS,
+                "bag/rock": [f"pure-rock-{i}" for i in range(1, 9)],
+            },
+            values={f"burned/0/{other}": True},
+        )
         push(eng, state, "process", p=0)
         state = take(eng, state, choice, "pass")  # no Rainbow declared for the pull
         z, v = state["zones"], state["vars"]
@@ -268,8 +316,16 @@ class TestAlchemy:
     def test_e8_transmute_then_rainbow_then_nothing(self):
         eng, state = fresh(zones={"resources/0": ["res-berry-06"], "inventory/0": PLANTS[:2], "bag/water": WATERS})
         push(eng, state, "alchemy", p=0)
-        state = take(eng, state, "Process a resource card", "water", "pass", "pass",  # no Potency, no Rainbow yet
-                     "Rainbow: combine two pure elixirs", "pure-plant-1+pure-plant-2")
+        state = take(
+            eng,
+            state,
+            "Process a resource card",
+            "water",
+            "pass",
+            "pass",  # no Potency, no Rainbow yet
+            "Rainbow: combine two pure elixirs",
+            "pure-plant-1+pure-plant-2",
+        )
         z, v = state["zones"], state["vars"]
         assert v["mana/0"] == 12 - 1 - 2 and v["burned/0/transmute"] and v["burned/0/rainbow_ability"]
         assert kinds(z["inventory/0"]) == ["pure-water", "pure-water", "rainbow"] and "pure-plant-1" in z["bag/plant"]
@@ -291,13 +347,17 @@ class TestAlchemy:
             assert state["vars"]["mana/0"] == mana - 3
 
     def test_e16_purge_removes_failed_spectral_and_chosen(self):
-        eng, state = fresh(zones={"inventory/0": ["failed-20", "pure-plant-1", "spectral-1", "impure-rock-1", "failed-21"]})
+        eng, state = fresh(
+            zones={"inventory/0": ["failed-20", "pure-plant-1", "spectral-1", "impure-rock-1", "failed-21"]}
+        )
         push(eng, state, "alchemy", p=0)
         state = take(eng, state, "Purge")
         assert ids(eng, state) == ["pure-plant-1", "impure-rock-1", "pass"]  # failed/spectral: already gone
         state = take(eng, state, "impure-rock-1", "pass")
         z = state["zones"]
-        assert z["inventory/0"] == ["pure-plant-1"] and state["vars"]["mana/0"] == 11 and "impure-rock-1" in z["bag/rock"]
+        assert (
+            z["inventory/0"] == ["pure-plant-1"] and state["vars"]["mana/0"] == 11 and "impure-rock-1" in z["bag/rock"]
+        )
         assert {"failed-20", "failed-21"} <= set(z["stock/failed/clear"]) and "spectral-1" in z["stock/spectral/clear"]
 
     def test_e17_forced_spectral_into_full_inventory(self):
@@ -398,17 +458,20 @@ class TestHealing:
         push(eng, state, "end_of_round")
         assert kinds(state["zones"]["inventory/0"]) == ["spectral"]  # gv_vial
 
-    @pytest.mark.parametrize("faces,gain", [
-        (("skull", "minus3"), 2),  # the second roll is skipped: the Cure's 2 only
-        (("minus1", "skull"), 2 - 1),  # applied at once, then the death
-    ])
+    @pytest.mark.parametrize(
+        "faces,gain",
+        [
+            (("skull", "minus3"), 2),  # the second roll is skipped: the Cure's 2 only
+            (("minus1", "skull"), 2 - 1),  # applied at once, then the death
+        ],
+    )
     def test_rolls_after_a_skull_are_skipped(self, faces, gain):
         # Clarifications sheet: "Side Effect die rolls are resolved individually, with all reputation effects
         # applied immediately. If an adventurer dies during the process, any remaining Side Effect rolls are skipped."
         eng, state = healing(1, ["impure-plant-1", "impure-plant-2"])
         events = push(eng, rigged(state, *faces), "heal_turn", p=0)
         state = take(eng, state, "a1", events=events)
-        assert rolls(events) == list(faces[:faces.index("skull") + 1])
+        assert rolls(events) == list(faces[: faces.index("skull") + 1])
         assert state["vars"]["reputation/0"] == gain
 
     def test_e13_natural_death_and_round_end(self):
@@ -420,7 +483,9 @@ class TestHealing:
         z, v = state["zones"], state["vars"]
         assert v["sun"] == 2 and "adv-02" in z["adventurer_gone"]  # 1 - 1 = 0 hearts
         assert kinds(z["inventory/0"]) == kinds(z["inventory/1"]) == ["spectral"]  # every player's GV
-        assert z["adventurer_at/a1"] == [nxt] and v["hearts/a1"] == eng.game.components[z["diagnosis_at/a1"][0]]["health"]
+        assert (
+            z["adventurer_at/a1"] == [nxt] and v["hearts/a1"] == eng.game.components[z["diagnosis_at/a1"][0]]["health"]
+        )
         assert z["adventurer_at/a2"] == ["adv-05"] and v["hearts/a2"] == 2 and len(z["adventurer_at/a3"]) == 1
         assert "res-water-01" in z["wild_discard"]  # the left-most is discarded, the rest slide left
         assert [z[f"wild_at/s{i}"] for i in range(1, 5)] == [[c] for c in WATER[1:]] and len(z["wild_at/s5"]) == 1
@@ -430,19 +495,27 @@ class TestHealing:
 # ---------------------------------------------------------------- spells and ghost vengeance
 class TestSpells:
     def test_e19_cleanse(self):
-        eng, state = fresh(zones={"oven/0": ["sp-cleanse-1"],
-                                  "inventory/1": ["failed-20", "pure-water-1", "failed-21", "spectral-1"]})
+        eng, state = fresh(
+            zones={"oven/0": ["sp-cleanse-1"], "inventory/1": ["failed-20", "pure-water-1", "failed-21", "spectral-1"]}
+        )
         cast(eng, state, 0, "start of healing")
         assert state["zones"]["inventory/1"] == ["pure-water-1"] and state["vars"]["reputation/0"] == 4
         assert "sp-cleanse-1" in state["zones"]["spell_discard"]
 
-    @pytest.mark.parametrize("target,after", [
-        (["pure-water-1"], ["pure-water-1", "impure-rock-1"]),
-        (WATERS[:6], WATERS[:5] + ["impure-rock-1"]),  # full: the target's right-most goes first
-    ])
+    @pytest.mark.parametrize(
+        "target,after",
+        [
+            (["pure-water-1"], ["pure-water-1", "impure-rock-1"]),
+            (WATERS[:6], WATERS[:5] + ["impure-rock-1"]),  # full: the target's right-most goes first
+        ],
+    )
     def test_e20_poltergeist_right_most(self, target, after):
-        eng, state = fresh(zones={"inventory/0": ["pure-plant-1", "impure-rock-1", "failed-20"],  # failed: never
-                                  "inventory/1": target})
+        eng, state = fresh(
+            zones={
+                "inventory/0": ["pure-plant-1", "impure-rock-1", "failed-20"],  # failed: never
+                "inventory/1": target,
+            }
+        )
         push(eng, state, "gv_poltergeist", p=0, end="right")
         z = state["zones"]
         assert z["inventory/0"] == ["pure-plant-1", "failed-20"] and z["inventory/1"] == after
@@ -451,23 +524,29 @@ class TestSpells:
     def test_poltergeist_full_receiver_discards_an_elixir_not_a_penalty(self):
         # "they must discard their corresponding Elixir (left-most or right-most) and replace it with the passed
         # Elixir": a Failed Elixir at the receiver's right end stays; their right-most elixir goes.
-        eng, state = fresh(zones={"inventory/0": ["pure-plant-1"],
-                                  "inventory/1": WATERS[:5] + ["failed-20"]})
+        eng, state = fresh(zones={"inventory/0": ["pure-plant-1"], "inventory/1": WATERS[:5] + ["failed-20"]})
         push(eng, state, "gv_poltergeist", p=0, end="right")
         z = state["zones"]
         assert z["inventory/1"] == WATERS[:4] + ["failed-20", "pure-plant-1"]
         assert "pure-water-5" in z["bag/water"] and "failed-20" not in z["stock/failed/clear"]
 
     def test_poltergeist_receiver_full_of_penalties_loses_the_elixir(self):
-        eng, state = fresh(zones={"inventory/0": ["pure-plant-1"],
-                                  "inventory/1": [f"failed-{i}" for i in range(20, 26)]})
+        eng, state = fresh(
+            zones={"inventory/0": ["pure-plant-1"], "inventory/1": [f"failed-{i}" for i in range(20, 26)]}
+        )
         push(eng, state, "gv_poltergeist", p=0, end="left")
         z = state["zones"]
         assert z["inventory/1"] == [f"failed-{i}" for i in range(20, 26)] and "pure-plant-1" in z["bag/plant"]
 
     def test_e21_helping_hand_to_a_full_player(self):
-        eng, state = fresh(zones={"oven/0": ["sp-helping-hand-1"], "inventory/0": ["pure-plant-1", "impure-rock-1"],
-                                  "inventory/1": WATERS[:6], "bag/berry": [f"pure-berry-{i}" for i in range(1, 9)]})
+        eng, state = fresh(
+            zones={
+                "oven/0": ["sp-helping-hand-1"],
+                "inventory/0": ["pure-plant-1", "impure-rock-1"],
+                "inventory/1": WATERS[:6],
+                "bag/berry": [f"pure-berry-{i}" for i in range(1, 9)],
+            }
+        )
         cast(eng, state, 0, "alchemy turn")
         state = take(eng, state, "impure-rock-1", "berry")
         z = state["zones"]
@@ -476,11 +555,14 @@ class TestSpells:
 
     # "Players can cast a Spell card at any time—including interrupting another player's turn (provided the
     # spell's effect logically applies to that moment)": no list of moments, only each spell's own text (D28).
-    @pytest.mark.parametrize("spell,effect,moment,env", [
-        ("sp-helping-hand-1", "heal_turn", "healing turn", {"p": 0}),  # at your own heal
-        ("sp-stasis-1", "alchemy", "alchemy turn", {"p": 0}),  # during alchemy
-        ("sp-free-sample-1", "forage_turn", "foraging turn", {"p": 0}),  # during foraging
-    ])
+    @pytest.mark.parametrize(
+        "spell,effect,moment,env",
+        [
+            ("sp-helping-hand-1", "heal_turn", "healing turn", {"p": 0}),  # at your own heal
+            ("sp-stasis-1", "alchemy", "alchemy turn", {"p": 0}),  # during alchemy
+            ("sp-free-sample-1", "forage_turn", "foraging turn", {"p": 0}),  # during foraging
+        ],
+    )
     def test_a_spell_is_offered_at_its_owners_decisions_whenever_it_applies(self, spell, effect, moment, env):
         eng, state = healing(2, PLANTS[:2], zones={"oven/0": [spell], "resources/0": ["res-plant-01"], **wild(WATER)})
         state["vars"].update({"#moment": moment, "stamina/0": 3})
@@ -517,8 +599,10 @@ class TestSpells:
     def test_metamorphosis_lasts_the_casters_next_foraging_turn(self):
         # "change your Forries' species for your next Foraging turn ... lasts for one Foraging turn only": cast
         # after your own turn (or during Alchemy), it is still there at your next one; that turn ends it.
-        eng, state = fresh(zones={**wild(["res-berry-01"]), "resources/0": [], "resources/1": []},
-                           values={"morph/0": "water", "stamina/0": 0, "stamina/1": 0})
+        eng, state = fresh(
+            zones={**wild(["res-berry-01"]), "resources/0": [], "resources/1": []},
+            values={"morph/0": "water", "stamina/0": 0, "stamina/1": 0},
+        )
         push(eng, state, "forage_turn", p=1)  # another player's turn does not end it
         assert state["vars"]["morph/0"] == "water" and eng.decision(state) is None
         push(eng, state, "forage_turn", p=0)
@@ -544,18 +628,35 @@ class TestSpells:
 # ---------------------------------------------------------------- scoring
 class TestScoring:
     def test_e23_scoring_card(self):
-        eng, state = fresh(zones={"cures_won/0": ["cure-01"], "inventory/0": ["pure-plant-1", "failed-20", "spectral-1"],
-                                  "cures_won/1": ["cure-06"], "inventory/1": ["pure-plant-2", "impure-plant-1"]},
-                           values={"reputation/0": 10, "reputation/1": 5})
+        eng, state = fresh(
+            zones={
+                "cures_won/0": ["cure-01"],
+                "inventory/0": ["pure-plant-1", "failed-20", "spectral-1"],
+                "cures_won/1": ["cure-06"],
+                "inventory/1": ["pure-plant-2", "impure-plant-1"],
+            },
+            values={"reputation/0": 10, "reputation/1": 5},
+        )
         # plant: P1 2 + 1 = 3, P2 1 + 2 = 3 -> tied, +2 each; water: P2 1 -> +2;
         # brewed: P1 3 (failed/spectral are not brewed) < P2 4 -> P2 +4; P1: -1 -1
-        assert eng.breakdown(state, 0) == {"Reputation": 10, "Elixir majorities": 2, "Most brewed": 0,
-                                           "Failed and spectral": -2, "Objectives": 0}
-        assert eng.breakdown(state, 1) == {"Reputation": 5, "Elixir majorities": 4, "Most brewed": 4,
-                                           "Failed and spectral": 0, "Objectives": 0}
+        assert eng.breakdown(state, 0) == {
+            "Reputation": 10,
+            "Elixir majorities": 2,
+            "Most brewed": 0,
+            "Failed and spectral": -2,
+            "Objectives": 0,
+        }
+        assert eng.breakdown(state, 1) == {
+            "Reputation": 5,
+            "Elixir majorities": 4,
+            "Most brewed": 4,
+            "Failed and spectral": 0,
+            "Objectives": 0,
+        }
 
-    @pytest.mark.parametrize("mana,places", [((5, 3), [(0, 1), (1, 2)]), ((3, 5), [(1, 1), (0, 2)]),
-                                             ((4, 4), [(0, 1), (1, 1)])])
+    @pytest.mark.parametrize(
+        "mana,places", [((5, 3), [(0, 1), (1, 2)]), ((3, 5), [(1, 1), (0, 2)]), ((4, 4), [(0, 1), (1, 1)])]
+    )
     def test_e24_tie_on_reputation(self, mana, places):
         eng, state = fresh(values={"reputation/0": 7, "reputation/1": 7, "mana/0": mana[0], "mana/1": mana[1]})
         assert [(r["player"], r["place"]) for r in eng.ranking(state)] == places
@@ -563,11 +664,17 @@ class TestScoring:
 
 # ---------------------------------------------------------------- setup
 class TestSetup:
-    @pytest.mark.parametrize("players,difficulty,bag,adventurers,slots,mana", [
-        (1, "normal", (8, 2, 1), 3, 5, 12), (1, "difficult", (8, 2, 2), 3, 5, 8),
-        (2, "normal", (8, 2, 1), 3, 5, 12), (2, "difficult", (8, 2, 1), 3, 5, 12),
-        (3, "normal", (12, 3, 1), 4, 7, 12), (4, "normal", (16, 4, 2), 5, 7, 12),
-    ])
+    @pytest.mark.parametrize(
+        "players,difficulty,bag,adventurers,slots,mana",
+        [
+            (1, "normal", (8, 2, 1), 3, 5, 12),
+            (1, "difficult", (8, 2, 2), 3, 5, 8),
+            (2, "normal", (8, 2, 1), 3, 5, 12),
+            (2, "difficult", (8, 2, 1), 3, 5, 12),
+            (3, "normal", (12, 3, 1), 4, 7, 12),
+            (4, "normal", (16, 4, 2), 5, 7, 12),
+        ],
+    )
     def test_e25_tables(self, players, difficulty, bag, adventurers, slots, mana):
         eng, state = fresh(players, difficulty=difficulty)
         z, v = state["zones"], state["vars"]
@@ -603,13 +710,23 @@ class TestCorruption:
         assert z["corruption_cures"] == ["cure-16"] and z["adventurer_at/a1"] == []
         assert z["inventory/0"] == []  # no Ghost Vengeance for a kill
 
-    @pytest.mark.parametrize("face,healed,killed,vials", [
-        ("minus2", False, True, 1), ("minus2", True, False, 0), ("blank", False, False, 0), ("skull", False, False, 1),
-    ])
+    @pytest.mark.parametrize(
+        "face,healed,killed,vials",
+        [
+            ("minus2", False, True, 1),
+            ("minus2", True, False, 0),
+            ("blank", False, False, 0),
+            ("skull", False, False, 1),
+        ],
+    )
     def test_e28_corruption_rolls(self, face, healed, killed, vials):
         eng, state = fresh(1)
-        adventurer(state, ("a1", "adv-05", "dx-02", "cure-02", 2), ("a2", "adv-02", "dx-03", "cure-01", 2),
-                   ("a3", "adv-08", "dx-05", "cure-03", 2))
+        adventurer(
+            state,
+            ("a1", "adv-05", "dx-02", "cure-02", 2),
+            ("a2", "adv-02", "dx-03", "cure-01", 2),
+            ("a3", "adv-08", "dx-05", "cure-03", 2),
+        )
         for zone in ("adventurer_at/a2", "cure_at/a2") if healed else ():  # healed before Corruption's turn
             put(state, zone, [])
         push(eng, rigged(state, face), "corruption_strike")
@@ -618,12 +735,19 @@ class TestCorruption:
         assert z["adventurer_at/a1"] == ["adv-05"] and z["adventurer_at/a3"] == ["adv-08"]
         assert state["vars"]["corruption_rep"] == (-(2 + 2) if killed else 0)  # cure-01 rep 2 + 2 hearts
 
-    @pytest.mark.parametrize("team,corruption_first", [(["f-plant-12", "f-plant-11", "f-plant-10"], True),
-                                                       (["f-plant-10"], False)])
+    @pytest.mark.parametrize(
+        "team,corruption_first", [(["f-plant-12", "f-plant-11", "f-plant-10"], True), (["f-plant-10"], False)]
+    )
     def test_e29_corrupted_slots(self, team, corruption_first):
-        eng, state = fresh(1, zones={"forrie_hand/0": [], **wild(WATER),
-                                     "forrie_deck/0": ["f-plant-12", "f-plant-11", "f-plant-10", "f-plant-01"],
-                                     "corruption_deck": ["cor-05", "cor-14"]})  # stamina 5, corrupts s2 s3
+        eng, state = fresh(
+            1,
+            zones={
+                "forrie_hand/0": [],
+                **wild(WATER),
+                "forrie_deck/0": ["f-plant-12", "f-plant-11", "f-plant-10", "f-plant-01"],
+                "corruption_deck": ["cor-05", "cor-14"],
+            },
+        )  # stamina 5, corrupts s2 s3
         push(eng, state, "foraging")
         state = pick(eng, state, team)  # stamina 4 + 4 + 4 = 12 (> 5) or 4 (< 5)
         assert state["vars"]["order"] == (["corruption", 0] if corruption_first else [0, "corruption"])
@@ -634,11 +758,21 @@ class TestCorruption:
         assert {"res-water-02", "res-water-03"} <= set(state["zones"]["wild_discard"])
         assert state["zones"]["wild_at/s2"] == state["zones"]["wild_at/s3"] == []
 
-    @pytest.mark.parametrize("vials,difficulty,bonus", [(5, "normal", 3), (5, "difficult", 6), (13, "normal", 8),
-                                                        (13, "difficult", 16), (0, "normal", 0), (2, "normal", 2)])
+    @pytest.mark.parametrize(
+        "vials,difficulty,bonus",
+        [
+            (5, "normal", 3),
+            (5, "difficult", 6),
+            (13, "normal", 8),
+            (13, "difficult", 16),
+            (0, "normal", 0),
+            (2, "normal", 2),
+        ],
+    )
     def test_e30_vial_table_and_solo_win(self, vials, difficulty, bonus):
-        eng, state = fresh(1, zones=spectral(vials), difficulty=difficulty,
-                           values={"corruption_rep": -10, "reputation/0": 10 + bonus})  # exactly counterbalanced
+        eng, state = fresh(
+            1, zones=spectral(vials), difficulty=difficulty, values={"corruption_rep": -10, "reputation/0": 10 + bonus}
+        )  # exactly counterbalanced
         push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
         assert state["over"] and state["vars"]["corruption_rep"] == -10 - bonus and state["vars"]["won"]
 
@@ -647,30 +781,42 @@ class TestCorruption:
         # "position the corresponding Cure Card and Diagnosis (cake) card beside Corruption's reputation dial.
         # This determines bonus points during the final scoring round." Corruption: plant 2, water 2 (cure-01,
         # cure-02) against the player's plant 1, water 1 (cure-06): +2 +2, and the most brewed (4 > 2) +4.
-        eng, state = fresh(1, zones={"corruption_cures": ["cure-01", "cure-02"], "cures_won/0": ["cure-06"]},
-                           values={"reputation/0": rep})
+        eng, state = fresh(
+            1,
+            zones={"corruption_cures": ["cure-01", "cure-02"], "cures_won/0": ["cure-06"]},
+            values={"reputation/0": rep},
+        )
         events = push(eng, state, None, [eng.game.phases["game_end"], 0, {}])
         assert state["over"] and state["vars"]["corruption_rep"] == -8 and state["vars"]["won"] == won
         assert eng.breakdown(state, 0)["Elixir majorities"] == 0 and eng.breakdown(state, 0)["Most brewed"] == 0
         assert "Corruption's Scoring Card: 4 for majorities, 4 for the most brewed" in [e.get("text") for e in events]
 
-    @pytest.mark.parametrize("card,vials,strength,order", [
-        ("cor-05", 2, 5, [0, "corruption"]),  # heart 2 + 2 vials = 4 < 5
-        ("cor-05", 0, 1, ["corruption", 0]),  # 2 > 1
-        ("cor-06", 0, 2, ["corruption", 0]),  # heart 3 > 2
-    ])
+    @pytest.mark.parametrize(
+        "card,vials,strength,order",
+        [
+            ("cor-05", 2, 5, [0, "corruption"]),  # heart 2 + 2 vials = 4 < 5
+            ("cor-05", 0, 1, ["corruption", 0]),  # 2 > 1
+            ("cor-06", 0, 2, ["corruption", 0]),  # heart 3 > 2
+        ],
+    )
     def test_e31_solo_tie(self, card, vials, strength, order):
-        eng, state = fresh(1, zones={"corruption_shown": [card], **spectral(vials)},  # both stamina 5
-                           values={"stamina/0": 5, "cards/0": 2, "strength/0": strength})
+        eng, state = fresh(
+            1,
+            zones={"corruption_shown": [card], **spectral(vials)},  # both stamina 5
+            values={"stamina/0": 5, "cards/0": 2, "strength/0": strength},
+        )
         push(eng, state, "decide_order")
         assert state["vars"]["order"] == order
 
     def test_two_player_difficult_humans_still_tie_on_cards(self):
         # Two-Player (Difficult Mode) adds the Corruption "as a third player"; between the two humans the
         # normal tie-break stands: "precedence goes to the player who has deployed fewer Forrie cards".
-        eng, state = fresh(2, zones={"corruption_shown": ["cor-14"]}, difficulty="difficult",  # stamina 9
-                           values={"stamina/0": 5, "cards/0": 3, "strength/0": 9,
-                                   "stamina/1": 5, "cards/1": 2, "strength/1": 2})
+        eng, state = fresh(
+            2,
+            zones={"corruption_shown": ["cor-14"]},
+            difficulty="difficult",  # stamina 9
+            values={"stamina/0": 5, "cards/0": 3, "strength/0": 9, "stamina/1": 5, "cards/1": 2, "strength/1": 2},
+        )
         push(eng, state, "decide_order")
         assert state["vars"]["order"] == [1, 0, "corruption"]
 
@@ -678,10 +824,22 @@ class TestCorruption:
 # ---------------------------------------------------------------- whole games
 class TestGames:
     def test_final_round_heals_alternate(self):
-        eng, state = fresh(3, zones={"inventory/0": PLANTS[:2] + ["pure-berry-1", "pure-berry-2"],
-                                     "inventory/1": WATERS[:2], "spell_deck": []}, values={"sun": 6, "order": [0, 1, 2]})
-        adventurer(state, ("a1", "adv-05", "dx-01", "cure-01", 2), ("a2", "adv-08", "dx-04", "cure-02", 2),
-                   ("a3", "adv-10", "dx-07", "cure-03", 2), ("a4", "adv-02", "dx-09", "cure-04", 2))
+        eng, state = fresh(
+            3,
+            zones={
+                "inventory/0": PLANTS[:2] + ["pure-berry-1", "pure-berry-2"],
+                "inventory/1": WATERS[:2],
+                "spell_deck": [],
+            },
+            values={"sun": 6, "order": [0, 1, 2]},
+        )
+        adventurer(
+            state,
+            ("a1", "adv-05", "dx-01", "cure-01", 2),
+            ("a2", "adv-08", "dx-04", "cure-02", 2),
+            ("a3", "adv-10", "dx-07", "cure-03", 2),
+            ("a4", "adv-02", "dx-09", "cure-04", 2),
+        )
         push(eng, state, "final_healing")
         heals = []
         while (d := eng.decision(state)) is not None:
@@ -717,7 +875,6 @@ class TestGames:
         state, _ = play(eng, players, seed, check)
         check(state, None)
         assert state["over"] and state["vars"]["sun"] == 6, f"seed {seed}"
-
 
 
 def test_d38_rearranging_is_asked_for_at_any_decision_and_moves_an_elixir_to_the_left_end():
@@ -784,14 +941,20 @@ def test_greedy_keeps_the_elixirs_of_a_cure_it_can_pay_when_its_inventory_overfl
     """Seed 1 of the 2-player snapshot once saw greedy throw away the rainbow of a complete cure
     (insect rock rainbow) to keep a berry "toward" another: counting elixirs alone, both looked alike."""
     from meeple.interpreter.agents.greedy import GreedyAgent
+
     eng, state = fresh()
-    adventurer(state, ("a1", "adv-02", "dx-03", "cure-22", 2),  # insect rock rainbow, 5 reputation
-               ("a2", "adv-05", "dx-03", "cure-27", 2),  # plant water berry insect, 6
-               ("a3", "adv-08", "dx-03", "cure-26", 2))  # insect insect berry water, 5
+    adventurer(
+        state,
+        ("a1", "adv-02", "dx-03", "cure-22", 2),  # insect rock rainbow, 5 reputation
+        ("a2", "adv-05", "dx-03", "cure-27", 2),  # plant water berry insect, 6
+        ("a3", "adv-08", "dx-03", "cure-26", 2),
+    )  # insect insect berry water, 5
     put(state, "inventory/0", ["pure-rock-1", "pure-insect-1", "rainbow-1", "pure-plant-1", "failed-1"])
     put(state, "pulled/0", ["pure-berry-1", "pure-berry-2"])
     # P2 holds more of these three kinds: keeping them wins no majority, only the cure.
-    put(state, "inventory/1", ["rainbow-2", "rainbow-3", "pure-rock-2", "pure-rock-3", "pure-insect-2", "pure-insect-3"])
+    put(
+        state, "inventory/1", ["rainbow-2", "rainbow-3", "pure-rock-2", "pure-rock-3", "pure-insect-2", "pure-insect-3"]
+    )
     push(eng, state, "keep_pulled", p=0)
     d = eng.decision(state)
     assert d.prompt == "Inventory full: which elixir do you discard?"
@@ -836,9 +999,16 @@ def test_solo_greedy_with_a_cure_it_can_pay_sends_a_team_that_heals_before_corru
     greedy sends less stamina than Corruption's card so it heals first; without the hint it sent all three
     Forries every time (stamina 12, after both Corruption cards), since only the stamina showed."""
     from meeple.interpreter.agents.greedy import GreedyAgent
-    eng, state = fresh(1, zones={"forrie_hand/0": [], **wild(WATER),
-                                 "forrie_deck/0": ["f-plant-12", "f-plant-11", "f-plant-10", "f-plant-01"],
-                                 "corruption_deck": ["cor-05", "cor-14"]})  # stamina 5 and 9
+
+    eng, state = fresh(
+        1,
+        zones={
+            "forrie_hand/0": [],
+            **wild(WATER),
+            "forrie_deck/0": ["f-plant-12", "f-plant-11", "f-plant-10", "f-plant-01"],
+            "corruption_deck": ["cor-05", "cor-14"],
+        },
+    )  # stamina 5 and 9
     for zone in ("adventurer_at", "diagnosis_at", "cure_at"):
         for place in ("a2", "a3"):
             put(state, f"{zone}/{place}", [])
@@ -853,7 +1023,9 @@ def test_solo_greedy_with_a_cure_it_can_pay_sends_a_team_that_heals_before_corru
     assert eng.hints(state, 0)[hint] == 0, "no order yet: nobody is ahead"
     state = pick(eng, state, ["f-plant-10"])  # stamina 4: ahead of either card
     assert state["vars"]["order"] == [0, "corruption"]
-    assert eng.hints(state, 0)[hint] == pytest.approx(10 / 3), "2 faces of 6 name place 1, twice the 5 points the heal pays"
+    assert eng.hints(state, 0)[hint] == pytest.approx(10 / 3), (
+        "2 faces of 6 name place 1, twice the 5 points the heal pays"
+    )
 
 
 def test_an_offer_to_cast_does_not_tell_the_others_which_spell_lies_face_down():
@@ -861,6 +1033,7 @@ def test_an_offer_to_cast_does_not_tell_the_others_which_spell_lies_face_down():
     # (foraging turn)?)" and learned that P3 held the spell that fits. Now the offer, and a pass, are P3's alone.
     from meeple.interpreter import runner
     from meeple.interpreter.trace import render
+
     eng = shipped("apothebakery")
     state, _ = eng.start(3, 2)
     bots, asked = runner.make_agents(eng, ["random"], 3, 2), []
@@ -879,5 +1052,6 @@ def test_an_offer_to_cast_does_not_tell_the_others_which_spell_lies_face_down():
         for ln in passed:
             if ln["actor"] != viewer:
                 assert f"{ln['title']} P{ln['actor'] + 1} chooses pass" not in text
-        assert sum("Act now" in x and f"P{viewer + 1} chooses pass" in x for x in text.splitlines()) == \
-            sum(ln["actor"] == viewer for ln in passed)
+        assert sum("Act now" in x and f"P{viewer + 1} chooses pass" in x for x in text.splitlines()) == sum(
+            ln["actor"] == viewer for ln in passed
+        )

@@ -1,6 +1,7 @@
 """Shortcuts between two decisions (docs/experiments.md, "Speed 2, eleventh stint"): each
 switch on and off plays the shipped games alike - the same actor and options at every
 decision, the same events, final state and scores - and small rules fail alike both ways."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,16 @@ from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 from tests.test_decision_points import GAMES, played
 
-SWITCHES = [(actions, "MARKS"), (actions, "LONE"), (state_keys, "TABLES"), (compile_source, "FIELDS"), (op_chains, "CHAINS"),
-            (source_text, "HOIST"), (source_text, "PARTS"), (machine, "ARGS")]
+SWITCHES = [
+    (actions, "MARKS"),
+    (actions, "LONE"),
+    (state_keys, "TABLES"),
+    (compile_source, "FIELDS"),
+    (op_chains, "CHAINS"),
+    (source_text, "HOIST"),
+    (source_text, "PARTS"),
+    (machine, "ARGS"),
+]
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
@@ -36,7 +45,7 @@ def walked(engine, players: int, seed: int, states: bool = False) -> list:
     return out + [state]
 
 
-MOMENTS = '''
+MOMENTS = """
 game "Moments"
 players 3
 counter coins per player = 2
@@ -57,13 +66,16 @@ phase round:
     if hearts < 1:
         end game
     next round
-'''
+"""
 
 
 # One interrupting action: LONE reads its test and mark with no lists per player.
-LONE_MOMENTS = MOMENTS.replace('''action wait(p) "Wait" when coins[p] == 1, interrupting:
+LONE_MOMENTS = MOMENTS.replace(
+    """action wait(p) "Wait" when coins[p] == 1, interrupting:
     coins[p] += 2
-''', "")
+""",
+    "",
+)
 
 
 @pytest.mark.parametrize("switch, text", [("MARKS", MOMENTS), ("LONE", LONE_MOMENTS)])
@@ -96,7 +108,7 @@ def moments_played(text: str):
     return out + [state]
 
 
-KEYS = '''
+KEYS = """
 game "K"
 players 2..3
 enum colour = red | blue | green
@@ -126,19 +138,23 @@ phase round:
     if n > 9:
         end game
     next round
-'''
+"""
 
 
-@pytest.mark.parametrize("test, statement", [
-    ("gems[player, c] < 3", "pass"),
-    ("gems[next_player(player), c] < 4 and mine(player, c) < 5", "gems[next_player(player), c] += 1"),
-    ("any(gems[player, d] > 2 for each d in colour) or count(pile[player, c]) < 2", "gems[player, blue] += 1"),
-    ("all(seen[x] < 2 for each x in deck) and gems[player, red] < 9", "seen[top(deck)] += 1"),
-    ("gems[player == 1, c] < 3", "pass"),
-    ("gems[player, c] < 3", "gems[n > 2, c] += 1"),
-    ("mine(player > 0, c) < 3", "pass"),
-    ("gems[player + 3, c] < 3", "pass"),
-    ("seen[c] < 3", "pass")])
+@pytest.mark.parametrize(
+    "test, statement",
+    [
+        ("gems[player, c] < 3", "pass"),
+        ("gems[next_player(player), c] < 4 and mine(player, c) < 5", "gems[next_player(player), c] += 1"),
+        ("any(gems[player, d] > 2 for each d in colour) or count(pile[player, c]) < 2", "gems[player, blue] += 1"),
+        ("all(seen[x] < 2 for each x in deck) and gems[player, red] < 9", "seen[top(deck)] += 1"),
+        ("gems[player == 1, c] < 3", "pass"),
+        ("gems[player, c] < 3", "gems[n > 2, c] += 1"),
+        ("mine(player > 0, c) < 3", "pass"),
+        ("gems[player + 3, c] < 3", "pass"),
+        ("seen[c] < 3", "pass"),
+    ],
+)
 @pytest.mark.parametrize("generated", [True, False])
 def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path, test, statement, generated):
     """Keys per player, per enum value and per component, in choices' filters, the rules'
@@ -148,8 +164,16 @@ def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path
     monkeypatch.setattr(compile_source, "ENABLED", generated)
 
     def run(on):
-        return walked(rules(KEYS.replace("TEST", test).replace("STATEMENT", statement), tmp_path,
-                            {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\ne,5\n"}), 3, 4)
+        return walked(
+            rules(
+                KEYS.replace("TEST", test).replace("STATEMENT", statement),
+                tmp_path,
+                {"cards.csv": "id,value\na,1\nb,3\nc,2\nd,4\ne,5\n"},
+            ),
+            3,
+            4,
+        )
+
     on, off = both_ways(monkeypatch, state_keys, "TABLES", run)
     assert on == off
     # true or 3 as a player, an enum's value or none as a card: no such key (top of an empty deck is none)
@@ -157,7 +181,7 @@ def test_keys_found_in_tables_read_write_and_fail_as_built(monkeypatch, tmp_path
     assert isinstance(on, str) == fails, on
 
 
-FIELDS = '''
+FIELDS = """
 game "F"
 players 2
 enum colour = red | blue
@@ -183,30 +207,45 @@ phase round:
         otherwise:
             end game
     next round
-'''
+"""
 
 
-@pytest.mark.parametrize("test, fails", [
-    ("c.value > 1 or best(player) == none", False),
-    ("top(pile[player]).colour != c.colour", False),
-    ("best(1 - player) == none or c.value >= best(1 - player)", False),
-    ("c.worth > 0", True),
-    ("top(purse).value > 0", True),
-    ("c.colour.value > 0", True),
-    ("[c, 2][min(1, n // 3)].value > 0", True)])
+@pytest.mark.parametrize(
+    "test, fails",
+    [
+        ("c.value > 1 or best(player) == none", False),
+        ("top(pile[player]).colour != c.colour", False),
+        ("best(1 - player) == none or c.value >= best(1 - player)", False),
+        ("c.worth > 0", True),
+        ("top(purse).value > 0", True),
+        ("c.colour.value > 0", True),
+        ("[c, 2][min(1, n // 3)].value > 0", True),
+    ],
+)
 def test_fields_read_from_tables_alone_read_and_fail_as_before(monkeypatch, tmp_path, test, fails):
     """A field of a component, of none (the top of an empty pile); of a component without it,
     of an enum's value and of a number fail with the same message at the same line."""
+
     def run(on):
-        return walked(rules(FIELDS.replace("TEST", test), tmp_path,
-                            {"cards.csv": "id,value,colour\na,1,red\nb,3,blue\nc,2,red\nd,4,blue\n",
-                             "coins.csv": "id,worth\nx,1\ny,2\n"}), 2, 7)
+        return walked(
+            rules(
+                FIELDS.replace("TEST", test),
+                tmp_path,
+                {
+                    "cards.csv": "id,value,colour\na,1,red\nb,3,blue\nc,2,red\nd,4,blue\n",
+                    "coins.csv": "id,worth\nx,1\ny,2\n",
+                },
+            ),
+            2,
+            7,
+        )
+
     on, off = both_ways(monkeypatch, compile_source, "FIELDS", run)
     assert on == off
     assert isinstance(on, str) == fails, on
 
 
-LOOPS = '''
+LOOPS = """
 game "L"
 players 2
 counter n = 0
@@ -234,19 +273,28 @@ phase round:
     if n > 30:
         end game
     next round
-'''
+"""
 
 
-@pytest.mark.parametrize("test, fails", [("left > 0", False), ("left > 0 and [1, 2, 3][left - 1] > 0", False),
-                                         ("[1, 2, 3][left] > 0", True), ("left > 0 and [1][n // 20] > 0", True)])
+@pytest.mark.parametrize(
+    "test, fails",
+    [
+        ("left > 0", False),
+        ("left > 0 and [1, 2, 3][left - 1] > 0", False),
+        ("[1, 2, 3][left] > 0", True),
+        ("left > 0 and [1][n // 20] > 0", True),
+    ],
+)
 def test_jumps_that_run_their_targets_play_and_fail_as_op_by_op(monkeypatch, test, fails):
     """A `while` whose test runs from the jump back, an `if`'s branches jumping past the rest, a
     loop's next item after an effect and a choice; a test that fails from a jump back (an index
     out of range) fails with the same message at the same line."""
+
     def run(on):
         engine = rules(LOOPS.replace("TEST", test))
         assert any(type(op).__name__ == "JumpOn" for b in engine.game.blocks for op in b.ops) == on
         return walked(engine, 2, 3, states=True)
+
     on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
     assert on == off
     assert isinstance(on, str) == fails, on
@@ -256,8 +304,9 @@ def test_jumps_that_run_their_targets_play_and_fail_as_op_by_op(monkeypatch, tes
 
 def test_a_loop_that_never_decides_is_still_stopped(monkeypatch):
     """Chains are one op long: the machine's step limit still counts the loop's turns."""
+
     def run(on):
-        engine = rules('''
+        engine = rules("""
             game "W"
             players 2
             counter n = 0
@@ -269,13 +318,14 @@ def test_a_loop_that_never_decides_is_still_stopped(monkeypatch):
                     if n % 2 == 0:
                         n += 0
                 next round
-            ''')
+            """)
         engine.start(2, 1)
+
     on, off = both_ways(monkeypatch, op_chains, "CHAINS", run)
     assert "steps without a decision" in on and "steps without a decision" in off and "<test>:" in on
 
 
-LOCALS = '''
+LOCALS = """
 game "H"
 players 2
 counter n = 0
@@ -291,18 +341,24 @@ phase round:
     if n > 25:
         end game
     next round
-'''
+"""
 
 
-@pytest.mark.parametrize("test, fails", [
-    ("c != x and (x > 1 or c > x) or k[player] > x + c", False),
-    ("[1, 2][x] > x or c == x", True),
-    ("x == 0 or [9][x - 1] > x", True)])
+@pytest.mark.parametrize(
+    "test, fails",
+    [
+        ("c != x and (x > 1 or c > x) or k[player] > x + c", False),
+        ("[1, 2][x] > x or c == x", True),
+        ("x == 0 or [9][x - 1] > x", True),
+    ],
+)
 def test_frame_locals_read_once_read_and_fail_as_at_each_read(monkeypatch, tmp_path, test, fails):
     """Frame locals read twice or more in a generated test, read once at its top: the same
     options, and the same message at the same line when a read fails (an index out of range)."""
+
     def run(on):
         return walked(rules(LOCALS.replace("TEST", test), tmp_path, {}), 2, 3)
+
     on, off = both_ways(monkeypatch, source_text, "HOIST", run)
     assert on == off
     assert isinstance(on, str) == fails, on
@@ -311,6 +367,7 @@ def test_frame_locals_read_once_read_and_fail_as_at_each_read(monkeypatch, tmp_p
 def test_hoisting_reads_each_local_once_and_leaves_writes_alone():
     source = "def e(m):\n    try:\n        E = m.env\n        return E['x'] + E['x'] * E['y']\n"
     assert source_text.hoisted(source) == (
-        "def e(m):\n    try:\n        E = m.env\n        e_x = E['x']\n        return e_x + e_x * E['y']\n")
+        "def e(m):\n    try:\n        E = m.env\n        e_x = E['x']\n        return e_x + e_x * E['y']\n"
+    )
     written = source.replace("return", "E['y'] = 1\n        return")
     assert source_text.hoisted(written) == written

@@ -4,6 +4,7 @@ path) and once over `list(cells(board))` (the general path), with the same rando
 choices: every decision must offer the same options and every score must match.
 A shared grid takes the one-comprehension path over its content array; a grid
 kept per player takes the per-cell direct test."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from meeple.interpreter.rng import Random
 from tests.conftest import rules
 
-GAME = '''
+GAME = """
 game "Cells"
 players 2
 enum mark = x | o | wall
@@ -42,10 +43,15 @@ phase turn:
 
 score "Seen": seen
 score "Walls": walls
-'''
+"""
 
-FILTERS = ["c.empty", "c.empty and not c.mark == wall", "c.mark == none or c.mark != x and c.empty",
-           "not (not c.empty)", "c.empty and c.row != 1"]
+FILTERS = [
+    "c.empty",
+    "c.empty and not c.mark == wall",
+    "c.mark == none or c.mark != x and c.empty",
+    "not (not c.empty)",
+    "c.empty and c.row != 1",
+]
 
 
 def play(text: str, seed: int):
@@ -77,6 +83,7 @@ def test_the_direct_paths_are_taken():
     def chooses(grid, source):
         engine = rules(GAME.replace("FILTER", "c.empty").replace("SOURCE", source).replace("GRID", grid))
         return [op for b in engine.game.blocks for op in b.ops if type(op).__name__ == "ChooseFrom"]
+
     shared, per_player = (chooses(g, "cells(board)") for g in GRIDS)
     assert len(shared) == 2 and all(op.where is None and op.cell_test is None for op in shared)  # folded
     assert all(op.cell_test is not None for op in per_player)

@@ -1,4 +1,5 @@
 """The checker and compile-time errors: every message located, with a hint."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,9 +40,12 @@ class TestNames:
     def test_a_misspelled_field_is_found_when_the_rules_load(self, tmp_path):
         (tmp_path / "cards.csv").write_text("id,points\na,1\n")
         path = tmp_path / "c.rules"
-        path.write_text(BASE + 'component card from "cards.csv":\n    points: int\nzone hand: hand of card\n'
-                        'setup:\n    move card to hand\nscore "P": sum(c.point for each c in hand)\n')
+        path.write_text(
+            BASE + 'component card from "cards.csv":\n    points: int\nzone hand: hand of card\n'
+            'setup:\n    move card to hand\nscore "P": sum(c.point for each c in hand)\n'
+        )
         from meeple.dsl.parser import parse_file
+
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(path), {}, [])
         out = info.value.format()
@@ -98,6 +102,7 @@ class TestDefinitions:
     def test_data_file_outside_the_folder(self, tmp_path):
         (tmp_path / "g.rules").write_text(BASE + 'component c from "../x.csv":\n    v: int\n')
         from meeple.dsl.parser import parse_file
+
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(tmp_path / "g.rules"), {}, [])
         assert "outside the ruleset's folder" in info.value.format()
@@ -106,6 +111,7 @@ class TestDefinitions:
         (tmp_path / "c.csv").write_text("id,v\na,1\nb,two\n")
         (tmp_path / "g.rules").write_text(BASE + 'component c from "c.csv":\n    v: int\n')
         from meeple.dsl.parser import parse_file
+
         with pytest.raises(MeepleError) as info:
             compile_ruleset(parse_file(tmp_path / "g.rules"), {}, [])
         assert info.value.format().startswith(f"{tmp_path / 'c.csv'}:3:1: error: field `v` must be a whole number")
@@ -113,10 +119,19 @@ class TestDefinitions:
 
 class TestWarnings:
     def test_unreachable_phase_and_unused_things(self):
-        out = warnings_of(BASE + "counter unused = 0\nsetup:\n    next a\nphase a:\n    end game\nphase b:\n    end game\n")
+        out = warnings_of(
+            BASE + "counter unused = 0\nsetup:\n    next a\nphase a:\n    end game\nphase b:\n    end game\n"
+        )
         assert any("phase `b` can never be reached" in w and "warning:" in w for w in out)
         assert any("counter `unused` is never used" in w for w in out)
 
     def test_a_clean_ruleset_has_no_warnings(self):
-        assert warnings_of(BASE + "counter a = 0\nsetup:\n    a += 1\n    next a_phase\nphase a_phase:\n    end game\n"
-                           .replace("a_phase", "play")) == []
+        assert (
+            warnings_of(
+                BASE
+                + "counter a = 0\nsetup:\n    a += 1\n    next a_phase\nphase a_phase:\n    end game\n".replace(
+                    "a_phase", "play"
+                )
+            )
+            == []
+        )

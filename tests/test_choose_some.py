@@ -1,5 +1,6 @@
 """`choose between LO and HI NAME from LIST:` on its own: a set picked one item at a
 time with "done", never every subset as an option."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.interpreter import runner
 from tests.conftest import rules
 
-GAME = '''
+GAME = """
 game "Pick"
 players 2
 counter total per player = 0
@@ -22,7 +23,7 @@ setup:
             picks = count(xs)
         otherwise:
             total = -1
-'''
+"""
 
 
 def ids(e, s):
@@ -75,7 +76,7 @@ def test_others_see_how_many_were_picked_not_which():
 
 def test_it_cannot_be_made_simultaneously():
     with pytest.raises(MeepleError) as err:
-        rules('''
+        rules("""
 game "Bad"
 players 2
 counter x = 0
@@ -83,7 +84,7 @@ setup:
     simultaneously for each player in turn_order:
         choose between 1 and 2 xs from [1, 2, 3]:
             x += count(xs)
-''')
+""")
     assert "<test>:6:9: error: a `choose between` cannot be made simultaneously" in str(err.value)
     assert "subsets(hand, 1, 3)" in str(err.value)
 
@@ -106,14 +107,14 @@ def test_a_title_with_braces_is_filled_in():
     assert "Which numbers (up to 3)?" in result.trace.jsonl()
 
 
-ZERO = '''
+ZERO = """
 game "Zero"
 players 1
 counter total = -1
 setup:
     choose between 0 and 2 xs from ITEMS by 0 "Which, if any?":
         total = sum(xs)
-'''
+"""
 
 
 def test_none_to_pick_when_none_are_needed_runs_the_block_with_nothing():

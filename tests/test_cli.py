@@ -1,4 +1,5 @@
 """The command line: exit codes, one-line errors, JSON output, traces and replay."""
+
 from __future__ import annotations
 
 import json
@@ -35,9 +36,11 @@ class TestCheck:
     def test_errors_that_show_only_in_play_are_found_by_short_games(self, tmp_path, capsys):
         """`check` plays a few random games: an action that spends what a choice needs."""
         bad = tmp_path / "play.rules"
-        bad.write_text('game "P"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n'
-                       '    gold -= 1\nsetup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
-                       '            choose m from [gold] where m > 0 by 0 "Then?":\n                pass\n')
+        bad.write_text(
+            'game "P"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n'
+            '    gold -= 1\nsetup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
+            '            choose m from [gold] where m > 0 by 0 "Then?":\n                pass\n'
+        )
         code, out, err = run(capsys, "check", str(bad))
         assert code == 1 and out == "" and "Traceback" not in err
         assert f"{bad}:10:13: error: in setup: nothing to choose for `m` and no `otherwise`" in err
@@ -46,10 +49,12 @@ class TestCheck:
 
     def test_a_title_in_braces_in_a_simultaneous_choice_plays(self, tmp_path, capsys):
         ok = tmp_path / "bids.rules"
-        ok.write_text('game "B"\nplayers 2\ncounter bid per player = 0\nsetup:\n'
-                      '    simultaneously for each player in turn_order:\n'
-                      '        choose n from [1, 2] "Bid, P{player + 1}?":\n            bid = n\n'
-                      '    choose between 0 and 2 xs from [] by 0 "Which ({count(turn_order)})?":\n        pass\n')
+        ok.write_text(
+            'game "B"\nplayers 2\ncounter bid per player = 0\nsetup:\n'
+            "    simultaneously for each player in turn_order:\n"
+            '        choose n from [1, 2] "Bid, P{player + 1}?":\n            bid = n\n'
+            '    choose between 0 and 2 xs from [] by 0 "Which ({count(turn_order)})?":\n        pass\n'
+        )
         code, out, err = run(capsys, "check", str(ok))
         assert (code, err) == (0, "") and ": ok (B" in out
 
@@ -63,17 +68,20 @@ class TestCheck:
 
 
 class TestBadCommandLines:
-    @pytest.mark.parametrize("args, message", [
-        (["run", "queens_wish"], "unknown game `queens_wish`; did you mean `queens_wishes`?"),
-        (["run", QW, "--option", "board=C"], "option `board` cannot be `C`; choose one of: A, B"),
-        (["run", QW, "--option", "boards=A"], "unknown option `boards`; did you mean `board`?"),
-        (["run", QW, "--players", "5"], "is for 1-4 players, not 5"),
-        (["run", QW, "--agents", "clever"], "unknown agent `clever`"),
-        (["run", QW, "--variant", "fast"], "unknown variant `fast`"),
-        (["run", QW, "--option", "board"], "--option wants NAME=VALUE"),
-        (["run", QW, "--seed", "x"], "invalid int value"),
-        (["bogus"], "invalid choice"),
-    ])
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["run", "queens_wish"], "unknown game `queens_wish`; did you mean `queens_wishes`?"),
+            (["run", QW, "--option", "board=C"], "option `board` cannot be `C`; choose one of: A, B"),
+            (["run", QW, "--option", "boards=A"], "unknown option `boards`; did you mean `board`?"),
+            (["run", QW, "--players", "5"], "is for 1-4 players, not 5"),
+            (["run", QW, "--agents", "clever"], "unknown agent `clever`"),
+            (["run", QW, "--variant", "fast"], "unknown variant `fast`"),
+            (["run", QW, "--option", "board"], "--option wants NAME=VALUE"),
+            (["run", QW, "--seed", "x"], "invalid int value"),
+            (["bogus"], "invalid choice"),
+        ],
+    )
     def test_one_line_and_exit_2(self, capsys, args, message):
         code, out, err = run(capsys, *args)
         assert code == 2, err
@@ -90,7 +98,12 @@ class TestRun:
         assert data["game"] == "The Queen's Wishes" and data["seed"] == 7 and data["players"] == 3
         assert data["options"] == {"board": "A", "scoring": "A"}
         assert len(data["scores"]) == 3 and set(data["scores"][0]["breakdown"]) == {
-            "Chess pieces", "Roses", "Mushrooms", "Trees", "Empty spaces"}
+            "Chess pieces",
+            "Roses",
+            "Mushrooms",
+            "Trees",
+            "Empty spaces",
+        }
         assert [r["place"] for r in data["ranking"]][0] == 1
         grid = data["state"]["grids"]["garden/0"]["rows"]
         assert len(grid) == 6 and all(len(r) == 8 for r in grid)
@@ -123,14 +136,21 @@ class TestRun:
 
     def test_list(self, capsys):
         code, out, _ = run(capsys, "list")
-        assert code == 0 and "queens_wishes: The Queen's Wishes, 1-4 players; options: board = A | B; scoring = A | B" in out
+        assert (
+            code == 0
+            and "queens_wishes: The Queen's Wishes, 1-4 players; options: board = A | B; scoring = A | B" in out
+        )
 
 
 def test_console_script_runs_without_a_traceback(tmp_path):
     bad = tmp_path / "x.rules"
     bad.write_text("game\n")
-    proc = subprocess.run([sys.executable, "-c", "import cli, sys; sys.exit(cli.main())", "check", str(bad)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import cli, sys; sys.exit(cli.main())", "check", str(bad)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and ":1:5: error:" in proc.stderr
 
 
@@ -166,8 +186,10 @@ def test_every_command_in_the_readme_is_a_real_command_line():
     import shlex
 
     from meeple.cli import build_parser
-    lines = [ln.split("#")[0] for ln in (ROOT / "README.md").read_text().splitlines()
-             if ln.startswith(".venv/bin/meeple ")]
+
+    lines = [
+        ln.split("#")[0] for ln in (ROOT / "README.md").read_text().splitlines() if ln.startswith(".venv/bin/meeple ")
+    ]
     assert len(lines) > 20
     parser = build_parser()
     for line in lines:

@@ -7,6 +7,7 @@ topic pages (docs/cookbook-*.md); a recipe's example is the
 ```rules block, and the data files it reads follow it as blocks whose info string
 names the file (```csv file=cards.csv, ```json file=path.json).
 """
+
 from __future__ import annotations
 
 import re
@@ -152,7 +153,7 @@ class TestDrawAndDiscard:
             events += ev
         kinds = [x["e"] for x in events]
         draw = kinds.index("draw")
-        assert kinds[draw:draw + 4] == ["draw", "move", "shuffle", "draw"]  # take what is left, refill, go on
+        assert kinds[draw : draw + 4] == ["draw", "move", "shuffle", "draw"]  # take what is left, refill, go on
         assert events[draw]["items"] == [last] and events[draw + 1]["src"] == "discard"
         assert len(s["zones"]["hand/1"]) == 5 and s["zones"]["discard"] == []
 
@@ -234,8 +235,9 @@ class TestDice:
 
     def test_faces_printed_twice_come_up_about_twice_as_often(self, recipe):
         e = recipe("dice")
-        rolled = Counter(v for seed in range(300) for k, v in e.start(1, seed)[0]["vars"].items()
-                         if k.startswith("showing/"))
+        rolled = Counter(
+            v for seed in range(300) for k, v in e.start(1, seed)[0]["vars"].items() if k.startswith("showing/")
+        )
         assert set(rolled) == {"coin", "coins", "star", "skull"}
         assert rolled["coin"] > 1.5 * rolled["star"] and rolled["coins"] > 1.5 * rolled["skull"]
 
@@ -269,17 +271,16 @@ class TestTurnOrderByBids:
         s, _ = e.start(3, 1)
         s = take(e, s, "2", "1", "2")
         assert s["vars"]["order"] == [0, 2, 1]
-        s = take(e, s, "5", "3", "2")                       # the prizes; P1 stays first
-        s = take(e, s, "1", "4", "2", "5", "3", "2")        # P2 wins round 2 and is first
+        s = take(e, s, "5", "3", "2")  # the prizes; P1 stays first
+        s = take(e, s, "1", "4", "2", "5", "3", "2")  # P2 wins round 2 and is first
         assert s["first"] == 1
-        s = take(e, s, "0", "3", "3")                       # bids of P2, P3, P1: P3 and P1 tie
+        s = take(e, s, "0", "3", "3")  # bids of P2, P3, P1: P3 and P1 tie
         assert s["vars"]["order"] == [2, 0, 1], "P3 comes before P1 counting from P2"
-
 
     def test_bids_are_secret_until_revealed(self, recipe):
         e = recipe("turn-order-by-bids")
         s, _ = e.start(3, 1)
-        s, events = e.apply(s, "4")                         # P1 bids 4
+        s, events = e.apply(s, "4")  # P1 bids 4
         assert e.view(s, 0)["vars"]["bid/0"] == 4 and e.view(s, 1)["vars"]["bid/0"] == "?"
         assert "4" not in repr([f[2] for f in e.view(s, 1)["stack"]])  # the chosen local too
         assert [x["value"] for x in st.visible_events(e.game, events, 1, s) if x["e"] == "set"] == ["?"]
@@ -321,11 +322,11 @@ class TestReactionWindows:
     def test_only_the_target_with_a_shield_is_asked_and_the_shield_blocks(self, recipe):
         e = recipe("reaction-windows")
         s, _ = e.start(2, 1)
-        d = e.decision(s)        # P1 attacks P2 (the only target): P2 may react, P1 is not asked
+        d = e.decision(s)  # P1 attacks P2 (the only target): P2 may react, P1 is not asked
         assert d.actor == 1 and option_ids(e, s) == ["Raise your shield", "pass"]
         s = take(e, s, "Raise your shield")
         assert (s["vars"]["health/1"], s["vars"]["shields/1"]) == (6, 0)
-        assert e.decision(s).actor == 0      # P2 attacks P1, who has a shield
+        assert e.decision(s).actor == 0  # P2 attacks P1, who has a shield
         s = take(e, s, "pass")
         assert s["vars"]["health/0"] == 4
         # Round 2: P1 hits P2, who has no shield left and is not asked; then P1 may react again.
@@ -440,7 +441,7 @@ class TestPolyominoPlacement:
         e = recipe("polyomino-placement")
         s, _ = e.start(1, 1)
         run_alone(e, s, effect_frame(e, "plant", p=0, t="domino-1"))
-        assert len(option_ids(e, s)) == 48      # 4 orientations x 12 positions on a 4 x 4 garden
+        assert len(option_ids(e, s)) == 48  # 4 orientations x 12 positions on a 4 x 4 garden
         s = take(e, s, "r1c1o0")
         assert s["grids"]["garden/0"]["cells"][:2] == ["sun", "moon"]
         assert not any("domino-1" in z for z in s["zones"].values())
@@ -451,16 +452,16 @@ class TestPolyominoPlacement:
         s, _ = e.start(1, 1)
         cells = s["grids"]["garden/0"]["cells"]
         cells[:] = ["moon"] * 16
-        cells[0] = cells[1] = None                  # a 1 x 2 hole
+        cells[0] = cells[1] = None  # a 1 x 2 hole
         fill_zone(s, "offer", ["bar-1", "domino-1"])
-        s["vars"]["round_number"] = 4                 # the last round: the phase ends the game
+        s["vars"]["round_number"] = 4  # the last round: the phase ends the game
         run_alone(e, s, [e.game.phases["round"], 0, {}])
         d = e.decision(s)
         assert d.prompt == "Where does the tile go?" and s["pending"]["piece"] == "domino-1"
-        assert len(d.options) == 2                  # sun-moon or moon-sun
+        assert len(d.options) == 2  # sun-moon or moon-sun
         s = take(e, s, 0)
         cells = s["grids"]["garden/0"]["cells"]
-        cells[0] = None                             # a single square: nothing fits
+        cells[0] = None  # a single square: nothing fits
         fill_zone(s, "offer", ["bar-1", "ell-1"])
         s["vars"]["round_number"] = 4
         stuck = s["vars"]["stuck/0"]
@@ -477,9 +478,9 @@ class TestPathMovement:
 
     def test_a_move_chooses_at_forks_and_skips_other_pieces(self, recipe):
         e = recipe("path-movement")
-        assert self.reach(e, "start", "e", 3)["vars"]["at/0"] == "c"          # one end: taken at once
+        assert self.reach(e, "start", "e", 3)["vars"]["at/0"] == "c"  # one end: taken at once
         assert option_ids(e, self.reach(e, "start", "e", 4)) == ["left", "right"]
-        assert option_ids(e, self.reach(e, "start", "a", 3)) == ["left", "right"]   # `a` is not counted
+        assert option_ids(e, self.reach(e, "start", "a", 3)) == ["left", "right"]  # `a` is not counted
         assert self.reach(e, "d", "start", 2)["vars"]["at/0"] == "a", "the loop goes round past the start"
 
     def test_a_flower_space_scores(self, recipe):
@@ -496,8 +497,16 @@ class TestMajorities:
         s, _ = e.start(4, 1)
         for key in [k for k in s["vars"] if k.startswith("cubes/")]:
             s["vars"][key] = 0
-        for key, n in {"0/north": 3, "1/north": 3, "2/north": 1, "0/south": 1,
-                       "2/east": 2, "3/east": 1, "3/west": 1, "1/west": 1}.items():
+        for key, n in {
+            "0/north": 3,
+            "1/north": 3,
+            "2/north": 1,
+            "0/south": 1,
+            "2/east": 2,
+            "3/east": 1,
+            "3/west": 1,
+            "1/west": 1,
+        }.items():
             s["vars"][f"cubes/{key}"] = n
         # north: P1 and P2 tie for most (5 each), P3 is third (0); south: P1 alone;
         # east: P3 most, P4 second; west: P2 and P4 tie for most;
@@ -528,7 +537,7 @@ class TestSoloAutomata:
         assert s["vars"]["bot_cubes/south"] == 2, "Block goes where the player is strongest"
         s = take(e, s, "north")
         assert s["vars"]["bot_cubes/north"] == 2 and e.is_terminal(s)
-        assert s["vars"]["won"] is False                 # 2 against 2: ties go to the automaton
+        assert s["vars"]["won"] is False  # 2 against 2: ties go to the automaton
         assert e.scores(s)[0]["breakdown"] == {"Regions": 0, "Beat the automaton": 0}
 
     def test_beating_the_automaton(self, recipe):
@@ -550,7 +559,7 @@ class TestVariantsAndOptions:
 
     def test_the_rich_variant_replaces_the_income(self, recipe):
         plain, rich = recipe("variants-and-options"), recipe("variants-and-options", variants=["rich"])
-        s, _ = plain.start(2, 1)      # one coin: round 1 has only "Score 1 VP", taken at once
+        s, _ = plain.start(2, 1)  # one coin: round 1 has only "Score 1 VP", taken at once
         assert s["vars"]["round_number"] == 2
         s, _ = rich.start(2, 1)
         assert s["vars"]["round_number"] == 1 and s["vars"]["coins/0"] == 2

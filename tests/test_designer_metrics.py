@@ -1,4 +1,5 @@
 """Designer metrics on games whose answers are known (interpreter/lab/designer.py, record.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,10 +11,25 @@ from meeple.interpreter.lab.simulate import Side, play_row
 
 def row(seed, scores, first=0, picks=None, breakdown=None, win=None):
     winners = [i for i, s in enumerate(scores) if s == max(scores)]
-    return {"seed": seed, "side": "base", "ruleset": "g", "players": len(scores), "options": {}, "variants": [],
-            "agents": ["random"], "scores": scores, "winners": winners, "win": win,
-            "breakdown": breakdown or [{"A": s} for s in scores], "first_player": first,
-            "picks": picks or {}, "error": None, "margin": None, "lead_changes": None, "lead_for_good": None}
+    return {
+        "seed": seed,
+        "side": "base",
+        "ruleset": "g",
+        "players": len(scores),
+        "options": {},
+        "variants": [],
+        "agents": ["random"],
+        "scores": scores,
+        "winners": winners,
+        "win": win,
+        "breakdown": breakdown or [{"A": s} for s in scores],
+        "first_player": first,
+        "picks": picks or {},
+        "error": None,
+        "margin": None,
+        "lead_changes": None,
+        "lead_for_good": None,
+    }
 
 
 class FakeEngine:
@@ -47,7 +63,7 @@ def test_first_player_advantage_is_the_first_players_not_seat_ones():
     # the first player (seat 2 in odd games, seat 1 in even ones) always wins: seat rates are even
     rows = [row(s, [10, 5] if s % 2 == 0 else [5, 10], first=s % 2) for s in range(20)]
     first = designer.first_player(rows)
-    assert first["rate"] == 1.0 and first["p"] == pytest.approx(2 * 0.5 ** 20)
+    assert first["rate"] == 1.0 and first["p"] == pytest.approx(2 * 0.5**20)
     summary = stats.summarize(rows)
     assert summary["seats"][0]["win_rate"]["p"] == 0.5
     assert summary["first_player"]["rate"] == 1.0
@@ -64,8 +80,12 @@ def test_picks_count_offers_takes_and_the_win_rate_either_way():
     rows = []
     for s in range(10):
         took = s < 6
-        picks = {"7": {"title": "Which?", "things": {"x": [[1, 1 if took else 0], [0, 0]],
-                                                      "y": [[1, 0 if took else 1], [0, 0]]}}}
+        picks = {
+            "7": {
+                "title": "Which?",
+                "things": {"x": [[1, 1 if took else 0], [0, 0]], "y": [[1, 0 if took else 1], [0, 0]]},
+            }
+        }
         rows.append(row(s, [9, 1] if took else [1, 9], picks=picks))
     [entry] = designer.picks(rows)
     x = entry["things"]["x"]
@@ -77,9 +97,10 @@ def test_picks_count_offers_takes_and_the_win_rate_either_way():
 
 
 def test_a_thing_never_taken_is_listed():
-    rows = [row(s, [1, 0], picks={"3": {"title": "Pick", "things": {"good": [[1, 1], [0, 0]],
-                                                                     "bad": [[1, 0], [0, 0]]}}})
-            for s in range(6)]
+    rows = [
+        row(s, [1, 0], picks={"3": {"title": "Pick", "things": {"good": [[1, 1], [0, 0]], "bad": [[1, 0], [0, 0]]}}})
+        for s in range(6)
+    ]
     [entry] = designer.picks(rows)
     assert entry["never"] == ["bad"] and entry["always"] == ["good"]
 
@@ -87,30 +108,48 @@ def test_a_thing_never_taken_is_listed():
 def test_the_report_plots_pick_rates_with_their_intervals(tmp_path):
     pytest.importorskip("matplotlib")
     from meeple.interpreter.lab import report
+
     # "bad" is offered in all 8 games and never taken; "good" taken in all 8; "rare" offered in 2, taken in 1
-    rows = [row(s, [1, 0], picks={"3": {"title": "Pick", "things": {
-        "good": [[1, 1], [0, 0]], "bad": [[1, 0], [0, 0]], **({"rare": [[1, s % 2], [0, 0]]} if s < 2 else {})}}})
-        for s in range(8)]
+    rows = [
+        row(
+            s,
+            [1, 0],
+            picks={
+                "3": {
+                    "title": "Pick",
+                    "things": {
+                        "good": [[1, 1], [0, 0]],
+                        "bad": [[1, 0], [0, 0]],
+                        **({"rare": [[1, s % 2], [0, 0]]} if s < 2 else {}),
+                    },
+                }
+            },
+        )
+        for s in range(8)
+    ]
     summary = stats.summarize(rows)
     [shown] = report.pick_rates([summary])
     assert shown["title"] == "Pick" and shown["things"] == ["bad", "rare", "good"]  # rarest picks first
-    (bad, rare, good), = shown["sides"]
+    ((bad, rare, good),) = shown["sides"]
     assert bad[0] == 0.0 and good[0] == 1.0 and rare[0] == 0.5
     assert 0 < bad[2] < 0.4 and 0.6 < good[1] < 1 and rare[1] < 0.5 < rare[2]  # Wilson, 8 and 2 offers
     files = report.write_report(tmp_path / "r.html", summary, rows)
     assert str(tmp_path / "r_picks.png") in files and "taken when offered" in (tmp_path / "r.html").read_text()
     no_picks = [row(s, [1, 0]) for s in range(4)]
     assert report.pick_rates([stats.summarize(no_picks)]) == []
-    assert not any(f.endswith("_picks.png") for f in report.write_report(tmp_path / "n.html",
-                                                                          stats.summarize(no_picks), no_picks))
+    assert not any(
+        f.endswith("_picks.png") for f in report.write_report(tmp_path / "n.html", stats.summarize(no_picks), no_picks)
+    )
 
 
 def test_a_played_game_records_its_choices(tmp_path):
     path = tmp_path / "g.rules"
-    path.write_text('game "G"\nplayers 2\nenum fruit = apple | pear\ncounter n per player = 0\n'
-                    'setup:\n    for each player in turn_order:\n'
-                    '        choose f from fruit "Which fruit?":\n            n += 1 if f == apple else 0\n'
-                    'score "N": n\n')
+    path.write_text(
+        'game "G"\nplayers 2\nenum fruit = apple | pear\ncounter n per player = 0\n'
+        "setup:\n    for each player in turn_order:\n"
+        '        choose f from fruit "Which fruit?":\n            n += 1 if f == apple else 0\n'
+        'score "N": n\n'
+    )
     r = play_row(Side(str(path), 2, ("random",)), 4)
     [(line, entry)] = r["picks"].items()
     assert entry["title"] == "Which fruit?" and set(entry["things"]) == {"apple", "pear"}

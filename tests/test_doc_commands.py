@@ -19,9 +19,7 @@ GUIDES = ["agents.md", "performance.md", "lab.md"]
 def commands(text: str) -> list[str]:
     """Inline code spans and the lines of code blocks (a trailing backslash joins the next) that
     run meeple or the strength benchmark, with the executable's path left out."""
-    spans = re.findall(
-        r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
-    )
+    spans = re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE))
     blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
     lines = [ln for b in blocks for ln in b.replace("\\\n", " ").splitlines()]
     found = []
@@ -31,32 +29,20 @@ def commands(text: str) -> list[str]:
             r"(?:\.venv/bin/)?(meeple|(?:\.venv/bin/python )?(?:benchmarks/)?agent_strength\.py)\s(.*)",
             cmd,
         )
-        bare = (
-            len(m.group(2).split()) < 2 if m and m.group(1) == "meeple" else False
-        )  # `meeple compare`: a name
+        bare = len(m.group(2).split()) < 2 if m and m.group(1) == "meeple" else False  # `meeple compare`: a name
         if m and not bare and "GAME" not in cmd and "..." not in cmd and "[" not in cmd:
-            found.append(
-                ("meeple" if m.group(1) == "meeple" else "agent_strength")
-                + " "
-                + m.group(2)
-            )
+            found.append(("meeple" if m.group(1) == "meeple" else "agent_strength") + " " + m.group(2))
     return found
 
 
 def strength_parser():
-    spec = importlib.util.spec_from_file_location(
-        "agent_strength", ROOT / "benchmarks" / "agent_strength.py"
-    )
+    spec = importlib.util.spec_from_file_location("agent_strength", ROOT / "benchmarks" / "agent_strength.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.parser()
 
 
-CASES = [
-    (page, cmd)
-    for page in GUIDES
-    for cmd in commands((ROOT / "docs" / page).read_text(encoding="utf-8"))
-]
+CASES = [(page, cmd) for page in GUIDES for cmd in commands((ROOT / "docs" / page).read_text(encoding="utf-8"))]
 
 
 def test_the_guides_give_commands():

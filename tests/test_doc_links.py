@@ -55,9 +55,7 @@ def test_every_relative_link_leads_to_a_file_and_heading(page):
         path, _, anchor = target.partition("#")
         dest = (page.parent / path).resolve() if path else page
         if not dest.exists():
-            broken.append(
-                f"{target}: no file {dest.relative_to(ROOT) if ROOT in dest.parents else dest}"
-            )
+            broken.append(f"{target}: no file {dest.relative_to(ROOT) if ROOT in dest.parents else dest}")
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(f"{target}: no heading #{anchor} in {dest.name}")
     assert broken == [], f"{page.relative_to(ROOT)}: " + "; ".join(broken)
@@ -65,9 +63,7 @@ def test_every_relative_link_leads_to_a_file_and_heading(page):
 
 def test_the_link_check_sees_a_broken_link_and_a_missing_heading(tmp_path):
     page = tmp_path / "a.md"
-    page.write_text(
-        "# Top\n\nSee [b](b.md), [top](#top), [gone](#gone).\n```\n[not](a-link.md)\n```\n"
-    )
+    page.write_text("# Top\n\nSee [b](b.md), [top](#top), [gone](#gone).\n```\n[not](a-link.md)\n```\n")
     assert links(page) == ["b.md", "#top", "#gone"]
     assert anchors(page) == {"top"}
 
@@ -78,20 +74,14 @@ GUIDES = [p for p in PAGES if p.name not in LONG_ALLOWED and "rulesets" not in p
 @pytest.mark.parametrize("page", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_guide_fits_in_about_600_lines(page):
     lines = len(page.read_text(encoding="utf-8").splitlines())
-    assert lines <= 620, (
-        f"{page.name} has {lines} lines: split it by topic (docs/README.md indexes the pages)"
-    )
+    assert lines <= 620, f"{page.name} has {lines} lines: split it by topic (docs/README.md indexes the pages)"
 
 
 @pytest.mark.parametrize("page", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_guide_says_what_is_true_today_not_when_it_was_found(page):
-    text = re.sub(
-        r"\]\([^)]*\)", "]()", page.read_text(encoding="utf-8")
-    )  # a link's anchor may hold a date
+    text = re.sub(r"\]\([^)]*\)", "]()", page.read_text(encoding="utf-8"))  # a link's anchor may hold a date
     found = [line for line in text.splitlines() if NOTEBOOK.search(line)]
-    assert found == [], (
-        f"{page.name}: dated or diary wording belongs in docs/experiments.md: {found[:3]}"
-    )
+    assert found == [], f"{page.name}: dated or diary wording belongs in docs/experiments.md: {found[:3]}"
 
 
 def test_the_index_names_every_page_and_the_readme_links_it():

@@ -1,5 +1,6 @@
 """The language reference is part of the product: its examples parse, compile and run,
 together they use every construct, and the function table matches the engine's."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -54,13 +55,18 @@ def test_examples_cover_every_construct():
     seen: set = set()
     for i, text in enumerate(EXAMPLES):
         walk(parse_text(text, f"example {i + 1}").items, seen)
-    nodes = {name for name, cls in vars(ast).items()
-             if dataclasses.is_dataclass(cls) and cls.__module__ == ast.__name__ and name != "Ruleset"}
+    nodes = {
+        name
+        for name, cls in vars(ast).items()
+        if dataclasses.is_dataclass(cls) and cls.__module__ == ast.__name__ and name != "Ruleset"
+    }
     assert sorted(nodes - seen) == []
 
 
 def test_function_table_matches_the_engine():
-    rows = re.findall(r"^\| `([a-z_]+)\((.*?)\)` \| (.*?) \| `(.*?)` \|$", "\n".join(doc.read_text() for doc in DOCS), re.M)
+    rows = re.findall(
+        r"^\| `([a-z_]+)\((.*?)\)` \| (.*?) \| `(.*?)` \|$", "\n".join(doc.read_text() for doc in DOCS), re.M
+    )
     documented = {name: (doc, example) for name, _, doc, example in rows}
     assert set(documented) == set(FUNCTIONS)
     for name, builtin in FUNCTIONS.items():
@@ -82,5 +88,6 @@ def test_examples_use_every_keyword_of_the_grammar():
     """Flags of a construct (`may`, `undoable`, `as`, `on back`...) have no AST class of their
     own: every keyword of the grammar must appear in some parsed example."""
     from meeple.dsl.parser import keywords
+
     words = set(re.findall(r"[a-z_]+", "\n".join(re.sub(r"#.*", "", e) for e in EXAMPLES)))
     assert sorted(set(keywords()) - words) == []

@@ -1,6 +1,7 @@
 """Totals, outlooks, places and rankings added up on one machine without the breakdown dicts
 (scoring.FAST_VALUES) against the long way through `breakdown` and `hints`: the same values,
 the same errors, and bots that value positions by them choosing the same options."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,15 @@ from meeple.interpreter.agents.rollout import RolloutAgent
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 
-GAMES = [("queens_wishes", 4, 41), ("wild_gardens", 2, 42), ("apothebakery", 4, 43), ("mudcake_fair", 3, 44),
-         ("tic_tac_toe", 2, 45), ("connect_four", 2, 46), ("breakthrough", 2, 47)]
+GAMES = [
+    ("queens_wishes", 4, 41),
+    ("wild_gardens", 2, 42),
+    ("apothebakery", 4, 43),
+    ("mudcake_fair", 3, 44),
+    ("tic_tac_toe", 2, 45),
+    ("connect_four", 2, 46),
+    ("breakthrough", 2, 47),
+]
 
 
 def values(engine, players: int, seed: int) -> list:
@@ -22,8 +30,14 @@ def values(engine, players: int, seed: int) -> list:
     state, _ = engine.start(players, seed)
     out = []
     while True:
-        out.append([[engine.total(state, p) for p in range(players)], engine.totals(state),
-                    [engine.outlook(state, p) for p in range(players)], engine.places(state)])
+        out.append(
+            [
+                [engine.total(state, p) for p in range(players)],
+                engine.totals(state),
+                [engine.outlook(state, p) for p in range(players)],
+                engine.places(state),
+            ]
+        )
         n = engine.option_count(state)
         if n == 0:
             return out + [engine.ranking(state), engine.ranking(state, [])]
@@ -54,18 +68,21 @@ def decisions(engine, players: int, seed: int, make, moves: int) -> list:
     return taken
 
 
-@pytest.mark.parametrize("name, players, moves", [("tic_tac_toe", 2, 9), ("connect_four", 2, 8),
-                                                  ("queens_wishes", 2, 4), ("mudcake_fair", 3, 4)])
+@pytest.mark.parametrize(
+    "name, players, moves",
+    [("tic_tac_toe", 2, 9), ("connect_four", 2, 8), ("queens_wishes", 2, 4), ("mudcake_fair", 3, 4)],
+)
 def test_bots_choose_the_same_with_fast_values_or_not(monkeypatch, name, players, moves):
     engine = shipped(name)
-    for make in (lambda e, s, seed: MctsAgent(e, s, seed, iterations=60),
-                 lambda e, s, seed: RolloutAgent(e, s, seed, guesses=2)):
-        outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES",
-                             lambda on: decisions(engine, players, 5, make, moves))
+    for make in (
+        lambda e, s, seed: MctsAgent(e, s, seed, iterations=60),
+        lambda e, s, seed: RolloutAgent(e, s, seed, guesses=2),
+    ):
+        outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES", lambda on: decisions(engine, players, 5, make, moves))
         assert outcomes[0] == outcomes[1] and len(outcomes[0]) >= 4
 
 
-ODD_RULES = '''
+ODD_RULES = """
 game "O"
 players 3
 counter c per player = 0
@@ -76,13 +93,23 @@ score "T": 2
 hint "H" worth 3 / 2: HINT
 hint "H2" worth 1 / 10: 3
 TIEBREAK
-'''
+"""
 
 
-@pytest.mark.parametrize("score, hint, tiebreak", [
-    ("c", "c", ""), ("1 if c == 0 else 2", "c", "tiebreak: fewest c"),
-    ("c == 0", "c", ""), ('"text"', "c", ""), ("[1, 2][c + 5]", "c", ""), ("1000000 * 1000000 * 1000000", "c", ""),
-    ("c", "[1][c + 3]", ""), ("c", "c", "tiebreak: most [1][c + 2]"), ("0 - player", "1 - player", "")])
+@pytest.mark.parametrize(
+    "score, hint, tiebreak",
+    [
+        ("c", "c", ""),
+        ("1 if c == 0 else 2", "c", "tiebreak: fewest c"),
+        ("c == 0", "c", ""),
+        ('"text"', "c", ""),
+        ("[1, 2][c + 5]", "c", ""),
+        ("1000000 * 1000000 * 1000000", "c", ""),
+        ("c", "[1][c + 3]", ""),
+        ("c", "c", "tiebreak: most [1][c + 2]"),
+        ("0 - player", "1 - player", ""),
+    ],
+)
 def test_odd_and_failing_rules_come_out_the_same_both_ways(monkeypatch, score, hint, tiebreak):
     text = ODD_RULES.replace("TIEBREAK", tiebreak).replace("SCORE", score).replace("HINT", hint)
 
@@ -90,14 +117,19 @@ def test_odd_and_failing_rules_come_out_the_same_both_ways(monkeypatch, score, h
         engine = rules(text)
         state, _ = engine.start(3, 1)
         out = []
-        for ask in (lambda: engine.totals(state), lambda: [engine.total(state, p) for p in range(3)],
-                    lambda: [engine.outlook(state, p) for p in range(3)], lambda: engine.places(state),
-                    lambda: engine.ranking(state)):
+        for ask in (
+            lambda: engine.totals(state),
+            lambda: [engine.total(state, p) for p in range(3)],
+            lambda: [engine.outlook(state, p) for p in range(3)],
+            lambda: engine.places(state),
+            lambda: engine.ranking(state),
+        ):
             try:
                 out.append(ask())
             except MeepleError as exc:
                 out.append(exc.format())
         return out
+
     outcomes = both_ways(monkeypatch, scoring, "FAST_VALUES", run)
     assert outcomes[0] == outcomes[1]
 
@@ -115,6 +147,7 @@ def test_the_fast_way_needs_no_breakdown(monkeypatch):
 def test_cell_loops_and_the_long_way_play_and_value_the_same(monkeypatch, name, players, seed):
     from meeple.dsl import source_calls
     from tests.test_valuation import valued
+
     outcomes = both_ways(monkeypatch, source_calls, "CELL_LOOPS", lambda on: valued(shipped(name), players, seed))
     assert outcomes[0] == outcomes[1]
 
@@ -123,14 +156,19 @@ def test_cell_loops_are_what_the_garden_rules_run(monkeypatch):
     from meeple.dsl import source_calls
 
     def names(on):
-        return sorted(n for r in shipped("queens_wishes").game.scores for n in r.fn.__code__.co_names
-                      if n in ("zip", "REPEAT", "GROUP_COUNT"))
+        return sorted(
+            n
+            for r in shipped("queens_wishes").game.scores
+            for n in r.fn.__code__.co_names
+            if n in ("zip", "REPEAT", "GROUP_COUNT")
+        )
+
     on, off = both_ways(monkeypatch, source_calls, "CELL_LOOPS", names)
     # rows and columns; cells and lines (the empty spaces' groups are counted from flags)
     assert on == ["REPEAT"] * 2 + ["zip"] * 4 and off == ["GROUP_COUNT"]
 
 
-CELL_RULES = '''
+CELL_RULES = """
 game "C"
 players 2
 enum mark = x | o
@@ -142,16 +180,21 @@ setup:
         c.mark = o
     end game
 score "S": SCORE
-'''
+"""
 
 
-@pytest.mark.parametrize("score, total", [
-    ("count(each c in cells(board) where c.mark == x) + 10 * count(each c in cells(board) where c.empty)", None),
-    ("sum(c.row * 10 + c.col for each c in cells(board) where c.mark != none)", None),
-    ("count(each r in rows(board) where any(c.empty for each c in r))", None),
-    ("sum(count(each c in col where c.mark == o) for each col in columns(board))", None),
-    ("sum(c.mark for each c in cells(board))", None), ("sum(r[5].mark == x for each r in rows(board))", None),
-    ("count(each c in cells(board) where [1][c.col])", None)])
+@pytest.mark.parametrize(
+    "score, total",
+    [
+        ("count(each c in cells(board) where c.mark == x) + 10 * count(each c in cells(board) where c.empty)", None),
+        ("sum(c.row * 10 + c.col for each c in cells(board) where c.mark != none)", None),
+        ("count(each r in rows(board) where any(c.empty for each c in r))", None),
+        ("sum(count(each c in col where c.mark == o) for each col in columns(board))", None),
+        ("sum(c.mark for each c in cells(board))", None),
+        ("sum(r[5].mark == x for each r in rows(board))", None),
+        ("count(each c in cells(board) where [1][c.col])", None),
+    ],
+)
 def test_cell_loops_odd_rules_come_out_the_same(monkeypatch, score, total):
     from meeple.dsl import source_calls
 
@@ -159,6 +202,7 @@ def test_cell_loops_odd_rules_come_out_the_same(monkeypatch, score, total):
         engine = rules(CELL_RULES.replace("SCORE", score))
         state, _ = engine.start(2, 1)
         return engine.scores(state)
+
     outcomes = both_ways(monkeypatch, source_calls, "CELL_LOOPS", run)
     assert outcomes[0] == outcomes[1]
 
@@ -168,6 +212,7 @@ def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, r
     import random
 
     from meeple.interpreter.boards import grid as gridlib
+
     geometry = gridlib.Geometry.square(rows, cols)
     pick = random.Random(rows * 100 + cols)
     sets = [[["g", i] for i in pick.sample(range(rows * cols), pick.randint(0, rows * cols))] for _ in range(400)]
@@ -176,6 +221,7 @@ def test_groups_counted_as_bitmasks_and_cell_by_cell_are_the_same(monkeypatch, r
 
     def counts(on):
         return [gridlib.group_count(cells, geometry) for cells in sets]
+
     on, off = both_ways(monkeypatch, gridlib, "MASKS", counts)
     assert on == off and max(on) >= 3
     masks = gridlib.square_masks(geometry)
@@ -186,9 +232,11 @@ def test_rank_utility_counts_as_the_formula_says():
     import random
 
     from meeple.interpreter.agents.mcts import rank_utility
+
     pick = random.Random(5)
     for _ in range(300):
         keys = [pick.randint(-3, 3) for _ in range(pick.randint(2, 6))]
         n = len(keys)
-        assert rank_utility(keys) == [1 - (sum(1 for x in keys if x > k) + (sum(1 for x in keys if x == k) - 1) / 2)
-                                      / (n - 1) for k in keys], keys
+        assert rank_utility(keys) == [
+            1 - (sum(1 for x in keys if x > k) + (sum(1 for x in keys if x == k) - 1) / 2) / (n - 1) for k in keys
+        ], keys

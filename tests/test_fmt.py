@@ -1,5 +1,6 @@
 """`meeple fmt`: the canonical layout keeps every token, string and comment, means the same
 rules, is idempotent, and the command changes files only when asked and only safely."""
+
 from __future__ import annotations
 
 import argparse
@@ -18,8 +19,11 @@ from meeple.dsl.parser import parse_text
 from tests.conftest import ROOT
 
 SHIPPED = sorted(shipped_rulesets().items())
-DOC_EXAMPLES = [e for doc in sorted((ROOT / "docs").glob("language*.md"))
-                for e in re.findall(r"```rules\n(.*?)```", doc.read_text(), re.S)]
+DOC_EXAMPLES = [
+    e
+    for doc in sorted((ROOT / "docs").glob("language*.md"))
+    for e in re.findall(r"```rules\n(.*?)```", doc.read_text(), re.S)
+]
 LEXEME = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')
 
 
@@ -27,7 +31,8 @@ def shape(node):
     """An AST without source positions (spans), as nested tuples."""
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return (type(node).__name__,) + tuple(
-            (f.name, shape(getattr(node, f.name))) for f in dataclasses.fields(node) if not f.name.endswith("span"))
+            (f.name, shape(getattr(node, f.name))) for f in dataclasses.fields(node) if not f.name.endswith("span")
+        )
     if isinstance(node, (list, tuple)):
         return tuple(shape(x) for x in node)
     if isinstance(node, dict):
@@ -77,8 +82,11 @@ def mess_up(text: str, seed: int) -> str:
             # no end-of-line comment (its column is kept on purpose): add spaces around punctuation
             parts = re.split(r'("(?:[^"\\\n]|\\.)*"|#.*)', body)
             for i in range(0, len(parts), 2):
-                parts[i] = re.sub(r"\.\.|[()\[\]{},:.]", lambda m: " " * rng.randint(0, 2) + m.group()
-                                  + " " * rng.randint(0, 2), parts[i])
+                parts[i] = re.sub(
+                    r"\.\.|[()\[\]{},:.]",
+                    lambda m: " " * rng.randint(0, 2) + m.group() + " " * rng.randint(0, 2),
+                    parts[i],
+                )
             body = "".join(parts)
         out.append(indent + body + " " * rng.randint(0, 2) if body else " " * rng.randint(0, 3))
     return "\r\n".join(out) if seed % 2 else "\n".join(out)
@@ -102,7 +110,7 @@ def test_messed_up_shipped_rulesets_come_back_exactly(name, path):
 
 
 # ----------------------------------------------------------------- the canonical form
-MESSY = '''
+MESSY = """
 
 # header comment   
 game   "Messy  game"    # title
@@ -155,9 +163,9 @@ variant big "Big":
   counter mana per player = 20
 
 
-'''
+"""
 
-CANONICAL = '''# header comment
+CANONICAL = """# header comment
 game "Messy  game"      # title
 players 1..4
 option board = A | B "Which  side"
@@ -204,7 +212,7 @@ score "S": 5 if mana >= 1 else -mana[player] % 3 // 2 + [1, 2][0]
 tiebreak: most mana, fewest -mana
 variant big "Big":
     counter mana per player = 20
-'''
+"""
 
 
 def test_messy_file_gets_the_canonical_layout():
@@ -212,28 +220,35 @@ def test_messy_file_gets_the_canonical_layout():
     assert_same_rules(MESSY, CANONICAL)
 
 
-@pytest.mark.parametrize("messy,canonical", [
-    ('function f(a)=-a+-(a)- -a\n', "function f(a) = -a + -(a) - -a\n"),
-    ('table t = {1:1,2 .. 4:2,5 + :3,}\n', "table t = {1: 1, 2..4: 2, 5+: 3,}\n"),
-    ('function f(x) = count ( x )+max( ( x ) ,(x) )\n', "function f(x) = count(x) + max((x), (x))\n"),
-    ('function f(x) = [ x ] [ 0 ]+x . y+ x.y( 1 )\n', "function f(x) = [x][0] + x.y + x.y(1)\n"),
-    ('function f(x) = x if x>0 else  not x in 1 .. 3\n', "function f(x) = x if x > 0 else not x in 1..3\n"),
-])
+@pytest.mark.parametrize(
+    "messy,canonical",
+    [
+        ("function f(a)=-a+-(a)- -a\n", "function f(a) = -a + -(a) - -a\n"),
+        ("table t = {1:1,2 .. 4:2,5 + :3,}\n", "table t = {1: 1, 2..4: 2, 5+: 3,}\n"),
+        ("function f(x) = count ( x )+max( ( x ) ,(x) )\n", "function f(x) = count(x) + max((x), (x))\n"),
+        ("function f(x) = [ x ] [ 0 ]+x . y+ x.y( 1 )\n", "function f(x) = [x][0] + x.y + x.y(1)\n"),
+        ("function f(x) = x if x>0 else  not x in 1 .. 3\n", "function f(x) = x if x > 0 else not x in 1..3\n"),
+    ],
+)
 def test_spacing(messy, canonical):
     assert format_text(messy) == canonical
 
 
 def test_end_of_line_comments_keep_their_column_when_there_is_room():
-    text = ('counter a = 0         # aligned\n'
-            'counter  bb  =  0     # aligned\n'
-            'counter ccccccccccc = 0 # too close\n'
-            'setup:\n'
-            '  a += 1  # moves with its line\n')
-    assert format_text(text) == ('counter a = 0         # aligned\n'
-                                 'counter bb = 0        # aligned\n'
-                                 'counter ccccccccccc = 0  # too close\n'
-                                 'setup:\n'
-                                 '    a += 1  # moves with its line\n')
+    text = (
+        "counter a = 0         # aligned\n"
+        "counter  bb  =  0     # aligned\n"
+        "counter ccccccccccc = 0 # too close\n"
+        "setup:\n"
+        "  a += 1  # moves with its line\n"
+    )
+    assert format_text(text) == (
+        "counter a = 0         # aligned\n"
+        "counter bb = 0        # aligned\n"
+        "counter ccccccccccc = 0  # too close\n"
+        "setup:\n"
+        "    a += 1  # moves with its line\n"
+    )
 
 
 def test_blank_lines_are_limited_and_trimmed():
@@ -355,8 +370,9 @@ def test_only_rules_files_are_touched_and_symlinked_folders_not_followed(capsys,
 def test_missing_file_is_one_clear_line(capsys, tmp_path):
     code, out, err = fmt(capsys, tmp_path / "none.rules")
     assert code == 1
-    assert err.strip().splitlines() == [f"{tmp_path / 'none.rules'}: error: cannot read "
-                                        f"{tmp_path / 'none.rules'}: No such file or directory"]
+    assert err.strip().splitlines() == [
+        f"{tmp_path / 'none.rules'}: error: cannot read {tmp_path / 'none.rules'}: No such file or directory"
+    ]
 
 
 def test_a_formatter_bug_never_touches_the_file(capsys, monkeypatch, messy_file):
@@ -372,11 +388,11 @@ def test_diff_shows_the_change_without_writing(capsys, messy_file):
     assert messy_file.read_text(encoding="utf-8") == MESSY
 
 
-
 def test_every_shipped_ruleset_is_in_the_canonical_layout(capsys):
     """`meeple fmt --check rulesets/` is what CI would run: nothing to reformat."""
     from meeple.cli import main
     from tests.conftest import ROOT
+
     code = main(["fmt", "--check", str(ROOT / "rulesets")])
     out, err = capsys.readouterr()
     assert code == 0, out + err

@@ -1,5 +1,6 @@
 """Runs of simple statements compiled into one op (dsl/compile_fused.py) behave exactly like
 one op per statement: same games, same events, and errors at the statement that failed."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,9 +18,16 @@ def trace_text(name: str, players: int, seed: int) -> list:
     return runner.play(engine, players, seed, ["random"], name).trace.lines
 
 
-@pytest.mark.parametrize("name, players, seed", [
-    ("queens_wishes", 3, 11), ("wild_gardens", 2, 12), ("apothebakery", 3, 13), ("mudcake_fair", 4, 14),
-    ("connect_four", 2, 15)])
+@pytest.mark.parametrize(
+    "name, players, seed",
+    [
+        ("queens_wishes", 3, 11),
+        ("wild_gardens", 2, 12),
+        ("apothebakery", 3, 13),
+        ("mudcake_fair", 4, 14),
+        ("connect_four", 2, 15),
+    ],
+)
 def test_fused_and_unfused_games_are_the_same(monkeypatch, name, players, seed):
     fused = trace_text(name, players, seed)
     monkeypatch.setattr(compile_flow, "fusable", lambda s: False)
@@ -28,7 +36,7 @@ def test_fused_and_unfused_games_are_the_same(monkeypatch, name, players, seed):
 
 
 def test_a_fused_run_is_one_op():
-    e = rules('''
+    e = rules("""
 game "F"
 players 2
 counter a = 0
@@ -40,14 +48,14 @@ setup:
     else:
         b = 3
     end game
-''')
+""")
     assert [type(op).__name__ for op in e.game.blocks[0].ops] == ["Fused"]
     state, _ = e.start(2, 1)
     assert state["vars"] == {"a": 1, "b": 2} and state["over"]
 
 
 def test_an_error_in_a_fused_run_names_its_own_line():
-    e = rules('''
+    e = rules("""
 game "F"
 players 2
 counter a = 0
@@ -59,7 +67,7 @@ setup:
     next play
 phase play:
     end game
-''')
+""")
     with pytest.raises(MeepleError) as info:
         e.start(2, 1)
     text = info.value.format()
@@ -67,7 +75,7 @@ phase play:
 
 
 def test_statements_after_next_do_not_run():
-    e = rules('''
+    e = rules("""
 game "F"
 players 1
 counter a = 0
@@ -79,13 +87,13 @@ setup:
 phase play:
     a += 10
     end game
-''')
+""")
     state, events = e.start(1, 1)
     assert state["vars"]["a"] == 11
 
 
 def test_a_python_level_failure_in_a_fused_run_names_its_own_line():
-    e = rules('''
+    e = rules("""
 game "F"
 players 2
 value v = none
@@ -96,7 +104,7 @@ setup:
         a = 2
         v += 1
     end game
-''')
+""")
     with pytest.raises(MeepleError) as info:
         e.start(2, 1)
     text = info.value.format()
@@ -120,21 +128,35 @@ def played(engine, players: int, seed: int) -> list:
 
 # Each switch of compile_fused: shipped games play the same with it and without it.
 SWITCH_GAMES = {
-    "LOOPS": [("queens_wishes", 4, 41), ("queens_wishes", 1, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44),
-              ("mudcake_fair", 3, 45), ("breakthrough", 2, 46)],
-    "JOIN": [("tic_tac_toe", 2, 51), ("connect_four", 2, 52), ("apothebakery", 3, 53), ("wild_gardens", 2, 54),
-             ("queens_wishes", 1, 55), ("mudcake_fair", 4, 56)]}
+    "LOOPS": [
+        ("queens_wishes", 4, 41),
+        ("queens_wishes", 1, 42),
+        ("wild_gardens", 2, 43),
+        ("apothebakery", 4, 44),
+        ("mudcake_fair", 3, 45),
+        ("breakthrough", 2, 46),
+    ],
+    "JOIN": [
+        ("tic_tac_toe", 2, 51),
+        ("connect_four", 2, 52),
+        ("apothebakery", 3, 53),
+        ("wild_gardens", 2, 54),
+        ("queens_wishes", 1, 55),
+        ("mudcake_fair", 4, 56),
+    ],
+}
 
 
-@pytest.mark.parametrize("switch, name, players, seed",
-                         [(switch, *game) for switch, games in SWITCH_GAMES.items() for game in games])
+@pytest.mark.parametrize(
+    "switch, name, players, seed", [(switch, *game) for switch, games in SWITCH_GAMES.items() for game in games]
+)
 def test_a_switch_of_the_fused_runs_plays_as_without_it(monkeypatch, switch, name, players, seed):
     on = played(shipped(name), players, seed)
     monkeypatch.setattr(compile_fused, switch, False)
     assert played(shipped(name), players, seed) == on
 
 
-LOOP_RULES = '''
+LOOP_RULES = """
 game "L"
 players 2
 counter a = 0
@@ -147,23 +169,34 @@ setup:
             a = [0][q]
     a += 1
     end game
-'''
+"""
 
 
-@pytest.mark.parametrize("source, total", [("xs", 15), ("[[1, 2], [3]]", None), ("[[1, 0]]", None),
-                                           ("[[true, 2]]", None), ("[[2, 1]]", None), ("count(a)", None), ("[[1, 2], [5, 6]]", 33)])
+@pytest.mark.parametrize(
+    "source, total",
+    [
+        ("xs", 15),
+        ("[[1, 2], [3]]", None),
+        ("[[1, 0]]", None),
+        ("[[true, 2]]", None),
+        ("[[2, 1]]", None),
+        ("count(a)", None),
+        ("[[1, 2], [5, 6]]", 33),
+    ],
+)
 def test_a_fused_loop_fails_and_works_as_op_by_op(monkeypatch, source, total):
     def run(loops):
         engine = rules(LOOP_RULES.replace("SOURCE", source))
         assert ("IterStart" in [type(op).__name__ for op in engine.game.blocks[0].ops]) != loops
         return list(engine.start(2, 1))
+
     outcomes = both_ways(monkeypatch, compile_fused, "LOOPS", run)
     assert outcomes[0] == outcomes[1]
     if total is not None:
         assert outcomes[0][0]["vars"]["a"] == total
 
 
-JOIN_RULES = '''
+JOIN_RULES = """
 game "J"
 players 2
 counter a = 0
@@ -178,11 +211,13 @@ phase play:
         b += y
     a += 10
     end game
-'''
+"""
 
 
-@pytest.mark.parametrize("may, low, bad, answer", [("", 0, 0, 0), ("", 0, 0, 1), ("may ", 0, 0, None), ("", 5, 0, None),
-                                                   ("", 0, 5, 0), ("may ", 5, 0, None)])
+@pytest.mark.parametrize(
+    "may, low, bad, answer",
+    [("", 0, 0, 0), ("", 0, 0, 1), ("may ", 0, 0, None), ("", 5, 0, None), ("", 0, 5, 0), ("may ", 5, 0, None)],
+)
 def test_a_joined_choice_skips_passes_and_fails_as_op_by_op(monkeypatch, may, low, bad, answer):
     text = JOIN_RULES.replace("MAY", may).replace("LOW", str(low)).replace("BAD", str(bad))
     outcomes = []
@@ -204,11 +239,13 @@ def test_a_joined_choice_skips_passes_and_fails_as_op_by_op(monkeypatch, may, lo
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize("items, total", [("[1, 2, 3]", 6), ("[1, 0, 3]", 4), ("3", 3), ("[1, [2]]", None),
-                                          ("[2, none]", None)])
+@pytest.mark.parametrize(
+    "items, total", [("[1, 2, 3]", 6), ("[1, 0, 3]", 4), ("3", 3), ("[1, [2]]", None), ("[2, none]", None)]
+)
 def test_a_fused_loops_where_written_out_fails_and_works_as_its_closure(monkeypatch, items, total):
     from meeple.dsl import compile_source
-    text = f'''
+
+    text = f"""
 game "W"
 players 2
 counter a = 0
@@ -216,7 +253,7 @@ setup:
     for each x in {items} where x > 0 and a < 10:
         a += x + 1 - 1
     end game
-'''
+"""
     outcomes = []
     for enabled, loops, where in ((True, True, True), (False, True, True), (True, False, True), (True, True, False)):
         monkeypatch.setattr(compile_source, "ENABLED", enabled)

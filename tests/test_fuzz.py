@@ -7,6 +7,7 @@ nesting, bad encodings), plus hypothesis-generated text, go through the same
 path as `meeple check`: parse, check, compile and start a game. Any other
 exception is a bug; every input must finish within a time bound.
 """
+
 from __future__ import annotations
 
 import os
@@ -77,12 +78,13 @@ def mutate(text: str, rng: random.Random) -> str:
         return text[: rng.randrange(len(text) + 1)]
     elif kind == 4:  # random bytes somewhere
         i = rng.randrange(len(text) + 1)
-        junk = "".join(chr(rng.choice([0, 7, 9, 10, 13, 34, 35, 58, 91, 93, 0x2028, 0xFEFF, 0x1F600]))
-                       for _ in range(rng.randrange(1, 6)))
+        junk = "".join(
+            chr(rng.choice([0, 7, 9, 10, 13, 34, 35, 58, 91, 93, 0x2028, 0xFEFF, 0x1F600]))
+            for _ in range(rng.randrange(1, 6))
+        )
         return text[:i] + junk + text[i:]
     elif kind == 5:  # a huge number
-        return re.sub(r"\b\d+\b", lambda m: str(10 ** rng.randrange(5, 400)) if rng.random() < 0.2 else m.group(),
-                      text)
+        return re.sub(r"\b\d+\b", lambda m: str(10 ** rng.randrange(5, 400)) if rng.random() < 0.2 else m.group(), text)
     elif kind == 6:  # delete or swap a token
         words = re.findall(r"\S+", text)
         if words:
@@ -123,24 +125,39 @@ def test_mutations_of_shipped_rulesets(name):
 
 def test_non_utf8_rules_file(tmp_path):
     from meeple.cli import main
+
     bad = tmp_path / "bad.rules"
     bad.write_bytes(b'game "G"\nplayers 2\n\xff\xfe\x00\n')
     assert main(["check", str(bad)]) == 1
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(list('game"players 1..4\n:    =+-*()[]{},.#abcxyz0123456789_'
-                                             'phasesetupchooseforeachinwheremovedrawnextendletif')),
-               max_size=300))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list(
+                'game"players 1..4\n:    =+-*()[]{},.#abcxyz0123456789_'
+                "phasesetupchooseforeachinwheremovedrawnextendletif"
+            )
+        ),
+        max_size=300,
+    )
+)
 def test_generated_text_never_crashes(text):
     check_text(text, "generated.rules")
 
 
-@pytest.mark.parametrize("text", [
-    'game "G"\nplayers 2\nsetup:\n' + "".join("    " * (i + 1) + "if true:\n" for i in range(900)) + " " * 3604 + "pass\n",
-    'game "G"\nplayers 2\ncounter c = ' + "-" * 5000 + "1\n",
-    'game "G"\nplayers 2\nfunction deep(x) = ' + "(" * 20000 + "x" + ")" * 20000 + "\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'game "G"\nplayers 2\nsetup:\n'
+        + "".join("    " * (i + 1) + "if true:\n" for i in range(900))
+        + " " * 3604
+        + "pass\n",
+        'game "G"\nplayers 2\ncounter c = ' + "-" * 5000 + "1\n",
+        'game "G"\nplayers 2\nfunction deep(x) = ' + "(" * 20000 + "x" + ")" * 20000 + "\n",
+    ],
+)
 def test_very_deep_rules_are_a_clear_error(text):
     """Regression: these used to end in a Python RecursionError."""
     assert check_text(text, "deep.rules") in ("ok", "error")
@@ -148,6 +165,7 @@ def test_very_deep_rules_are_a_clear_error(text):
 
 def test_a_runaway_score_rule_is_a_located_error():
     from tests.conftest import rules
+
     e = rules('game "T"\nplayers 1\nfunction f(n) = f(n + 1)\nscore "Loop": f(1)\n')
     s, _ = e.start(1, 1)
     with pytest.raises(MeepleError) as info:
@@ -160,6 +178,7 @@ class TestBadGamesStopClearly:
 
     def error(self, text):
         from tests.conftest import rules
+
         with pytest.raises(MeepleError) as info:
             rules(text).start(1, 1)
         return info.value.format()
@@ -180,18 +199,21 @@ class TestBadGamesStopClearly:
 class TestHugeValues:
     def test_a_huge_range_is_an_error_not_a_memory_blowup(self):
         from tests.conftest import rules
+
         with pytest.raises(MeepleError) as info:
-            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 18 + ')\n').start(1, 1)
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 18 + ")\n").start(1, 1)
         assert "more than 100,000 values" in info.value.format() and "<test>:5:" in info.value.format()
 
     def test_a_number_past_eighteen_digits_is_refused_where_written(self):
         from tests.conftest import rules
+
         with pytest.raises(MeepleError) as info:
-            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ')\n').start(1, 1)
+            rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(1..' + "9" * 300 + ")\n").start(1, 1)
         assert "300 digits" in info.value.format() and "<test>:5:18" in info.value.format()
 
     def test_too_many_subsets_is_an_error(self):
         from tests.conftest import rules
+
         with pytest.raises(MeepleError) as info:
             rules('game "T"\nplayers 1\ncounter n = 0\nsetup:\n    n = count(subsets(1..60, 0, 60))\n').start(1, 1)
         assert "more than 100,000 choices" in info.value.format()
@@ -203,7 +225,7 @@ SPENT = {
     "choose": 'choose m from [gold] where m > 0 by 0 "Then?":\n                pass',
     "choose between": 'choose between 1 and 1 ms from [gold] where ms > 0 by 0 "Then?":\n                pass',
     "simultaneously": 'simultaneously for each q in [0]:\n                choose m from [gold] where m > 0 by q "Then?":'
-                      '\n                    pass',
+    "\n                    pass",
 }
 
 
@@ -211,9 +233,12 @@ SPENT = {
 def test_a_choice_left_with_no_options_in_play_is_a_located_rules_error(kind):
     from meeple.interpreter import runner
     from tests.conftest import rules
-    text = ('game "Spent"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n    gold -= 1\n'
-            'setup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
-            f'            {SPENT[kind]}\n')
+
+    text = (
+        'game "Spent"\nplayers 1\ncounter gold = 1\naction spend(p) "Spend" when gold > 0:\n    gold -= 1\n'
+        'setup:\n    repeat 8:\n        gold = 1\n        choose n from [1] by 0 "Which?":\n'
+        f"            {SPENT[kind]}\n"
+    )
     stopped = 0
     for seed in range(1, 13):
         try:

@@ -2,6 +2,7 @@
 (including the play table's pages) or cli.py (code, comments or docstrings). The games' own names (their components, zones, phases,
 effects, counters, enums and enum values) are collected from the compiled rulesets; the words that
 are ordinary board-game or programming vocabulary are listed here, and anything else fails."""
+
 from __future__ import annotations
 
 import re
@@ -14,29 +15,104 @@ GAMES = ["queens_wishes", "wild_gardens", "apothebakery", "mudcake_fair"]
 
 # Names the games use that are also plain words of the engine's own vocabulary.
 ORDINARY = {
-    "one", "two", "three", "out", "left", "right",
-    "ability", "action", "area", "back", "bag", "blank", "cards", "clear", "entry", "ending", "face", "failed",
-    "final", "front", "gain", "letter", "location", "offered", "order", "others", "path", "place", "placed",
-    "places", "points", "process", "pure", "rest", "root", "round", "round_number", "saved", "secret", "section",
-    "refill", "serve", "side", "slot", "slots", "solo", "source", "stock", "sun", "supply", "symbol", "tied", "tile",
+    "one",
+    "two",
+    "three",
+    "out",
+    "left",
+    "right",
+    "ability",
+    "action",
+    "area",
+    "back",
+    "bag",
+    "blank",
+    "cards",
+    "clear",
+    "entry",
+    "ending",
+    "face",
+    "failed",
+    "final",
+    "front",
+    "gain",
+    "letter",
+    "location",
+    "offered",
+    "order",
+    "others",
+    "path",
+    "place",
+    "placed",
+    "places",
+    "points",
+    "process",
+    "pure",
+    "rest",
+    "root",
+    "round",
+    "round_number",
+    "saved",
+    "secret",
+    "section",
+    "refill",
+    "serve",
+    "side",
+    "slot",
+    "slots",
+    "solo",
+    "source",
+    "stock",
+    "sun",
+    "supply",
+    "symbol",
+    "tied",
+    "tile",
     "token",
-    "tree", "usable", "used", "card", "deck", "hand", "market", "board", "turn", "score", "first", "player", "players",
+    "tree",
+    "usable",
+    "used",
+    "card",
+    "deck",
+    "hand",
+    "market",
+    "board",
+    "turn",
+    "score",
+    "first",
+    "player",
+    "players",
 }
 
 
 def game_words(name: str) -> set[str]:
     g = compile_ruleset(parse_file(find_ruleset(name)), {}, [])
-    words = (set(g.kinds) | set(g.zones) | set(g.phases) | set(g.counters) | set(g.effects) | set(g.grids)
-             | set(g.boards) | set(g.tables) | set(g.functions) | set(g.enums))
+    words = (
+        set(g.kinds)
+        | set(g.zones)
+        | set(g.phases)
+        | set(g.counters)
+        | set(g.effects)
+        | set(g.grids)
+        | set(g.boards)
+        | set(g.tables)
+        | set(g.functions)
+        | set(g.enums)
+    )
     for values in g.enums.values():
         words |= {v for v in values if isinstance(v, str)}
     return {w.lower() for w in words}
 
 
 def engine_files() -> list:
-    return sorted((ROOT / "dsl").glob("*.py")) + sorted((ROOT / "dsl").glob("*.lark")) \
-        + sorted((ROOT / "interpreter").rglob("*.py")) + [ROOT / "cli.py"] + sorted((ROOT / "meeple").glob("*.py")) \
+    return (
+        sorted((ROOT / "dsl").glob("*.py"))
+        + sorted((ROOT / "dsl").glob("*.lark"))
+        + sorted((ROOT / "interpreter").rglob("*.py"))
+        + [ROOT / "cli.py"]
+        + sorted((ROOT / "meeple").glob("*.py"))
         + sorted(p for ext in ("js", "html", "css") for p in (ROOT / "interpreter").rglob(f"*.{ext}"))
+    )
 
 
 def engine_words() -> dict[str, str]:
@@ -61,8 +137,11 @@ def test_no_game_words_in_the_engine():
 
 def test_the_check_reads_the_play_tables_pages():
     scanned = {str(p.relative_to(ROOT)) for p in engine_files()}
-    assert {"interpreter/table/static/table.js", "interpreter/table/static/lobby.html",
-            "interpreter/table/static/table.css"} <= scanned
+    assert {
+        "interpreter/table/static/table.js",
+        "interpreter/table/static/lobby.html",
+        "interpreter/table/static/table.css",
+    } <= scanned
 
 
 def test_the_check_would_catch_a_game_word():

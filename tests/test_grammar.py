@@ -1,4 +1,5 @@
 """The grammar, the parser and syntax errors."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,8 +16,11 @@ def test_every_alias_has_a_handler():
     needed = set()
     for rule in _lark().rules:
         name = str(rule.alias or rule.origin.name)
-        kept = [x for x in rule.expansion
-                if not x.name.startswith("_") and not (x.is_term and getattr(x, "filter_out", False))]
+        kept = [
+            x
+            for x in rule.expansion
+            if not x.name.startswith("_") and not (x.is_term and getattr(x, "filter_out", False))
+        ]
         inlined = rule.options.expand1 and len(kept) == 1 and not rule.alias
         if not inlined and not name.startswith("_"):
             needed.add(name)
@@ -68,7 +72,7 @@ class TestSyntaxErrors:
 
 class TestAst:
     def test_choose_with_where_by_and_otherwise(self):
-        rs = parse_text('''game "G"
+        rs = parse_text("""game "G"
 players 2
 zone pile: pile of card
 phase main:
@@ -76,7 +80,7 @@ phase main:
         log "x"
     otherwise:
         end game
-''')
+""")
         phase = rs.of(ast.PhaseDecl)[0]
         choose = phase.body[0]
         assert isinstance(choose, ast.Choose)

@@ -1,6 +1,7 @@
 """meeple.gym: Gymnasium's env checker passes; a tabular Q-learner trained through the wrapper
 against random play wins at least 90% of tic-tac-toe games against it; the vector env steps N
 games together."""
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from meeple.gym import MeepleGymEnv, vector_env  # noqa: E402
 
 
-@pytest.mark.parametrize("name, opponents", [("tic_tac_toe", ["greedy"]), ("kuhn_poker", ["random"]),
-                                             ("apothebakery", ["random"])])
+@pytest.mark.parametrize(
+    "name, opponents", [("tic_tac_toe", ["greedy"]), ("kuhn_poker", ["random"]), ("apothebakery", ["random"])]
+)
 def test_gymnasium_env_checker_passes(name, opponents):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning of the checker is a failure too
@@ -46,8 +48,12 @@ def test_a_tabular_learner_beats_random_play_at_tic_tac_toe():
             obs, reward, done, truncated, info = env.step(action)
             after = obs.tobytes()
             row = q.setdefault(key, np.zeros(env.action_space.n))
-            future = 0.0 if done else gamma * max(q.get(after, np.zeros(env.action_space.n))[a]
-                                                   for a in np.flatnonzero(info["action_mask"]))
+            future = (
+                0.0
+                if done
+                else gamma
+                * max(q.get(after, np.zeros(env.action_space.n))[a] for a in np.flatnonzero(info["action_mask"]))
+            )
             row[action] += alpha * (reward + future - row[action])
             key = after
     wins = 0

@@ -1,6 +1,7 @@
 """The play table's last hardening (issue 35): bots think in worker processes with a hard time
 limit, a locked database holds only its own table, pages escape characters that reorder or hide
 text, and each page gets what changed (a patch), not the whole picture, after each move."""
+
 from __future__ import annotations
 
 import asyncio
@@ -58,7 +59,7 @@ def descendants(pid: int) -> set[int]:
     while todo:
         p = todo.pop()
         try:
-            kids = (open(f"/proc/{p}/task/{p}/children").read().split())
+            kids = open(f"/proc/{p}/task/{p}/children").read().split()
         except OSError:
             continue
         for k in map(int, kids):
@@ -78,16 +79,21 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc")
 def test_ctrl_c_stops_the_server_and_kills_the_bots_thinking(tmp_path):
     from tests.test_table_security import free_port
+
     port = free_port()
     code = "import sys; from meeple.cli import main; sys.exit(main(sys.argv[1:]))"
-    server = subprocess.Popen([sys.executable, "-c", code, "serve", "queens_wishes", "--port", str(port),
-                               "--db", str(tmp_path / "t.sqlite")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "queens_wishes", "--port", str(port), "--db", str(tmp_path / "t.sqlite")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     body = json.dumps({"game": "queens_wishes", "players": 2, "seats": ["mcts@5s", "mcts@5s"]}).encode()
     try:
         for _ in range(200):
             try:
-                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", body,
-                                                 {"content-type": "application/json"})
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/tables", body, {"content-type": "application/json"}
+                )
                 assert "spectator" in json.load(urllib.request.urlopen(request, timeout=30))
                 break
             except urllib.error.URLError:
@@ -115,6 +121,7 @@ def test_ctrl_c_stops_the_server_and_kills_the_bots_thinking(tmp_path):
 def test_a_write_waiting_for_a_locked_database_holds_only_its_own_table(tmp_path, monkeypatch):
     from meeple.interpreter.table import store
     from tests.test_table import client
+
     monkeypatch.setattr(store, "BUSY_SECONDS", 20.0)
     db = tmp_path / "tables.sqlite"
     with client(str(db)) as c:  # one event loop for every request and socket, as in a server
@@ -127,17 +134,21 @@ def _one_table_waits(c, db, monkeypatch):
 
     from meeple.interpreter.table import store
     from tests.test_table import live_of, new_table, token
+
     held, waiting = new_table(c), new_table(c)
     writing, real = threading.Event(), store.Store.add_choice
 
     def add_choice(self, *args):
         writing.set()  # the write has started: from here on it waits for the database
         return real(self, *args)
+
     monkeypatch.setattr(store.Store, "add_choice", add_choice)
     other = sqlite3.connect(db, isolation_level=None)  # another program holds the write lock
     other.execute("begin immediate")
-    with c.websocket_connect(f"/ws/{held['id']}?token={token(held['seats'][0]['link'])}") as ws, \
-            c.websocket_connect(f"/ws/{waiting['id']}?token={token(waiting['spectator'])}") as watcher:
+    with (
+        c.websocket_connect(f"/ws/{held['id']}?token={token(held['seats'][0]['link'])}") as ws,
+        c.websocket_connect(f"/ws/{waiting['id']}?token={token(waiting['spectator'])}") as watcher,
+    ):
         d = ws.receive_json()["table"]["decision"]
         assert watcher.receive_json()["table"]["step"] == 0
         ws.send_json({"type": "choose", "option": d["options"][0]["id"], "step": d["step"]})
@@ -159,6 +170,7 @@ def _one_table_waits(c, db, monkeypatch):
 def _pictures(game="wild_gardens", players=3, seed=8, moves=600):
     """Every seat's (and the spectator's) picture after each of `moves` random decisions."""
     import random
+
     hall = Hall([game], Store())
     row = hall.create(game, players, {}, [], ["person"] * players, seed)
     live, rnd = hall.table(row["id"]), random.Random(seed)
@@ -179,6 +191,7 @@ def test_over_a_whole_wild_gardens_game_each_patch_is_right_and_their_median_at_
 
     from meeple.interpreter.table.patch import apply, diff
     from meeple.interpreter.table.wire import dumps
+
     pictures = _pictures()
     assert len(pictures) > 300 and pictures[-1][0]["decision"] is None  # to the end: the log is at its length
     sizes = []
@@ -197,19 +210,24 @@ def test_the_browser_applies_patches_as_the_server_means_them(tmp_path):
     from pathlib import Path
 
     from meeple.interpreter.table.patch import diff
+
     node = shutil.which("node")
     if node is None:
         pytest.skip("needs node to run static/patch.js")
     pictures = [p[0] for p in _pictures(moves=60)]
     cases = [{"old": old, "ops": diff(old, new), "new": new} for old, new in zip(pictures, pictures[1:])]
-    cases += [{"old": {"a": [1, 2, 3], "b": {"c": 1}}, "ops": diff({"a": [1, 2, 3], "b": {"c": 1}}, new), "new": new}
-              for new in ({"a": [2, 3, 4, 5]}, {"a": [], "b": {"c": None, "d": [1]}}, [1, 2], {"a": [1, 9, 3]})]
+    cases += [
+        {"old": {"a": [1, 2, 3], "b": {"c": 1}}, "ops": diff({"a": [1, 2, 3], "b": {"c": 1}}, new), "new": new}
+        for new in ({"a": [2, 3, 4, 5]}, {"a": [], "b": {"c": None, "d": [1]}}, [1, 2], {"a": [1, 9, 3]})
+    ]
     (tmp_path / "cases.json").write_text(json.dumps(cases))
     script = Path(__file__).resolve().parents[1] / "interpreter/table/static/patch.js"
-    check = (f"const {{applyPatch}} = require({json.dumps(str(script))});"
-             f"const cases = require({json.dumps(str(tmp_path / 'cases.json'))});"
-             "let bad = cases.findIndex(c => JSON.stringify(applyPatch(c.old, c.ops)) !== JSON.stringify(c.new));"
-             "console.log(bad);")
+    check = (
+        f"const {{applyPatch}} = require({json.dumps(str(script))});"
+        f"const cases = require({json.dumps(str(tmp_path / 'cases.json'))});"
+        "let bad = cases.findIndex(c => JSON.stringify(applyPatch(c.old, c.ops)) !== JSON.stringify(c.new));"
+        "console.log(bad);"
+    )
     out = subprocess.run([node, "-e", check], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "-1", out.stdout + out.stderr
 
@@ -218,15 +236,19 @@ def test_pages_on_sockets_get_the_whole_picture_then_patches_and_stay_right():
     import random
 
     from tests.test_table import client, live_of, token
+
     with client(games=["wild_gardens"]) as c:
-        t = c.post("/api/tables", json={"game": "wild_gardens", "players": 3, "seats": ["person"] * 3,
-                                        "seed": 8}).json()
+        t = c.post(
+            "/api/tables", json={"game": "wild_gardens", "players": 3, "seats": ["person"] * 3, "seed": 8}
+        ).json()
         live = live_of(c, t)
         links = [token(s["link"]) for s in t["seats"]]
         rnd = random.Random(8)
-        with c.websocket_connect(f"/ws/{t['id']}?token={links[0]}") as a, \
-                c.websocket_connect(f"/ws/{t['id']}?token={links[1]}") as b, \
-                c.websocket_connect(f"/ws/{t['id']}?token={links[2]}") as p3:
+        with (
+            c.websocket_connect(f"/ws/{t['id']}?token={links[0]}") as a,
+            c.websocket_connect(f"/ws/{t['id']}?token={links[1]}") as b,
+            c.websocket_connect(f"/ws/{t['id']}?token={links[2]}") as p3,
+        ):
             sockets = (a, b, p3)
             pages = [ws.receive_json()["table"] for ws in sockets]
             for _ in range(40):
@@ -240,9 +262,11 @@ def test_pages_on_sockets_get_the_whole_picture_then_patches_and_stay_right():
 
 
 # ----------------------------------------------------------------- text that reorders or hides itself
-SNEAKY = ('game "T\u202eder"\nplayers 2\ncounter a = 0\nsetup:\n    log "x\u200by\u2066z\u001b[2J"\n    next turn\n'
-          'phase turn:\n    choose n from [1, 2] label "n\u200b{n}" by 0 "pick\u202e one":\n        a += n\n    end game\n'
-          'score "S\ufeff": a\n')
+SNEAKY = (
+    'game "T\u202eder"\nplayers 2\ncounter a = 0\nsetup:\n    log "x\u200by\u2066z\u001b[2J"\n    next turn\n'
+    'phase turn:\n    choose n from [1, 2] label "n\u200b{n}" by 0 "pick\u202e one":\n        a += n\n    end game\n'
+    'score "S\ufeff": a\n'
+)
 RAW = "\u202e\u200b\u2066\ufeff\u001b"
 
 
@@ -250,6 +274,7 @@ def test_text_that_reorders_or_hides_itself_reaches_pages_written_out(tmp_path):
     import json
 
     from tests.test_table import client, token
+
     rules = tmp_path / "sneaky.rules"
     rules.write_text(SNEAKY, encoding="utf-8")
     with client(games=[str(rules)]) as c:
@@ -276,6 +301,7 @@ def test_text_that_reorders_or_hides_itself_reaches_pages_written_out(tmp_path):
 def test_tables_nobody_has_open_are_kept_up_to_a_number_and_read_again_when_asked(monkeypatch):
     from meeple.interpreter.table import hall as hall_module
     from tests.test_table import client, new_table, token
+
     monkeypatch.setattr(hall_module, "IDLE_KEPT", 3)
     c = client()
     tables = [new_table(c, seed=n) for n in range(6)]

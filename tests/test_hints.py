@@ -1,4 +1,5 @@
 """Hints: a ruleset's declared progress for bots, parsed, checked, compiled and valued on their own."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.parser import parse_text
 from meeple.interpreter.engine import Engine
 
-GAME = '''game "H"
+GAME = """game "H"
 players 2
 option pace = slow | fast
 counter coins per player = 0
@@ -19,7 +20,7 @@ setup:
         choose n from [1, 2, 3]:
             coins += n
 score "Gems": gems
-'''
+"""
 
 
 def engine_of(text: str, options: dict | None = None, variants: list | None = None) -> Engine:

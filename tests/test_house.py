@@ -4,6 +4,7 @@ module of the package sits in a layer, and ruff finds nothing (its rules in pypr
 
 The contract is also shown to bite: a copy of the package where the parser imports the engine
 breaks it, naming that import."""
+
 from __future__ import annotations
 
 import shutil
@@ -38,8 +39,7 @@ def layers() -> list[list[str]]:
 
 
 def test_the_layers_contract_is_kept():
-    done = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 kept, 0 broken" in done.stdout
 
@@ -53,22 +53,36 @@ def test_no_module_imports_itself_back():
 
 def test_every_module_sits_in_a_layer():
     named = [m for layer in layers() for m in layer]
-    outside = sorted(m for m in graph().modules
-                     if m != "meeple" and not any(m == n or m.startswith(n + ".") for n in named)
-                     and not any(n.startswith(m + ".") for n in named))  # a package holding layers
+    outside = sorted(
+        m
+        for m in graph().modules
+        if m != "meeple"
+        and not any(m == n or m.startswith(n + ".") for n in named)
+        and not any(n.startswith(m + ".") for n in named)
+    )  # a package holding layers
     assert outside == []
 
 
 def test_a_forbidden_import_breaks_the_contract(tmp_path):
     """The front end imports nothing of the runtime: a parser that imports the engine is refused."""
     copy = tmp_path / "meeple"
-    shutil.copytree(ROOT / "meeple", copy, symlinks=False,
-                    ignore=shutil.ignore_patterns("__pycache__", "rulesets", "static", "*.csv", "*.rules"))
+    shutil.copytree(
+        ROOT / "meeple",
+        copy,
+        symlinks=False,
+        ignore=shutil.ignore_patterns("__pycache__", "rulesets", "static", "*.csv", "*.rules"),
+    )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     parser = copy / "dsl" / "parser.py"
     parser.write_text(parser.read_text() + "\nfrom meeple.interpreter import engine  # noqa\n")
-    done = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [tool("lint-imports"), "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "One-way layers BROKEN" in done.stdout and "1 kept, 1 broken" in done.stdout
     assert "meeple.dsl.parser -> meeple.interpreter.engine" in done.stdout
@@ -78,20 +92,38 @@ def test_the_compiler_reaches_the_runtime_through_one_module(tmp_path):
     """dsl/runtime.py is the compiler's one window onto the runtime: a compiler module importing
     a runtime module itself is refused, though the layers allow it."""
     copy = tmp_path / "meeple"
-    shutil.copytree(ROOT / "meeple", copy, symlinks=False,
-                    ignore=shutil.ignore_patterns("__pycache__", "rulesets", "static", "*.csv", "*.rules"))
+    shutil.copytree(
+        ROOT / "meeple",
+        copy,
+        symlinks=False,
+        ignore=shutil.ignore_patterns("__pycache__", "rulesets", "static", "*.csv", "*.rules"),
+    )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     flow = copy / "dsl" / "compile_flow.py"
     flow.write_text(flow.read_text() + "\nfrom meeple.interpreter.effects import zones as _zones  # noqa\n")
-    done = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [tool("lint-imports"), "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "dsl/runtime.py alone BROKEN" in done.stdout and "1 kept, 1 broken" in done.stdout
     assert "meeple.dsl.compile_flow -> meeple.interpreter.effects.zones" in done.stdout
 
 
-
 def test_ruff_finds_nothing():
-    done = subprocess.run([tool("ruff"), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [tool("ruff"), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_code_is_formatted():
+    """`ruff format` owns the layout of every Python file (run it before committing)."""
+    done = subprocess.run(
+        [tool("ruff"), "format", "--check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stdout + done.stderr

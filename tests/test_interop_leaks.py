@@ -1,6 +1,7 @@
 """The research adapters show a seat nothing it may not see: its observation is the same in every
 world that differs only in what is hidden from it (the order and place of hidden components among
 hidden zones, others' secret counters, the RNG)."""
+
 from __future__ import annotations
 
 import random
@@ -71,8 +72,9 @@ def test_openspiel_observations_and_information_states_hold_nothing_hidden(name,
         if state.is_terminal():
             break
         real = state.data
-        hidden = [{i for k, items in real["zones"].items() if not can_see(game, k, p) for i in items}
-                  for p in range(players)]
+        hidden = [
+            {i for k, items in real["zones"].items() if not can_see(game, k, p) for i in items} for p in range(players)
+        ]
         for p in range(players):
             seen = (state.observation_string(p), state.observation_tensor(p), state.information_state_string(p))
             state.data = hidden_world(game, real, p, pick)

@@ -5,6 +5,7 @@ round trip and a copy unchanged; apply leaves earlier states alone; every
 component is in exactly one place; hidden zones stay hidden in views; the same
 seed gives the same trace; every game ends.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,10 @@ from meeple.interpreter.state import HIDDEN, can_see, copy_state
 from tests.conftest import SHIPPED, shipped
 
 SEEDS = (11, 12)
-OPTION_SETS = {"queens_wishes": [{}, {"board": "B", "scoring": "B"}],
-               "apothebakery": [{}, {"difficulty": "difficult", "objectives": "off"}]}
+OPTION_SETS = {
+    "queens_wishes": [{}, {"board": "B", "scoring": "B"}],
+    "apothebakery": [{}, {"difficulty": "difficult", "objectives": "off"}],
+}
 VARIANT_SETS = {"wild_gardens": [[], ["keep_it_fresh", "a_different_path"]], "mudcake_fair": [[], ["picky_judges"]]}
 
 

@@ -1,4 +1,5 @@
 """The designer's lab: seeded simulations, their rows, processes and a Dask cluster, comparisons."""
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,10 @@ class TestRows:
 
     def test_a_broken_game_is_an_error_row_not_an_exception(self, tmp_path):
         bad = tmp_path / "loop.rules"
-        bad.write_text('game "L"\nplayers 2\ncounter n = 0\nsetup:\n    next a\nphase a:\n'
-                       '    n += 1\n    n = [1, 2, 3][n]\n    next a\n')
+        bad.write_text(
+            'game "L"\nplayers 2\ncounter n = 0\nsetup:\n    next a\nphase a:\n'
+            "    n += 1\n    n = [1, 2, 3][n]\n    next a\n"
+        )
         row = play_row(Side(str(bad), 2), 1)
         assert row["scores"] is None and "no item 3" in row["error"] and row["error"].startswith(str(bad))
 
@@ -69,16 +72,30 @@ class TestRows:
 
 def test_a_local_dask_cluster_plays_the_same_games(tmp_path, capsys):
     from dask import distributed
+
     tasks = tasks_for([TTT], 8, 40)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_cluster = run_rows(tasks, scheduler=cluster.scheduler_address)
         # ...and through the command line, as a designer would start it
-        code, out, err = run(capsys, "simulate", "tic_tac_toe", "-n", "8", "--seed", "40", "--agents", "random",
-                             "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "rows.jsonl"))
+        code, out, err = run(
+            capsys,
+            "simulate",
+            "tic_tac_toe",
+            "-n",
+            "8",
+            "--seed",
+            "40",
+            "--agents",
+            "random",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--out",
+            str(tmp_path / "rows.jsonl"),
+        )
     here = run_rows(tasks)
-    assert [(r["seed"], r["scores"], r["decisions"]) for r in on_cluster] == \
-        [(r["seed"], r["scores"], r["decisions"]) for r in here]
+    assert [(r["seed"], r["scores"], r["decisions"]) for r in on_cluster] == [
+        (r["seed"], r["scores"], r["decisions"]) for r in here
+    ]
     assert code == 0, err
     written = read_rows([tmp_path / "rows.jsonl"])
     assert [(r["seed"], r["scores"]) for r in written] == [(r["seed"], r["scores"]) for r in here]
@@ -103,8 +120,9 @@ class TestCommands:
 
     def test_compare_a_variant_with_a_report(self, tmp_path, capsys):
         report = tmp_path / "r.html"
-        code, out, err = run(capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "40",
-                             "--report", str(report))
+        code, out, err = run(
+            capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "40", "--report", str(report)
+        )
         assert code == 0, err
         assert "+picky_judges against base, 40 games paired by seed" in out
         # Picky judges make every worm cost a point, so wormcakes stop paying: the rule moves.
@@ -116,6 +134,7 @@ class TestCommands:
 
     def test_compare_two_files(self, tmp_path, capsys):
         from tests.conftest import ROOT
+
         a = ROOT / "rulesets/classic/tic_tac_toe.rules"
         b = tmp_path / "ttt_b.rules"
         b.write_text(a.read_text().replace('score "Win": 1 if', 'score "Win": 2 if'))
@@ -125,23 +144,28 @@ class TestCommands:
 
     def test_two_files_of_the_same_name_are_sides_a_and_b(self, tmp_path, capsys):
         from tests.conftest import ROOT
+
         text = (ROOT / "rulesets/classic/tic_tac_toe.rules").read_text()
         for folder in ("one", "two"):
             (tmp_path / folder).mkdir()
             (tmp_path / folder / "game.rules").write_text(text)
-        code, out, err = run(capsys, "compare", str(tmp_path / "one/game.rules"), str(tmp_path / "two/game.rules"),
-                             "-n", "10")
+        code, out, err = run(
+            capsys, "compare", str(tmp_path / "one/game.rules"), str(tmp_path / "two/game.rules"), "-n", "10"
+        )
         assert code == 0, err
         assert "B against A, 10 games paired by seed" in out
 
-    @pytest.mark.parametrize("args, message", [
-        (["simulate", "tic_tac_toe", "-n", "0"], "-n must be at least 1"),
-        (["simulate", "tic_tac_toe", "--agents", "nobody"], "unknown agent `nobody`"),
-        (["simulate", "tic_tac_toe", "--agents", "mcts@zero"], "give mcts a budget"),
-        (["compare", "tic_tac_toe"], "say what to compare"),
-        (["simulate", "no_such_game"], "no_such_game"),
-        (["summarize", "/nonexistent/rows.jsonl"], "cannot read"),
-    ])
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["simulate", "tic_tac_toe", "-n", "0"], "-n must be at least 1"),
+            (["simulate", "tic_tac_toe", "--agents", "nobody"], "unknown agent `nobody`"),
+            (["simulate", "tic_tac_toe", "--agents", "mcts@zero"], "give mcts a budget"),
+            (["compare", "tic_tac_toe"], "say what to compare"),
+            (["simulate", "no_such_game"], "no_such_game"),
+            (["summarize", "/nonexistent/rows.jsonl"], "cannot read"),
+        ],
+    )
     def test_bad_command_lines_are_one_line(self, capsys, args, message):
         code, _, err = run(capsys, *args)
         assert code == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
@@ -162,6 +186,7 @@ class TestMcts:
     def test_planner_widens_the_root_with_its_visits(self):
         """Queen's Wishes offers many placements: a small budget searches only the best few by outlook."""
         from meeple.interpreter.agents.planner import PlannerAgent
+
         engine = shipped("queens_wishes")
         state, _ = engine.start(2, 1)
         d = engine.decision(state)
@@ -173,12 +198,13 @@ class TestMcts:
         real = agent.iterate
         agent.iterate = lambda root, view: (real(root, view), seen.append(len(root.children)))[0]
         agent.choose(engine.view(state, d.actor), d)
-        assert seen[-1] == 1 + int(2.0 * 15 ** 0.5) < len(d.options)
+        assert seen[-1] == 1 + int(2.0 * 15**0.5) < len(d.options)
 
     def test_planner_budget_grows_with_the_options(self):
         """`planner` (no budget given) searches 30 iterations plus one per option: 39 over tic-tac-toe's
         nine squares, 37 once two are taken; `planner@N` keeps N."""
         from meeple.interpreter.agents.planner import PlannerAgent
+
         engine = shipped("tic_tac_toe")
         state, _ = engine.start(2, 1)
         agent = agent_class("planner")(engine, 0, 1)
@@ -251,7 +277,7 @@ class TestMcts:
         agent_class(agent)(engine, d.actor, 1).choose(view, d)
         assert seen and all(s is not state and s["rng"] != state["rng"] for s in seen)
 
-    HIDDEN_LOCAL = '''
+    HIDDEN_LOCAL = """
 game "H"
 players 2
 component card from "cards.csv":
@@ -271,13 +297,22 @@ setup:
                 won[1] = 1
     end game
 score "Won": won
-'''
+"""
 
-    @pytest.mark.parametrize("agents", [["random", "mcts@50"], ["random", "mcts@2"], ["random", "greedy"],
-                                        ["random", "planner@20"], ["random", "rollout@2"]])
+    @pytest.mark.parametrize(
+        "agents",
+        [
+            ["random", "mcts@50"],
+            ["random", "mcts@2"],
+            ["random", "greedy"],
+            ["random", "planner@20"],
+            ["random", "rollout@2"],
+        ],
+    )
     def test_a_rule_that_needs_what_the_bot_cannot_see_does_not_stop_it(self, tmp_path, agents):
         """P2 decides while P1's chosen card (hidden) sits in a local: every guess fails on it."""
         from tests.conftest import rules
+
         engine = rules(self.HIDDEN_LOCAL, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\n"})
         for seed in range(1, 5):
             result = runner.play(engine, 2, seed, agents)
@@ -286,9 +321,13 @@ score "Won": won
     def test_a_failing_game_is_one_error_row(self, monkeypatch):
         def broken(*args, **kwargs):
             raise ZeroDivisionError("a bot's own bug")
+
         monkeypatch.setattr(MctsAgent, "choose", broken)
         row = play_row(Side("tic_tac_toe", 2, ("mcts@5",)), 1)
-        assert row["scores"] is None and row["error"] == "agent `mcts` in seat P1 failed: ZeroDivisionError: a bot's own bug"
+        assert (
+            row["scores"] is None
+            and row["error"] == "agent `mcts` in seat P1 failed: ZeroDivisionError: a bot's own bug"
+        )
 
     def test_rank_utility(self):
         assert rank_utility([10, 5, 1]) == [1.0, 0.5, 0.0]
@@ -302,15 +341,17 @@ class TestReport:
     def test_two_runs_saved_apart_are_compared_by_seed(self, tmp_path, capsys):
         base, picky = tmp_path / "base.jsonl", tmp_path / "picky.jsonl"
         for out, more in ((base, []), (picky, ["--variant", "picky_judges"])):
-            code, _, err = run(capsys, "simulate", "mudcake_fair", "-n", "30", "--agents", "random",
-                               "--out", str(out), *more)
+            code, _, err = run(
+                capsys, "simulate", "mudcake_fair", "-n", "30", "--agents", "random", "--out", str(out), *more
+            )
             assert code == 0, err
         page = tmp_path / "r.html"
         code, out, err = run(capsys, "report", str(base), str(picky), "--html", str(page))
         assert code == 0, err
         assert out.startswith("+picky_judges against base: 30 games paired by seed (agents: random)")
-        _, direct, _ = run(capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "30",
-                           "--agents", "random")
+        _, direct, _ = run(
+            capsys, "compare", "mudcake_fair", "--variant", "picky_judges", "-n", "30", "--agents", "random"
+        )
         assert out == direct  # the same report as the run that played both sides
         html = page.read_text()
         assert '<section class="findings">' in html and "+picky_judges against base" in html

@@ -4,6 +4,7 @@ Every row reaches --out as its game ends; Ctrl-C, a dead worker or a game past i
 costs at most that game; --resume then plays only what is missing, and the file ends exactly as
 an uninterrupted run writes it (timings aside).
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,11 @@ def simulate(capsys, out: Path, *more: str, agents: str = "tests.lab_agents:Inte
 
 
 def rows_of(path: Path) -> list[dict]:
-    return [{k: v for k, v in json.loads(line).items() if k not in TIMING}
-            for line in path.read_text().splitlines() if line.strip()]
+    return [
+        {k: v for k, v in json.loads(line).items() if k not in TIMING}
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
 
 
 @pytest.fixture
@@ -42,8 +46,7 @@ def uninterrupted(tmp_path, capsys):
     return rows_of(path)
 
 
-def test_ctrl_c_keeps_every_finished_game_and_resume_completes_the_run(tmp_path, capsys, monkeypatch,
-                                                                        uninterrupted):
+def test_ctrl_c_keeps_every_finished_game_and_resume_completes_the_run(tmp_path, capsys, monkeypatch, uninterrupted):
     out = tmp_path / "rows.jsonl"
     monkeypatch.setenv("MEEPLE_TEST_SEED", "8")  # Ctrl-C during the game of seed 8
     code, stdout, err = simulate(capsys, out)
@@ -84,8 +87,7 @@ def test_a_game_past_its_time_limit_is_stopped_and_the_run_goes_on(tmp_path, cap
     out = tmp_path / "rows.jsonl"
     monkeypatch.setenv("MEEPLE_TEST_SEED", "3")
     started = time.monotonic()
-    code, _, _ = simulate(capsys, out, "--jobs", "2", "--timeout", "2", agents="tests.lab_agents:Hanging",
-                          games=6)
+    code, _, _ = simulate(capsys, out, "--jobs", "2", "--timeout", "2", agents="tests.lab_agents:Hanging", games=6)
     assert time.monotonic() - started < 60
     rows = rows_of(out)
     assert code == 1 and [r["seed"] for r in rows] == list(range(1, 7))
@@ -143,9 +145,27 @@ def _survivors(marker: str) -> list[int]:
 
 def _start_slow_run(out: Path) -> subprocess.Popen:
     code = "import sys; from meeple.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.Popen([sys.executable, "-c", code, "simulate", "tic_tac_toe", "-n", "200", "--jobs", "2",
-                             "--agents", "tests.lab_agents:Slow", "--out", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "simulate",
+            "tic_tac_toe",
+            "-n",
+            "200",
+            "--jobs",
+            "2",
+            "--agents",
+            "tests.lab_agents:Slow",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wait_for_rows(out: Path, count: int, proc) -> None:
@@ -179,10 +199,25 @@ def test_stopping_the_run_stops_its_workers_and_keeps_its_rows(tmp_path, how):
 
 # ---------------------------------------------------------------- stop when the answer is known
 
+
 def test_precision_plays_until_the_interval_is_narrow_enough(tmp_path, capsys):
     out = tmp_path / "rows.jsonl"
-    code = main(["simulate", "tic_tac_toe", "-n", "20", "--agents", "random", "--precision", "6pp",
-                 "--on", "win/0", "--out", str(out)])
+    code = main(
+        [
+            "simulate",
+            "tic_tac_toe",
+            "-n",
+            "20",
+            "--agents",
+            "random",
+            "--precision",
+            "6pp",
+            "--on",
+            "win/0",
+            "--out",
+            str(out),
+        ]
+    )
     stdout, err = capsys.readouterr()
     assert code == 0, err
     games = len(rows_of(out))
@@ -191,33 +226,52 @@ def test_precision_plays_until_the_interval_is_narrow_enough(tmp_path, capsys):
     assert f"after {games} games" in line and "as asked" in line
     from meeple.interpreter.lab import stats
     from meeple.interpreter.lab.rows import read_rows
+
     win = stats.summarize(read_rows([out]))["seats"][0]["win_rate"]
     assert (win["high"] - win["low"]) / 2 <= 0.06
 
 
 def test_precision_stops_at_max_games_and_says_so(tmp_path, capsys):
-    code = main(["simulate", "tic_tac_toe", "-n", "10", "--agents", "random", "--precision", "1pp",
-                 "--max-games", "30"])
+    code = main(
+        ["simulate", "tic_tac_toe", "-n", "10", "--agents", "random", "--precision", "1pp", "--max-games", "30"]
+    )
     stdout, _ = capsys.readouterr()
     assert code == 0 and stdout.startswith("30 games of 2 players")
     assert "not reached in 30 games" in stdout
 
 
 def test_detect_says_how_many_games_a_change_needs(capsys):
-    code = main(["compare", "mudcake_fair", "--variant", "picky_judges", "-n", "30", "--agents", "random",
-                 "--on", "score/0", "--detect", "1"])
+    code = main(
+        [
+            "compare",
+            "mudcake_fair",
+            "--variant",
+            "picky_judges",
+            "-n",
+            "30",
+            "--agents",
+            "random",
+            "--on",
+            "score/0",
+            "--detect",
+            "1",
+        ]
+    )
     stdout, _ = capsys.readouterr()
     assert code == 0
     line = next(ln for ln in stdout.splitlines() if ln.startswith("A change of 1 in score/0 needs about"))
     assert line.endswith("paired games to be found with 80% power.")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--precision", "3"], "`win/0` is a rate: give the width in pp"),
-    (["--precision", "3pp", "--on", "score/0"], "`score/0` is not a rate"),
-    (["--precision=-1pp"], "the width must be above 0"),
-    (["--precision", "3", "--on", "nonsense"], "these games have no figure `nonsense`"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--precision", "3"], "`win/0` is a rate: give the width in pp"),
+        (["--precision", "3pp", "--on", "score/0"], "`score/0` is not a rate"),
+        (["--precision=-1pp"], "the width must be above 0"),
+        (["--precision", "3", "--on", "nonsense"], "these games have no figure `nonsense`"),
+    ],
+)
 def test_bad_precision_is_one_line(capsys, argv, message):
     code = main(["simulate", "tic_tac_toe", "-n", "5", "--agents", "random", *argv])
     _, err = capsys.readouterr()

@@ -1,4 +1,5 @@
 """The lab's statistics and reports on hand-made rows: known values, paired comparisons, HTML and PNGs."""
+
 from __future__ import annotations
 
 import json
@@ -13,32 +14,79 @@ from meeple.interpreter.lab import findings, inference, report, stats, tables
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def row(seed, scores, winners=None, actions=None, side="base", tiebreak=False, error=None, breakdown=None,
-        steps=100, decisions=20, turns=5):
+def row(
+    seed,
+    scores,
+    winners=None,
+    actions=None,
+    side="base",
+    tiebreak=False,
+    error=None,
+    breakdown=None,
+    steps=100,
+    decisions=20,
+    turns=5,
+):
     """One game as `meeple simulate` writes it; rule A is the score minus 2, rule B is 2."""
     if error:
-        return {"seed": seed, "ruleset": "g", "side": side, "players": 2, "options": {}, "variants": [],
-                "agents": ["random", "random"], "scores": None, "breakdown": None, "ranking": None,
-                "winners": None, "tiebreak_used": False, "turns": None, "decisions": 3, "steps": 9,
-                "branching": 2.0, "actions": {}, "seconds": 0.01, "error": error}
+        return {
+            "seed": seed,
+            "ruleset": "g",
+            "side": side,
+            "players": 2,
+            "options": {},
+            "variants": [],
+            "agents": ["random", "random"],
+            "scores": None,
+            "breakdown": None,
+            "ranking": None,
+            "winners": None,
+            "tiebreak_used": False,
+            "turns": None,
+            "decisions": 3,
+            "steps": 9,
+            "branching": 2.0,
+            "actions": {},
+            "seconds": 0.01,
+            "error": error,
+        }
     if winners is None:
         winners = [i for i, s in enumerate(scores) if s == max(scores)]
-    return {"seed": seed, "ruleset": "g", "side": side, "players": len(scores), "options": {}, "variants": [],
-            "agents": ["random"] * len(scores), "scores": list(scores),
-            "breakdown": breakdown or [{"A": s - 2, "B": 2} for s in scores],
-            "ranking": [{"player": i, "place": 1 if i in winners else 2, "total": s, "tied_on_total": False}
-                        for i, s in enumerate(scores)],
-            "winners": winners, "tiebreak_used": tiebreak, "turns": turns, "decisions": decisions,
-            "steps": steps, "branching": 3.5, "actions": actions or {}, "seconds": 0.01, "error": None}
+    return {
+        "seed": seed,
+        "ruleset": "g",
+        "side": side,
+        "players": len(scores),
+        "options": {},
+        "variants": [],
+        "agents": ["random"] * len(scores),
+        "scores": list(scores),
+        "breakdown": breakdown or [{"A": s - 2, "B": 2} for s in scores],
+        "ranking": [
+            {"player": i, "place": 1 if i in winners else 2, "total": s, "tied_on_total": False}
+            for i, s in enumerate(scores)
+        ],
+        "winners": winners,
+        "tiebreak_used": tiebreak,
+        "turns": turns,
+        "decisions": decisions,
+        "steps": steps,
+        "branching": 3.5,
+        "actions": actions or {},
+        "seconds": 0.01,
+        "error": None,
+    }
 
 
 def hand_rows():
-    return [row(1, [10, 8], actions={"Extra": 3, "Pass": 1}, steps=100),
-            row(2, [7, 9], actions={"Pass": 2}, steps=120),
-            row(3, [9, 9], actions={"Extra": 1}, steps=80),             # shared first place
-            row(4, [12, 12], winners=[1], tiebreak=True, steps=140),    # a tie-break decided it
-            row(5, None, error="step limit reached"),
-            row(6, None, error="no option at <decision>")]
+    return [
+        row(1, [10, 8], actions={"Extra": 3, "Pass": 1}, steps=100),
+        row(2, [7, 9], actions={"Pass": 2}, steps=120),
+        row(3, [9, 9], actions={"Extra": 1}, steps=80),  # shared first place
+        row(4, [12, 12], winners=[1], tiebreak=True, steps=140),  # a tie-break decided it
+        row(5, None, error="step limit reached"),
+        row(6, None, error="no option at <decision>"),
+    ]
 
 
 def synthetic(n=40, side="base", shift=0, noise=0.0, extra=0):
@@ -50,12 +98,22 @@ def synthetic(n=40, side="base", shift=0, noise=0.0, extra=0):
         bump = shift + (random.Random(1000 + seed).gauss(0, noise) if noise else 0)
         breakdown = [{"A": a0 + bump, "B": 4}, {"A": a1, "B": 4}]
         scores = [a0 + bump + 4, a1 + 4]
-        out.append(row(seed, scores, side=side, breakdown=breakdown, steps=r.randint(200, 300),
-                       decisions=r.randint(40, 60), actions={"Extra": r.randint(0, 3) + extra, "Pass": 5}))
+        out.append(
+            row(
+                seed,
+                scores,
+                side=side,
+                breakdown=breakdown,
+                steps=r.randint(200, 300),
+                decisions=r.randint(40, 60),
+                actions={"Extra": r.randint(0, 3) + extra, "Pass": 5},
+            )
+        )
     return out
 
 
 # ---------------------------------------------------------------- known values
+
 
 def test_wilson_known_values():
     p, low, high = stats.wilson(50, 100)
@@ -67,8 +125,9 @@ def test_wilson_known_values():
     assert stats.wilson(0, 0) == (None, None, None)
 
 
-@pytest.mark.parametrize("df, q", [(1, 12.7062), (4, 2.7764), (9, 2.2622), (29, 2.0452), (100, 1.9840),
-                                   (100000, 1.9600)])
+@pytest.mark.parametrize(
+    "df, q", [(1, 12.7062), (4, 2.7764), (9, 2.2622), (29, 2.0452), (100, 1.9840), (100000, 1.9600)]
+)
 def test_t_quantiles_match_tables(df, q):
     assert stats.t_quantile(0.975, df) == pytest.approx(q, abs=1e-4)
 
@@ -76,8 +135,11 @@ def test_t_quantiles_match_tables(df, q):
 @pytest.mark.parametrize("t, df", [(0.5, 2), (1.7, 5), (2.3, 12), (4.0, 30), (1.0, 1)])
 def test_t_pvalue_matches_numerical_integration(t, df):
     x = np.linspace(0.0, t, 200001)
-    pdf = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) \
+    pdf = (
+        math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2))
+        / math.sqrt(df * math.pi)
         * (1 + x * x / df) ** (-(df + 1) / 2)
+    )
     inner = float(np.sum((pdf[1:] + pdf[:-1]) / 2 * np.diff(x)))
     assert stats.t_pvalue(t, df) == pytest.approx(1 - 2 * inner, abs=1e-7)
     assert stats.t_pvalue(0.0, df) == 1.0
@@ -91,25 +153,29 @@ def test_basic_statistics_agree_with_numpy():
         assert stats.quantile(xs, q) == pytest.approx(np.quantile(xs, q))
     assert stats.sd([4]) is None and stats.mean([]) is None and stats.quantile([], 0.5) is None
     m, low, high = stats.mean_ci([1, 2, 3, 4, 5])
-    assert (m, low, high) == pytest.approx((3.0, 3 - 2.7764 * math.sqrt(2.5 / 5), 3 + 2.7764 * math.sqrt(2.5 / 5)),
-                                           abs=1e-4)
+    assert (m, low, high) == pytest.approx(
+        (3.0, 3 - 2.7764 * math.sqrt(2.5 / 5), 3 + 2.7764 * math.sqrt(2.5 / 5)), abs=1e-4
+    )
 
 
 def test_paired_t_and_mcnemar_known_values():
     res = stats.paired_t([1, 2, 3, 4, 5])  # t = 4.243, df = 4
     assert res["diff"] == 3.0 and res["p"] == pytest.approx(0.01324, abs=1e-5)
-    assert stats.mcnemar(15, 0) == pytest.approx(2 * 0.5 ** 15)
+    assert stats.mcnemar(15, 0) == pytest.approx(2 * 0.5**15)
     assert stats.mcnemar(3, 3) == 1.0 and stats.mcnemar(0, 0) == 1.0
     assert stats.mcnemar(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
 
 
 # ---------------------------------------------------------------- summarize
 
+
 def test_summarize_counts_errors_draws_tiebreaks_and_actions():
     s = stats.summarize(hand_rows())
     assert (s["games"], s["ok"], s["errors"]["count"]) == (6, 4, 2)
-    assert [(e["seed"], e["error"]) for e in s["errors"]["first"]] == [(5, "step limit reached"),
-                                                                        (6, "no option at <decision>")]
+    assert [(e["seed"], e["error"]) for e in s["errors"]["first"]] == [
+        (5, "step limit reached"),
+        (6, "no option at <decision>"),
+    ]
     assert s["draws"]["count"] == 1 and s["draws"]["rate"] == 0.25
     assert s["tiebreaks"]["count"] == 1 and s["tiebreaks"]["rate"] == 0.25
     p0, p1 = s["seats"]
@@ -118,8 +184,12 @@ def test_summarize_counts_errors_draws_tiebreaks_and_actions():
     assert p0["win_rate"]["low"] < 0.375 < p0["win_rate"]["high"]
     sc = p0["score"]
     assert (sc["min"], sc["q25"], sc["median"], sc["q75"], sc["max"], sc["mean"]) == (7, 8.5, 9.5, 10.5, 12, 9.5)
-    assert s["actions"]["Extra"] == {"mean": 1.0, "sd": pytest.approx(np.std([3, 0, 1, 0], ddof=1)),
-                                     "games_used": 2, "used_share": 0.5}
+    assert s["actions"]["Extra"] == {
+        "mean": 1.0,
+        "sd": pytest.approx(np.std([3, 0, 1, 0], ddof=1)),
+        "games_used": 2,
+        "used_share": 0.5,
+    }
     assert s["actions"]["Pass"]["mean"] == 0.75 and s["actions"]["Pass"]["games_used"] == 2
     assert s["rules"]["B"]["mean"] == 2 and s["rules"]["B"]["sd"] == 0
     assert s["rules"]["A"]["n"] == 8 and s["rules"]["A"]["mean"] == pytest.approx((8 + 6 + 5 + 7 + 7 + 7 + 10 + 10) / 8)
@@ -136,6 +206,7 @@ def test_summarize_all_errors_and_empty():
 
 
 # ---------------------------------------------------------------- compare
+
 
 def test_compare_finds_an_exact_shift_on_seat_zero():
     c = stats.compare(synthetic(side="base"), synthetic(side="plus", shift=3))
@@ -182,23 +253,52 @@ def test_compare_win_rate_uses_exact_mcnemar():
     b = [row(s, [1, 0] if s < 25 else [0, 1], side="b") for s in range(30)]
     w = stats.compare(a, b)["metrics"]["win/0"]
     assert (w["a"], w["b"], w["diff"]) == pytest.approx((1 / 3, 5 / 6, 0.5))
-    assert w["p"] == pytest.approx(2 * 0.5 ** 15) and w["significant"]
+    assert w["p"] == pytest.approx(2 * 0.5**15) and w["significant"]
 
 
 # ---------------------------------------------------------------- text
 
+
 def test_format_summary_and_compare_headers():
     text = tables.format_summary(stats.summarize(hand_rows()))
-    for word in ("Seats", "seat", "win rate", "95% CI", "median", "Scoring rules", "shared first place",
-                 "tie-break used", "Actions", "Extra", "Errors", "step limit reached", "P1", "P2"):
+    for word in (
+        "Seats",
+        "seat",
+        "win rate",
+        "95% CI",
+        "median",
+        "Scoring rules",
+        "shared first place",
+        "tie-break used",
+        "Actions",
+        "Extra",
+        "Errors",
+        "step limit reached",
+        "P1",
+        "P2",
+    ):
         assert word in text, word
     assert "\x1b" not in text
     c = stats.compare(synthetic(), synthetic(side="plus", shift=3))
     text = tables.format_compare(c)
     lines = text.splitlines()
     header = next(line for line in lines if line.startswith("metric"))
-    assert header.split() == ["metric", "n", "base", "plus", "diff", "95%", "CI", "effect", "detectable", "p",
-                              "p", "(Holm)", "test", "sig"]
+    assert header.split() == [
+        "metric",
+        "n",
+        "base",
+        "plus",
+        "diff",
+        "95%",
+        "CI",
+        "effect",
+        "detectable",
+        "p",
+        "p",
+        "(Holm)",
+        "test",
+        "sig",
+    ]
     score = next(line for line in lines if line.startswith("score P1"))
     assert "+3.00" in score and "[+3.00, +3.00]" in score and score.endswith("*")
     assert "rule A P1" not in text and "rule A P1" in tables.format_compare(c, detail=True)
@@ -206,6 +306,7 @@ def test_format_summary_and_compare_headers():
 
 
 # ---------------------------------------------------------------- report
+
 
 def _check_page(files, tmp_path, name, compared=False):
     page = tmp_path / f"{name}.html"
@@ -247,6 +348,7 @@ def test_write_report_with_only_errors(tmp_path):
 
 # ---------------------------------------------------------------- many tests at once
 
+
 def test_holm_adjusts_as_the_method_says():
     # m = 4: sorted 0.01, 0.02, 0.03, 0.5 -> 0.04, 0.06, 0.06 (running max), 0.5
     assert inference.holm([0.03, 0.5, 0.01, None, 0.02]) == pytest.approx([0.06, 0.5, 0.04, None, 0.06])
@@ -275,8 +377,10 @@ def test_paired_rates_stay_inside_plus_minus_one_where_a_t_interval_does_not():
     assert t["high"] > 1.0  # the interval the report showed before: [-54.6pp, +104.6pp]-like
 
 
-@pytest.mark.parametrize("both, first, second, neither, low, high", [
-    (36, 12, 2, 0, 0.0569, 0.3404), (18, 12, 2, 18, 0.0562, 0.3290), (53, 0, 0, 1, -0.0729, 0.0729)])
+@pytest.mark.parametrize(
+    "both, first, second, neither, low, high",
+    [(36, 12, 2, 0, 0.0569, 0.3404), (18, 12, 2, 18, 0.0562, 0.3290), (53, 0, 0, 1, -0.0729, 0.0729)],
+)
 def test_paired_rates_match_newcombes_published_intervals(both, first, second, neither, low, high):
     # Newcombe (1998), method 10: the 2 x 2 tables (e, f, g, h) of the paper's examples
     ys = [1] * both + [1] * first + [0] * second + [0] * neither
@@ -313,11 +417,12 @@ def test_few_games_come_with_a_warning():
 
 # ---------------------------------------------------------------- findings: the opening lines
 
+
 def test_findings_name_what_changed_and_what_did_not():
     c = stats.compare(synthetic(), synthetic(side="plus", shift=3))
     lines = findings.compare_findings(c)
     assert lines[0].startswith("plus against base: 40 games paired by seed")
-    changed = lines[lines.index("Changed:") + 1:]
+    changed = lines[lines.index("Changed:") + 1 :]
     assert any(ln.startswith("  - score P1: ") and "(+3.00" in ln and "p (Holm)" in ln for ln in changed)
     steady = next(ln for ln in lines if ln.startswith("No detectable change at n = 40 in:"))
     assert "game length (the same in every game)" in steady and "seat win rates (a change under ±" in steady

@@ -1,5 +1,6 @@
 """Hidden information never leaks: views, events and trace renderings for a player
 contain nothing that player cannot see (bag and deck order, other hands, secrets)."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,9 @@ def test_views_and_events_hide_what_a_player_cannot_see(name, seed):
             view = engine.view(state, viewer)
             assert not secret & {i for items in view["zones"].values() for i in items}, f"seed {seed}: view"
             for e in visible_events(game, events, viewer, state):
-                if e["e"] in ("move", "draw") and not (can_see(game, e["src"], viewer)
-                                                       or can_see(game, e["dst"], viewer)):
+                if e["e"] in ("move", "draw") and not (
+                    can_see(game, e["src"], viewer) or can_see(game, e["dst"], viewer)
+                ):
                     assert set(e["items"]) <= {HIDDEN}, f"seed {seed}: {e} shown to P{viewer + 1}"
                 if e["e"] == "auto" and e["player"] != viewer:
                     assert e["choice"] not in secret, f"seed {seed}: {e} shown to P{viewer + 1}"
@@ -61,8 +63,9 @@ def _ever_visible(engine, lines, viewer) -> set:
     for line in lines[1:]:
         events = line.get("setup") or line.get("events") or []
         for e in events:
-            if e["e"] in ("move", "draw") and (can_see(engine.game, e["src"], viewer)
-                                                or can_see(engine.game, e["dst"], viewer)):
+            if e["e"] in ("move", "draw") and (
+                can_see(engine.game, e["src"], viewer) or can_see(engine.game, e["dst"], viewer)
+            ):
                 seen |= set(e["items"])
             if e["e"] == "place":
                 seen.add(e["piece"])
@@ -76,6 +79,7 @@ def test_decks_show_only_their_top_back_and_sealed_choices_show_nothing(name, se
     """Below the top of a face-down deck no back shows, and while a simultaneous choice is
     being gathered nobody else can tell which option (or how many cards) a player took."""
     from meeple.interpreter.effects.simultaneous import Gather
+
     engine = shipped(name)
     game = engine.game
     players = game.max_players
@@ -90,14 +94,18 @@ def test_decks_show_only_their_top_back_and_sealed_choices_show_nothing(name, se
                 spec = game.zones.get(key.split("/", 1)[0])
                 if spec is not None and spec.kind == "deck" and not can_see(game, key, viewer):
                     assert set(view["zones"][key][1:]) <= {HIDDEN}, f"seed {seed}: backs below the top of {key}"
-        if isinstance(engine.pending_op(state), Gather) and not state["pending"].get("interrupt") \
-                and len(d.options) > 1:
+        if (
+            isinstance(engine.pending_op(state), Gather)
+            and not state["pending"].get("interrupt")
+            and len(d.options) > 1
+        ):
             sealed += 1
             (a, ea), (b, eb) = engine.apply(state, 0), engine.apply(state, len(d.options) - 1)
             if engine.option_count(a) and engine.option_count(b) and ea == eb == []:
                 for viewer in set(range(players)) - {d.actor}:
-                    assert engine.view(a, viewer) == engine.view(b, viewer), \
+                    assert engine.view(a, viewer) == engine.view(b, viewer), (
                         f"seed {seed}: P{viewer + 1} can tell P{d.actor + 1}'s sealed choices apart"
+                    )
         state, _ = engine.apply(state, rng.below(engine.option_count(state)))
     if name == "apothebakery":
         assert sealed > 0, "the Forrie choice is sealed"

@@ -1,5 +1,6 @@
 """`meeple train`: a state evaluation fitted from self-play, saved next to the ruleset, loaded by the
 planner and the rollout agent."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,7 @@ from meeple.interpreter.agents.learned import Model, feature_names, features, lo
 from meeple.interpreter.commands.train import save, train
 from tests.conftest import rules
 
-RACE = '''
+RACE = """
 game "Race"
 players 2
 counter coins per player = 0
@@ -35,21 +36,28 @@ phase round:
         next round
 score "Gems": gems * 3
 hint "Coins toward a gem" worth 1 / 2: coins
-'''
+"""
 FILES = {"tokens.csv": "id,size\na,1\n"}
 
 
 def test_features_are_generic_and_per_seat(tmp_path):
     engine = rules(RACE, tmp_path, FILES)
-    assert feature_names(engine.game) == ["score:Gems", "hint:Coins toward a gem", "lead", "counter:coins",
-                                          "counter:gems", "zone:hand", "game:round_number"]
+    assert feature_names(engine.game) == [
+        "score:Gems",
+        "hint:Coins toward a gem",
+        "lead",
+        "counter:coins",
+        "counter:gems",
+        "zone:hand",
+        "game:round_number",
+    ]
     state, _ = engine.start(2, 1)
     state, _ = engine.apply(state, 2)
     assert features(engine, state, 0) == [0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 1.0]
     assert features(engine, state, 1) == [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # the round is everyone's
 
 
-GRID = '''
+GRID = """
 game "Fill"
 players 2
 enum mark = x | o
@@ -61,7 +69,7 @@ setup:
             c.mark = x
     done = true
 score "Marks": count(each c in cells(board) where c.mark == x)
-'''
+"""
 
 
 def test_a_grid_kept_per_player_counts_its_empty_cells_and_a_flag_counts_as_a_number(tmp_path):
@@ -77,7 +85,7 @@ def test_a_grid_kept_per_player_counts_its_empty_cells_and_a_flag_counts_as_a_nu
     assert state["over"] and features(engine, state, 1)[:4] == [1.0, 0.0, 5.0, 1.0]
 
 
-SHAPED = '''
+SHAPED = """
 game "Shaped"
 players 1
 enum mark = x | o
@@ -86,7 +94,7 @@ grid board per player: 3 x 4 of mark:
 setup:
     pass
 score "Marks": count(each c in cells(board) where c.mark == x)
-'''
+"""
 LAYOUT = {"layout.txt": "..#.\n..#.\n..#.\n"}
 
 
@@ -104,22 +112,37 @@ def test_a_grids_shape_groups_terrain_and_lines(tmp_path):
     got = dict(zip(feature_names(engine.game), features(engine, state, 0)))
     shape = {k: v for k, v in got.items() if v and k.split(":")[0] in ("groups", "cells", "rows", "cols")}
     assert shape == {
-        "groups:board:x:3": 1, "groups:board:o:2": 1, "groups:board:empty:5": 1,  # 7 empty: one group
-        "cells:board:terrain=grass:x": 3, "cells:board:terrain=grass:o": 2,
-        "cells:board:terrain=grass:empty": 4, "cells:board:terrain=path:empty": 3,
-        "rows:board:x:2": 1, "rows:board:x:1": 1, "rows:board:o:1": 2,
-        "rows:board:empty:1": 1, "rows:board:empty:2": 1, "rows:board:empty:3": 1,  # 4 empty: 3 or more
-        "cols:board:x:2": 1, "cols:board:x:1": 1, "cols:board:o:2": 1,
-        "cols:board:empty:1": 2, "cols:board:empty:2": 1, "cols:board:empty:3": 1}
+        "groups:board:x:3": 1,
+        "groups:board:o:2": 1,
+        "groups:board:empty:5": 1,  # 7 empty: one group
+        "cells:board:terrain=grass:x": 3,
+        "cells:board:terrain=grass:o": 2,
+        "cells:board:terrain=grass:empty": 4,
+        "cells:board:terrain=path:empty": 3,
+        "rows:board:x:2": 1,
+        "rows:board:x:1": 1,
+        "rows:board:o:1": 2,
+        "rows:board:empty:1": 1,
+        "rows:board:empty:2": 1,
+        "rows:board:empty:3": 1,  # 4 empty: 3 or more
+        "cols:board:x:2": 1,
+        "cols:board:x:1": 1,
+        "cols:board:o:2": 1,
+        "cols:board:empty:1": 2,
+        "cols:board:empty:2": 1,
+        "cols:board:empty:3": 1,
+    }
     assert got["empty:board"] == 7 and got["score:Marks"] == 3
 
 
 def test_a_grids_shape_is_named_in_a_fixed_order_from_its_kinds_and_terrains(tmp_path):
     names = [n for n in feature_names(rules(SHAPED, tmp_path, LAYOUT).game) if ":board:" in n]
     kinds = ("x", "o", "empty")
-    assert names == ([f"groups:board:{v}:{k}" for v in kinds for k in range(1, 6)]
-                     + [f"cells:board:terrain={t}:{v}" for t in ("grass", "path") for v in kinds]
-                     + [f"{line}:board:{v}:{k}" for line in ("rows", "cols") for v in kinds for k in (1, 2, 3)])
+    assert names == (
+        [f"groups:board:{v}:{k}" for v in kinds for k in range(1, 6)]
+        + [f"cells:board:terrain={t}:{v}" for t in ("grass", "path") for v in kinds]
+        + [f"{line}:board:{v}:{k}" for line in ("rows", "cols") for v in kinds for k in (1, 2, 3)]
+    )
 
 
 def test_the_score_now_counts_at_face_value_and_the_rest_is_fitted(tmp_path):
@@ -162,6 +185,7 @@ def test_the_rollout_values_its_play_ons_by_the_model(tmp_path):
     """With a model, a play-on's end is valued by the predicted final scores, not the outlook;
     a finished game by its score as the rules count it (and who won)."""
     from meeple.interpreter.agents.rollout import WIN, margin
+
     engine = rules(RACE, tmp_path, FILES)
     model = Model(train(engine, 2, 12, 5, ["random"]))
     state, _ = engine.start(2, 3)
@@ -186,7 +210,7 @@ def test_a_model_of_other_rules_is_ignored(tmp_path):
 def test_a_model_of_another_option_is_ignored(tmp_path):
     """The digest covers the rules' text and files; a scoring card chosen by an option is not in
     it, and a model of one card's points still to come is wrong for the other."""
-    carded = RACE.replace('players 2\n', 'players 2\noption card = A | B\n')
+    carded = RACE.replace("players 2\n", "players 2\noption card = A | B\n")
     engine = rules(carded, tmp_path, FILES)
     data = train(engine, 2, 3, 1, ["random"])
     assert data["options"] == {"card": "A"} and data["variants"] == []
@@ -198,7 +222,7 @@ def test_a_model_of_another_option_is_ignored(tmp_path):
 def test_each_way_of_playing_has_its_own_model_file(tmp_path, capsys):
     """A game played with another option or a variant learns other points still to come: its
     model has its own file, so one ruleset can ship a model for every card."""
-    carded = RACE.replace('players 2\n', 'players 2\noption card = A | B\n')
+    carded = RACE.replace("players 2\n", "players 2\noption card = A | B\n")
     carded += 'variant fast "Quick":\n    counter gems per player = 1\n'
     (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
     (tmp_path / "race.rules").write_text(carded.lstrip("\n"))
@@ -208,6 +232,7 @@ def test_each_way_of_playing_has_its_own_model_file(tmp_path, capsys):
     assert main(["train", path, "--games", "3", "--option", "card=B", "--variant", "fast"]) == 0
     assert (tmp_path / "race.card=B.+fast.model.json").exists() and not (tmp_path / "race.model.json").exists()
     from meeple.interpreter.loader import load
+
     card_b = load(path, {"card": "B"}).game
     assert model_path(card_b) == tmp_path / "race.card=B.model.json"
     assert model_path(load(path, {"card": "A"}).game) == tmp_path / "race.model.json"
@@ -220,6 +245,7 @@ def test_training_in_several_processes_makes_the_same_model(tmp_path):
     (tmp_path / "tokens.csv").write_text(FILES["tokens.csv"])
     (tmp_path / "race.rules").write_text(RACE.lstrip("\n"))
     from meeple.interpreter.loader import load
+
     engine = load(str(tmp_path / "race.rules"))
     assert train(engine, 2, 8, 4, ["greedy", "random"], jobs=2) == train(engine, 2, 8, 4, ["greedy", "random"])
 
@@ -245,10 +271,12 @@ def test_training_reports_how_well_it_predicts_games_it_did_not_see(tmp_path, ca
 
 def test_a_mix_of_agents_plays_every_seat(tmp_path, monkeypatch):
     from meeple.interpreter.commands import train as learned
+
     engine = rules(RACE, tmp_path, FILES)
     seated = []
-    monkeypatch.setattr(learned, "self_play",
-                        lambda engine, players, agents, seed: seated.append(agents) or ([], [0, 0]))
+    monkeypatch.setattr(
+        learned, "self_play", lambda engine, players, agents, seed: seated.append(agents) or ([], [0, 0])
+    )
     learned.train(engine, 2, 3, 1, ["rollout", "greedy"])
     assert seated == [["rollout", "greedy"], ["greedy", "rollout"], ["rollout", "greedy"]]
     seated.clear()
@@ -269,6 +297,7 @@ def test_meeple_train_writes_the_model(tmp_path, capsys):
 def test_the_plain_python_evaluation_is_the_fitted_regression(tmp_path):
     """The planner evaluates without numpy; what it computes is the ridge fit's prediction."""
     import numpy as np
+
     engine = rules(RACE, tmp_path, FILES)
     data = train(engine, 2, 12, 5, ["random"])
     model = Model(data)
@@ -277,8 +306,9 @@ def test_the_plain_python_evaluation_is_the_fitted_regression(tmp_path):
         state, _ = engine.apply(state, choice)
         for p in (0, 1):
             z = (np.array(features(engine, state, p)) - np.array(data["mean"])) / np.array(data["scale"])
-            assert model.predict(engine, state, p) == pytest.approx(float(z @ np.array(data["weights"])) + data["bias"],
-                                                                    rel=1e-9, abs=1e-9)
+            assert model.predict(engine, state, p) == pytest.approx(
+                float(z @ np.array(data["weights"])) + data["bias"], rel=1e-9, abs=1e-9
+            )
 
 
 def test_the_shipped_model_of_the_queens_wishes_is_of_its_rules_as_they_are():
@@ -286,6 +316,7 @@ def test_the_shipped_model_of_the_queens_wishes_is_of_its_rules_as_they_are():
     edit of the rules or their files changes the digest and the model would be ignored without a
     word: this test says so, and how to retrain it."""
     from tests.conftest import shipped
+
     engine = shipped("queens_wishes")
     data = json.loads(model_path(engine.game).read_text(encoding="utf-8"))
     retrain = f"retrain: meeple train queens_wishes --games {data['games']} --seed {data['seed']}"

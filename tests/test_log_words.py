@@ -1,6 +1,7 @@
 """No engine words in what players read: every shipped game, played a while, has its log
 scanned as each seat reads it at the web table (the page's `log` lines) and at the terminal
 (the same `event_text` words) for the engine's own vocabulary."""
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,11 @@ from meeple.interpreter.table.model import seat_page
 # The engine's words: its step counter and phases, the box it keeps unused components in, the
 # "(hidden)" of an unseen move, and names written with `_` (a rule's name, not a word).
 ENGINE_WORDS = {
-    "step": r"\bstep \d", "phase": r"\bphase\b", "the bare box": r"\b(from|to) box\b",
-    "(hidden)": r"\(hidden\)", "snake_case": r"\b[a-z0-9]+_[a-z0-9_]+\b",
+    "step": r"\bstep \d",
+    "phase": r"\bphase\b",
+    "the bare box": r"\b(from|to) box\b",
+    "(hidden)": r"\(hidden\)",
+    "snake_case": r"\b[a-z0-9]+_[a-z0-9_]+\b",
 }
 RAW_ID = re.compile(r"\b[a-z]+[0-9]+\b")  # `z01`, `a3`: an enum value or id that reads like a code
 
@@ -27,9 +31,17 @@ def played_table(name: str, path, seed: int = 1, steps: int = 300, early: list |
     three (the page keeps the latest lines only, and the setup's are the first)."""
     engine = Engine(load_game(path))
     players = 2 if engine.game.min_players <= 2 <= engine.game.max_players else engine.game.min_players
-    row = {"id": "t", "ruleset": str(path), "options": {}, "variants": [], "players": players, "seed": seed,
-           "digest": engine.game.digest, "spectator": "s",
-           "seats": [{"agent": "person", "token": str(p)} for p in range(players)]}
+    row = {
+        "id": "t",
+        "ruleset": str(path),
+        "options": {},
+        "variants": [],
+        "players": players,
+        "seed": seed,
+        "digest": engine.game.digest,
+        "spectator": "s",
+        "seats": [{"agent": "person", "token": str(p)} for p in range(players)],
+    }
     live = LiveTable(row, engine)
     rng = Random(seed)
     for i in range(steps):
@@ -71,8 +83,16 @@ def test_no_engine_words_in_any_seats_log(name):
 
 def test_the_scan_finds_the_engine_words_it_looks_for():
     game = load_game(shipped_rulesets()["wild_gardens"])
-    found = engine_words(game, ["phase day", "move 3 × tile (hidden) from box to bag", "round_number = 2",
-                                "step 12 · first player P1", "P2 reserves Purslane Wrap"])
+    found = engine_words(
+        game,
+        [
+            "phase day",
+            "move 3 × tile (hidden) from box to bag",
+            "round_number = 2",
+            "step 12 · first player P1",
+            "P2 reserves Purslane Wrap",
+        ],
+    )
     assert set(found) == {"phase", "(hidden)", "the bare box", "snake_case", "step"}
     game.labels.pop("z01")
     assert "raw id z01" in engine_words(game, ["the ingredient source at z01"])

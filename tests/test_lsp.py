@@ -4,6 +4,7 @@ The server runs as a subprocess (`python -m dsl.lsp`); the tests write JSON-RPC
 messages with Content-Length headers to its stdin and read its stdout on a
 thread, so a silent server fails a test after a timeout instead of hanging it.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VSCODE = ROOT / "editors" / "vscode"
 TIMEOUT = 10.0
 
-RULES = '''\
+RULES = """\
 game "Tiny"
 players 2
 enum mark = cross | ring
@@ -41,7 +42,7 @@ phase play:
     if round_number < 3:
         next play
 score "Points": vp
-'''
+"""
 
 
 class Client:
@@ -51,8 +52,14 @@ class Client:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         self.log = log
         self.stderr = open(log, "wb")
-        self.proc = subprocess.Popen(command or [sys.executable, "-m", "meeple.dsl.lsp"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.stderr)
+        self.proc = subprocess.Popen(
+            command or [sys.executable, "-m", "meeple.dsl.lsp"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+        )
         self.inbox: queue.Queue = queue.Queue()
         self.pending: list[dict] = []  # notifications read while waiting for something else
         self.last_id = 0
@@ -63,7 +70,7 @@ class Client:
         try:
             while True:
                 headers = {}
-                while (line := out.readline().strip()):
+                while line := out.readline().strip():
                     key, _, value = line.decode("ascii").partition(":")
                     headers[key.strip().lower()] = value.strip()
                 if not headers:
@@ -123,13 +130,16 @@ class Client:
         return result
 
     def open(self, uri: str, text: str) -> list[dict]:
-        self.notify("textDocument/didOpen",
-                    {"textDocument": {"uri": uri, "languageId": "meeple", "version": 1, "text": text}})
+        self.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "meeple", "version": 1, "text": text}}
+        )
         return self.diagnostics(uri)
 
     def change(self, uri: str, text: str, version: int = 2) -> list[dict]:
-        self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                               "contentChanges": [{"text": text}]})
+        self.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+        )
         return self.diagnostics(uri)
 
     def at(self, method: str, uri: str, position: dict):
@@ -203,8 +213,10 @@ def test_warnings_of_meeple_check_are_warnings(server, doc):
     (d,) = server.open(doc, text)
     assert d["severity"] == 2
     assert d["message"] == "counter `spare` is never used\nhint: remove it, or use it in the rules"
-    assert d["range"] == {"start": pos(text, "counter spare"),
-                          "end": {"line": pos(text, "counter spare")["line"], "character": len("counter spare = 0")}}
+    assert d["range"] == {
+        "start": pos(text, "counter spare"),
+        "end": {"line": pos(text, "counter spare")["line"], "character": len("counter spare = 0")},
+    }
 
 
 def test_data_files_are_read_beside_the_unsaved_document(server, tmp_path, doc):
@@ -262,7 +274,7 @@ def test_completion_offers_names_builtins_and_keywords(server, doc):
     assert items["count"]["detail"] == "built-in function" and items["round_number"]["detail"] == "counter"
 
 
-LOCALS = '''\
+LOCALS = """\
 game "Locals"
 players 2
 counter total = 0
@@ -278,7 +290,7 @@ setup:
 phase unused:
     let who = 1
     total += who
-'''
+"""
 
 
 def test_locals_hover_and_jump_to_where_they_are_bound(server, doc):
@@ -313,6 +325,7 @@ def test_meeple_lsp_serves_and_shuts_down(tmp_path):
 
 def test_meeple_lsp_command_line():
     from meeple.cli import build_parser, cmd_lsp
+
     parser = build_parser()
     assert parser.parse_args(["lsp"]).fn is cmd_lsp and parser.parse_args(["lsp", "--stdio"]).stdio
 
@@ -352,5 +365,6 @@ def test_textmate_grammar_highlights_every_keyword():
         elif isinstance(node, list):
             for v in node:
                 walk(v)
+
     walk(grammar)
     assert sorted(keywords() - words) == []

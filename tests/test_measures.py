@@ -3,6 +3,7 @@
 A measure is a number (yes/no as 1/0) or a list of things; the lab's rows keep them, summaries
 and comparisons report them (listing measures of one kind of thing share a table).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -54,8 +55,13 @@ def test_measures_count_per_player_at_the_end_and_never_score():
     state = played(engine, [2, 0, 2, 0, 2, 1])  # P1 takes 3 three times (9), P2 1, 1, 2 (4)
     kinds = {}
     got = engine.measures(state, kinds)
-    assert got == {"Rounds": [3, 3], "Rich": [1, 0], "Badges held": [["gold", "silver"], ["gold", "silver"]],
-                   "Badges earned": [["gold", "silver"], ["gold"]], "Big takes": [3, 1]}
+    assert got == {
+        "Rounds": [3, 3],
+        "Rich": [1, 0],
+        "Badges held": [["gold", "silver"], ["gold", "silver"]],
+        "Badges earned": [["gold", "silver"], ["gold"]],
+        "Big takes": [3, 1],
+    }
     assert kinds == {"Badges held": "value", "Badges earned": "value"}
     assert [s["total"] for s in engine.scores(state)] == [9, 4]
     assert all(set(s["breakdown"]) == {"Coins"} for s in engine.scores(state))

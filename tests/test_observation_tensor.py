@@ -2,6 +2,7 @@
 position on a path board, an item of a zone it sees, a grid's cell) and never when only what it
 may not see changes (another's secret counter, the items of zones hidden from it, swapped for
 ones with the same back). Mid-game states of every shipped ruleset, every seat."""
+
 from __future__ import annotations
 
 import random
@@ -37,7 +38,9 @@ def other_value(game, v):
     if type(v) is int:
         return v + 1
     if type(v) is str:
-        for group in [list(b.order) for b in game.boards.values()] + [list(game.components)] + list(game.enums.values()):
+        for group in (
+            [list(b.order) for b in game.boards.values()] + [list(game.components)] + list(game.enums.values())
+        ):
             if v in group and len(group) > 1:
                 return group[(group.index(v) + 1) % len(group)]
     return None
@@ -80,8 +83,9 @@ def test_what_a_seat_sees_changes_its_tensor_and_nothing_else_does(name):
                 if not str(seen[0]).startswith(HIDDEN):
                     assert changed(s), f"{name}: P{seat + 1} does not see {real[0]} leave {key}"
                     tried += 1
-                elif all(str(x).startswith(HIDDEN) for x in view["zones"][other]) and \
-                        game.backs.get(real[0], "") == game.backs.get(state["zones"][other][0], ""):
+                elif all(str(x).startswith(HIDDEN) for x in view["zones"][other]) and game.backs.get(
+                    real[0], ""
+                ) == game.backs.get(state["zones"][other][0], ""):
                     assert not changed(s), f"{name}: P{seat + 1} tells hidden {key} and {other} apart"
             for key, grid in state["grids"].items():
                 for i, cell in enumerate(grid["cells"][:3]):

@@ -1,5 +1,6 @@
 """meeple.openspiel: OpenSpiel's own checks (random_sim_test, get_all_states against its C++
 tic-tac-toe) and its MCTS bot playing through the adapter."""
+
 from __future__ import annotations
 
 import subprocess
@@ -17,12 +18,15 @@ from meeple import openspiel
 from tests.conftest import ROOT
 
 
-@pytest.mark.parametrize("name, players, seeds, chance, sims, serialize", [
-    ("tic_tac_toe", 2, 1, "draws", 5, True),
-    ("queens_wishes", 4, 4, "seed", 1, True),  # a chance node picks the seed
-    ("apothebakery", 3, 4, "seed", 1, False),  # simultaneous choices, secret hands
-    ("leduc_holdem", 2, 1, "draws", 5, True),  # every draw a chance node
-])
+@pytest.mark.parametrize(
+    "name, players, seeds, chance, sims, serialize",
+    [
+        ("tic_tac_toe", 2, 1, "draws", 5, True),
+        ("queens_wishes", 4, 4, "seed", 1, True),  # a chance node picks the seed
+        ("apothebakery", 3, 4, "seed", 1, False),  # simultaneous choices, secret hands
+        ("leduc_holdem", 2, 1, "draws", 5, True),  # every draw a chance node
+    ],
+)
 def test_openspiel_random_sim_test_passes(name, players, seeds, chance, sims, serialize):
     game = openspiel.load(name, players=players, seeds=seeds, chance=chance)
     assert game.num_players() == players
@@ -39,8 +43,7 @@ def test_tic_tac_toe_has_the_positions_of_openspiels_own():
     our_boards = {board(s.data["grids"]["board"]["cells"]) for s in ours.values()}
     # The engine takes a lone option at once, so a board with one free cell left and no line
     # is never a decision of ours.
-    their_boards = {str(s).replace("\n", "") for s in theirs.values()
-                    if s.is_terminal() or len(s.legal_actions()) > 1}
+    their_boards = {str(s).replace("\n", "") for s in theirs.values() if s.is_terminal() or len(s.legal_actions()) > 1}
     assert our_boards == their_boards and len(ours) == len(their_boards) == 5256
 
 
@@ -58,8 +61,10 @@ def test_information_states_are_the_seats_own():
     assert state.information_state_string(1).startswith("P2 saw P1: ")
     assert '"rng":null' in state.observation_string(0)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
-    public = make_observation(game, pyspiel.IIGObservationType(
-        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
     seen = {public.string_from(state, p) for p in (0, 1)}
     assert len(seen) == 1 and seen != {state.observation_string(1)}, "an onlooker does not see P2's options"
 
@@ -96,7 +101,7 @@ def test_mcts_plays_a_whole_seeded_game_of_the_queens_wishes():
     assert all(first.returns()[p] == max(first.returns()) for p in best) and sum(first.returns()) == 0.0
 
 
-BLOCKED = '''
+BLOCKED = """
 import importlib.abc, sys
 class NotInstalled(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
@@ -109,16 +114,22 @@ for module in ("meeple.pettingzoo", "meeple.openspiel"):
         __import__(module)
     except meeple.MissingExtra as exc:
         print(exc)
-'''
+"""
 
 
 def test_without_the_research_extra_an_import_says_which_extra():
-    done = subprocess.run([sys.executable, "-c", BLOCKED], capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKED],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "meeple.pettingzoo needs the research extra: pip install 'meeple[research]' (gymnasium is not installed)",
-        "meeple.openspiel needs the research extra: pip install 'meeple[research]' (pyspiel is not installed)"]
+        "meeple.openspiel needs the research extra: pip install 'meeple[research]' (pyspiel is not installed)",
+    ]
 
 
 def test_options_and_variants_survive_openspiels_game_string():
@@ -151,8 +162,10 @@ def test_the_default_deals_anew_each_game_and_a_clone_holds_no_future_draw():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         deals.add(tuple(state.data["zones"]["hand/0"] + state.data["zones"]["hand/1"]))
     assert len(deals) > 4
-    assert pyspiel.load_game("meeple", {"ruleset": "tic_tac_toe"}).get_type().chance_mode == \
-        pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert (
+        pyspiel.load_game("meeple", {"ruleset": "tic_tac_toe"}).get_type().chance_mode
+        == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
 
 
 def test_max_game_length_is_the_longest_game_not_the_runners_bound():

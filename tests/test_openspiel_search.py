@@ -1,6 +1,7 @@
 """OpenSpiel's search needs from a state: `resample_from_infostate` (built on meeple's
 determinize: a world the seat cannot tell from the real one) and `undo_action`; ISMCTSBot
 through the adapter beats uniformly random play at The Queen's Wishes."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,8 +50,14 @@ def test_undo_action_goes_back_one_action_chance_included():
     seen = []
     while not state.is_terminal():
         actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-        seen.append((state.current_player(), str(state), state.information_state_string(0) if not
-                     state.is_chance_node() else None, state.legal_actions()))
+        seen.append(
+            (
+                state.current_player(),
+                str(state),
+                state.information_state_string(0) if not state.is_chance_node() else None,
+                state.legal_actions(),
+            )
+        )
         state.apply_action(int(rng.choice(actions)))
     history = state.history()
     for action in reversed(history):

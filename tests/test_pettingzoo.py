@@ -1,5 +1,6 @@
 """meeple.pettingzoo: PettingZoo's own api_test and seed_test on shipped rulesets, rewards at the
 end, and the seats that act out of turn (an action at any time) or secretly (simultaneously)."""
+
 from __future__ import annotations
 
 import textwrap
@@ -14,8 +15,13 @@ from meeple.pettingzoo import env
 from tests import test_actions, test_simultaneous
 
 # (ruleset, players, cycles): enough cycles for a whole game of the short ones.
-GAMES = [("tic_tac_toe", 2, 20), ("connect_four", 2, 50), ("queens_wishes", 4, 100),
-         ("wild_gardens", 2, 60), ("apothebakery", 3, 60)]
+GAMES = [
+    ("tic_tac_toe", 2, 20),
+    ("connect_four", 2, 50),
+    ("queens_wishes", 4, 100),
+    ("wild_gardens", 2, 60),
+    ("apothebakery", 3, 60),
+]
 
 
 @pytest.mark.parametrize("name, players, cycles", GAMES)
@@ -104,8 +110,11 @@ def test_a_simultaneous_choice_stays_secret_from_the_next_seat(tmp_path):
         option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
         e.step(e.option_actions()[option])
         while e.agent_selection == "player_0":  # the bid's cards picked one at a time
-            e.step(e.space.DONE if e.space.DONE in np.flatnonzero(e.observe("player_0")["action_mask"])
-                   else int(np.flatnonzero(e.observe("player_0")["action_mask"])[0]))
+            e.step(
+                e.space.DONE
+                if e.space.DONE in np.flatnonzero(e.observe("player_0")["action_mask"])
+                else int(np.flatnonzero(e.observe("player_0")["action_mask"])[0])
+            )
         assert e.agent_selection == "player_1"
         seen.append(e.observe("player_1")["observation"])
     assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
@@ -184,11 +193,13 @@ def test_the_parallel_env_passes_pettingzoos_parallel_api_test(name, players):
     from pettingzoo.test import parallel_api_test
 
     from meeple.pettingzoo import parallel_env
+
     parallel_api_test(parallel_env(name, players=players), num_cycles=60)
 
 
 def test_the_parallel_env_takes_the_asked_seats_action_and_keeps_a_bid_secret(tmp_path):
     from meeple.pettingzoo import parallel_env
+
     seen = []
     for bid in ("one card", "two cards"):
         e = parallel_env(rules_file(tmp_path, test_simultaneous.GAME, test_simultaneous.CARDS), players=3)
@@ -200,8 +211,11 @@ def test_the_parallel_env_takes_the_asked_seats_action_and_keeps_a_bid_secret(tm
         actions["player_0"] = e.aec.option_actions()[option]
         obs, *_ = e.step(actions)
         while obs["player_0"]["action_mask"].any():  # the bid's cards, one at a time
-            actions["player_0"] = e.aec.space.DONE if obs["player_0"]["action_mask"][e.aec.space.DONE] \
+            actions["player_0"] = (
+                e.aec.space.DONE
+                if obs["player_0"]["action_mask"][e.aec.space.DONE]
                 else int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+            )
             obs, *_ = e.step(actions)
         assert obs["player_1"]["action_mask"].any(), "then the next seat is asked"
         seen.append(obs["player_1"]["observation"])

@@ -1,4 +1,5 @@
 """Seeing the game: `meeple graph --svg/--png`, `meeple show`, path boards as text and pictures."""
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,14 @@ SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 TRACK_JSON = {
-    "spaces": {"s1": {"tags": ["start"], "areas": ["wood"]}, "s2": {"areas": ["wood"]},
-               "s3": {"tags": ["fork"], "areas": ["lake"]}, "s4": {"areas": ["lake"]},
-               "s5": {"areas": ["hill"]}, "s6": {"tags": ["goal"], "areas": ["hill"]}},
+    "spaces": {
+        "s1": {"tags": ["start"], "areas": ["wood"]},
+        "s2": {"areas": ["wood"]},
+        "s3": {"tags": ["fork"], "areas": ["lake"]},
+        "s4": {"areas": ["lake"]},
+        "s5": {"areas": ["hill"]},
+        "s6": {"tags": ["goal"], "areas": ["hill"]},
+    },
     "arrows": [["s1", "s2"], ["s2", "s3"], ["s3", "s4"], ["s3", "s5"], ["s4", "s6"], ["s5", "s6"]],
 }
 TRACK_RULES = """
@@ -119,12 +125,15 @@ class TestGraphPictures:
         code, out, _ = run(capsys, "graph", "tic_tac_toe", "--flow")
         assert code == 0 and out.startswith("digraph flow {")
 
-    @pytest.mark.parametrize("args, message", [
-        (["--board", "front", "--svg", "--out", "x.png"], "--svg draws SVG, but --out x.png says PNG"),
-        (["--board", "front", "--svg", "--png"], "not allowed with argument --svg"),
-        (["--board", "nowhere", "--svg"], "no board or grid `nowhere`; this game has: front, back"),
-        (["--board", "front", "--png", "--out", "/nonexistent/dir/x.png"], "cannot write /nonexistent/dir/x.png"),
-    ])
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["--board", "front", "--svg", "--out", "x.png"], "--svg draws SVG, but --out x.png says PNG"),
+            (["--board", "front", "--svg", "--png"], "not allowed with argument --svg"),
+            (["--board", "nowhere", "--svg"], "no board or grid `nowhere`; this game has: front, back"),
+            (["--board", "front", "--png", "--out", "/nonexistent/dir/x.png"], "cannot write /nonexistent/dir/x.png"),
+        ],
+    )
     def test_errors_are_one_line_exit_2(self, capsys, args, message):
         code, _, err = run(capsys, "graph", "wild_gardens", *args)
         assert code == 2 and err.count("\n") == 1 and message in err, err
@@ -169,7 +178,7 @@ def board_rows(out: str) -> list[str]:
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("board (x=x, o=o):"))
     assert lines[at + 1].split() == ["1", "2", "3"]  # column numbers on top
-    rows = [line.split(None, 1) for line in lines[at + 2:at + 5]]
+    rows = [line.split(None, 1) for line in lines[at + 2 : at + 5]]
     assert [r[0] for r in rows] == ["1", "2", "3"]  # row numbers on the left
     return [r[1] for r in rows]
 
@@ -229,11 +238,14 @@ class TestShow:
         if pending_actor != 0:
             assert "not shown to P1" in as_p1
 
-    @pytest.mark.parametrize("args, message", [
-        (["--step", "99"], "--step 99 is not in this trace: it has"),
-        (["--step", "-1"], "--step -1 is not in this trace"),
-        (["--step", "1", "--seat", "3"], "--seat must be between 1 and 2"),
-    ])
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["--step", "99"], "--step 99 is not in this trace: it has"),
+            (["--step", "-1"], "--step -1 is not in this trace"),
+            (["--step", "1", "--seat", "3"], "--seat must be between 1 and 2"),
+        ],
+    )
     def test_bad_step_or_seat_is_one_line_exit_2(self, capsys, tmp_path, args, message):
         path, _ = trace_of(capsys, tmp_path, "tic_tac_toe", "--seed", "2")
         code, out, err = run(capsys, "show", path, *args)

@@ -3,6 +3,7 @@
 by a loop; on an empty grid, the whole table or tested; picked a byte of corners at a time,
 selected from padded option lists or through byte tables) are the placements that fit, checked
 placement by placement, on random grids, for shapes with and without holes."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -20,7 +21,9 @@ SHAPES = ["a b / c d", "a", "a a a a", "a . / a . / a b", "a b . / . b a", "a . 
 @pytest.mark.parametrize("rows, cols", [(6, 8), (3, 3), (5, 2), (16, 16), (17, 16)])
 def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, cols):
     shape = polyomino.parse_shape(text, {"a", "b", "c", "d"})
-    game = SimpleNamespace(shapes={"p": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(rows, cols))})
+    game = SimpleNamespace(
+        shapes={"p": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(rows, cols))}
+    )
     picker = {"rng": rng.seed_state(rows * cols + len(text))}
     seen = set()
     for fill in range(0, 11):  # tenths of the cells filled, up to all of them
@@ -29,10 +32,15 @@ def test_placements_by_corners_are_the_ones_that_fit(monkeypatch, text, rows, co
             m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells}}}, kept={})
             answers = []
             for corners, spread, written, empty, selected, picked in (
-                    (True, True, True, True, True, True), (True, True, True, True, True, False),
-                    (True, True, True, False, True, False), (True, True, True, True, False, False),
-                    (True, True, False, True, True, False), (True, False, True, True, True, False),
-                    (True, False, False, False, False, False), (False, False, False, False, False, False)):
+                (True, True, True, True, True, True),
+                (True, True, True, True, True, False),
+                (True, True, True, False, True, False),
+                (True, True, True, True, False, False),
+                (True, True, False, True, True, False),
+                (True, False, True, True, True, False),
+                (True, False, False, False, False, False),
+                (False, False, False, False, False, False),
+            ):
                 monkeypatch.setattr(placing, "PICKED", picked)
                 monkeypatch.setattr(placing, "BY_CORNERS", corners)
                 monkeypatch.setattr(placing, "SPREAD", spread)
@@ -49,6 +57,7 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
     """A random game as bench plays it (one state changed in place), or copying the state at
     each decision: every decision's options (ids), then the final state and scores."""
     from meeple.interpreter import state as st
+
     picker = {"rng": rng.seed_state(seed)}
     state, _ = engine.start(players, seed)
     out = []
@@ -59,13 +68,22 @@ def played_in_place(engine, players: int, seed: int, copies: bool) -> list:
     return out + [engine.scores(state), state]
 
 
-@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 41), ("queens_wishes", 2, 42),
-                                                 ("wild_gardens", 2, 43), ("apothebakery", 4, 44)])
+@pytest.mark.parametrize(
+    "name, players, seed",
+    [("queens_wishes", 4, 41), ("queens_wishes", 2, 42), ("wild_gardens", 2, 43), ("apothebakery", 4, 44)],
+)
 def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
+
     games = []
-    for compared, keep, picked in ((True, True, True), (True, True, False), (False, True, False), (False, False, False),
-                                   (True, False, False), (False, False, True)):
+    for compared, keep, picked in (
+        (True, True, True),
+        (True, True, False),
+        (False, True, False),
+        (False, False, False),
+        (True, False, False),
+        (False, False, True),
+    ):
         monkeypatch.setattr(placing, "PICKED", picked)  # on, it reads the kept copy itself
         monkeypatch.setattr(placing, "COMPARED", compared)
         monkeypatch.setattr(placing, "KEEP", keep)
@@ -77,12 +95,16 @@ def test_kept_occupancy_plays_the_same_games(monkeypatch, name, players, seed):
 @pytest.mark.parametrize("compared", [True, False])
 def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells(monkeypatch, compared):
     from meeple.interpreter.effects import choices
+
     monkeypatch.setattr(placing, "COMPARED", compared)
     shape = polyomino.parse_shape("a b", {"a", "b"})
-    game = SimpleNamespace(shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))})
+    game = SimpleNamespace(
+        shapes={"p": shape, "q": shape}, cache={}, grids={"g": SimpleNamespace(geometry=Geometry.square(2, 3))}
+    )
     cells = [None] * 6
-    m = SimpleNamespace(game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False,
-                        kept={})
+    m = SimpleNamespace(
+        game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False, kept={}
+    )
     assert placing.occupied(m, "g/0") == 0 and placing._fits(m, "p", "g/0")
     choices.put(m, "p", "g/0", [0, 1, 1])  # cells 0 and 1
     assert placing.occupied(m, "g/0") == 0b11 and placing._fits(m, "q", "g/0")
@@ -121,6 +143,7 @@ def test_tables_of_up_to_256_cells_are_spread():
 @pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 45), ("queens_wishes", 1, 46)])
 def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed):
     from tests.conftest import shipped
+
     games = []
     for spread in (True, False):
         monkeypatch.setattr(placing, "SPREAD", spread)
@@ -128,14 +151,16 @@ def test_spread_free_cells_play_the_same_games(monkeypatch, name, players, seed)
     assert games[0] == games[1]
 
 
-@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 47), ("queens_wishes", 2, 48),
-                                                 ("queens_wishes", 1, 49)])
+@pytest.mark.parametrize(
+    "name, players, seed", [("queens_wishes", 4, 47), ("queens_wishes", 2, 48), ("queens_wishes", 1, 49)]
+)
 @pytest.mark.parametrize("switch", ["EMPTY", "SELECTED", "PICKED"])
 def test_empty_grids_and_padded_options_play_the_same_games(monkeypatch, switch, name, players, seed):
     """`EMPTY`: on an empty grid the whole table is offered, as the test would find it;
     `SELECTED`: the padded option lists select the same placements as the byte tables;
     `PICKED`: the bytes of corners pick the same placements as the padded lists select."""
     from tests.conftest import shipped
+
     games = []
     for on in (True, False):
         monkeypatch.setattr(placing, switch, on)
@@ -151,12 +176,22 @@ TWELFTH = ["PICKED"]
 
 
 @pytest.mark.parametrize("switch", TWELFTH)
-@pytest.mark.parametrize("name, players, seed", [("queens_wishes", 4, 71), ("queens_wishes", 2, 72), ("queens_wishes", 1, 73),
-                                                 ("wild_gardens", 4, 74), ("apothebakery", 4, 75),
-                                                 ("tic_tac_toe", 2, 76), ("connect_four", 2, 77)])
+@pytest.mark.parametrize(
+    "name, players, seed",
+    [
+        ("queens_wishes", 4, 71),
+        ("queens_wishes", 2, 72),
+        ("queens_wishes", 1, 73),
+        ("wild_gardens", 4, 74),
+        ("apothebakery", 4, 75),
+        ("tic_tac_toe", 2, 76),
+        ("connect_four", 2, 77),
+    ],
+)
 def test_a_placing_shortcut_plays_the_shipped_games_as_without_it(monkeypatch, switch, name, players, seed):
     from tests.conftest import shipped
     from tests.helpers import both_ways
     from tests.test_decision_points import played
+
     on, off = both_ways(monkeypatch, placing, switch, lambda on: played(shipped(name), players, seed))
     assert on == off

@@ -1,4 +1,5 @@
 """A person at the terminal: numbered options, the confirm/undo step, undo locked after the round."""
+
 from __future__ import annotations
 
 import io
@@ -13,6 +14,7 @@ def scripted(monkeypatch, answer):
     def fake_input(prompt=""):
         prompts.append(prompt)
         return answer(prompt, len(prompts))
+
     monkeypatch.setattr("builtins.input", fake_input)
     return prompts
 
@@ -27,6 +29,7 @@ def test_a_person_plays_a_whole_game_with_an_undo(monkeypatch):
                 return "u"
             return ""
         return "1"
+
     prompts = scripted(monkeypatch, answer)
     out = io.StringIO()
     assert play_at_terminal(shipped("queens_wishes"), 2, 3, 0, ["random"], out) == 0
@@ -45,6 +48,7 @@ def test_bad_answers_are_asked_again_and_eof_quits(monkeypatch):
             return next(answers)
         except StopIteration:
             raise EOFError from None
+
     scripted(monkeypatch, answer)
     out = io.StringIO()
     assert play_at_terminal(shipped("queens_wishes"), 2, 3, 0, ["random"], out) == 0
@@ -77,6 +81,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
     import json
 
     from meeple.cli import main
+
     save = tmp_path / "game.json"
     answers = iter(["1", "", "1", "", "1", ""])
 
@@ -85,6 +90,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
             return next(answers)
         except StopIteration:
             raise EOFError from None  # the person walks away mid-game
+
     scripted(monkeypatch, answer)
     assert main(["play", "queens_wishes", "--players", "2", "--seed", "3", "--save", str(save)]) == 0
     data = json.loads(save.read_text())
@@ -92,6 +98,7 @@ def test_save_and_resume(tmp_path, monkeypatch):
     assert not list(tmp_path.glob("*.tmp")), "the temporary file must be renamed away"
 
     from meeple.interpreter import saves
+
     engine = shipped("queens_wishes")
     state = saves.resume(engine, data)
     assert state["step"] == len(data["choices"])
@@ -105,6 +112,7 @@ def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
     import json
 
     from meeple.cli import main
+
     save = tmp_path / "g.json"
     first = iter(["1", ""])
     scripted(monkeypatch, lambda p, n: next(first) if n <= 2 else (_ for _ in ()).throw(EOFError))
@@ -119,6 +127,7 @@ def test_resume_continues_and_keeps_saving(tmp_path, monkeypatch, capsys):
 
 def test_damaged_save_is_refused(tmp_path, capsys):
     from meeple.cli import main
+
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert main(["play", "queens_wishes", "--resume", str(bad)]) == 2
@@ -127,6 +136,7 @@ def test_damaged_save_is_refused(tmp_path, capsys):
 
 def test_strict_run(capsys):
     from meeple.cli import main
+
     assert main(["run", "wild_gardens", "--players", "2", "--seed", "2", "--strict"]) == 0
 
 
@@ -145,6 +155,7 @@ class FirstOption:
 def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     """Apothebakery: P2 declares a heal; the reaction window asks P1, who casts Free Sample."""
     from meeple.interpreter.machine import Machine
+
     engine = shipped("apothebakery")
     state, _ = engine.start(2, 7)
     while state["phase"] != "round":  # species and objectives chosen: the table is set
@@ -156,6 +167,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
             if item in items:
                 items.remove(item)
         zones[zone].append(item)
+
     relocate("sp-free-sample-1", "oven/0")
     cure = zones["cure_at/a1"][0]
     for need in engine.game.components[cure]["needs"]:  # give P2 exactly what the cure asks
@@ -174,6 +186,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     def answer(prompt, n):
         asked.append(prompt)
         return "2" if len(asked) == 1 else "1"  # pass before P2 decides; then cast, then +1 heart
+
     scripted(monkeypatch, answer)
     out = io.StringIO()
     play_at_terminal(engine, 2, 7, 0, ["random", "tests.test_play:FirstOption"], out, start=state)
@@ -186,7 +199,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     assert f"P2's reputation = {rep + 2}" in text
 
 
-SECRET_PICK = '''
+SECRET_PICK = """
 game "Secret pick"
 players 2
 component card from "cards.csv":
@@ -210,11 +223,12 @@ phase pick:
             move m to kept
 
 score "Kept": sum(c.value for each c in kept)
-'''
+"""
 
 
 def test_a_bots_secret_choice_is_not_shown_but_a_public_one_is(monkeypatch, tmp_path):
     from tests.conftest import rules
+
     engine = rules(SECRET_PICK, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\n"})
     scripted(monkeypatch, lambda prompt, n: "1")
     out = io.StringIO()
@@ -228,6 +242,7 @@ def test_a_bots_secret_choice_is_not_shown_but_a_public_one_is(monkeypatch, tmp_
 def test_a_trace_names_a_card_taken_from_a_public_market(tmp_path):
     from meeple.interpreter import runner, trace
     from tests.conftest import rules
+
     engine = rules(SECRET_PICK, tmp_path, {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\n"})
     result = runner.play(engine, 2, 5, ["random"])
     picks = [ln for ln in trace.render(engine.game, result.trace.lines, 1).splitlines() if "P1 chooses" in ln]
@@ -242,6 +257,7 @@ def test_a_save_survives_a_comment_edit_but_not_a_rule_change(tmp_path, monkeypa
 
     from meeple.cli import main
     from tests.conftest import ROOT
+
     game = tmp_path / "fair"
     shutil.copytree(ROOT / "rulesets" / "tutorial", game)
     save = tmp_path / "fair.json"
@@ -280,6 +296,7 @@ def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, 
 
     from meeple.cli import main
     from tests.conftest import ROOT
+
     shutil.copytree(ROOT / "rulesets" / "tutorial", tmp_path / "fair")
     monkeypatch.chdir(tmp_path)
     assert main(["run", "fair/mudcake_fair.rules", "--trace", "t.jsonl"]) == 0
@@ -292,7 +309,7 @@ def test_a_trace_of_a_rules_file_replays_from_any_folder(tmp_path, monkeypatch, 
     assert json.loads(open("q.jsonl").readline())["ruleset"] == "queens_wishes"
 
 
-CHOICES = '''
+CHOICES = """
 game "Choices"
 players 2
 enum symbol = rose | tree
@@ -311,7 +328,7 @@ setup:
             bonus -= 1
         may choose n from [1, 2, 3] by player "How many extra points?":
             bonus += n
-'''
+"""
 
 
 def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, tmp_path):
@@ -319,6 +336,7 @@ def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, 
     import json
 
     from tests.conftest import rules
+
     engine = rules(CHOICES, tmp_path, {"tiles.csv": "id,cells\nt1,rose tree\nt2,tree tree / rose .\n"})
     typed = iter(["1", "2 2", "", "", "u", "q"])  # tile, ROW COL, Enter places, Enter confirms, undo
     prompts = scripted(monkeypatch, lambda prompt, n: next(typed))
@@ -333,10 +351,11 @@ def test_undo_at_a_later_prompt_rewinds_the_placement_and_the_save(monkeypatch, 
 def test_a_long_list_shows_its_first_options_and_how_to_see_the_rest():
     from meeple.interpreter.engine import Option
     from meeple.interpreter.terminal import SHOWN, listing
+
     options = [Option(str(i), f"card {i}", i) for i in range(40)]
     lines = listing(options)
     assert len(lines) == SHOWN + 1 and lines[0] == "    1. card 0" and "and 15 more" in lines[-1]
-    assert len(listing(options[:SHOWN + 5])) == SHOWN + 5  # a few more are shown rather than hidden
+    assert len(listing(options[: SHOWN + 5])) == SHOWN + 5  # a few more are shown rather than hidden
     assert listing(options, [3, 30]) == ["    4. card 3", "   31. card 30"]  # a filter keeps the numbers
 
 
@@ -347,14 +366,16 @@ def test_hot_seat_without_a_terminal_separates_the_seats(monkeypatch):
     out = io.StringIO()
     assert play_at_terminal(shipped("tic_tac_toe"), 2, 1, None, ["human", "human"], out) == 0
     text = out.getvalue()
-    assert [p for p in prompts if "Pass to" in p][:3] == ["Pass to P1, then press Enter. ",
-                                                         "Pass to P2, then press Enter. ",
-                                                         "Pass to P1, then press Enter. "]
+    assert [p for p in prompts if "Pass to" in p][:3] == [
+        "Pass to P1, then press Enter. ",
+        "Pass to P2, then press Enter. ",
+        "Pass to P1, then press Enter. ",
+    ]
     assert "=" * 60 in text and "\x1b" not in text
     assert "row 2, column 2 is not one of the options" in text  # P2 may not take P1's cell
 
 
-GROUPS = '''
+GROUPS = """
 game "Groups"
 players 2
 enum token = one | two | three
@@ -368,22 +389,35 @@ setup:
             round_number += 1
         "stay":
             pass
-'''
+"""
 
 
 def test_the_summary_groups_a_players_counters_and_leaves_out_zeros_and_others():
     from meeple.interpreter.terminal import counters_text
     from tests.conftest import rules
+
     engine = rules(GROUPS)
     state, _ = engine.start(2, 1)
-    state["vars"].update({"stock/0/two": 3, "stock/0/three": 1, "placed/0/one": True, "placed/0/three": True,
-                          "points/0": 7, "round_number": 2, "stock/1/one": 5, "placed/1/two": True})
+    state["vars"].update(
+        {
+            "stock/0/two": 3,
+            "stock/0/three": 1,
+            "placed/0/one": True,
+            "placed/0/three": True,
+            "points/0": 7,
+            "round_number": 2,
+            "stock/1/one": 5,
+            "placed/1/two": True,
+        }
+    )
     assert counters_text(engine.game, engine.view(state, 0), 0) == [
-        "  points[P1]=7  round number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"]
+        "  points[P1]=7  round number=2  stock[P1]: two 3, three 1  placed[P1]: one, three"
+    ]
 
 
 def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_others_hidden():
     from meeple.interpreter.terminal import table_text
+
     engine = shipped("apothebakery")
     state, _ = engine.start(2, 5)
     while not state["zones"]["secret/1"]:  # the setup deals the objectives after the first choices
@@ -391,7 +425,7 @@ def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_o
     lines = table_text(engine.game, engine.view(state, 0), 0)
     mine, theirs = lines.index("P1 (you):"), lines.index("P2:")
     assert lines[1] == "On the table:" and 1 < mine < theirs
-    shared, p1, p2 = lines[2:mine], lines[mine + 1:theirs], lines[theirs + 1:]
+    shared, p1, p2 = lines[2:mine], lines[mine + 1 : theirs], lines[theirs + 1 :]
     assert "  the pure plant vials: 8 × pure plant vial" in shared  # a pile of alike cards is a count
     assert any(line.startswith("  P1's mana=") for line in p1) and not any("P2" in line for line in p1)
     secret = engine.game.labels[state["zones"]["secret/0"][0]]

@@ -3,6 +3,7 @@ reaches the known game value (-1/18 for the first player) and a near-equilibrium
 pyspiel's kuhn_poker; Leduc hold'em is OpenSpiel's leduc_poker (the same payoffs on every deal and
 betting line, the same information sets, the same exploitability of uniform play). The longer
 Leduc comparison, CFR's exploitability curve, is benchmarks/cfr_check.py."""
+
 from __future__ import annotations
 
 import pyspiel
@@ -41,12 +42,16 @@ def test_the_deal_is_explicit_chance_with_the_right_odds():
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
     state.apply_action(0)
     assert state.current_player() == 0 and [state.action_to_string(0, a) for a in state.legal_actions()] == [
-        "check", "bet"]
+        "check",
+        "bet",
+    ]
     # Each seat's information state holds its own card only.
     mine, theirs = state.data["zones"]["hand/0"][0], state.data["zones"]["hand/1"][0]
     assert mine != theirs
-    assert f'"hand/0":["{mine}"]' in state.information_state_string(0) and theirs not in \
-        state.information_state_string(0).split('"hand/1":')[1][:8]
+    assert (
+        f'"hand/0":["{mine}"]' in state.information_state_string(0)
+        and theirs not in state.information_state_string(0).split('"hand/1":')[1][:8]
+    )
 
 
 CARDS = {"J-1": 0, "J-2": 1, "Q-1": 2, "Q-2": 3, "K-1": 4, "K-2": 5}  # OpenSpiel's numbering: rank = card // 2

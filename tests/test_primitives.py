@@ -1,4 +1,5 @@
 """Each language primitive on its own, through small inline rulesets."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,68 +9,90 @@ from meeple.interpreter.boards import polyomino
 from tests.conftest import rules
 from tests.helpers import take
 
-CARDS = {"cards.csv": """
+CARDS = {
+    "cards.csv": """
     id,value
     a,1
     b,2
     c,3
     d,4
     e,5
-"""}
+"""
+}
 
-HEAD = '''
+HEAD = """
 game "Test"
 players 1..3
 component card from "cards.csv":
     value: int
-'''
+"""
 
 
 class TestZones:
     def test_draw_from_a_deck_takes_the_top(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone deck: deck of card
 zone hand per player: hand of card
 setup:
     move card to deck
     let player = 0
     draw 2 from deck into hand
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, _ = e.start(1, 1)
         assert s["zones"]["hand/0"] == ["a", "b"]
         assert s["zones"]["deck"] == ["c", "d", "e"]
 
     def test_draw_from_a_bag_is_random_but_seeded(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone bag: bag of card
 zone out: pile of card
 setup:
     move card to bag
     draw 3 from bag into out
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         draws = {tuple(e.start(1, seed)[0]["zones"]["out"]) for seed in range(20)}
         assert len(draws) > 5, "20 seeds should give different draws"
         assert e.start(1, 7)[0]["zones"]["out"] == e.start(1, 7)[0]["zones"]["out"]
 
     def test_draw_more_than_there_is_draws_what_remains(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone deck: deck of card
 zone out: pile of card
 setup:
     move card to deck
     draw 9 from deck into out
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, events = e.start(1, 1)
         assert len(s["zones"]["out"]) == 5 and s["zones"]["deck"] == []
         assert events[-2]["e"] == "draw" and events[-2]["wanted"] == 9
 
     def test_shuffle_is_seeded_and_an_event(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone deck: deck of card
 setup:
     move card to deck
     shuffle deck
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s1, ev = e.start(1, 3)
         s2, _ = e.start(1, 3)
         assert s1["zones"]["deck"] == s2["zones"]["deck"]
@@ -77,7 +100,9 @@ setup:
         assert any(x["e"] == "shuffle" for x in ev)
 
     def test_move_to_top_and_bottom(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone deck: deck of card
 zone side: pile of card
 setup:
@@ -85,20 +110,26 @@ setup:
     move card[3] to deck at top
     move card[4] to deck at bottom
     move all from deck to side
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, _ = e.start(1, 1)
         assert s["zones"]["side"] == ["d", "a", "b", "c", "e"]
         assert s["zones"]["deck"] == []
 
     def test_a_zone_refuses_components_of_another_kind(self, tmp_path):
         files = dict(CARDS, **{"coins.csv": "id\ncoin\n"})
-        e_text = HEAD + '''
+        e_text = (
+            HEAD
+            + """
 component coin from "coins.csv":
     value: int
 zone deck: deck of card
 setup:
     move coin to deck
-'''
+"""
+        )
         files["coins.csv"] = "id,value\ncoin,1\n"
         e = rules(e_text, tmp_path, files)
         with pytest.raises(MeepleError) as info:
@@ -106,7 +137,9 @@ setup:
         assert "holds card components" in info.value.format()
 
     def test_hidden_zone_contents_are_not_in_a_view(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 zone bag: bag of card
 zone hand per player: hand of card
 zone table: pile of card
@@ -115,7 +148,10 @@ setup:
     for each player in turn_order:
         draw 1 from bag into hand
     draw 1 from bag into table
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, _ = e.start(2, 1)
         v = e.view(s, 0)
         assert v["zones"]["bag"] == ["?", "?"]
@@ -127,7 +163,8 @@ setup:
 
 class TestLayoutsAndContents:
     def test_a_layout_named_like_another_grids_content_is_the_layout(self, tmp_path):
-        e = rules('''
+        e = rules(
+            """
 game "L"
 players 1
 enum terrain = water | land
@@ -143,13 +180,18 @@ setup:
         if c.terrain == water:
             k += 1
     end game
-''', tmp_path, {"b.txt": "#.\n.#\n"})
+""",
+            tmp_path,
+            {"b.txt": "#.\n.#\n"},
+        )
         s, _ = e.start(1, 1)
         assert s["vars"] == {"n": 2, "k": 2}
 
 
 class TestRefill:
-    RULES = HEAD + '''
+    RULES = (
+        HEAD
+        + """
 zone deck per player: deck of card, refill from discard
 zone discard per player: pile of card
 zone hand per player: hand of card
@@ -159,15 +201,20 @@ setup:
     draw 4 from deck into hand
     move all from hand to discard
     draw 3 from deck into hand
-'''
+"""
+    )
 
     def test_a_short_draw_shuffles_the_discard_in_and_goes_on(self, tmp_path):
         s, events = rules(self.RULES, tmp_path, CARDS).start(1, 3)
         assert len(s["zones"]["hand/0"]) == 3 and s["zones"]["hand/0"][0] == "e"  # e was left, drawn first
         assert s["zones"]["discard/0"] == [] and len(s["zones"]["deck/0"]) == 2
         tail = [(e["e"], e.get("src"), e.get("dst")) for e in events][-5:-1]
-        assert tail == [("draw", "deck/0", "hand/0"), ("move", "discard/0", "deck/0"), ("shuffle", None, None),
-                        ("draw", "deck/0", "hand/0")]
+        assert tail == [
+            ("draw", "deck/0", "hand/0"),
+            ("move", "discard/0", "deck/0"),
+            ("shuffle", None, None),
+            ("draw", "deck/0", "hand/0"),
+        ]
 
     def test_a_draw_into_the_refill_zone_itself_does_not_refill(self, tmp_path):
         text = self.RULES.replace("    draw 3 from deck into hand\n", "    draw 3 from deck into discard\n")
@@ -180,10 +227,13 @@ setup:
         s, _ = rules(text, tmp_path, CARDS).start(1, 3)
         assert s["zones"]["hand/0"] == ["a", "b", "c", "d", "e"] and s["zones"]["deck/0"] == []
 
-    @pytest.mark.parametrize("decl, message", [
-        ("zone deck: deck of card, refill from discrd", "refills from `discrd`, which is not a zone"),
-        ("zone deck: deck of card, refill from deck", "cannot refill from `deck`"),
-    ])
+    @pytest.mark.parametrize(
+        "decl, message",
+        [
+            ("zone deck: deck of card, refill from discrd", "refills from `discrd`, which is not a zone"),
+            ("zone deck: deck of card, refill from deck", "cannot refill from `deck`"),
+        ],
+    )
     def test_a_bad_refill_zone_is_an_error(self, tmp_path, decl, message):
         text = HEAD + decl + "\nzone discard per player: pile of card\nsetup:\n    move card to deck\n"
         with pytest.raises(MeepleError) as info:
@@ -192,7 +242,7 @@ setup:
 
 
 class TestSecrets:
-    RULES = '''
+    RULES = """
 game "Secret"
 players 2
 counter bid per player = 0, secret
@@ -208,10 +258,11 @@ setup:
         paid = bid
     end game
 score "Paid": paid
-'''
+"""
 
     def play(self, seed=1):
         from meeple.interpreter import runner
+
         engine = rules(self.RULES)
         return engine, runner.play(engine, 2, seed, ["random"])
 
@@ -226,7 +277,7 @@ score "Paid": paid
         assert e.decision(s).secret
 
     def test_a_local_chosen_in_secret_again_belongs_to_its_latest_chooser(self):
-        e = rules('''
+        e = rules("""
 game "Secret"
 players 2
 setup:
@@ -238,12 +289,13 @@ setup:
                 pass
             "also yes":
                 pass
-''')
+""")
         s, _ = e.start(2, 1)
         s = take(e, s, "3", "yes", "1")  # P1 bids 3 and goes on; P2 bids 1
 
         def b_as_seen_by(p):
             return [f[2]["b"] for f in e.view(s, p)["stack"] if "b" in f[2]]
+
         assert b_as_seen_by(1) == [1] and b_as_seen_by(0) == ["?"]
 
     def test_events_traces_and_the_terminal_hide_it(self, monkeypatch):
@@ -253,6 +305,7 @@ setup:
         from meeple.interpreter.play import play_at_terminal
         from meeple.interpreter.render import event_text
         from meeple.interpreter.state import visible_events
+
         e, result = self.play()
         for_p2 = trace.render(e.game, result.trace.lines, 1)
         assert "P1 chooses something hidden" in for_p2 and "bid[P1] = ?" in for_p2
@@ -271,6 +324,7 @@ setup:
     def test_an_unchanged_secret_is_announced_too(self):
         """No event when a bid of 0 leaves the counter at 0 would tell the others it was 0."""
         from meeple.interpreter.state import visible_events
+
         e = rules(self.RULES.replace("[1, 2, 3]", "[0, 1, 2]"))
         s, _ = e.start(2, 1)
         s, events = e.apply(s, "0")
@@ -278,6 +332,7 @@ setup:
 
     def test_bots_play_with_secrets_they_cannot_see(self):
         from meeple.interpreter import runner
+
         e = rules(self.RULES)
         for agents in (["greedy"], ["mcts@10"]):
             result = runner.play(e, 2, 3, agents)
@@ -291,7 +346,7 @@ setup:
 
 class TestCountersAndFlow:
     def test_counters_clamp_to_their_bounds(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 counter coins = 3, min 0, max 5
@@ -299,14 +354,14 @@ setup:
     coins -= 10
     log "low"
     coins += 100
-''')
+""")
         s, ev = e.start(1, 1)
         assert s["vars"]["coins"] == 5
         assert [x["value"] for x in ev if x["e"] == "set"] == [0, 5]
 
     def test_a_log_line_reads_its_braces_as_a_title_does(self):
         """It printed them: `log "Gold is {gold}"` logged the braces themselves."""
-        e = rules('''
+        e = rules("""
 game "T"
 players 2
 counter gold = 3
@@ -315,12 +370,12 @@ setup:
     for each p in turn_order:
         log "{p + 1}: {gold * 2}"
     log "plain"
-''')
+""")
         _, ev = e.start(2, 1)
         assert [x["text"] for x in ev if x["e"] == "log"] == ["Gold is 3, {as written}", "1: 6", "2: 6", "plain"]
 
     def test_per_player_counters_and_turn_order(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1..4
 counter seen per player = 0
@@ -330,12 +385,12 @@ setup:
     for each player in turn_order:
         order += 1
         seen = order
-''')
+""")
         s, _ = e.start(4, 1)
         assert [s["vars"][f"seen/{p}"] for p in range(4)] == [3, 4, 1, 2]
 
     def test_repeat_while_and_effects(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 counter n = 0
@@ -347,12 +402,12 @@ setup:
         do bump(2)
     while m < n:
         m += 4
-''')
+""")
         s, _ = e.start(1, 1)
         assert s["vars"]["n"] == 6 and s["vars"]["m"] == 8
 
     def test_tables_with_ranges_and_else(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 table bonus = {1..3: 2, 4..6: 3, 13+: 8, else: 0}
@@ -365,7 +420,7 @@ setup:
     b = bonus[6]
     c = bonus[40]
     d = bonus[8]
-''')
+""")
         s, _ = e.start(1, 1)
         assert [s["vars"][k] for k in "abcd"] == [2, 3, 8, 0]
 
@@ -376,7 +431,7 @@ setup:
         assert "<test>:5:" in info.value.format() and "no entry for 2" in info.value.format()
 
     def test_next_runs_phases_and_falling_off_ends_the_game(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 counter rounds = 0
@@ -386,7 +441,7 @@ phase round:
     rounds += 1
     if rounds < 4:
         next round
-''')
+""")
         s, ev = e.start(1, 1)
         assert s["over"] and s["vars"]["rounds"] == 4
         assert [x["phase"] for x in ev if x["e"] == "phase"] == ["round"] * 4
@@ -400,7 +455,7 @@ phase round:
 
 class TestChoices:
     def test_choose_enumerates_options_and_binds(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 2
 counter got per player = 0
@@ -408,7 +463,7 @@ setup:
     for each player in turn_order:
         choose x from [3, 5, 7] where x > 3:
             got = x
-''')
+""")
         s, _ = e.start(2, 1)
         d = e.decision(s)
         assert d.actor == 0 and [o.id for o in d.options] == ["5", "7"]
@@ -418,7 +473,7 @@ setup:
         assert s["vars"]["got/0"] == 7 and s["vars"]["got/1"] == 5 and s["over"]
 
     def test_must_if_possible_runs_otherwise_when_nothing_qualifies(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 flag passed = false
@@ -427,7 +482,7 @@ setup:
         pass
     otherwise:
         passed = true
-''')
+""")
         s, _ = e.start(1, 1)
         assert s["vars"]["passed"] is True and s["over"]
 
@@ -450,7 +505,7 @@ setup:
         assert "nothing to choose" in info.value.format()
 
     def test_menu_offers_guarded_entries(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 1
 counter gold = 1
@@ -462,7 +517,7 @@ setup:
             gold -= 5
         "double":
             gold = gold * 2
-''')
+""")
         s, _ = e.start(1, 1)
         assert [o.id for o in e.decision(s).options] == ["take 2", "double"]
         s, _ = e.apply(s, "double")
@@ -476,17 +531,19 @@ setup:
         assert repr(s) == before
 
 
-GRID = '''
+GRID = """
 game "Grid"
 players 1..2
 enum mark = x | o
 grid board per player: 3 x 4 of mark
-'''
+"""
 
 
 class TestGrids:
     def test_marking_cells_and_reading_rows_and_columns(self):
-        e = rules(GRID + '''
+        e = rules(
+            GRID
+            + """
 counter in_row per player = 0
 counter in_col per player = 0
 setup:
@@ -495,14 +552,17 @@ setup:
         c.mark = x
     in_row = count(each c in top(rows(board)) where c.mark == x)
     in_col = max(count(each c in col where c.mark == x) for each col in columns(board))
-''')
+"""
+        )
         s, _ = e.start(1, 1)
         cells = s["grids"]["board/0"]["cells"]
         assert cells[:4] == ["x", None, None, None] and cells[4:8] == ["x"] * 4
         assert s["vars"]["in_row/0"] == 1 and s["vars"]["in_col/0"] == 3
 
     def test_groups_are_orthogonal(self):
-        e = rules(GRID + '''
+        e = rules(
+            GRID
+            + """
 counter n = 0
 counter biggest = 0
 setup:
@@ -511,13 +571,16 @@ setup:
         c.mark = o
     n = count(groups(each c in cells(board) where c.mark == o))
     biggest = max(count(g) for each g in groups(each c in cells(board) where c.mark == o))
-''')
+"""
+        )
         s, _ = e.start(1, 1)
         # col 1 (3 cells) | cols 3-4 minus r2c4: r1c3 r1c4 r2c3 r3c3 r3c4 -> one group of 5
         assert s["vars"]["n"] == 2 and s["vars"]["biggest"] == 5
 
     def test_neighbour_steps_are_none_at_the_edge(self):
-        e = rules(GRID + '''
+        e = rules(
+            GRID
+            + """
 flag edge = false
 counter around = 0
 setup:
@@ -525,7 +588,8 @@ setup:
     let corner = top(cells(board))
     edge = left(corner) == none and above(corner) == none and right(corner) != none
     around = count(neighbours(right(corner)))
-''')
+"""
+        )
         s, _ = e.start(1, 1)
         assert s["vars"]["edge"] is True and s["vars"]["around"] == 3
 
@@ -554,7 +618,8 @@ class TestPolyominoes:
             polyomino.parse_shape(". .", {"a"})
 
     def test_place_offers_only_fitting_spots_and_writes_cells(self, tmp_path):
-        e = rules('''
+        e = rules(
+            """
 game "P"
 players 1
 enum mark = a | b
@@ -567,7 +632,10 @@ setup:
     move piece to hand
     fitted = fits(top(hand), board)
     place top(hand) on board by 0 as covered, undoable
-''', tmp_path, {"pieces.csv": "id,cells\nbar,a a b\n"})
+""",
+            tmp_path,
+            {"pieces.csv": "id,cells\nbar,a a b\n"},
+        )
         s, _ = e.start(1, 1)
         d = e.decision(s)
         assert s["vars"]["fitted"] is True and d.undoable
@@ -581,7 +649,7 @@ setup:
 
 class TestScoringAndRanking:
     def test_score_rules_breakdown_and_tiebreak(self):
-        e = rules('''
+        e = rules("""
 game "S"
 players 3
 counter vp per player = 0
@@ -596,7 +664,7 @@ score "Bonus":
     if vp >= 5:
         add 1
 tiebreak: most coins
-''')
+""")
         s, _ = e.start(3, 1)
         scores = e.scores(s)
         assert [x["total"] for x in scores] == [6, 6, 2]
@@ -618,7 +686,7 @@ tiebreak: most coins
 
 class TestVariants:
     def test_a_variant_replaces_a_phase(self):
-        text = '''
+        text = """
 game "V"
 players 1
 counter a = 0
@@ -629,7 +697,7 @@ phase main:
 variant big "Big numbers":
     phase main:
         a = 100
-'''
+"""
         plain = rules(text)
         assert plain.start(1, 1)[0]["vars"]["a"] == 1
         big = rules(text, variants=["big"])
@@ -639,7 +707,9 @@ variant big "Big numbers":
 
 class TestTablesOfCounters:
     def test_per_player_per_value_counters_and_zones(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 enum colour = red | blue
 counter stock per player per colour = 0
 zone slots per player per colour: pile of card
@@ -648,20 +718,29 @@ setup:
         stock[red] += 2
         stock[player, blue] = player + 10
     move card[0] to slots[1, blue]
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, _ = e.start(2, 1)
         assert s["vars"]["stock/0/red"] == 2 and s["vars"]["stock/1/blue"] == 11
         assert s["zones"]["slots/1/blue"] == ["a"] and s["zones"]["slots/0/red"] == []
         from meeple.interpreter.render import key_label
+
         assert key_label(e.game, "slots/1/blue") == "slots[P2, blue]"
 
     def test_per_component_kind(self, tmp_path):
-        e = rules(HEAD + '''
+        e = rules(
+            HEAD
+            + """
 flag seen per card = false
 setup:
     for each c in card where c.value > 3:
         seen[c] = true
-''', tmp_path, CARDS)
+""",
+            tmp_path,
+            CARDS,
+        )
         s, _ = e.start(1, 1)
         assert [k for k, v in s["vars"].items() if v] == ["seen/d", "seen/e"]
 
@@ -673,28 +752,31 @@ setup:
 
 class TestValues:
     def test_a_value_holds_any_name_and_round_trips(self):
-        e = rules('''
+        e = rules("""
 game "T"
 players 2
 value spot per player = none
 setup:
     spot[0] = "start"
     spot[1] = spot[0]
-''')
+""")
         s, ev = e.start(2, 1)
         assert s["vars"] == {"spot/0": "start", "spot/1": "start"}
         import json
+
         assert json.loads(json.dumps(s)) == s
 
 
 class TestCardFields:
-    FILES = {"cards.csv": """
+    FILES = {
+        "cards.csv": """
         id,cost,ability
         a,red red,gain(2)
         b,blue,gain(5)
         c,,
-    """}
-    TEXT = '''
+    """
+    }
+    TEXT = """
 game "T"
 players 1
 enum colour = red | blue
@@ -710,7 +792,7 @@ setup:
     for each c in card:
         do c.ability(player)
         reds += count(each x in c.cost where x == red)
-'''
+"""
 
     def test_lists_and_effects_from_data(self, tmp_path):
         e = rules(self.TEXT, tmp_path, self.FILES)
@@ -729,12 +811,16 @@ setup:
 
     def test_field_calls_need_do(self, tmp_path):
         with pytest.raises(MeepleError) as info:
-            rules(self.TEXT.replace("        do c.ability(player)\n", "        reds = c.ability(player)\n"),
-                  tmp_path, self.FILES)
+            rules(
+                self.TEXT.replace("        do c.ability(player)\n", "        reds = c.ability(player)\n"),
+                tmp_path,
+                self.FILES,
+            )
         assert "needs `do` in front" in info.value.format()
 
 
-BOARD = {"path.json": """
+BOARD = {
+    "path.json": """
     {"spaces": {
         "s1": {"tags": ["start"], "areas": ["north", "pond", "wood"]},
         "s2": {"areas": ["north", "pond", "hill"]},
@@ -742,7 +828,8 @@ BOARD = {"path.json": """
         "s4": {"areas": ["north", "hill", "wood"]},
         "s5": {"areas": ["north", "pond", "wood"]}},
      "arrows": [["s1", "s2"], ["s2", "s3"], ["s3", "s5"], ["s1", "s4"], ["s4", "s5"], ["s5", "s1"]]}
-"""}
+"""
+}
 
 
 class TestBoards:
@@ -753,17 +840,20 @@ class TestBoards:
         e = self.engine(tmp_path, "")
         from meeple.interpreter.builtins import FUNCTIONS
         from meeple.interpreter.machine import Machine
+
         m = Machine(e.game, e.start(1, 1)[0])
         reach = FUNCTIONS["reach"].fn
-        assert reach(m, "path", "s1", 2, []) == ["s3", "s5"]        # two branches
-        assert reach(m, "path", "s1", 2, ["s2"]) == ["s5"]          # s2 skipped: s1>(s2)>s3>s5 ... and s1>s4>s5
-        assert reach(m, "path", "s1", 1, ["s2"]) == ["s3", "s4"]    # the occupied space is not counted
-        assert reach(m, "path", "s3", 0, ["s3"]) == ["s3"]          # moving 0 stays put
+        assert reach(m, "path", "s1", 2, []) == ["s3", "s5"]  # two branches
+        assert reach(m, "path", "s1", 2, ["s2"]) == ["s5"]  # s2 skipped: s1>(s2)>s3>s5 ... and s1>s4>s5
+        assert reach(m, "path", "s1", 1, ["s2"]) == ["s3", "s4"]  # the occupied space is not counted
+        assert reach(m, "path", "s3", 0, ["s3"]) == ["s3"]  # moving 0 stays put
         # round the loop: s1>s2>s3>s5>s1>s2, ...>s1>s4, s1>s4>s5>s1>s2>s3, ...>s4>s5
         assert reach(m, "path", "s1", 5, []) == ["s2", "s3", "s4", "s5"]
 
     def test_board_functions_in_rules(self, tmp_path):
-        e = self.engine(tmp_path, '''
+        e = self.engine(
+            tmp_path,
+            """
 value at per player = none
 counter near = 0
 flag picnic = false
@@ -773,7 +863,8 @@ setup:
         at[0] = dest
     near = count(areas(path, at[0])) + count(adjacent(path, at[0])) + count(next_spaces(path, at[0]))
     picnic = "picnic" in tags(path, at[0])
-''')
+""",
+        )
         s, _ = e.start(1, 1)
         assert [o.id for o in e.decision(s).options] == ["s3", "s5"]
         s, _ = e.apply(s, "s3")
@@ -789,7 +880,7 @@ setup:
 
 class TestFunctions:
     def test_functions_compute_with_their_parameters(self):
-        e = rules('''
+        e = rules("""
 game "F"
 players 1
 counter x = 3
@@ -798,7 +889,7 @@ function double(n) = n * 2
 function quad(n) = double(double(n)) + x - x
 setup:
     out = quad(x)
-''')
+""")
         assert e.start(1, 1)[0]["vars"]["out"] == 12
 
     def test_endless_recursion_is_a_located_error(self):
@@ -821,7 +912,7 @@ def test_equal_values_are_one_option():
 
 class TestCardBacks:
     FILES = {"cards.csv": "id,value,suit\na,1,red\nb,2,blue\nc,3,red\n"}
-    TEXT = '''
+    TEXT = """
 game "Backs"
 players 2
 enum colour = red | blue
@@ -836,7 +927,7 @@ setup:
     log top(deck).suit
     choose c from [1, 2] by 0:
         pass
-'''
+"""
 
     def test_a_face_down_deck_shows_only_its_top_back(self, tmp_path):
         e = rules(self.TEXT, tmp_path, self.FILES)
@@ -847,8 +938,12 @@ setup:
         assert events[-1] == {"e": "log", "text": top}
 
     def test_a_hidden_hand_shows_every_back_and_a_bag_none(self, tmp_path):
-        text = self.TEXT.replace("zone table: pile of card", "zone hand per player: hand of card\nzone bag: bag of card")
-        text = text.replace("    log top(deck).suit\n", "    draw 2 from deck into hand[1]\n    move top(deck) to bag\n")
+        text = self.TEXT.replace(
+            "zone table: pile of card", "zone hand per player: hand of card\nzone bag: bag of card"
+        )
+        text = text.replace(
+            "    log top(deck).suit\n", "    draw 2 from deck into hand[1]\n    move top(deck) to bag\n"
+        )
         e = rules(text, tmp_path, self.FILES)
         s, _ = e.start(2, 5)
         view = e.view(s, 0)
@@ -857,6 +952,7 @@ setup:
 
     def test_determinizing_keeps_the_top_back_and_guesses_the_rest(self, tmp_path):
         from meeple.interpreter.agents.determinize import determinize
+
         e = rules(self.TEXT, tmp_path, self.FILES)
         s, _ = e.start(2, 5)
         top = e.game.components[s["zones"]["deck"][0]]["suit"]
@@ -871,7 +967,7 @@ setup:
 
 
 class TestReactionWindows:
-    TEXT = '''
+    TEXT = """
 game "R"
 players 3
 counter coins per player = 0
@@ -886,7 +982,7 @@ setup:
     first_player = 1
     window "attack"
     window "quiet"
-'''
+"""
 
     def test_each_player_in_turn_order_may_react_once(self):
         e = rules(self.TEXT)
@@ -907,7 +1003,7 @@ setup:
         assert s["over"] and s["vars"]["coins/2"] == 1
 
     def test_a_moment_with_context_reads_as_words(self):
-        e = rules('''
+        e = rules("""
 game "R"
 players 2
 counter hits per player = 0
@@ -915,7 +1011,7 @@ reaction dodge(p, moment) "Dodge" when moment[0] == "hit" and moment[1] == p:
     hits[p] -= 1
 setup:
     window ["hit", 1]
-''')
+""")
         s, _ = e.start(2, 1)
         d = e.decision(s)
         assert d.actor == 1 and d.prompt == 'React at "hit 1"?'
@@ -927,7 +1023,7 @@ setup:
 
 
 def test_roll_subsets_last():
-    e = rules('''
+    e = rules("""
 game "D"
 players 1
 value faces = none
@@ -937,7 +1033,7 @@ setup:
     faces = roll(["skull", "blank", 1, 2])
     n = count(subsets([1, 2, 3], 1, 3))
     tail = last([1, 2, 3])
-''')
+""")
     rolls = set()
     for seed in range(30):
         s, ev = e.start(1, seed)
@@ -949,7 +1045,7 @@ setup:
 
 def test_options_that_are_lists_get_joined_ids_and_labels():
     """A set of dice is not a cell: `d1+d2`, labelled `d1 + d2`; the empty set is `none`."""
-    e = rules('''
+    e = rules("""
 game "Dice"
 players 1
 enum die = d1 | d2 | d3
@@ -961,7 +1057,7 @@ setup:
         kept = count(s)
     choose c from cells(board):
         c.die = d1
-''')
+""")
     s, _ = e.start(1, 1)
     d = e.decision(s)
     ids = [o.id for o in d.options]
@@ -978,7 +1074,8 @@ class TestValuesHoldingPlayers:
     def test_player_values_print_as_players(self):
         from meeple.interpreter.board_text import state_text
         from meeple.interpreter.render import event_text
-        e = rules('''
+
+        e = rules("""
 game "Leader"
 players 3
 value leader = none
@@ -991,7 +1088,7 @@ setup:
             champion = player
     leader = next_player(first_player)
     word = 2
-''')
+""")
         assert [n for n, c in e.game.counters.items() if c.player] == ["leader", "champion"]
         s, _ = e.start(3, 1)
         s, events = e.apply(s, 0)
@@ -1001,14 +1098,15 @@ setup:
 
     def test_a_value_also_given_numbers_stays_a_number(self):
         from meeple.interpreter.render import event_text
-        e = rules('''
+
+        e = rules("""
 game "Mixed"
 players 2
 value pick = none
 setup:
     pick = first_player
     pick = 1
-''')
+""")
         assert not e.game.counters["pick"].player
         _, events = e.start(2, 1)
         assert [event_text(e.game, x) for x in events if x["e"] == "set"] == ["pick = 0", "pick = 1"]
@@ -1016,19 +1114,25 @@ setup:
 
 class TestListHelpers:
     def test_unique_keeps_the_first_of_each_value(self):
-        e = rules('game "U"\nplayers 1\ncounter n = 0\nsetup:\n    for each x in unique([3, 1, 3, 2, 1]):\n'
-                  '        n = n * 10 + x\n')
+        e = rules(
+            'game "U"\nplayers 1\ncounter n = 0\nsetup:\n    for each x in unique([3, 1, 3, 2, 1]):\n'
+            "        n = n * 10 + x\n"
+        )
         s, _ = e.start(1, 1)
         assert s["vars"]["n"] == 312
 
-    @pytest.mark.parametrize("values, points, shares", [
-        ([3, 5, 5], 6, [0, 3, 3]), ([1, 0, 4], 5, [0, 0, 5]), ([0, 0], 4, [0, 0]), ([2, 2, 2], 5, [1, 1, 1])])
+    @pytest.mark.parametrize(
+        "values, points, shares",
+        [([3, 5, 5], 6, [0, 3, 3]), ([1, 0, 4], 5, [0, 0, 5]), ([0, 0], 4, [0, 0]), ([2, 2, 2], 5, [1, 1, 1])],
+    )
     def test_majority_splits_the_points_among_the_tied_leaders(self, values, points, shares):
         from meeple.interpreter.builtins import FUNCTIONS
+
         assert FUNCTIONS["majority"].fn(None, values, points) == shares
 
     def test_pairings_are_every_split_into_pairs(self):
         from meeple.interpreter.builtins import FUNCTIONS
+
         pairings = FUNCTIONS["pairings"].fn
         assert pairings(None, [1, 2, 3, 4]) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]], [[1, 4], [2, 3]]]
         assert len(pairings(None, list(range(8)))) == 105
@@ -1036,17 +1140,22 @@ class TestListHelpers:
             pairings(None, [1, 2, 3])
 
     def test_plus_and_plus_equals_join_lists(self):
-        e = rules('game "L"\nplayers 2\ncounter n = 0\nsetup:\n    let xs = [1] + turn_order\n'
-                  '    xs += [7]\n    xs += list(each p in turn_order where p > 0)\n    n = count(xs) * 100 + sum(xs)\n')
+        e = rules(
+            'game "L"\nplayers 2\ncounter n = 0\nsetup:\n    let xs = [1] + turn_order\n'
+            "    xs += [7]\n    xs += list(each p in turn_order where p > 0)\n    n = count(xs) * 100 + sum(xs)\n"
+        )
         s, _ = e.start(2, 1)
         assert s["vars"]["n"] == 5 * 100 + (1 + 0 + 1 + 7 + 1)
 
-    @pytest.mark.parametrize("line, message", [
-        ("n = count([1] + 2)", "5:15: error: cannot add a list and a number"),
-        ("n = players + turn_order", "5:9: error: cannot add a number and a list"),
-        ("n = count(turn_order - [0])", "5:15: error: `-` needs numbers, not a list"),
-        ("n += [1]", "5:5: error: `+=` cannot mix a list and a number"),
-    ])
+    @pytest.mark.parametrize(
+        "line, message",
+        [
+            ("n = count([1] + 2)", "5:15: error: cannot add a list and a number"),
+            ("n = players + turn_order", "5:9: error: cannot add a number and a list"),
+            ("n = count(turn_order - [0])", "5:15: error: `-` needs numbers, not a list"),
+            ("n += [1]", "5:5: error: `+=` cannot mix a list and a number"),
+        ],
+    )
     def test_lists_and_numbers_do_not_mix_checked_before_play(self, line, message):
         with pytest.raises(MeepleError) as err:
             rules(f'game "L"\nplayers 2\ncounter n = 0\nsetup:\n    {line}\n')
@@ -1059,7 +1168,9 @@ class TestListHelpers:
 
 
 class TestPassOn:
-    TEXT = HEAD + '''
+    TEXT = (
+        HEAD
+        + """
 zone hand per player: hand of card
 zone pile: pile of card
 setup:
@@ -1067,14 +1178,21 @@ setup:
     move c to hand[1]
     move [d, e] to hand[2]
     pass hand to next
-'''.replace("[a, b]", '["a", "b"]').replace("move c", 'move "c"').replace("[d, e]", '["d", "e"]')
+""".replace("[a, b]", '["a", "b"]')
+        .replace("move c", 'move "c"')
+        .replace("[d, e]", '["d", "e"]')
+    )
 
     def test_every_hand_goes_whole_to_the_next_player(self, tmp_path):
         e = rules(self.TEXT, tmp_path, CARDS)
         s, events = e.start(3, 1)
         assert [s["zones"][f"hand/{p}"] for p in range(3)] == [["d", "e"], ["a", "b"], ["c"]]
         moves = [(x["src"], x["dst"], x["items"]) for x in events if x["e"] == "move" and x["src"].startswith("hand")]
-        assert moves == [("hand/0", "hand/1", ["a", "b"]), ("hand/1", "hand/2", ["c"]), ("hand/2", "hand/0", ["d", "e"])]
+        assert moves == [
+            ("hand/0", "hand/1", ["a", "b"]),
+            ("hand/1", "hand/2", ["c"]),
+            ("hand/2", "hand/0", ["d", "e"]),
+        ]
 
     def test_only_a_zone_kept_per_player_can_be_passed(self, tmp_path):
         with pytest.raises(MeepleError) as err:

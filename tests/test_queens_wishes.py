@@ -5,6 +5,7 @@ Gardens are 6 rows x 8 columns, cells row-major (index = row * 8 + col, 0-based)
 Board A's path is columns 4 and 5 (1-based) in all 6 rows; board B's path is in board_B.txt
 (row r has its path at columns r and r + 1).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -48,8 +49,9 @@ def garden(text, board="A", scoring="A", unplaced=0, seed=1):
 
 
 def path_cells(board: str) -> set:
-    lines = [ln for ln in (DATA / f"board_{board}.txt").read_text().splitlines()
-             if ln.strip() and not ln.startswith("//")]
+    lines = [
+        ln for ln in (DATA / f"board_{board}.txt").read_text().splitlines() if ln.strip() and not ln.startswith("//")
+    ]
     return {r * COLS + c for r, ln in enumerate(lines) for c, ch in enumerate(ln) if ch == "#"}
 
 
@@ -74,7 +76,7 @@ def reference(cells, board, scoring, unplaced) -> dict:
     """Independent scoring of a garden, straight from the rulebook notes."""
     path = path_cells(board)
     where = {s: {i for i, v in enumerate(cells) if v == s} for s in CODES.values()}
-    rows = [cells[r * COLS:(r + 1) * COLS] for r in range(ROWS)]
+    rows = [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
     cols = [[cells[r * COLS + c] for r in range(ROWS)] for c in range(COLS)]
     roses = _groups(where["rose"])
     trees = [[c for c, v in enumerate(row) if v == "tree"] for row in rows]
@@ -99,14 +101,17 @@ class TestRoses:
     # groups {1, 2, 3, 4, 6}: (1,1); (1,3)-(1,4); column 8 rows 1-3; row 3 RRRR; rows 5-6 RRR+RRR
     E6 = "R.RR...R\n.......R\nRRRR...R\n........\nRRR.....\nRRR....."
 
-    @pytest.mark.parametrize("text,scoring,points", [
-        (E1, "A", 30),  # QW-E1: 1 + 4 + 25
-        (E1, "B", 2),  # -1 + 3 + 0 (7 >= 5 scores 0 on card B)
-        (E6, "B", 32),  # QW-E6: -1 + 3 + 10 + 20 + 0
-        (E6, "A", 55),  # 1 + 4 + 9 + 16 + 25
-        ("R.R.R.R.\n.R.R.R.R", "A", 8),  # 8 diagonal-only singles: orthogonal groups (QW-A10)
-        ("......RR\nRR......", "A", 8),  # (1,7)-(1,8) and (2,1)-(2,2): 2 + 2, no wrap-around -> 4 + 4
-    ])
+    @pytest.mark.parametrize(
+        "text,scoring,points",
+        [
+            (E1, "A", 30),  # QW-E1: 1 + 4 + 25
+            (E1, "B", 2),  # -1 + 3 + 0 (7 >= 5 scores 0 on card B)
+            (E6, "B", 32),  # QW-E6: -1 + 3 + 10 + 20 + 0
+            (E6, "A", 55),  # 1 + 4 + 9 + 16 + 25
+            ("R.R.R.R.\n.R.R.R.R", "A", 8),  # 8 diagonal-only singles: orthogonal groups (QW-A10)
+            ("......RR\nRR......", "A", 8),  # (1,7)-(1,8) and (2,1)-(2,2): 2 + 2, no wrap-around -> 4 + 4
+        ],
+    )
     def test_groups(self, text, scoring, points):
         eng, state = garden(text, scoring=scoring)
         assert eng.breakdown(state, 0)["Roses"] == points
@@ -118,48 +123,57 @@ class TestMushrooms:
     # counts [0, 0, 0, 0, 0, 1, 2, 6]: the full 6-square column 8 and column 7 score
     EDGE = ".......M\n......MM\n......MM\n.....M.M\n.......M\n.......M"
 
-    @pytest.mark.parametrize("text,scoring,points", [
-        (E2, "A", 24),  # QW-E2: 3 columns with >= 2 -> 3 x 8
-        (E2, "B", 20),  # 0 + 0 + 4 + 12 + 0 + 4
-        (E7, "B", 28),  # QW-E7: 0 + 4 + 12 + 12
-        (E7, "A", 24),  # columns 2, 3, 4 have >= 2
-        (EDGE, "A", 16),  # columns 7 and 8 -> 2 x 8
-        (EDGE, "B", 16),  # 0 + 4 + 12
-        ("MMMMMMMM", "A", 0),  # a full row is 1 per column
-        ("MMMMMMMM\nMMMMMMMM", "B", 32),  # 8 columns x 4
-    ])
+    @pytest.mark.parametrize(
+        "text,scoring,points",
+        [
+            (E2, "A", 24),  # QW-E2: 3 columns with >= 2 -> 3 x 8
+            (E2, "B", 20),  # 0 + 0 + 4 + 12 + 0 + 4
+            (E7, "B", 28),  # QW-E7: 0 + 4 + 12 + 12
+            (E7, "A", 24),  # columns 2, 3, 4 have >= 2
+            (EDGE, "A", 16),  # columns 7 and 8 -> 2 x 8
+            (EDGE, "B", 16),  # 0 + 4 + 12
+            ("MMMMMMMM", "A", 0),  # a full row is 1 per column
+            ("MMMMMMMM\nMMMMMMMM", "B", 32),  # 8 columns x 4
+        ],
+    )
     def test_columns(self, text, scoring, points):
         eng, state = garden(text, scoring=scoring)
         assert eng.breakdown(state, 0)["Mushrooms"] == points
 
 
 class TestTrees:
-    @pytest.mark.parametrize("row,points", [
-        (".TT...T.", 5),  # QW-E3 (columns 2, 3, 7): gaps 2 and 5 -> 5
-        ("..T.....", 0),  # single tree (QW-A8)
-        ("TT......", 2),  # adjacent trees: gap 2
-        ("T......T", 8),  # the whole 8-square row
-        ("T....T.T", 6),  # gaps 6 and 3: the largest counts
-        ("T.T.T.T.", 3),  # gaps 3, 3 and 3
-        ("TTTTTTTT", 2),
-        ("........", 0),
-    ])
+    @pytest.mark.parametrize(
+        "row,points",
+        [
+            (".TT...T.", 5),  # QW-E3 (columns 2, 3, 7): gaps 2 and 5 -> 5
+            ("..T.....", 0),  # single tree (QW-A8)
+            ("TT......", 2),  # adjacent trees: gap 2
+            ("T......T", 8),  # the whole 8-square row
+            ("T....T.T", 6),  # gaps 6 and 3: the largest counts
+            ("T.T.T.T.", 3),  # gaps 3, 3 and 3
+            ("TTTTTTTT", 2),
+            ("........", 0),
+        ],
+    )
     def test_rows_card_a(self, row, points):
         eng, state = garden(row + "\n" + row[::-1], scoring="A")
         # the mirrored row has the same gaps, so the two rows add up
         assert eng.breakdown(state, 0)["Trees"] == 2 * points
 
-    @pytest.mark.parametrize("row,points", [
-        ("TT.T.T..", 4),  # QW-E8 `T T . T . T`: columns 4 and 6 qualify -> 2 -> 4
-        ("T.T.T.T.", 18),  # QW-E8: 4 qualifying (columns 1, 3, 5, 7) -> 18
-        (".T.T.T.T", 18),  # a tree at the right edge has no right neighbour
-        ("T.T.T...", 9),  # 3 qualifying
-        ("T.T.TT.T", 9),  # columns 1, 3, 8 qualify; 5-6 are neighbours -> 3 -> 9
-        ("T.......", 1),
-        ("TTTTTTTT", 0),
-        ("TT....TT", 0),  # only left/right neighbours count (QW-A9)
-        ("........", 0),
-    ])
+    @pytest.mark.parametrize(
+        "row,points",
+        [
+            ("TT.T.T..", 4),  # QW-E8 `T T . T . T`: columns 4 and 6 qualify -> 2 -> 4
+            ("T.T.T.T.", 18),  # QW-E8: 4 qualifying (columns 1, 3, 5, 7) -> 18
+            (".T.T.T.T", 18),  # a tree at the right edge has no right neighbour
+            ("T.T.T...", 9),  # 3 qualifying
+            ("T.T.TT.T", 9),  # columns 1, 3, 8 qualify; 5-6 are neighbours -> 3 -> 9
+            ("T.......", 1),
+            ("TTTTTTTT", 0),
+            ("TT....TT", 0),  # only left/right neighbours count (QW-A9)
+            ("........", 0),
+        ],
+    )
     def test_rows_card_b(self, row, points):
         eng, state = garden(row + "\nT.......\n.T......", scoring="B")
         # rows 2 and 3 each hold one lonely tree (+1 each); a tree above another does not matter
@@ -178,34 +192,40 @@ class TestChess:
     # (3,4), (4,4), (4,5), (5,5) are path: row 3 -> 3-4, row 4 -> 4-5, row 5 -> 5-6.
     MIDDLE = "\n".join(["...CC..."] * 6)
 
-    @pytest.mark.parametrize("text,board,scoring,points", [
-        (ON_A, "A", "A", 15),  # QW-E4: 3 x 5, grass scores 0 (QW-A11)
-        (ON_A, "A", "B", 12),  # QW-E5: 3 x 6 - 2 x 3
-        (ON_B, "B", "A", 15),
-        (ON_B, "B", "B", 12),
-        (ON_A, "B", "A", 0),  # board B: row 1 path is 1-2, row 2 path is 2-3 -> none on the path
-        (ON_A, "B", "B", -15),  # 0 x 6 - 5 x 3
-        (ON_B, "A", "A", 5),  # on board A only (1,4) is path
-        (ON_B, "A", "B", -6),  # 1 x 6 - 4 x 3
-        (MIDDLE, "A", "A", 60),  # 12 x 5
-        (MIDDLE, "A", "B", 72),  # 12 x 6, nothing on grass
-        (MIDDLE, "B", "A", 20),  # 4 x 5
-        (MIDDLE, "B", "B", 0),  # 4 x 6 - 8 x 3
-    ])
+    @pytest.mark.parametrize(
+        "text,board,scoring,points",
+        [
+            (ON_A, "A", "A", 15),  # QW-E4: 3 x 5, grass scores 0 (QW-A11)
+            (ON_A, "A", "B", 12),  # QW-E5: 3 x 6 - 2 x 3
+            (ON_B, "B", "A", 15),
+            (ON_B, "B", "B", 12),
+            (ON_A, "B", "A", 0),  # board B: row 1 path is 1-2, row 2 path is 2-3 -> none on the path
+            (ON_A, "B", "B", -15),  # 0 x 6 - 5 x 3
+            (ON_B, "A", "A", 5),  # on board A only (1,4) is path
+            (ON_B, "A", "B", -6),  # 1 x 6 - 4 x 3
+            (MIDDLE, "A", "A", 60),  # 12 x 5
+            (MIDDLE, "A", "B", 72),  # 12 x 6, nothing on grass
+            (MIDDLE, "B", "A", 20),  # 4 x 5
+            (MIDDLE, "B", "B", 0),  # 4 x 6 - 8 x 3
+        ],
+    )
     def test_path_and_grass(self, text, board, scoring, points):
         eng, state = garden(text, board, scoring)
         assert eng.breakdown(state, 0)["Chess pieces"] == points
 
 
 class TestEmptySpaces:
-    @pytest.mark.parametrize("holes,unplaced,points", [
-        ((0, 14, 15, 47), 2, -25),  # QW-E10: regions {0}, {14, 15}, {47} + 2 unplaced -> -15 - 10
-        ((0, 14, 15, 47), 0, -15),
-        ((), 3, -15),  # a full garden: only the unplaced bonus tiles cost
-        ((0, 9), 0, -10),  # (1,1) and (2,2) are diagonal: two regions (QW-A10)
-        ((7, 8), 0, -10),  # (1,8) and (2,1): consecutive indexes, not neighbours
-        ((0, 8, 9, 17), 1, -10),  # one snaking region (1,1) (2,1) (2,2) (3,2) + 1 unplaced
-    ])
+    @pytest.mark.parametrize(
+        "holes,unplaced,points",
+        [
+            ((0, 14, 15, 47), 2, -25),  # QW-E10: regions {0}, {14, 15}, {47} + 2 unplaced -> -15 - 10
+            ((0, 14, 15, 47), 0, -15),
+            ((), 3, -15),  # a full garden: only the unplaced bonus tiles cost
+            ((0, 9), 0, -10),  # (1,1) and (2,2) are diagonal: two regions (QW-A10)
+            ((7, 8), 0, -10),  # (1,8) and (2,1): consecutive indexes, not neighbours
+            ((0, 8, 9, 17), 1, -10),  # one snaking region (1,1) (2,1) (2,2) (3,2) + 1 unplaced
+        ],
+    )
     def test_regions_and_unplaced(self, holes, unplaced, points):
         eng, state = garden(fill(set(holes)), unplaced=unplaced)
         assert eng.breakdown(state, 0)["Empty spaces"] == points
@@ -260,8 +280,7 @@ def fits(eng, tile: str, cells: list) -> bool:
         r0, c0 = min(r for r, _ in pts), min(c for _, c in pts)
         pts = [(r - r0, c - c0) for r, c in pts]
         for dr, dc in itertools.product(range(ROWS), range(COLS)):
-            if all(r + dr < ROWS and c + dc < COLS and cells[(r + dr) * COLS + c + dc] is None
-                   for r, c in pts):
+            if all(r + dr < ROWS and c + dc < COLS and cells[(r + dr) * COLS + c + dc] is None for r, c in pts):
                 return True
     return False
 
@@ -297,11 +316,14 @@ class TestSupply:
 
 
 class TestMustPlant:  # QW-E12
-    @pytest.mark.parametrize("free,offered", [
-        ({0, 8, 16, 24}, {"I1", "I2"}),  # a 1x4 strip (column 1, rows 1-4): only the I tiles fit
-        ({0, 8, 16, 24, 38, 39, 46, 47}, {"I1", "O1", "I2"}),  # plus a 2x2 hole (rows 5-6, columns 7-8)
-        ({44, 45, 46, 47}, {"I1", "I2"}),  # a 4x1 strip at the end of row 6 (columns 5-8)
-    ])
+    @pytest.mark.parametrize(
+        "free,offered",
+        [
+            ({0, 8, 16, 24}, {"I1", "I2"}),  # a 1x4 strip (column 1, rows 1-4): only the I tiles fit
+            ({0, 8, 16, 24, 38, 39, 46, 47}, {"I1", "O1", "I2"}),  # plus a 2x2 hole (rows 5-6, columns 7-8)
+            ({44, 45, 46, 47}, {"I1", "I2"}),  # a 4x1 strip at the end of row 6 (columns 5-8)
+        ],
+    )
     def test_only_fitting_tiles_and_no_pass(self, free, offered):
         eng = engine()
         state, _ = eng.start(2, 3)
@@ -359,16 +381,19 @@ class TestGardeners:  # QW-E9
     # I2 = chess tree rose gardener; `r2c1o0` (upright at row 2, column 1) covers indexes 8-11
     # (row 2, columns 1-4) and puts its gardener at index 11 = (2,4).
     # I1 = rose chess gardener gardener; the same placement covers gardeners at 10 and 11.
-    @pytest.mark.parametrize("tile,existing,owed", [
-        ("I2", (3, 12), 2),  # above (1,4) and right (2,5) of the new gardener
-        ("I2", (3, 12, 19), 3),  # plus below (3,4)
-        ("I2", (3,), 1),
-        ("I2", (4, 2), 0),  # (1,5) is diagonal, (1,3) is above the rose: not adjacent
-        ("I2", (17,), 0),  # (3,2): 11 + 6 would be "below" on 6-column rows; with 8 it is not adjacent
-        ("I1", (), 0),  # the tile's own gardeners do not count (QW-A5)
-        ("I1", (3,), 1),
-        ("I1", (2, 3), 2),  # one old gardener above each new one
-    ])
+    @pytest.mark.parametrize(
+        "tile,existing,owed",
+        [
+            ("I2", (3, 12), 2),  # above (1,4) and right (2,5) of the new gardener
+            ("I2", (3, 12, 19), 3),  # plus below (3,4)
+            ("I2", (3,), 1),
+            ("I2", (4, 2), 0),  # (1,5) is diagonal, (1,3) is above the rose: not adjacent
+            ("I2", (17,), 0),  # (3,2): 11 + 6 would be "below" on 6-column rows; with 8 it is not adjacent
+            ("I1", (), 0),  # the tile's own gardeners do not count (QW-A5)
+            ("I1", (3,), 1),
+            ("I1", (2, 3), 2),  # one old gardener above each new one
+        ],
+    )
     def test_owed_and_paid_at_round_close(self, tile, existing, owed):
         eng = engine()
         state, _ = eng.start(2, 4)
@@ -435,7 +460,6 @@ class TestFirstPlayer:
             assert d.actor == state["first"]
             firsts.append(state["first"])
         assert firsts == [0, 1, 2, 0]
-
 
     def test_one_bag_per_round_chosen_by_the_first_player(self):
         # D1: "Choose a bag on your turn, then choose one tile from the shared supply." / "First player rotates

@@ -1,4 +1,5 @@
 """The quick agent: greedy's look, kept across its own chain of choices and pruned."""
+
 from __future__ import annotations
 
 import copy
@@ -10,7 +11,7 @@ from meeple.interpreter.agents import AgentError, make_agents, quick
 from tests.conftest import rules, shipped
 from tests.test_agents import engine_of
 
-DOORS = '''game "Doors"
+DOORS = """game "Doors"
 players 1
 counter coins = 0
 setup:
@@ -30,7 +31,7 @@ phase play:
         "Right":
             coins = 1
 score "Coins": coins
-'''
+"""
 
 
 def counting(monkeypatch, module, name):
@@ -41,6 +42,7 @@ def counting(monkeypatch, module, name):
     def counted(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(module, name, counted)
     return calls
 
@@ -73,7 +75,7 @@ def test_quick_guesses_again_when_the_view_is_not_the_one_its_guess_foresaw(monk
     """A card drawn from a hidden deck in the middle of the chain: where the guess drew another
     card than the game did, the view differs and the agent guesses again (never goes on from a
     position it did not see coming)."""
-    text = '''game "Draw"
+    text = """game "Draw"
 players 1
 component card from "cards.csv":
     value: int
@@ -96,8 +98,10 @@ phase play:
         "Pass":
             coins = 2
 score "Coins": coins
-'''
-    engine = rules(text, tmp_path, {"cards.csv": "id,value\n" + "".join(f"{c},{v}\n" for v, c in enumerate("abcdef", 1))})
+"""
+    engine = rules(
+        text, tmp_path, {"cards.csv": "id,value\n" + "".join(f"{c},{v}\n" for v, c in enumerate("abcdef", 1))}
+    )
     counts = []
     for seed in range(1, 9):
         guesses = counting(monkeypatch, quick, "determinize")
@@ -110,7 +114,7 @@ score "Coins": coins
 
 def test_quick_values_equal_boards_once(monkeypatch):
     """Two picks added up: 1 then 2 and 2 then 1 leave the same board; its outlook is asked once."""
-    text = '''game "Two picks"
+    text = """game "Two picks"
 players 1
 counter total = 0
 setup:
@@ -121,7 +125,7 @@ phase play:
         choose y from [1, 2, 3] by first_player:
             total += y * 1
 score "Total": total
-'''
+"""
     engine = engine_of(text, "picks")
     state, _ = engine.start(1, 1)
     outlooks = counting(monkeypatch, engine, "outlook")
@@ -135,7 +139,7 @@ score "Total": total
 def test_quick_shares_one_look_among_options_showing_the_same_deep_in_a_chain(monkeypatch):
     """Deep in a chain, three options that change nothing the outlook sees: the first is
     followed, the others are worth what it reached; every one is followed when sharing is off."""
-    text = '''game "Corridors"
+    text = """game "Corridors"
 players 1
 counter coins = 0
 counter steps = 0
@@ -152,7 +156,7 @@ phase play:
         "Sit":
             coins = 0
 score "Coins": coins
-'''
+"""
     engine = engine_of(text, "corridors")
     fresh = {}
     for shared in (True, False):

@@ -1,4 +1,5 @@
 """The rollout agent: greedy's best options played on, the one that ends furthest ahead taken."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,7 @@ from tests.test_agents import engine_of
 
 # P1 takes 2 coins now or plants a seed; P2 then decides (which breaks greedy's look along
 # P1's own chain of choices); P1 harvests 5 coins per seed planted.
-SEEDS = '''game "Seeds"
+SEEDS = """game "Seeds"
 players 2
 counter coins per player = 0
 counter seeds per player = 0
@@ -34,16 +35,22 @@ phase play:
             pass
     end game
 score "Coins": coins
-'''
+"""
 
 
 # The same, with four ways to take the coins: greedy ranks them all above the seed, so the
 # seed is its fifth option.
-PLOTS = SEEDS.replace('''        "Take two coins":
+PLOTS = SEEDS.replace(
+    """        "Take two coins":
             coins[first_player] += 2
-''', "".join(f'''        "Take two coins {side}":
+""",
+    "".join(
+        f"""        "Take two coins {side}":
             coins[first_player] += 2
-''' for side in ("left", "right", "ahead", "behind")))
+"""
+        for side in ("left", "right", "ahead", "behind")
+    ),
+)
 
 
 def first_pick(engine, agent: str, seed: int) -> str:
@@ -73,6 +80,7 @@ def test_rollout_screens_more_options_than_it_plays_on_to_the_end():
     """Greedy's best eight are played on two guesses, the best three on the rest: the seed,
     fifth in greedy's order, is found; played on greedy's best four only, it was not."""
     from meeple.interpreter.agents.rollout import RolloutAgent
+
     engine = engine_of(PLOTS, "plots")
     state, _ = engine.start(2, 1)
     d = engine.decision(state)
@@ -88,6 +96,7 @@ def test_quick_greedy_breaks_ties_at_random():
     bags, not the first listed in every play-on (as it did)."""
     from meeple.interpreter.agents.rollout import quick_line
     from meeple.interpreter.rng import Random
+
     engine = shipped("queens_wishes")
     start = engine.start(2, 3)[0]
     assert len(engine.decision(start).options) == 5
@@ -101,8 +110,9 @@ def test_rollout_same_seed_same_choices_in_the_queens_wishes():
     state, _ = engine.start(2, 5)
     for _ in range(3):
         d = engine.decision(state)
-        picks = {make_agents(engine, ["rollout@1"], 2, 5)[d.actor].choose(engine.view(state, d.actor), d)
-                 for _ in range(2)}
+        picks = {
+            make_agents(engine, ["rollout@1"], 2, 5)[d.actor].choose(engine.view(state, d.actor), d) for _ in range(2)
+        }
         assert len(picks) == 1
         state, _ = engine.apply(state, picks.pop())
 
@@ -119,6 +129,7 @@ def test_quick_greedy_plays_the_place_its_look_through_the_tile_found():
     that place next, not a second search (the same choice, found once)."""
     from meeple.interpreter.agents.rollout import quick_line
     from meeple.interpreter.rng import Random
+
     engine = shipped("queens_wishes")
     start = engine.start(2, 3)[0]  # which bag: its follow-up (which tile) is no wide choice,
     assert quick_line(engine, start, Random(1))[1] is None  # a tile is worth its place, not played blind
@@ -151,7 +162,7 @@ def test_rollout_plays_on_to_the_start_of_a_round_or_a_fixed_count_where_phases_
 
 # The last choice of the game: one more coin wins by one; the gamble wins by twenty once in three
 # rolls and loses by two otherwise (worth more points on average: 5.3 against 1).
-GAMBLE = '''game "Gamble"
+GAMBLE = """game "Gamble"
 players 2
 counter coins per player = 0
 counter gems per player = 0
@@ -166,7 +177,7 @@ phase play:
     end game
 score "Coins": coins
 tiebreak: most gems
-'''
+"""
 
 
 def test_rollout_plays_to_win_when_the_game_ends():
@@ -174,6 +185,7 @@ def test_rollout_plays_to_win_when_the_game_ends():
     the sure win by a point beats the gamble that wins a third of the time by twenty. Valued
     by the points alone (WIN 0), the gamble is taken."""
     from meeple.interpreter.agents import rollout
+
     engine = engine_of(GAMBLE, "gamble")
     for seed in range(1, 5):
         assert first_pick(engine, "rollout@12", seed) == "Play safe", seed
@@ -186,12 +198,18 @@ def test_a_finished_game_is_valued_by_the_place_and_the_points():
     """Won by 3: 3 + WIN; lost by 3: -3 - WIN; a shared first place: its margin alone. A tie
     on points broken by a tie-break is a win."""
     from meeple.interpreter.agents.rollout import WIN, margin
+
     engine = engine_of(GAMBLE, "gamble")
     state, _ = engine.start(2, 1)
     state = engine.apply(state, 0)[0]
     assert state["over"]
-    for coins, gems, worth in (([4, 1], [0, 0], 3 + WIN), ([1, 4], [0, 0], -3 - WIN), ([2, 2], [0, 0], 0),
-                               ([2, 2], [1, 0], WIN), ([2, 2], [0, 1], -WIN)):
+    for coins, gems, worth in (
+        ([4, 1], [0, 0], 3 + WIN),
+        ([1, 4], [0, 0], -3 - WIN),
+        ([2, 2], [0, 0], 0),
+        ([2, 2], [1, 0], WIN),
+        ([2, 2], [0, 1], -WIN),
+    ):
         counts = {f"{name}/{p}": n for name, values in (("coins", coins), ("gems", gems)) for p, n in enumerate(values)}
         finished = {**state, "vars": counts}
         assert margin(engine, finished, 0) == worth, (coins, gems)

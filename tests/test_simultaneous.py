@@ -1,5 +1,6 @@
 """`simultaneously for each player in LIST:` on its own: everyone chooses unseen, the
 blocks run only once all have chosen, and nobody learns anything of an earlier choice."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ from tests.conftest import rules, shipped
 
 CARDS = {"cards.csv": "id,value\na,1\nb,2\nc,3\nd,4\ne,5\nf,6\ng,7\nh,8\ni,9\n"}
 
-GAME = '''
+GAME = """
 game "Sealed bids"
 players 2..3
 component card from "cards.csv":
@@ -31,7 +32,7 @@ setup:
         move all from played to shown
         order += 1
         bid = sum(c.value for each c in shown) * 10 + order
-'''
+"""
 
 
 def first_two(e, s):
@@ -69,7 +70,7 @@ def test_the_blocks_run_in_order_once_all_have_chosen(tmp_path):
 
 
 def test_menu_may_and_otherwise_inside_a_simultaneous_block():
-    e = rules('''
+    e = rules("""
 game "Menus"
 players 2
 counter x per player = 0
@@ -85,7 +86,7 @@ setup:
             x += n
         otherwise:
             x += 100
-''')
+""")
     s, _ = e.start(2, 1)
     s, _ = e.apply(s, "Up")
     s, ev = e.apply(s, "Down")
@@ -105,7 +106,7 @@ def test_a_lone_option_is_taken_without_telling_the_others(tmp_path):
 
 def test_the_block_must_start_with_the_choice():
     with pytest.raises(MeepleError) as err:
-        rules('''
+        rules("""
 game "Bad"
 players 2
 counter x = 0
@@ -114,7 +115,7 @@ setup:
         x += 1
         choose n from [1, 2]:
             x += n
-''')
+""")
     text = str(err.value)
     assert "<test>:5:5: error: a `simultaneously` block starts with the choice" in text
     assert "hint: put `choose ...`" in text
@@ -151,8 +152,10 @@ def test_apothebakery_forrie_choice_is_sealed():
 def test_a_title_with_braces_is_filled_in_for_play_and_traces(tmp_path):
     """It was copied unfilled: `meeple play` and `run --trace` stopped on the title (plain `run` passed)."""
     from meeple.interpreter.trace import parse, render
-    e = rules(GAME.replace('"Which cards do you bid?"', '"Which cards do you bid, {count(hand)} in hand?"'),
-              tmp_path, CARDS)
+
+    e = rules(
+        GAME.replace('"Which cards do you bid?"', '"Which cards do you bid, {count(hand)} in hand?"'), tmp_path, CARDS
+    )
     s, _ = e.start(2, 1)
     assert e.decision(s).prompt == "Which cards do you bid, 6 in hand?"
     s, _ = e.apply(s, 0)

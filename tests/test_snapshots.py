@@ -4,6 +4,7 @@ Every shipped ruleset needs scenarios here (a test fails otherwise). After an
 intended change, `make snapshots` rewrites the files in __snapshots__/; read
 the diff and say why it changed in the commit message.
 """
+
 from __future__ import annotations
 
 import pytest

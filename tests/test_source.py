@@ -1,5 +1,6 @@
 """Expressions compiled to generated Python source (dsl/compile_source.py) behave exactly like
 their closures: same games, same options, events and scores, and the same errors."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,15 @@ from meeple.interpreter import rng
 from meeple.interpreter.engine import Engine
 from tests.conftest import rules, shipped
 
-GAMES = [("queens_wishes", 4, 21), ("wild_gardens", 2, 22), ("apothebakery", 4, 23), ("mudcake_fair", 3, 24),
-         ("tic_tac_toe", 2, 25), ("connect_four", 2, 26), ("breakthrough", 2, 27)]
+GAMES = [
+    ("queens_wishes", 4, 21),
+    ("wild_gardens", 2, 22),
+    ("apothebakery", 4, 23),
+    ("mudcake_fair", 3, 24),
+    ("tic_tac_toe", 2, 25),
+    ("connect_four", 2, 26),
+    ("breakthrough", 2, 27),
+]
 
 
 def played(engine: Engine, players: int, seed: int) -> list:
@@ -38,7 +46,7 @@ def test_expressions_and_functions_are_generated():
     engine = shipped("breakthrough")
     op = next(op for b in engine.game.blocks for op in b.ops if type(op).__name__ == "ChooseFrom")
     assert op.where.__code__.co_filename == "<rules: generated expression>"
-    e = rules('''
+    e = rules("""
 game "F"
 players 2
 counter a = 0
@@ -49,14 +57,14 @@ setup:
     a = fact(5) + twice(b)
     end game
 score "S": a
-''')
+""")
     state, _ = e.start(2, 1)
     assert e.scores(state)[0]["total"] == 124
     # fact calls itself with `n - 1`, so it is a generated function; twice(b) is written in place
     assert set(e.game.cache[("source", "functions")]) == {"fact"}
 
 
-ERROR_RULES = '''
+ERROR_RULES = """
 game "E"
 players 2
 counter a = 0
@@ -64,7 +72,7 @@ function pick(xs, i) = xs[i] + 1
 setup:
     a = count(each x in [1, 2, 3] where pick([10, 20], x) > 0)
     end game
-'''
+"""
 
 
 def test_an_error_in_generated_code_is_the_closures_error(monkeypatch):
@@ -80,7 +88,7 @@ def test_an_error_in_generated_code_is_the_closures_error(monkeypatch):
 
 def test_a_roll_is_never_run_twice():
     """Generated code runs an expression again (as its closure) when it fails: never one that rolls."""
-    e = rules('''
+    e = rules("""
 game "R"
 players 2
 counter a = 0
@@ -91,30 +99,45 @@ setup:
     a = twice() + calm(1)
     a = calm(a) * 2
     end game
-''')
+""")
     assert compile_source.unrepeatable_functions(e.game) == {"die", "twice"}
     fused = e.game.blocks[0].ops[0]
     consts = fused.fn.__globals__
     first, second = consts["k0"].__closure__, consts["k1"].__closure__
-    kinds = [any(getattr(c.cell_contents, "__code__", None) is not None
-                 and c.cell_contents.__code__.co_filename == "<rules: generated expression>" for c in cl)
-             for cl in (first, second)]
+    kinds = [
+        any(
+            getattr(c.cell_contents, "__code__", None) is not None
+            and c.cell_contents.__code__.co_filename == "<rules: generated expression>"
+            for c in cl
+        )
+        for cl in (first, second)
+    ]
     assert kinds == [False, True]
     state, events = e.start(2, 3)
     assert len([ev for ev in events if ev["e"] == "roll"]) == 2
 
 
-@pytest.mark.parametrize("statement", [
-    "a += [1]", "a = b[3]", "first_player = [1]", "c.mark = x", "let n = [1][2]", "a += 1\n    a -= none",
-    "a = 7\n    a -= 1",
-    # conditions written in the fused run: `elif`s nest, a failing condition errs as its closure
-    "c.mark = x\n    if all(not d.empty for each d in cells(board)):\n        a = 1\n"
-    "    elif any(d.empty for each d in cells(board)):\n        a = 2\n    else:\n        a = 3",
-    "if a == 1:\n        a = 1\n    elif a == [1][3]:\n        a = 2",
-    # loops that unpack their items: generated, and the closure's error when one does not unpack
-    "a = max(p - q for each [p, q] in [[3, 1], [5, 2]])", "a = max(p for each [p, q] in [[3, 1], [5]])"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "a += [1]",
+        "a = b[3]",
+        "first_player = [1]",
+        "c.mark = x",
+        "let n = [1][2]",
+        "a += 1\n    a -= none",
+        "a = 7\n    a -= 1",
+        # conditions written in the fused run: `elif`s nest, a failing condition errs as its closure
+        "c.mark = x\n    if all(not d.empty for each d in cells(board)):\n        a = 1\n"
+        "    elif any(d.empty for each d in cells(board)):\n        a = 2\n    else:\n        a = 3",
+        "if a == 1:\n        a = 1\n    elif a == [1][3]:\n        a = 2",
+        # loops that unpack their items: generated, and the closure's error when one does not unpack
+        "a = max(p - q for each [p, q] in [[3, 1], [5, 2]])",
+        "a = max(p for each [p, q] in [[3, 1], [5]])",
+    ],
+)
 def test_generated_statements_fail_and_work_as_their_closures(monkeypatch, statement):
-    text = f'''
+    text = f"""
 game "S"
 players 2
 enum mark = x | o
@@ -126,7 +149,7 @@ setup:
     {statement}
     end game
 score "S": a
-'''
+"""
     outcomes = []
     for enabled in (True, False):
         monkeypatch.setattr(compile_source, "ENABLED", enabled)
@@ -139,13 +162,24 @@ score "S": a
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize("name, n", [("connect_four", 4), ("connect_four", 1), ("connect_four", 6),
-                                     ("connect_four", 3), ("connect_four", 5),
-                                     ("tic_tac_toe", 3), ("tic_tac_toe", 2), ("breakthrough", 3)])
+@pytest.mark.parametrize(
+    "name, n",
+    [
+        ("connect_four", 4),
+        ("connect_four", 1),
+        ("connect_four", 6),
+        ("connect_four", 3),
+        ("connect_four", 5),
+        ("tic_tac_toe", 3),
+        ("tic_tac_toe", 2),
+        ("breakthrough", 3),
+    ],
+)
 def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
     from types import SimpleNamespace
 
     from meeple.interpreter import builtins
+
     game = shipped(name).game
     size = game.grids["board"].geometry.size
     values = list(game.enums[game.grids["board"].content])
@@ -164,6 +198,7 @@ def test_in_a_row_by_shifts_is_in_a_row_line_by_line(name, n):
 @pytest.mark.parametrize("players, seed", [(4, 31), (1, 32)])
 def test_placements_by_corners_are_the_placements_that_fit(monkeypatch, players, seed):
     from meeple.interpreter.boards import placing
+
     fast = played(shipped("queens_wishes"), players, seed)
     monkeypatch.setattr(placing, "BY_CORNERS", False)
     assert played(shipped("queens_wishes"), players, seed) == fast
@@ -172,6 +207,7 @@ def test_placements_by_corners_are_the_placements_that_fit(monkeypatch, players,
 @pytest.mark.parametrize("name, players, seed", GAMES[:3] + GAMES[4:6])
 def test_chained_and_op_by_op_games_are_the_same(monkeypatch, name, players, seed):
     from meeple.interpreter import machine
+
     engine = shipped(name)
     assert any(type(op).__name__ == "Fused" and op.then is not None for b in engine.game.blocks for op in b.ops)
     fast = played(engine, players, seed)
@@ -181,7 +217,8 @@ def test_chained_and_op_by_op_games_are_the_same(monkeypatch, name, players, see
 
 def test_a_chained_choice_fails_where_it_is_written(monkeypatch):
     from meeple.interpreter import machine
-    text = '''
+
+    text = """
 game "C"
 players 2
 counter n = 0
@@ -193,7 +230,7 @@ phase turn:
         n = x
     next turn
 score "S": n
-'''
+"""
     outcomes = []
     for chained in (True, False):
         monkeypatch.setattr(machine, "CHAINED", chained)
@@ -207,9 +244,18 @@ score "S": n
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize("title, shown", [
-    ("Take {n}?", "Take 2?"), ("{n} left", "2 left"), ("{n}", "2"), ("{{{n}}} left", "{2} left"),
-    ("{{n}} is {n}", "{n} is 2"), ("{n} of {n + 1}", "2 of 3"), ("{[n, none]}!", "2, none!")])
+@pytest.mark.parametrize(
+    "title, shown",
+    [
+        ("Take {n}?", "Take 2?"),
+        ("{n} left", "2 left"),
+        ("{n}", "2"),
+        ("{{{n}}} left", "{2} left"),
+        ("{{n}} is {n}", "{n} is 2"),
+        ("{n} of {n + 1}", "2 of 3"),
+        ("{[n, none]}!", "2, none!"),
+    ],
+)
 def test_titles_with_one_value_read_as_the_joined_text(title, shown):
     """A title with one value in braces is read without the general join (dsl/compile_text.py)."""
     engine = rules(f'''
@@ -232,8 +278,9 @@ score "S": n
 @pytest.mark.parametrize("name, players, seed", [GAMES[0], GAMES[2], GAMES[3]])
 def test_decks_moved_at_once_and_item_by_item_are_the_same(monkeypatch, name, players, seed):
     from meeple.interpreter.effects import zones
+
     fast = played(shipped(name), players, seed)
-    monkeypatch.setattr(zones, "MANY", 10 ** 9)
+    monkeypatch.setattr(zones, "MANY", 10**9)
     assert played(shipped(name), players, seed) == fast
 
 
@@ -243,6 +290,7 @@ def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
     from types import SimpleNamespace
 
     from meeple.interpreter.effects import zones
+
     engine = shipped("mudcake_fair")
     state, _ = engine.start(3, 5)
     held = {k: v for k, v in state["zones"].items() if v}
@@ -253,7 +301,7 @@ def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
     said = []
     for items in cases:
         outcomes = []
-        for many in (8, 10 ** 9):
+        for many in (8, 10**9):
             monkeypatch.setattr(zones, "MANY", many)
             m = SimpleNamespace(game=engine.game, state=copy.deepcopy(state), recording=True, events=[])
             m.emit = lambda kind, **data: m.events.append((kind, data))
@@ -270,6 +318,7 @@ def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
 @pytest.mark.parametrize("name, players, seed", [GAMES[0], GAMES[1], GAMES[2], GAMES[3]])
 def test_zones_found_by_the_last_move_and_by_search_are_the_same(monkeypatch, name, players, seed):
     from meeple.interpreter.effects import zones
+
     fast = played(shipped(name), players, seed)
     monkeypatch.setattr(zones, "REMEMBER", False)
     assert played(shipped(name), players, seed) == fast
@@ -277,6 +326,7 @@ def test_zones_found_by_the_last_move_and_by_search_are_the_same(monkeypatch, na
 
 def test_a_wrong_guess_of_a_zone_is_searched_past(monkeypatch):
     from meeple.interpreter.effects import zones
+
     engine = shipped("mudcake_fair")
     state, _ = engine.start(3, 5)
     where = {item: key for key, items in state["zones"].items() for item in items}
@@ -286,23 +336,37 @@ def test_a_wrong_guess_of_a_zone_is_searched_past(monkeypatch):
     assert all(zones.locate(state, item) == key for item, key in where.items())
 
 
-@pytest.mark.parametrize("name, players, seed", [g for g in GAMES if g[0] in
-                                                 ("queens_wishes", "wild_gardens", "apothebakery", "mudcake_fair")])
+@pytest.mark.parametrize(
+    "name, players, seed",
+    [g for g in GAMES if g[0] in ("queens_wishes", "wild_gardens", "apothebakery", "mudcake_fair")],
+)
 def test_draws_written_in_place_and_as_closures_play_the_same(monkeypatch, name, players, seed):
     from meeple.dsl import compile_statements
+
     fast = played(shipped(name), players, seed)
     monkeypatch.setattr(compile_statements, "DRAWS", False)
     assert played(shipped(name), players, seed) == fast
 
 
-@pytest.mark.parametrize("statement", [
-    "draw 2 from deck into hand", "draw n from deck into hand", "draw 9 from deck into hand[1]",
-    "draw 0 from deck into hand", "draw -1 from deck into hand", "draw [1] from deck into hand",
-    "draw 1 from deck into hand[7]", "draw 1 from deck into tokens", "draw 3 from pile into hand",
-    "draw 2 from deck into pile\n        draw 5 from pile into hand"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "draw 2 from deck into hand",
+        "draw n from deck into hand",
+        "draw 9 from deck into hand[1]",
+        "draw 0 from deck into hand",
+        "draw -1 from deck into hand",
+        "draw [1] from deck into hand",
+        "draw 1 from deck into hand[7]",
+        "draw 1 from deck into tokens",
+        "draw 3 from pile into hand",
+        "draw 2 from deck into pile\n        draw 5 from pile into hand",
+    ],
+)
 def test_draws_written_in_place_fail_and_work_as_their_closures(monkeypatch, tmp_path, statement):
     from meeple.dsl import compile_statements
-    text = f'''
+
+    text = f"""
 game "D"
 players 2
 component card from "cards.csv":
@@ -320,7 +384,7 @@ setup:
     for each player in turn_order:
         {statement}
     end game
-'''
+"""
     files = {"cards.csv": "id\n" + "\n".join(f"c{i}" for i in range(6)) + "\n", "tokens.csv": "id\nt1\n"}
     outcomes = []
     for on in (True, False):

@@ -2,6 +2,7 @@
 starts copy the state and events it reached, with the seed's own generator. Played with and
 without the shortcut, the shipped games give the same states and events, seed after seed.
 Also here: `rng.below` with the generator's step written in place draws as before."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,9 +14,15 @@ from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 
 # (game, players, whether its setup draws nothing at random, so that its start is kept)
-GAMES = [("queens_wishes", 4, True), ("queens_wishes", 1, True), ("wild_gardens", 2, False),
-         ("apothebakery", 4, False), ("mudcake_fair", 3, False), ("tic_tac_toe", 2, True),
-         ("connect_four", 2, True)]
+GAMES = [
+    ("queens_wishes", 4, True),
+    ("queens_wishes", 1, True),
+    ("wild_gardens", 2, False),
+    ("apothebakery", 4, False),
+    ("mudcake_fair", 3, False),
+    ("tic_tac_toe", 2, True),
+    ("connect_four", 2, True),
+]
 
 
 def played(engine: Engine, players: int, seeds) -> list:
@@ -25,7 +32,7 @@ def played(engine: Engine, players: int, seeds) -> list:
         picker = {"rng": rng.seed_state(seed)}
         state, events = engine.start(players, seed)
         out.append([state, events])
-        while (n := engine.option_count(state)):
+        while n := engine.option_count(state):
             state, events = engine.apply(state, rng.below(picker, n))
             out.append([state, events])
     return out
@@ -48,6 +55,7 @@ def test_a_kept_start_shares_nothing_with_the_games_it_starts():
     first, first_events = engine.start(4, 5)
     fresh = [first, first_events]
     import copy
+
     expected = copy.deepcopy(fresh)
     second, second_events = engine.start(4, 5)  # from the kept start
     assert [second, second_events] == expected
@@ -62,7 +70,7 @@ def test_a_kept_start_shares_nothing_with_the_games_it_starts():
 
 
 def test_a_setup_that_draws_at_random_is_run_every_time():
-    engine = rules('''
+    engine = rules("""
         game "Dice"
         players 2
         counter rolled = 0
@@ -73,7 +81,7 @@ def test_a_setup_that_draws_at_random_is_run_every_time():
             choose n from [1, 2] by first_player "Pick":
                 pass
             end game
-    ''')
+    """)
     results = {engine.start(2, seed)[0]["vars"]["rolled"] for seed in range(30)}
     assert len(results) > 1 and ("started", 2) not in engine.game.cache
 
@@ -81,6 +89,7 @@ def test_a_setup_that_draws_at_random_is_run_every_time():
 def test_below_draws_as_next_u64_would():
     """`rng.below` writes the generator's step in place: the same numbers and states as through
     `next_u64`, for bounds small and large."""
+
     def reference(state, n):
         if n <= 1:
             return 0
@@ -88,9 +97,10 @@ def test_below_draws_as_next_u64_would():
             m = rng.next_u64(state) * n
             if (m & rng.MASK) >= n or (m & rng.MASK) >= ((1 << 64) - n) % n:
                 return m >> 64
+
     a, b = {"rng": rng.seed_state(9)}, {"rng": rng.seed_state(9)}
     for i in range(5000):
-        n = [0, 1, 2, 3, 7, 10, 280, 2 ** 63 + 5, 2 ** 64 - 1][i % 9]
+        n = [0, 1, 2, 3, 7, 10, 280, 2**63 + 5, 2**64 - 1][i % 9]
         assert (rng.below(a, n), a["rng"]) == (reference(b, n), b["rng"])
 
 
@@ -98,6 +108,7 @@ def test_below_draws_as_next_u64_would():
 def test_a_start_without_events_reaches_the_same_state(monkeypatch, name, players, kept):
     """`start(..., events=False)` (what bench plays) hands out no events, the same state, and
     leaves the kept start's events whole for the next start that wants them."""
+
     def run(on):
         engine = shipped(name)
         out = []

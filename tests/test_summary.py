@@ -1,6 +1,7 @@
 """The few lines before each decision at the terminal: your own things, what the ruleset's
 `summary:` names (every player's), and without one what is public and changed since you
 last decided (the others' counters, a small shared pile such as the current trick)."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ from meeple.interpreter.engine import Engine
 from meeple.interpreter.terminal import summary
 
 CARDS = "id,name\nc1,One\nc2,Two\nc3,Three\nc4,Four\nc5,Five\nc6,Six\n"
-TRICKS = '''game "Tricks"
+TRICKS = """game "Tricks"
 players 3
 component card from "cards.csv":
     label "{name}"
@@ -36,7 +37,7 @@ phase round:
     if count(hand[first_player]) == 0:
         end game
     next round
-'''
+"""
 
 
 def engine(tmp_path, text: str) -> Engine:

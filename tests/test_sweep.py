@@ -1,4 +1,5 @@
 """Params, sweeps and tuning: a number in the rules, the response to it, and the value that balances."""
+
 from __future__ import annotations
 
 import json
@@ -49,10 +50,17 @@ def test_a_param_outside_its_range_is_refused(value):
 def test_grids_are_checked_against_the_game():
     game = rules(GAME).game
     assert sweep.grid(["bonus=1..2", "shift=0,1"], game) == [
-        {"bonus": "1", "shift": "0"}, {"bonus": "1", "shift": "1"}, {"bonus": "2", "shift": "0"},
-        {"bonus": "2", "shift": "1"}]
-    for spec, message in (("bonus=4..7", "outside it"), ("nope=1..2", "not a param or option"),
-                          ("bonus", "NAME=LO..HI"), ("bonus=a..b", "not a range")):
+        {"bonus": "1", "shift": "0"},
+        {"bonus": "1", "shift": "1"},
+        {"bonus": "2", "shift": "0"},
+        {"bonus": "2", "shift": "1"},
+    ]
+    for spec, message in (
+        ("bonus=4..7", "outside it"),
+        ("nope=1..2", "not a param or option"),
+        ("bonus", "NAME=LO..HI"),
+        ("bonus=a..b", "not a range"),
+    ):
         with pytest.raises(sweep.SweepError, match=message):
             sweep.grid([spec], game)
 
@@ -65,8 +73,23 @@ def test_apothebakery_prices_its_abilities_with_params():
 
 def test_sweep_a_shipped_game_end_to_end(tmp_path, capsys):
     plot, rows = tmp_path / "sweep.png", tmp_path / "rows.jsonl"
-    code = main(["sweep", "apothebakery", "--param", "second_ability_mana=1..3", "-n", "6", "--agents", "random",
-                 "--plot", str(plot), "--json", "--out", str(rows)])
+    code = main(
+        [
+            "sweep",
+            "apothebakery",
+            "--param",
+            "second_ability_mana=1..3",
+            "-n",
+            "6",
+            "--agents",
+            "random",
+            "--plot",
+            str(plot),
+            "--json",
+            "--out",
+            str(rows),
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     result = json.loads(out)
@@ -81,8 +104,21 @@ def test_sweep_a_shipped_game_end_to_end(tmp_path, capsys):
 
 
 def test_tune_a_shipped_game_end_to_end(capsys):
-    code = main(["tune", "apothebakery", "--param", "second_ability_mana=0..4", "-n", "6", "--trials", "4",
-                 "--agents", "random", "--json"])
+    code = main(
+        [
+            "tune",
+            "apothebakery",
+            "--param",
+            "second_ability_mana=0..4",
+            "-n",
+            "6",
+            "--trials",
+            "4",
+            "--agents",
+            "random",
+            "--json",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     result = json.loads(out)

@@ -1,6 +1,7 @@
 """The play table's server (interpreter/table/): every route and socket message with Starlette's
 TestClient, hidden information per seat, bad input refused without a change, undo, the bots,
 restart-resume from SQLite, the replay viewer and `meeple serve`'s command line."""
+
 from __future__ import annotations
 
 import json
@@ -60,9 +61,13 @@ def test_pages_and_static_files_are_served():
     c = client()
     t = new_table(c)
     seat = token(t["seats"][0]["link"])
-    for path, marker in [("/", 'id="new-table"'), (f"/table/{t['id']}?token={seat}", 'id="decision"'),
-                         (f"/table/{t['id']}", 'id="decision"'), ("/replay", 'id="upload"'),
-                         ("/table/nosuch?token=x", "No such table")]:
+    for path, marker in [
+        ("/", 'id="new-table"'),
+        (f"/table/{t['id']}?token={seat}", 'id="decision"'),
+        (f"/table/{t['id']}", 'id="decision"'),
+        ("/replay", 'id="upload"'),
+        ("/table/nosuch?token=x", "No such table"),
+    ]:
         r = c.get(path)
         assert marker in r.text, path
         # every page is laid out for the device's width (a phone does not draw it 980 px wide and shrink it)
@@ -75,6 +80,7 @@ def test_a_link_that_cannot_work_gets_a_clear_page_and_a_socket_that_says_stop()
     """An unknown table or a forged token: a page that says so (no table page that retries for
     ever), and a socket closed with a code the page knows not to retry after."""
     from starlette.websockets import WebSocketDisconnect
+
     c = client()
     t = new_table(c)
     r = c.get("/table/nosuch?token=abc")
@@ -84,8 +90,10 @@ def test_a_link_that_cannot_work_gets_a_clear_page_and_a_socket_that_says_stop()
     assert r.status_code == 403 and "This link is not valid" in r.text and "<script" not in r.text
     r = c.get("/table/%3Cb%3E?token=x")  # the id is shown escaped, never as markup
     assert r.status_code == 404 and "<b>" not in r.text and "&lt;b&gt;" in r.text
-    for path, code, words in [(f"/ws/{t['id']}?token=forged", 4403, "does not open a seat"),
-                              ("/ws/nosuch?token=x", 4404, "no table")]:
+    for path, code, words in [
+        (f"/ws/{t['id']}?token=forged", 4403, "does not open a seat"),
+        ("/ws/nosuch?token=x", 4404, "no table"),
+    ]:
         with c.websocket_connect(path) as ws:
             assert words in ws.receive_json()["message"]
             with pytest.raises(WebSocketDisconnect) as closed:
@@ -111,11 +119,14 @@ def test_a_database_from_before_chosen_seeds_opens_with_its_seeds_unshown(tmp_pa
     import sqlite3
 
     from meeple.interpreter.table.store import Store
+
     db = tmp_path / "old.sqlite"
     old = sqlite3.connect(db)
-    old.execute("create table tables (id text primary key, ruleset text not null, options text not null, "
-                "variants text not null, players integer not null, seed integer not null, digest text not null, "
-                "seats text not null, spectator text not null)")
+    old.execute(
+        "create table tables (id text primary key, ruleset text not null, options text not null, "
+        "variants text not null, players integer not null, seed integer not null, digest text not null, "
+        "seats text not null, spectator text not null)"
+    )
     old.execute("insert into tables values ('t1', 'queens_wishes', '{}', '[]', 2, 5, 'd', '[]', 's')")
     old.commit()
     old.close()
@@ -132,8 +143,9 @@ def test_the_lobby_lists_the_games_with_players_options_variants_and_bots():
     assert list(games) == GAMES
     wg = games["wild_gardens"]
     assert (wg["min_players"], wg["max_players"]) == (1, 4)
-    assert {"name": "side", "values": ["front", "back"],
-            "doc": "The side of the Path Board the game starts on"} in wg["options"]
+    assert {"name": "side", "values": ["front", "back"], "doc": "The side of the Path Board the game starts on"} in wg[
+        "options"
+    ]
     assert {"name": "keep_it_fresh", "title": "Keep It Fresh"} in wg["variants"]
     assert data["bots"] == ["random", "greedy", "mcts@200"]
 
@@ -161,8 +173,15 @@ def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
     live.choose(0, live.decision().options[0].id, live.state["step"])
     listed = c.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [second["id"], first["id"]]  # newest first
-    assert listed[1] == {"id": first["id"], "game": "queens_wishes", "players": 2, "seats": ["person", "greedy"],
-                         "decisions": 1, "over": False, "watch": first["spectator"]}
+    assert listed[1] == {
+        "id": first["id"],
+        "game": "queens_wishes",
+        "players": 2,
+        "seats": ["person", "greedy"],
+        "decisions": 1,
+        "over": False,
+        "watch": first["spectator"],
+    }
     assert listed[0]["decisions"] == 0 and listed[0]["seats"] == ["person", "person", "random"]
     seat_tokens = {token(s["link"]) for t in (first, second) for s in t["seats"] if s["link"]}
     assert not any(tok in json.dumps(listed) for tok in seat_tokens)  # a seat's link is never listed
@@ -170,20 +189,25 @@ def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
     assert watched["seat_name"] == "spectator"
     c.app.state.hall.store.close()
     again = client(db)  # after a restart: the same tables, not yet opened so not known to be over or not
-    assert [(t["id"], t["decisions"], t["over"]) for t in again.get("/api/tables").json()["tables"]] == \
-        [(second["id"], 0, None), (first["id"], 1, None)]
+    assert [(t["id"], t["decisions"], t["over"]) for t in again.get("/api/tables").json()["tables"]] == [
+        (second["id"], 0, None),
+        (first["id"], 1, None),
+    ]
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"game": "chess", "players": 2, "seats": ["person"] * 2}, "`chess` is not offered here"),
-    ({"game": "queens_wishes", "players": 9, "seats": ["person"] * 9}, "is for 1-4 players, not 9"),
-    ({"game": "queens_wishes", "players": 2, "seats": ["person"]}, "one entry per seat: 2 seats, 1 given"),
-    ({"game": "queens_wishes", "players": 2, "seats": ["person", "wizard"]}, "unknown agent `wizard`"),
-    ({"game": "queens_wishes", "players": 2, "seats": ["person", "os:system"]}, "built-in agents only"),
-    ({"game": "queens_wishes", "players": 2, "seats": ["person"] * 2, "options": {"board": "Q"}}, "board"),
-    ({"game": "queens_wishes", "players": 2, "seats": ["person"] * 2, "variants": ["nope"]}, "unknown variant"),
-    ([1, 2], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"game": "chess", "players": 2, "seats": ["person"] * 2}, "`chess` is not offered here"),
+        ({"game": "queens_wishes", "players": 9, "seats": ["person"] * 9}, "is for 1-4 players, not 9"),
+        ({"game": "queens_wishes", "players": 2, "seats": ["person"]}, "one entry per seat: 2 seats, 1 given"),
+        ({"game": "queens_wishes", "players": 2, "seats": ["person", "wizard"]}, "unknown agent `wizard`"),
+        ({"game": "queens_wishes", "players": 2, "seats": ["person", "os:system"]}, "built-in agents only"),
+        ({"game": "queens_wishes", "players": 2, "seats": ["person"] * 2, "options": {"board": "Q"}}, "board"),
+        ({"game": "queens_wishes", "players": 2, "seats": ["person"] * 2, "variants": ["nope"]}, "unknown variant"),
+        ([1, 2], "JSON object"),
+    ],
+)
 def test_a_bad_table_request_is_refused_with_a_clear_message(body, message):
     c = client()
     r = c.post("/api/tables", json=body)
@@ -260,15 +284,18 @@ def test_a_placement_offers_the_pieces_orientations_and_places_and_undo_takes_it
         assert "nothing to undo" in error_of(ws)
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("not json", "a message is a JSON object"),
-    ("[1, 2]", "a message is a JSON object"),
-    ('{"type": "shout"}', "unknown message type `shout`"),
-    ('{"type": "choose", "option": "ZZ", "step": 0}', "not one of your options"),
-    ('{"type": "choose", "option": ["O"], "step": 0}', "not one of your options"),
-    ('{"type": "choose", "option": "O", "step": 7}', "an earlier moment of the game"),
-    ('{"type": "choose", "option": "O"}', "an earlier moment of the game"),
-])
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ("not json", "a message is a JSON object"),
+        ("[1, 2]", "a message is a JSON object"),
+        ('{"type": "shout"}', "unknown message type `shout`"),
+        ('{"type": "choose", "option": "ZZ", "step": 0}', "not one of your options"),
+        ('{"type": "choose", "option": ["O"], "step": 0}', "not one of your options"),
+        ('{"type": "choose", "option": "O", "step": 7}', "an earlier moment of the game"),
+        ('{"type": "choose", "option": "O"}', "an earlier moment of the game"),
+    ],
+)
 def test_bad_messages_get_an_error_and_change_nothing(message, expected):
     c = client()
     t = new_table(c)
@@ -286,8 +313,10 @@ def test_out_of_turn_and_spectator_choices_are_refused():
     t = new_table(c)
     live = live_of(c, t)
     d = live.decision()
-    for who, expected in [(t["seats"][1]["link"], "not your turn: waiting for P1"),
-                          (t["spectator"], "spectators cannot choose")]:
+    for who, expected in [
+        (t["seats"][1]["link"], "not your turn: waiting for P1"),
+        (t["spectator"], "spectators cannot choose"),
+    ]:
         with c.websocket_connect(f"/ws/{t['id']}?token={token(who)}") as ws:
             ws.receive_json()
             ws.send_json({"type": "choose", "option": d.options[0].id, "step": 0})
@@ -337,6 +366,7 @@ def never_seen(live, seat) -> set:
         for e in events:
             if e["e"] in ("move", "draw") and (can_see(g, e["src"], seat) or can_see(g, e["dst"], seat)):
                 seen.update(e["items"])
+
     state, events = engine.start(live.players, live.row["seed"])
     look(state, events)
     for choice in live.choices:
@@ -361,6 +391,7 @@ def test_no_seat_ever_receives_a_component_it_could_not_see(game, players):
     live = live_of(c, t)
     rnd = random.Random(5)
     from meeple.interpreter.table.model import seat_page
+
     for step in range(160):
         d = live.decision()
         if d is None:
@@ -400,9 +431,14 @@ def test_a_seats_socket_shows_its_own_hand_and_only_counts_of_the_others():
 def test_a_restarted_server_resumes_every_table_exactly(tmp_path):
     db = str(tmp_path / "tables.sqlite")
     c = client(db)
-    tables = [new_table(c, game=g, seats=seats, seed=11) for g, seats in
-              [("queens_wishes", ("person", "greedy")), ("wild_gardens", ("person", "random", "person")),
-               ("apothebakery", ("person", "person"))]]
+    tables = [
+        new_table(c, game=g, seats=seats, seed=11)
+        for g, seats in [
+            ("queens_wishes", ("person", "greedy")),
+            ("wild_gardens", ("person", "random", "person")),
+            ("apothebakery", ("person", "person")),
+        ]
+    ]
     rnd = random.Random(11)
     for t in tables:
         live = live_of(c, t)
@@ -412,8 +448,10 @@ def test_a_restarted_server_resumes_every_table_exactly(tmp_path):
                 live.bot_move()
             else:
                 live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
-    before = {t["id"]: (live_of(c, t).state, c.get(f"/api/tables/{t['id']}?token={token(t['spectator'])}").json())
-              for t in tables}
+    before = {
+        t["id"]: (live_of(c, t).state, c.get(f"/api/tables/{t['id']}?token={token(t['spectator'])}").json())
+        for t in tables
+    }
     c.app.state.hall.store.close()
     again = client(db)  # a new process would see exactly this: only the SQLite file
     for t in tables:
@@ -434,6 +472,7 @@ def test_every_decision_is_stored_before_pages_hear_of_it(tmp_path):
     async def spy(live):
         heard.append((live.state["step"], len(hall.store.choices(live.id))))
         await real(live)
+
     hall.broadcast = spy
     with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
         d = ws.receive_json()["table"]["decision"]
@@ -451,6 +490,7 @@ def traced(game="apothebakery", players=2, seed=4):
 
 def test_a_trace_given_at_start_steps_through_per_seat_and_public():
     from meeple.interpreter import trace
+
     text, result = traced()
     c = client(traces=[trace.parse(text)])
     listed = c.get("/api/replays").json()["replays"]
@@ -472,6 +512,7 @@ def test_a_trace_given_at_start_steps_through_per_seat_and_public():
 def test_a_replay_step_shows_the_game_so_far_in_its_log_as_a_live_table_does():
     # One step's events alone left the panel empty where the seat saw none of them.
     from meeple.interpreter import trace
+
     text, result = traced("queens_wishes", 2, 1)
     c = client(traces=[trace.parse(text)])
     for seat in ("public", "1", "2"):
@@ -479,7 +520,7 @@ def test_a_replay_step_shows_the_game_so_far_in_its_log_as_a_live_table_does():
         page = c.get(f"/api/replays/1?step=4&seat={seat}").json()
         choices = [line for line in page["log"] if not line.startswith("  ") and line != "Setup"]
         assert len(choices) == 4 and choices[-1] == page["taken"], (seat, page["log"])
-        assert page["log"][0] == "Setup" and page["log"][:len(before)] == before, seat  # what was shown stays
+        assert page["log"][0] == "Setup" and page["log"][: len(before)] == before, seat  # what was shown stays
 
 
 def test_a_trace_can_be_uploaded_and_a_bad_one_is_refused():
@@ -506,6 +547,7 @@ def test_serve_refuses_an_unknown_game_a_bad_port_and_a_bad_trace(capsys, tmp_pa
     assert main(["serve", "--trace", str(tmp_path / "t.jsonl")]) == 2
     assert "not a JSON line" in capsys.readouterr().err
     import socket
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -516,6 +558,7 @@ def test_serve_refuses_an_unknown_game_a_bad_port_and_a_bad_trace(capsys, tmp_pa
 
 def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     from meeple.interpreter.table.model import card, said_in
+
     assert said_in("berry Forrie (stamina 3, strength 1)", "stamina", 3)
     assert not said_in("berry Forrie (stamina 3, strength 1)", "iridescent", 3)  # a number only with its name
     assert said_in("berry Forrie (stamina 3, strength 1)", "species", "berry")
@@ -528,14 +571,20 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
         face = card(engine, forrie)
         assert face["fields"] == [f"iridescent {engine.game.components[forrie]['iridescent']}"], face
         objective = card(engine, "obj-11")  # its goal is an effect (what it does), its words are in the title
-        assert objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)" and objective["fields"] == []
+        assert (
+            objective["title"] == "Steady Hands (at least 3 Diagnosis cards of health 2: +3)"
+            and objective["fields"] == []
+        )
     finally:
         engine.game.page = declared
     # with the layout's `face` lines: the title its words, the lines its own, the colour said in words too
     comp = engine.game.components[forrie]
     face = card(engine, forrie)
     assert face["title"] == f"{comp['species']} Forrie" and face["mark"] == comp["species"], face
-    assert face["fields"] == [f"stamina {comp['stamina']}, strength {comp['strength']}", f"iridescent {comp['iridescent']}"]
+    assert face["fields"] == [
+        f"stamina {comp['stamina']}, strength {comp['strength']}",
+        f"iridescent {comp['iridescent']}",
+    ]
     assert card(engine, "obj-11")["title"] == "Steady Hands"
 
 
@@ -543,6 +592,7 @@ def test_a_piece_reads_short_where_its_shape_is_drawn():
     """A tile's label writes its shape in words (`O12 [gardener tree / rose chess]`); where the
     page draws the shape (its card, its option's button, the placing panel) the words go."""
     from meeple.interpreter.table.model import card, decision_json
+
     engine = load("queens_wishes")
     state, _ = engine.start(2, 1)
     while (d := engine.decision(state)).prompt != "Which tile do you plant?":
@@ -569,11 +619,15 @@ def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup
     assert sorted(x for names in who.values() for x in names) == ["P1", "P2"], who
     # the setup's lines sit under the heading (its bookkeeping is one line, then the first forager)
     assert page["log"][0] == "Setup" and all(line.startswith("  ") for line in page["log"][1:3]), page["log"][:4]
-    assert page["log"][1] == "  The decks are shuffled; the supplies, ingredient sources, skill tokens and books are laid out"
+    assert (
+        page["log"][1]
+        == "  The decks are shuffled; the supplies, ingredient sources, skill tokens and books are laid out"
+    )
 
 
 def test_the_end_of_the_game_says_who_won_in_words():
     from meeple.interpreter.table.model import outcome_words
+
     engine = load("queens_wishes")
     state = runner.play(engine, 2, 4, ["random"], "queens_wishes").state
     scores = engine.scores(state)

@@ -3,6 +3,7 @@ The Queen's Wishes (a placement asked, then the final scores as a spectator sees
 every shipped game's table some moves in, after a change (so what changed is outlined).
 axe-core is installed once with npm into tests/.cache/ (git-ignored); without npm this test skips and
 says why, without Chromium too. Every rule axe reports as violated fails the test, named."""
+
 from __future__ import annotations
 
 import os
@@ -33,8 +34,21 @@ def axe_source() -> str:
             pytest.skip("the accessibility test needs npm to install axe-core (apt-get install npm)")
         CACHE.mkdir(exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="axe-", dir=CACHE))
-        subprocess.run([npm, "install", "--prefix", str(work), "--no-audit", "--no-fund", "--loglevel=error",
-                        f"axe-core@{AXE_VERSION}"], check=True, timeout=300, capture_output=True)
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(work),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                f"axe-core@{AXE_VERSION}",
+            ],
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
         try:
             os.rename(work, target)
         except OSError:  # another process got there first
@@ -57,6 +71,7 @@ def site():
     driver_path = need_chromium()
     source = axe_source()
     from meeple.interpreter.table.app import create_app
+
     with Server(create_app(list(shipped_rulesets()))) as server:
         driver = browser(driver_path)
         driver.set_script_timeout(60)
@@ -98,6 +113,7 @@ def test_every_shipped_games_table_has_no_accessibility_violations(site, game):
     """Some random moves in (a fixed seed), P1 to decide, as P1 sees it after one more change
     arrived while the page was open: the outlines and the summary of what changed are checked too."""
     import random
+
     server, driver, source = site
     hall = server.app.state.hall
     players = max(2, hall.engine(game, {}, []).game.min_players)

@@ -2,6 +2,7 @@
 the lobby, a two-person game of The Queen's Wishes played to the end with placements clicked on
 the grid (rotate, place, undo, place again), a Wild Gardens turn by clicking, the replay viewer.
 Screenshots go to tests/artifacts/. Without Chromium these tests skip and say why."""
+
 from __future__ import annotations
 
 import random
@@ -35,6 +36,7 @@ def site():
     from meeple.cli import load
     from meeple.interpreter import runner, trace
     from meeple.interpreter.table.app import create_app
+
     traced = runner.play(load("wild_gardens"), 2, 3, ["random"], "wild_gardens").trace.jsonl()
     app = create_app(["queens_wishes", "wild_gardens", "apothebakery"], traces=[trace.parse(traced)])
     with Server(app) as server:
@@ -60,17 +62,22 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     driver.find_element(By.CSS_SELECTOR, "[data-variant=keep_it_fresh]").click()
     driver.find_element(By.ID, "create").click()
     links = wait_for(driver, "a.seat-link")
-    assert len(links) == 2 and "P2: bot greedy" in driver.find_element(By.ID, "link-list").text, \
-        driver.find_element(By.ID, "link-list").text
+    assert len(links) == 2 and "P2: bot greedy" in driver.find_element(By.ID, "link-list").text, driver.find_element(
+        By.ID, "link-list"
+    ).text
     assert driver.find_element(By.ID, "spectator-link").get_attribute("href")
     # each link has a button that copies it whole, to paste into a message to its person
     copies = driver.find_elements(By.CSS_SELECTOR, "#link-list button.copy")
     assert len(copies) == 3  # two people and the spectator
-    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url,
-                                                         "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    driver.execute_cdp_cmd(
+        "Browser.grantPermissions",
+        {"origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
+    )
     copies[1].click()
     WebDriverWait(driver, WAIT).until(lambda d: copies[1].text == "Copied ✓")
-    pasted = driver.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('' + e))")
+    pasted = driver.execute_async_script(
+        "navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('' + e))"
+    )
     assert pasted == links[1].get_attribute("href") and "token=" in pasted, pasted
     screenshot(driver, "lobby")
     row = server.app.state.hall.store.tables()[-1]
@@ -157,7 +164,8 @@ def test_a_wild_gardens_turn_by_clicking(site):
     kinds = []
     for _ in range(8):
         WebDriverWait(driver, WAIT).until(
-            lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)"))
+            lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)")
+        )
         step = page_step(driver)
         # click what the decision offers on the table itself when it can: a space, a card; else a button
         for css, kind in [(".space.choosable", "space"), (".card.choosable", "card"), ("button.option", "button")]:
@@ -176,7 +184,8 @@ def test_a_wild_gardens_turn_by_clicking(site):
     assert sum(1 for ln in lines if "P1 chooses" in ln and not ln.endswith("(the only option)")) == 8
     # the decision stays in sight when the table is scrolled far down under it
     WebDriverWait(driver, WAIT).until(
-        lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)"))
+        lambda d: d.execute_script("return !!(current && current.decision && current.decision.mine)")
+    )
     driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     assert driver.execute_script("return window.scrollY") > 300
     top = driver.execute_script("return document.getElementById('decision').getBoundingClientRect().top")
@@ -202,7 +211,8 @@ def test_a_wild_gardens_turn_by_clicking(site):
     driver.set_window_size(420, 900)
     try:
         WebDriverWait(driver, WAIT).until(
-            lambda d: d.execute_script("return document.getElementById('left').getBoundingClientRect().width") > 360)
+            lambda d: d.execute_script("return document.getElementById('left').getBoundingClientRect().width") > 360
+        )
         below = driver.execute_script("""const l = document.getElementById('left').getBoundingClientRect(),
             a = document.querySelector('aside').getBoundingClientRect(); return a.top >= l.bottom - 1""")
         assert below
@@ -235,8 +245,9 @@ def test_a_person_casts_a_spell_at_a_moment_of_another_seats_turn(site):
         rnd = random.Random(seed)
         for _ in range(600):
             d = live.decision()
-            if d is None or (d.actor == 0 and live.entries and live.entries[-1]["actor"] == 1
-                             and d.prompt.startswith("Act now")):
+            if d is None or (
+                d.actor == 0 and live.entries and live.entries[-1]["actor"] == 1 and d.prompt.startswith("Act now")
+            ):
                 break
             live.choose(d.actor, d.options[rnd.randrange(len(d.options))].id, live.state["step"])
         if d is not None:
@@ -271,7 +282,9 @@ def test_a_person_asks_for_a_request_by_its_own_button(site):
     driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][d.actor]['token']}")
     button = wait_for(driver, ".requests button.request")[0]
     assert button.text == "Rearrange inventory"
-    assert "Rearrange inventory" not in [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".options button.option")]
+    assert "Rearrange inventory" not in [
+        b.text for b in driver.find_elements(By.CSS_SELECTOR, ".options button.option")
+    ]
     screenshot(driver, "apothebakery-request")
     button.click()
     wait_step(driver, step + 1)

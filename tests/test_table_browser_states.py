@@ -2,6 +2,7 @@
 the viewport tag matters) placing by taps with a confirm, the hot-seat "pass the device" screen,
 a lost connection (the server stopped and started again on its database), and links that cannot
 work. Screenshots go to tests/artifacts/. Without Chromium these tests skip and say why."""
+
 from __future__ import annotations
 
 import json
@@ -33,6 +34,7 @@ TITLE = "The Queen's Wishes"
 def site():
     driver_path = need_chromium()
     from meeple.interpreter.table.app import create_app
+
     with Server(create_app(["queens_wishes"])) as server:
         driver = browser(driver_path)
         try:
@@ -57,8 +59,9 @@ def test_a_phone_places_tiles_by_taps_with_a_preview_and_a_confirm(site):
     row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 5)
     live = hall.table(row["id"])
     tokens = [s["token"] for s in row["seats"]]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    )
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     try:
         driver.get(f"{server.url}/table/{row['id']}?token={tokens[0]}")
@@ -89,8 +92,13 @@ def test_a_phone_places_tiles_by_taps_with_a_preview_and_a_confirm(site):
             assert "your turn" in status and "start player: P" in status, status
             assert "step" not in status and "phase" not in status, status
             if not driver.execute_script("return !!current.decision.placement"):
-                tap(driver, (driver.find_elements(By.CSS_SELECTOR, ".card.choosable")
-                             or driver.find_elements(By.CSS_SELECTOR, "button.option"))[0])
+                tap(
+                    driver,
+                    (
+                        driver.find_elements(By.CSS_SELECTOR, ".card.choosable")
+                        or driver.find_elements(By.CSS_SELECTOR, "button.option")
+                    )[0],
+                )
                 wait_step(driver, step + 1)
                 continue
             cell, option = placement_cell(driver)
@@ -136,8 +144,11 @@ def test_hot_seat_hides_everything_until_the_next_person_is_ready(site):
         live.choose(0, live.decision().options[0].id, live.state["step"])
     tokens = {f"P{i + 1}": s["token"] for i, s in enumerate(row["seats"])}
     driver.get(server.url + "/")
-    driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", f"meeple-seats-{row['id']}",
-                          json.dumps({"P1": tokens["P1"], "P2": tokens["P2"]}, separators=(", ", ": ")))
+    driver.execute_script(
+        "localStorage.setItem(arguments[0], arguments[1])",
+        f"meeple-seats-{row['id']}",
+        json.dumps({"P1": tokens["P1"], "P2": tokens["P2"]}, separators=(", ", ": ")),
+    )
     driver.get(f"{server.url}/table/{row['id']}?token={tokens['P1']}")
     wait_for(driver, "#switch")[0].click()
     passing = driver.find_element(By.ID, "pass")
@@ -161,6 +172,7 @@ def test_a_lost_connection_greys_the_panel_refuses_clicks_and_recovers(site, tmp
     """The server stops (the page's socket closes) and starts again on its database."""
     _, driver = site
     from meeple.interpreter.table.app import create_app
+
     db = str(tmp_path / "tables.sqlite")
     first = create_app(["queens_wishes"], db)
     row = first.state.hall.create("queens_wishes", 2, {}, [], ["person", "person"], 5)
@@ -174,8 +186,11 @@ def test_a_lost_connection_greys_the_panel_refuses_clicks_and_recovers(site, tmp
     assert "Connection lost" in banner.text
     assert driver.execute_script("return getComputedStyle(arguments[0]).position", banner) == "fixed"
     driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")  # it stays in sight
-    assert driver.execute_script("""const r = arguments[0].getBoundingClientRect();
-        return r.bottom <= window.innerHeight + 1 && r.top >= 0""", banner)
+    assert driver.execute_script(
+        """const r = arguments[0].getBoundingClientRect();
+        return r.bottom <= window.innerHeight + 1 && r.top >= 0""",
+        banner,
+    )
     assert "offline" in driver.find_element(By.ID, "decision").get_attribute("class")
     screenshot(driver, "connection-lost")
     tap(driver, driver.find_element(By.CSS_SELECTOR, "button.option"))  # refused where the eye is

@@ -1,5 +1,6 @@
 """The play table under the third red-team pass (issue 35): undo among several people, a busy
 database, big boards, and every route and socket message fuzzed for 500s and dropped sockets."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,10 @@ def test_undo_never_takes_back_another_persons_later_choice():
     t = new_table(c)
     live = live_of(c, t)
     p1, p2 = (token(s["link"]) for s in t["seats"])
-    with c.websocket_connect(f"/ws/{t['id']}?token={p1}") as ws1, \
-            c.websocket_connect(f"/ws/{t['id']}?token={p2}") as ws2:
+    with (
+        c.websocket_connect(f"/ws/{t['id']}?token={p1}") as ws1,
+        c.websocket_connect(f"/ws/{t['id']}?token={p2}") as ws2,
+    ):
         ws2.receive_json()
         placed = _play_until_placed(ws1, ws1.receive_json()["table"])
         assert placed["can_undo"]  # nobody else has chosen since: P1 may take it back
@@ -46,6 +49,7 @@ def test_a_busy_database_is_said_and_the_move_can_be_made_again(tmp_path, monkey
     import sqlite3
 
     from meeple.interpreter.table import store
+
     monkeypatch.setattr(store, "BUSY_SECONDS", 0.3, raising=False)
     db = tmp_path / "tables.sqlite"
     c = client(str(db))
@@ -70,18 +74,22 @@ def test_a_busy_database_is_said_and_the_move_can_be_made_again(tmp_path, monkey
 
 def _big_board(tmp_path, n: int):
     import json
+
     spaces = {f"s{i}": {} for i in range(n)}
     arrows = [[f"s{i}", f"s{(i + 1) % n}"] for i in range(n)] + [[f"s{i}", f"s{i * 7 % n}"] for i in range(0, n, 10)]
     (tmp_path / "big.json").write_text(json.dumps({"spaces": spaces, "arrows": arrows}))
     rules = tmp_path / "big.rules"
-    rules.write_text('game "Big"\nplayers 2\nboard path from "big.json"\ncounter a = 0\nsetup:\n    next turn\n'
-                     'phase turn:\n    choose s from reach(path, "s0", 2, []) by 0:\n        a += 1\n    end game\n'
-                     'score "S": a\n')
+    rules.write_text(
+        'game "Big"\nplayers 2\nboard path from "big.json"\ncounter a = 0\nsetup:\n    next turn\n'
+        'phase turn:\n    choose s from reach(path, "s0", 2, []) by 0:\n        a += 1\n    end game\n'
+        'score "S": a\n'
+    )
     return rules
 
 
 def test_a_big_path_board_is_laid_out_quickly(tmp_path):
     import time
+
     rules = _big_board(tmp_path, 2000)  # a loop of 2,000 spaces: Kamada-Kawai took the first page 73 s
     start = time.process_time()
     c = client(games=[str(rules)])
@@ -97,6 +105,7 @@ def test_graph_draws_a_big_path_board_quickly(tmp_path, capsys):
     import time
 
     from meeple import cli
+
     rules = _big_board(tmp_path, 1200)
     start = time.process_time()
     assert cli.main(["graph", str(rules), "--board", "path", "--svg", "--out", str(tmp_path / "b.svg")]) == 0
@@ -105,9 +114,12 @@ def test_graph_draws_a_big_path_board_quickly(tmp_path, capsys):
 
 def test_a_served_game_whose_setup_never_ends_is_refused_in_words(tmp_path):
     import time
+
     rules = tmp_path / "slow.rules"
-    rules.write_text('game "Slow"\nplayers 2\ncounter a = 0\nsetup:\n    a = count(each x in 1..100000 where '
-                     'count(each y in 1..100000 where y == x) > 0)\n    end game\nscore "S": a\n')
+    rules.write_text(
+        'game "Slow"\nplayers 2\ncounter a = 0\nsetup:\n    a = count(each x in 1..100000 where '
+        'count(each y in 1..100000 where y == x) > 0)\n    end game\nscore "S": a\n'
+    )
     c = client(games=[str(rules)])
     start = time.process_time()
     r = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["person", "person"]})

@@ -2,6 +2,7 @@
 area and the shared table in 1,800 px at 1400 x 900; what changed since you last looked is outlined
 and summarised (no pulse when motion is reduced); the tab's title and icon say when it is your
 turn; a card, a cell and a board space are picked by keyboard alone; the live region says each move."""
+
 from __future__ import annotations
 
 import random
@@ -19,6 +20,7 @@ HEIGHT = 1800  # px: your area plus the shared table, at 1400 x 900
 def site():
     driver_path = need_chromium()
     from meeple.interpreter.table.app import create_app
+
     with Server(create_app(["wild_gardens", "apothebakery", "tic_tac_toe", "breakthrough"])) as server:
         driver = browser(driver_path)
         driver.set_window_size(1400, 900)
@@ -48,7 +50,9 @@ MEASURE = """const areas = [...document.querySelectorAll('#table section.area')]
   return Math.max(...mine.map((s) => s.getBoundingClientRect().bottom + window.scrollY));"""
 
 
-@pytest.mark.parametrize("game,moves", [("wild_gardens", 24), ("apothebakery", 40), ("wild_gardens", 200), ("apothebakery", 70)])
+@pytest.mark.parametrize(
+    "game,moves", [("wild_gardens", 24), ("apothebakery", 40), ("wild_gardens", 200), ("apothebakery", 70)]
+)
 def test_your_area_and_the_shared_table_fit_in_1800_px(site, game, moves):
     server, driver = site
     _, _, url = table_at(server, game, moves)
@@ -58,10 +62,14 @@ def test_your_area_and_the_shared_table_fit_in_1800_px(site, game, moves):
     screenshot(driver, f"layout-{game}-{moves}")
     assert bottom <= HEIGHT, f"{game}: your area and the shared table end at {bottom:.0f} px"
     # the declared areas are there, in the declared order, after yours; the rest folds away closed
-    titles = driver.execute_script("return [...document.querySelectorAll('#table section.area > h2')].map((h) => h.textContent)")
+    titles = driver.execute_script(
+        "return [...document.querySelectorAll('#table section.area > h2')].map((h) => h.textContent)"
+    )
     expected = {"wild_gardens": ["The path", "The market"], "apothebakery": ["The Adventurers", "The Wilds"]}[game]
     assert titles[0].startswith("P1 (you)") and titles[1:3] == expected, titles
-    assert driver.execute_script("return [...document.querySelectorAll('details.more')].every((d) => !d.open || d.querySelector('.choosable'))")
+    assert driver.execute_script(
+        "return [...document.querySelectorAll('details.more')].every((d) => !d.open || d.querySelector('.choosable'))"
+    )
 
 
 def test_apothebakery_has_one_column_per_adventurer(site):
@@ -72,7 +80,9 @@ def test_apothebakery_has_one_column_per_adventurer(site):
     columns = driver.execute_script("""return [...document.querySelectorAll('.columns .column')].map((c) =>
         [c.dataset.column, c.querySelectorAll('.card').length])""")
     held = {k.split("/")[1] for k, v in live.state["zones"].items() if k.startswith("adventurer_at/") and v}
-    assert {c for c, _ in columns} == held and all(n >= 2 for _, n in columns), columns  # adventurer, diagnosis (, cure)
+    assert {c for c, _ in columns} == held and all(n >= 2 for _, n in columns), (
+        columns
+    )  # adventurer, diagnosis (, cure)
 
 
 def test_what_changed_is_outlined_summarised_and_announced(site):
@@ -95,7 +105,9 @@ def test_what_changed_is_outlined_summarised_and_announced(site):
     assert driver.find_element("id", "announce").get_attribute("aria-live") == "polite"
     animated = "return getComputedStyle(document.querySelector('#table .changed')).animationName"
     assert driver.execute_script(animated) != "none"
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}
+    )
     try:
         assert driver.execute_script(animated) == "none"
     finally:
@@ -106,6 +118,7 @@ def keyboard_to(driver, css: str, limit: int = 400):
     """Tab through the page until the element matching `css` has the focus."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
+
     driver.execute_script("document.activeElement && document.activeElement.blur(); window.focus()")
     for _ in range(limit):
         ActionChains(driver).send_keys(Keys.TAB).perform()
@@ -117,12 +130,14 @@ def keyboard_to(driver, css: str, limit: int = 400):
 def moved(driver, live, step: int) -> None:
     """Wait until the table has taken a decision past `step` (a choice the page sent)."""
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(driver, WAIT).until(lambda d: live.state["step"] > step)
 
 
 def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
+
     server, driver = site
     # a grid: one tab stop, the arrows move, Enter picks the cell
     row, live, url = table_at(server, "tic_tac_toe", 0)
@@ -152,7 +167,9 @@ def test_a_card_a_cell_and_a_space_are_picked_by_keyboard(site):
     for moves in range(0, 120, 3):
         row, live, url = table_at(server, "wild_gardens", moves, seed=5)
         boards = live.engine.game.boards.values()
-        if any(isinstance(o.value, str) and any(o.value in b.successors for b in boards) for o in live.decision().options):
+        if any(
+            isinstance(o.value, str) and any(o.value in b.successors for b in boards) for o in live.decision().options
+        ):
             break
     else:
         pytest.fail("no decision with a space to click in 120 moves")

@@ -1,6 +1,7 @@
 """The play table under attack (issue 35, the red team's third pass): each test sends what the red
 team sent and asserts the server refuses it in words, keeps serving, and opens nothing it should not.
 Trace and save reading (shared with the command line) is checked here too, with the same inputs."""
+
 from __future__ import annotations
 
 import asyncio
@@ -35,11 +36,15 @@ def recorded(game="queens_wishes", players=2, seed=1, ruleset=None) -> str:
 
 
 # ----------------------------------------------------------------- traces and saves from outside
-@pytest.mark.parametrize("line, message", [
-    ('{"a": ' + DEEP + "}", "nested more than 32 levels deep"),
-    ('{"a": ' + "[" * 40 + "]" * 40 + "}", "nested more than 32 levels deep"),
-    ('{"seed": ' + "9" * 5000 + "}", "more than 4300 digits"),
-], ids=["100000 deep", "41 deep", "5000 digits"])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"a": ' + DEEP + "}", "nested more than 32 levels deep"),
+        ('{"a": ' + "[" * 40 + "]" * 40 + "}", "nested more than 32 levels deep"),
+        ('{"seed": ' + "9" * 5000 + "}", "more than 4300 digits"),
+    ],
+    ids=["100000 deep", "41 deep", "5000 digits"],
+)
 def test_a_trace_nested_deep_or_with_huge_numbers_is_one_trace_error(tmp_path, capsys, line, message):
     with pytest.raises(trace.TraceError, match=message):
         trace.parse(line + "\n", "t.jsonl")
@@ -51,10 +56,14 @@ def test_a_trace_nested_deep_or_with_huge_numbers_is_one_trace_error(tmp_path, c
         assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, (argv, err)
 
 
-@pytest.mark.parametrize("text, message", [
-    ('{"meeple_save": 1, "x": ' + DEEP + "}", "nested more than 32 levels deep"),
-    ('{"meeple_save": 1, "seat": ' + "9" * 5000 + "}", "more than 4300 digits"),
-], ids=["100000 deep", "5000 digits"])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"meeple_save": 1, "x": ' + DEEP + "}", "nested more than 32 levels deep"),
+        ('{"meeple_save": 1, "seat": ' + "9" * 5000 + "}", "more than 4300 digits"),
+    ],
+    ids=["100000 deep", "5000 digits"],
+)
 def test_a_save_nested_deep_or_with_huge_numbers_is_one_line(tmp_path, capsys, text, message):
     path = tmp_path / "s.json"
     path.write_text(text)
@@ -67,6 +76,7 @@ def test_a_save_nested_deep_or_with_huge_numbers_is_one_line(tmp_path, capsys, t
 def opened_paths(monkeypatch) -> list:
     """Every rules file the hall parses, recorded."""
     from meeple.interpreter.table import hall
+
     seen, real = [], hall.parse_file
     monkeypatch.setattr(hall, "parse_file", lambda path, *a, **k: seen.append(str(path)) or real(path, *a, **k))
     return seen
@@ -79,8 +89,15 @@ def test_an_upload_naming_a_file_on_the_server_opens_nothing_and_says_nothing_of
     c = client(str(db))
     seen = opened_paths(monkeypatch)
     answers = set()
-    for named in [str(secret), "/etc/shadow", "/etc/passwd", str(tmp_path / "missing.rules"), str(db),
-                  "../../../../etc/hostname", str(tmp_path)]:
+    for named in [
+        str(secret),
+        "/etc/shadow",
+        "/etc/passwd",
+        str(tmp_path / "missing.rules"),
+        str(db),
+        "../../../../etc/hostname",
+        str(tmp_path),
+    ]:
         r = c.post("/api/replays", content=recorded(ruleset=named).encode())
         assert r.status_code == 400, (named, r.text)
         assert "hunter2" not in r.text and "root" not in r.text and named not in r.text
@@ -103,8 +120,11 @@ def test_the_servers_own_database_named_in_an_upload_is_left_alone(tmp_path, mon
 def test_an_upload_may_name_a_shipped_or_offered_game_by_name_or_by_a_path_ending_in_it(monkeypatch):
     c = client()
     seen = opened_paths(monkeypatch)
-    for game, named in [("queens_wishes", None), ("wild_gardens", None),  # offered; shipped, not offered
-                        ("queens_wishes", "/home/someone/rulesets/queens_wishes/queens_wishes.rules")]:
+    for game, named in [
+        ("queens_wishes", None),
+        ("wild_gardens", None),  # offered; shipped, not offered
+        ("queens_wishes", "/home/someone/rulesets/queens_wishes/queens_wishes.rules"),
+    ]:
         r = c.post("/api/replays", content=recorded(game, ruleset=named).encode())
         assert r.status_code == 200, r.text
     assert set(seen) <= {str(p) for p in shipped_rulesets().values()}, seen
@@ -129,6 +149,7 @@ def test_a_trace_given_on_the_command_line_may_name_a_path(tmp_path):
 def no_uvicorn(monkeypatch):
     """`meeple serve` runs up to the point of serving, which is recorded instead of done."""
     import uvicorn
+
     served = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(dict(kw, app=app)))
     return served
@@ -136,6 +157,7 @@ def no_uvicorn(monkeypatch):
 
 def free_port() -> int:
     import socket
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -143,6 +165,7 @@ def free_port() -> int:
 
 def test_a_second_server_on_the_same_database_is_refused(tmp_path, capsys, no_uvicorn):
     from meeple.interpreter.table.store import Store, StoreError
+
     db = str(tmp_path / "tables.sqlite")
     first = Store(db)
     with pytest.raises(StoreError, match="in use by another"):
@@ -156,8 +179,10 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path, capsys, no_uv
     assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port())]) == 0 and len(no_uvicorn) == 1
 
 
-@pytest.mark.parametrize("what, message", [("folder", "is a folder"), ("text", "is not a SQLite database"),
-                                           ("rules", "is not a SQLite database")])
+@pytest.mark.parametrize(
+    "what, message",
+    [("folder", "is a folder"), ("text", "is not a SQLite database"), ("rules", "is not a SQLite database")],
+)
 def test_serve_db_naming_a_folder_or_another_file_is_one_line(tmp_path, capsys, no_uvicorn, what, message):
     target = {"folder": tmp_path, "text": tmp_path / "notes.txt", "rules": find_ruleset("queens_wishes")}[what]
     if what == "text":
@@ -179,6 +204,7 @@ class FakeSocket:
     async def send_text(self, text: str) -> None:
         """As a page takes it: a patch applied to the last picture (static/patch.js)."""
         from meeple.interpreter.table.patch import apply
+
         if self.stuck:
             await asyncio.Event().wait()
         message = json.loads(text)
@@ -208,13 +234,16 @@ def test_a_page_that_stops_reading_is_dropped_and_never_holds_up_its_table():
         hall.join(row["id"], reading, 1)
         for _ in range(3):  # every choice is heard at once by the page that reads, whatever the other does
             d = live.decision()
-            await asyncio.wait_for(hall.act(row["id"], d.actor, {"type": "choose", "option": d.options[0].id,
-                                                                 "step": live.state["step"]}), 1)
+            await asyncio.wait_for(
+                hall.act(row["id"], d.actor, {"type": "choose", "option": d.options[0].id, "step": live.state["step"]}),
+                1,
+            )
             await asyncio.sleep(0.01)
             assert reading.sent[-1]["table"]["step"] == live.state["step"]
         await asyncio.sleep(0.5)
         assert stuck.closed == 1013 and reading.closed is None  # dropped: "try again later"
         assert [seat for _, seat in hall.pages[row["id"]]] == [1]
+
     asyncio.run(scenario())
 
 
@@ -233,12 +262,24 @@ def test_a_page_too_far_behind_is_dropped_at_once():
             await asyncio.wait_for(hall.broadcast(live), 1)
         await asyncio.sleep(0.01)
         assert stuck.closed == 1013 and not hall.pages[row["id"]]
+
     asyncio.run(scenario())
 
 
 # ----------------------------------------------------------------- 4: bots: bounded, and their errors shown
-@pytest.mark.parametrize("bot", ["mcts@3600s", "planner@infs", "planner@99999999999999", "mcts@10000000",
-                                 "greedy@1000000", "rollout@10000", "mcts@nans", "planner@1e9"])
+@pytest.mark.parametrize(
+    "bot",
+    [
+        "mcts@3600s",
+        "planner@infs",
+        "planner@99999999999999",
+        "mcts@10000000",
+        "greedy@1000000",
+        "rollout@10000",
+        "mcts@nans",
+        "planner@1e9",
+    ],
+)
 def test_a_bot_budget_past_the_tables_cap_is_refused(bot):
     c = client()
     r = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", bot]})
@@ -246,10 +287,24 @@ def test_a_bot_budget_past_the_tables_cap_is_refused(bot):
     assert c.app.state.hall.store.tables() == []
 
 
-@pytest.mark.parametrize("bot", ["mcts", "mcts@200", "mcts@1000", "mcts@5s", "planner", "planner@2s",
-                                 "greedy", "greedy@1000", "rollout@12", "random"])
+@pytest.mark.parametrize(
+    "bot",
+    [
+        "mcts",
+        "mcts@200",
+        "mcts@1000",
+        "mcts@5s",
+        "planner",
+        "planner@2s",
+        "greedy",
+        "greedy@1000",
+        "rollout@12",
+        "random",
+    ],
+)
 def test_a_bot_budget_within_the_cap_is_seated(bot):
     from meeple.interpreter.table.bots import check_seats
+
     check_seats(["person", bot], 2)
 
 
@@ -258,9 +313,11 @@ def test_the_cap_is_said_in_the_refusal():
     assert "at most 5 s or 1,000 iterations a move" in r.json()["error"]
 
 
-RUNAWAY = ('game "R"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
-           'setup:\n    next loop\nphase loop:\n    choose x from [1, 2] by 0:\n        do e()\n    next loop\n'
-           'score "S": a\n')
+RUNAWAY = (
+    'game "R"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
+    "setup:\n    next loop\nphase loop:\n    choose x from [1, 2] by 0:\n        do e()\n    next loop\n"
+    'score "S": a\n'
+)
 
 
 def test_a_rule_error_on_a_bots_move_is_shown_on_every_page(tmp_path):
@@ -298,6 +355,7 @@ def test_uploads_are_kept_up_to_a_number_and_a_size_oldest_first():
 
 def test_an_upload_is_read_and_replayed_off_the_event_loop(monkeypatch):
     from meeple.interpreter.table import app as app_module
+
     on_loop = []
     real = app_module.Replay
 
@@ -308,6 +366,7 @@ def test_an_upload_is_read_and_replayed_off_the_event_loop(monkeypatch):
         except RuntimeError:
             on_loop.append(False)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(app_module, "Replay", spy)
     assert client().post("/api/replays", content=recorded().encode()).status_code == 200
     assert on_loop == [False]
@@ -315,7 +374,7 @@ def test_an_upload_is_read_and_replayed_off_the_event_loop(monkeypatch):
 
 def test_an_upload_past_the_size_is_refused_before_it_is_read():
     c = client()
-    r = c.post("/api/replays", content=b"x" * 10, headers={"content-length": str(10 ** 9)})
+    r = c.post("/api/replays", content=b"x" * 10, headers={"content-length": str(10**9)})
     assert r.status_code in (400, 413) and "too large" in r.json()["error"]
 
 
@@ -337,6 +396,7 @@ def test_a_page_of_another_site_cannot_change_anything():
 
 def test_a_socket_from_another_sites_page_is_refused_before_it_opens():
     from starlette.websockets import WebSocketDisconnect
+
     c = client()
     t = c.post("/api/tables", json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}).json()
     url = f"/ws/{t['id']}?token={t['seats'][0]['link'].split('token=')[1]}"
@@ -354,8 +414,11 @@ def test_a_host_not_allowed_is_refused_dns_rebinding(host):
     for path in ["/", "/api/tables", "/api/games"]:
         r = c.get(path, headers={"host": host})
         assert r.status_code == 400 and "--allowed-host" in r.json()["error"], (path, r.text)
-    r = c.post("/api/tables", headers={"host": host, "origin": f"http://{host}"},
-               json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]})
+    r = c.post(
+        "/api/tables",
+        headers={"host": host, "origin": f"http://{host}"},
+        json={"game": "queens_wishes", "players": 2, "seats": ["person", "person"]},
+    )
     assert r.status_code == 400 and c.app.state.hall.store.tables() == []
 
 
@@ -367,8 +430,23 @@ def test_loopback_names_are_always_allowed(base):
 
 def test_serve_allowed_host_is_the_name_behind_a_proxy(tmp_path, capsys, no_uvicorn):
     db = str(tmp_path / "t.sqlite")
-    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port()),
-                 "--allowed-host", "games.example.org", "--allowed-host", "10.0.0.5"]) == 0
+    assert (
+        main(
+            [
+                "serve",
+                "queens_wishes",
+                "--db",
+                db,
+                "--port",
+                str(free_port()),
+                "--allowed-host",
+                "games.example.org",
+                "--allowed-host",
+                "10.0.0.5",
+            ]
+        )
+        == 0
+    )
     app = no_uvicorn[0]["app"]
     for base in ["https://games.example.org", "http://10.0.0.5:8000", "http://localhost:8000"]:
         assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
@@ -384,24 +462,28 @@ def test_serve_allowed_host_is_the_name_behind_a_proxy(tmp_path, capsys, no_uvic
 TABLE = {"game": "queens_wishes", "players": 2, "seats": ["person", "person"]}
 
 
-@pytest.mark.parametrize("body, message", [
-    (dict(TABLE, seed=2 ** 63), "seed"),
-    (dict(TABLE, seed=-1), "seed"),
-    (dict(TABLE, seed=True), "seed"),
-    (dict(TABLE, seed=1.5), "seed"),
-    (dict(TABLE, game=["queens_wishes"]), "game"),
-    (dict(TABLE, game={"a": 1}), "game"),
-    (dict(TABLE, players="2"), "players"),
-    (dict(TABLE, players=2 ** 70), "players"),
-    (dict(TABLE, seats="person"), "seats"),
-    (dict(TABLE, seats=[["person"], "person"]), "seats"),
-    (dict(TABLE, options=["a"]), "options"),
-    (dict(TABLE, options={"board": ["A"]}), "options"),
-    (dict(TABLE, variants="x"), "variants"),
-    (dict(TABLE, seats=["person"] * 100, players=10), "seats"),
-    (dict(TABLE, wizard=1), "wizard"),
-    ({"players": 2, "seats": ["person", "person"]}, "game"),
-], ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (dict(TABLE, seed=2**63), "seed"),
+        (dict(TABLE, seed=-1), "seed"),
+        (dict(TABLE, seed=True), "seed"),
+        (dict(TABLE, seed=1.5), "seed"),
+        (dict(TABLE, game=["queens_wishes"]), "game"),
+        (dict(TABLE, game={"a": 1}), "game"),
+        (dict(TABLE, players="2"), "players"),
+        (dict(TABLE, players=2**70), "players"),
+        (dict(TABLE, seats="person"), "seats"),
+        (dict(TABLE, seats=[["person"], "person"]), "seats"),
+        (dict(TABLE, options=["a"]), "options"),
+        (dict(TABLE, options={"board": ["A"]}), "options"),
+        (dict(TABLE, variants="x"), "variants"),
+        (dict(TABLE, seats=["person"] * 100, players=10), "seats"),
+        (dict(TABLE, wizard=1), "wizard"),
+        ({"players": 2, "seats": ["person", "person"]}, "game"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
 def test_a_table_request_of_the_wrong_shape_is_a_400_naming_the_field(body, message):
     c = client()
     r = c.post("/api/tables", json=body)
@@ -409,17 +491,24 @@ def test_a_table_request_of_the_wrong_shape_is_a_400_naming_the_field(body, mess
     assert c.app.state.hall.store.tables() == []
 
 
-@pytest.mark.parametrize("raw", [
-    '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "seed": ' + "9" * 5000 + "}",
-    '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "x": ' + DEEPISH + "}",
-    '{"game": ' + DEEPISH + "}",
-    "[" * 50 + "]" * 50,
-    "\xff\xfe",
-], ids=["5000 digits", "deep field", "deep game", "deep list", "not utf-8"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "seed": ' + "9" * 5000 + "}",
+        '{"game": "queens_wishes", "players": 2, "seats": ["person", "person"], "x": ' + DEEPISH + "}",
+        '{"game": ' + DEEPISH + "}",
+        "[" * 50 + "]" * 50,
+        "\xff\xfe",
+    ],
+    ids=["5000 digits", "deep field", "deep game", "deep list", "not utf-8"],
+)
 def test_a_table_request_that_is_not_reasonable_json_is_a_400(raw):
     c = client()
-    r = c.post("/api/tables", content=raw.encode("latin-1") if raw.startswith("\xff") else raw.encode(),
-               headers={"content-type": "application/json"})
+    r = c.post(
+        "/api/tables",
+        content=raw.encode("latin-1") if raw.startswith("\xff") else raw.encode(),
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 400 and "error" in r.json(), r.text
 
 
@@ -430,21 +519,27 @@ def test_a_huge_table_request_is_refused_unread():
 
 def test_a_rule_error_during_setup_is_a_400_and_no_table(tmp_path):
     rules = tmp_path / "broken.rules"
-    rules.write_text('game "B"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
-                     'setup:\n    do e()\nscore "S": a\n')
+    rules.write_text(
+        'game "B"\nplayers 2\ncounter a = 0\neffect e():\n    do f()\neffect f():\n    do e()\n'
+        'setup:\n    do e()\nscore "S": a\n'
+    )
     c = TestClient(create_app([str(rules)], allowed_hosts=["testserver"]))
     r = c.post("/api/tables", json={"game": str(rules), "players": 2, "seats": ["person", "person"]})
     assert r.status_code == 400 and "more than 64 deep" in r.json()["error"], r.text
     assert c.app.state.hall.store.tables() == []
 
 
-@pytest.mark.parametrize("raw", [
-    '{"seed": ' + "9" * 5000 + "}",
-    '{"step": ' + "9" * 5000 + ', "type": "choose", "option": "x"}',
-    '{"type": ' + DEEPISH + "}",
-    "[" * 100 + "]" * 100,
-    '{"type": "undo", "x": "' + "x" * 10_000 + '"}',
-], ids=["5000 digits", "huge step", "deep type", "deep list", "long"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"seed": ' + "9" * 5000 + "}",
+        '{"step": ' + "9" * 5000 + ', "type": "choose", "option": "x"}',
+        '{"type": ' + DEEPISH + "}",
+        "[" * 100 + "]" * 100,
+        '{"type": "undo", "x": "' + "x" * 10_000 + '"}',
+    ],
+    ids=["5000 digits", "huge step", "deep type", "deep list", "long"],
+)
 def test_a_socket_message_that_is_not_reasonable_json_gets_an_error_and_the_socket_stays(raw):
     c = client()
     t = c.post("/api/tables", json=TABLE).json()
@@ -471,11 +566,15 @@ def test_a_binary_frame_gets_an_error_and_the_socket_stays():
         assert "nothing to undo" in ws.receive_json()["message"]
 
 
-@pytest.mark.parametrize("raw", [
-    b'{"meeple": 2, "game": "x", "seed": ' + b"9" * 5000 + b"}\n",
-    b'{"meeple": 2, "x": ' + DEEP.encode() + b"}\n",
-    recorded().replace('"seed": 1,', '"seed": ' + "9" * 30 + ",", 1).encode(),
-], ids=["5000 digits", "deep", "huge seed"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"meeple": 2, "game": "x", "seed": ' + b"9" * 5000 + b"}\n",
+        b'{"meeple": 2, "x": ' + DEEP.encode() + b"}\n",
+        recorded().replace('"seed": 1,', '"seed": ' + "9" * 30 + ",", 1).encode(),
+    ],
+    ids=["5000 digits", "deep", "huge seed"],
+)
 def test_an_upload_that_is_not_reasonable_json_is_a_400(raw):
     r = client().post("/api/replays", content=raw)
     assert r.status_code == 400 and "cannot open this trace" in r.json()["error"], r.text

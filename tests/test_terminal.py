@@ -5,6 +5,7 @@ places a tile by ROW COL with a preview, turns it, undoes it; two people share
 the terminal (hot-seat) without seeing each other's hidden cards; undo, quit and
 resume gives the undone state. Seeded, so each game is the same every time.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ PASS = "then press Enter. "
 
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
-    child = pexpect.spawn(str(MEEPLE), ["play", *args], cwd=str(cwd), encoding="utf-8", timeout=30,
-                          dimensions=(60, 200))
+    child = pexpect.spawn(
+        str(MEEPLE), ["play", *args], cwd=str(cwd), encoding="utf-8", timeout=30, dimensions=(60, 200)
+    )
     child.delaybeforesend = None  # the game reads whole lines: no need to wait before typing
     return child
 
@@ -49,7 +51,7 @@ def preview_cells(screen: str) -> list[tuple[int, int]]:
     lines = screen.replace("\r", "").splitlines()
     top = max(i for i, ln in enumerate(lines) if ln.startswith("P1's garden"))
     out = []
-    for line in lines[top + 2:]:
+    for line in lines[top + 2 :]:
         words = line.split()
         if not words or not words[0].isdigit():
             break
@@ -67,7 +69,7 @@ def test_every_shipped_game_plays_to_the_end_at_the_keyboard(game, tmp_path):
     # or for a solo game that declares an outcome, win or loss and the outcome in the ruleset's words
     lines = screen.replace("\r", "").rstrip().splitlines()
     head = max(i for i, ln in enumerate(lines) if ln.startswith("player "))
-    rows = [ln for ln in lines[head + 1:] if re.match(r"P\d ", ln)]
+    rows = [ln for ln in lines[head + 1 :] if re.match(r"P\d ", ln)]
     assert sorted(ln.split()[0] for ln in rows) == [f"P{p}" for p in range(1, int(players) + 1)]
     if lines[head].endswith("outcome"):
         assert rows[0].split()[-1] in ("win", "loss") and len(lines) == head + 1 + len(rows) + 1
@@ -76,14 +78,14 @@ def test_every_shipped_game_plays_to_the_end_at_the_keyboard(game, tmp_path):
 
 
 def test_a_solo_apothebakery_game_to_the_end(tmp_path):
-    child = spawn("apothebakery", "--players", "1", "--seed", "5", "--option", "difficulty=difficult",
-                  cwd=tmp_path)
+    child = spawn("apothebakery", "--players", "1", "--seed", "5", "--option", "difficulty=difficult", cwd=tmp_path)
     screen = play_out(child)
     assert "you are P1 of 1" in screen and "game over" in screen
     # alone against Corruption: the table says win or loss, and the ruleset's own words say how
     assert re.search(r"\nP1 +-?\d+.* (win|loss)\r?\n", screen)
-    assert re.search(r"\n(Corruption is cleansed: you won, -?\d+ to -?\d+|Corruption wins, -?\d+ to -?\d+)\r?\n?$",
-                     screen)
+    assert re.search(
+        r"\n(Corruption is cleansed: you won, -?\d+ to -?\d+|Corruption wins, -?\d+ to -?\d+)\r?\n?$", screen
+    )
 
 
 def test_placing_a_tile_by_row_and_column_with_a_preview_and_undo(tmp_path):

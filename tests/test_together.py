@@ -1,6 +1,7 @@
 """`together:` one step of the rules: no action at any time is offered, asked or listed inside it,
 nor in the effects it runs; and `meeple check` warns where a check can be spent by an action before
 what it allows is done."""
+
 from __future__ import annotations
 
 from meeple.dsl.checker import warnings
@@ -9,7 +10,7 @@ from meeple.dsl.parser import parse_text
 from meeple.interpreter import state as st
 from tests.conftest import rules
 
-GAME = '''
+GAME = """
 game "T"
 players 2
 counter coins per player = 3
@@ -26,7 +27,7 @@ setup:
         do pay(0)
     choose n from [1, 2] by 0 "After?":
         vp[0] += n
-'''
+"""
 
 
 def ids(engine, state):
@@ -46,13 +47,13 @@ def test_no_action_inside_together_nor_in_the_effects_it_runs():
 
 def test_a_lone_option_inside_is_taken_at_once():
     """Outside, an action makes a one-option choice a decision; inside, nothing is offered."""
-    e = rules(GAME.replace("[1, 2] by 0 \"Inside?\"", "[1] by 0 \"Inside?\""))
+    e = rules(GAME.replace('[1, 2] by 0 "Inside?"', '[1] by 0 "Inside?"'))
     s, _ = e.start(2, 1)
     assert e.decision(s).prompt == "Inside an effect run together?"
 
 
 def test_interrupting_and_requested_actions_wait_too():
-    text = GAME.replace('when coins[p] > 0:', 'when coins[p] > 0, interrupting:')
+    text = GAME.replace("when coins[p] > 0:", "when coins[p] > 0, interrupting:")
     e = rules(text)
     s, _ = e.start(2, 1)
     assert e.decision(s).actor == 0 and e.decision(s).prompt == "Inside?", "P2 is not asked to interrupt"
@@ -60,7 +61,7 @@ def test_interrupting_and_requested_actions_wait_too():
     s, _ = e.apply(s, "1")
     d = e.decision(s)
     assert d.actor == 1 and d.prompt.startswith("Act now"), "after the block, P2 may interrupt"
-    e = rules(GAME.replace('when coins[p] > 0:', 'when coins[p] > 0, on request:'))
+    e = rules(GAME.replace("when coins[p] > 0:", "when coins[p] > 0, on request:"))
     s, _ = e.start(2, 1)
     assert e.decision(s).requests == []
     s = e.apply(e.apply(s, "1")[0], "1")[0]
@@ -68,8 +69,10 @@ def test_interrupting_and_requested_actions_wait_too():
 
 
 def test_the_mark_survives_a_json_round_trip_and_ends_with_a_next():
-    e = rules(GAME.replace("        do pay(0)\n", "        do pay(0)\n        next play\n")
-              + "phase play:\n    choose n from [1, 2] by 0 \"In the phase?\":\n        end game\n")
+    e = rules(
+        GAME.replace("        do pay(0)\n", "        do pay(0)\n        next play\n")
+        + 'phase play:\n    choose n from [1, 2] by 0 "In the phase?":\n        end game\n'
+    )
     s, _ = e.start(2, 1)
     s = st.from_json(st.to_json(s))
     assert ids(e, s) == ["1", "2"]
@@ -80,11 +83,14 @@ def test_the_mark_survives_a_json_round_trip_and_ends_with_a_next():
 def warned(text: str) -> list[str]:
     rs = parse_text(text, "t.rules")
     game = compile_ruleset(rs, {}, [])
-    return [w.format() for w in warnings(game, rs, apply_variants(rs, []))
-            if "an action at any time can change" in w.message]
+    return [
+        w.format()
+        for w in warnings(game, rs, apply_variants(rs, []))
+        if "an action at any time can change" in w.message
+    ]
 
 
-PAYING = '''
+PAYING = """
 game "Pay"
 players 1
 counter gold = 3
@@ -97,7 +103,7 @@ setup:
             gold -= 2
             vp += 1
 score "VP": vp
-'''
+"""
 
 
 class TestTheWarning:
@@ -108,7 +114,9 @@ class TestTheWarning:
 
     def test_not_inside_together(self):
         fixed = PAYING.replace("    if gold >= 2:\n", "    together:\n     if gold >= 2:\n")
-        fixed = fixed.replace("        may choose", "         may choose").replace("            gold -= 2", "             gold -= 2")
+        fixed = fixed.replace("        may choose", "         may choose").replace(
+            "            gold -= 2", "             gold -= 2"
+        )
         fixed = fixed.replace("            vp += 1", "             vp += 1")
         assert warned(fixed) == []
 
@@ -119,7 +127,7 @@ class TestTheWarning:
         assert warned(PAYING.replace("            gold -= 2\n", "")) == []
 
     def test_not_inside_an_action(self):
-        text = PAYING.replace("setup:\n    if gold", "action buy(p) \"Buy\" when vp == 0:\n    if gold")
+        text = PAYING.replace("setup:\n    if gold", 'action buy(p) "Buy" when vp == 0:\n    if gold')
         assert warned(text + "setup:\n    pass\n") == []
 
     def test_a_choice_that_checks_again_and_says_what_else_is_not_warned_about(self):
@@ -127,7 +135,7 @@ class TestTheWarning:
         assert warned(text) == []
 
     def test_through_functions_effects_and_a_where(self):
-        text = '''
+        text = """
 game "Pay"
 players 1
 counter gold = 3
@@ -143,6 +151,6 @@ effect buy():
             gold -= 2
 setup:
     do buy()
-'''
+"""
         (w,) = warned(text)
         assert "t.rules:12:32: warning:" in w  # at `rich()`

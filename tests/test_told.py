@@ -1,5 +1,6 @@
 """What the log tells: sentences of zones and counters (`says`), `quietly` bookkeeping, `reset`
 as one line, and the engine's own words kept out (phases, the box, snake_case names)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,7 @@ from meeple.interpreter.engine import Engine
 from meeple.interpreter.render import event_text, shown_event
 
 CARDS = "id,name\nc1,Rose Jelly\nc2,Mud Pie\nc3,Nut Cake\nc4,Fig Tart\n"
-RULES = '''game "Told"
+RULES = """game "Told"
 players 2
 component card from "cards.csv":
     label "{name}"
@@ -28,7 +29,7 @@ setup:
         used[p] = true
     reset used
     phase_two()
-'''
+"""
 
 
 def engine(tmp_path, text: str) -> Engine:
@@ -42,11 +43,14 @@ def told(e, events, viewer=None) -> list[str]:
     return [event_text(e.game, ev, viewer) for ev in events if shown_event(e.game, ev)]
 
 
-BODY = RULES.replace("    phase_two()\n", '''    choose c from market by first_player "Which card?":
+BODY = RULES.replace(
+    "    phase_two()\n",
+    """    choose c from market by first_player "Which card?":
         move c to hand[first_player]
         vp[first_player] += 3
         vp[first_player] -= 1
-''')
+""",
+)
 
 
 class TestSentences:
@@ -59,11 +63,17 @@ class TestSentences:
         assert lines[1:3] == ["P1 scores +3 VP (3 in all)", "P1 scores -1 VP (2 in all)"]
 
     def test_what_a_viewer_cannot_see_reads_as_a_count(self, tmp_path):
-        e = engine(tmp_path, BODY.replace("        move c to hand[first_player]\n",
-                                          "        move c to hand[first_player]\n        draw 1 from deck into hand[first_player]\n"))
+        e = engine(
+            tmp_path,
+            BODY.replace(
+                "        move c to hand[first_player]\n",
+                "        move c to hand[first_player]\n        draw 1 from deck into hand[first_player]\n",
+            ),
+        )
         state, _ = e.start(2, 1)
         state, events = e.apply(state, 0)
         from meeple.interpreter.state import visible_events
+
         seen = visible_events(e.game, events, 1, state)
         assert "P1 takes a card from deck" in told(e, seen, 1)
 
@@ -104,14 +114,25 @@ class TestBookkeeping:
 
     def test_a_quietly_block_may_not_ask_for_a_decision(self, tmp_path):
         with pytest.raises(MeepleError) as info:
-            engine(tmp_path, BODY.replace("        draw 2 from deck into market\n",
-                                          "        draw 2 from deck into market\n        choose c from market by first_player:\n            pass\n"))
+            engine(
+                tmp_path,
+                BODY.replace(
+                    "        draw 2 from deck into market\n",
+                    "        draw 2 from deck into market\n        choose c from market by first_player:\n            pass\n",
+                ),
+            )
         assert "a `quietly` block cannot ask for a decision" in info.value.format()
 
 
 class TestEngineWords:
     def test_a_phase_reads_as_its_name_and_the_box_as_the_box(self, tmp_path):
-        e = engine(tmp_path, RULES.replace("    phase_two()\n", "    next second_half\nphase second_half:\n    end game\n").replace('    quietly "The market is laid out":\n        move card to deck\n        draw 2 from deck into market\n', "    move card to deck\n"))
+        e = engine(
+            tmp_path,
+            RULES.replace("    phase_two()\n", "    next second_half\nphase second_half:\n    end game\n").replace(
+                '    quietly "The market is laid out":\n        move card to deck\n        draw 2 from deck into market\n',
+                "    move card to deck\n",
+            ),
+        )
         state, events = e.start(2, 1)
         lines = told(e, events)
         assert "move Rose Jelly, Mud Pie, Nut Cake, Fig Tart from the box to deck" in lines

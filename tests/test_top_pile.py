@@ -1,5 +1,6 @@
 """A face-up pile of which only the top card shows (`zone discard: pile of card, top`): every
 view shows its top card and counts the rest; what is put on it or taken off it is seen."""
+
 from __future__ import annotations
 
 from meeple.dsl.compiler import load_game
@@ -8,7 +9,7 @@ from meeple.interpreter.render import event_text
 from meeple.interpreter.state import HIDDEN, visible_events
 
 CARDS = "id,name\nc1,One\nc2,Two\nc3,Three\nc4,Four\n"
-RULES = '''game "Top"
+RULES = """game "Top"
 players 2
 component card from "cards.csv":
     label "{name}"
@@ -22,7 +23,7 @@ setup:
         move c to discard at top
     may choose c from [top(discard)] by 1 "Take the top card?":
         move c to hand[1]
-'''
+"""
 
 
 def engine(tmp_path) -> Engine:
@@ -54,6 +55,7 @@ def test_taking_the_top_card_is_public(tmp_path):
     top = state["zones"]["discard"][0]
     d = e.decision(state)
     from meeple.interpreter.runner import choice_seen_by
+
     assert choice_seen_by(e.game, state, d, 0, 2) is None  # everyone sees which card was taken
     state, events = e.apply(state, 0)
     assert e.view(state, 0)["zones"]["discard"] == [state["zones"]["discard"][0]]

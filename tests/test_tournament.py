@@ -1,4 +1,5 @@
 """Tournaments: every seating played, Bradley-Terry ratings with bootstrap intervals."""
+
 from __future__ import annotations
 
 import json
@@ -11,13 +12,18 @@ from meeple.interpreter.lab import tournament
 
 
 def game(agents, places):
-    return {"agents": agents, "error": None,
-            "ranking": [{"player": i, "place": p} for i, p in enumerate(places)]}
+    return {"agents": agents, "error": None, "ranking": [{"player": i, "place": p} for i, p in enumerate(places)]}
 
 
 def test_every_seating_is_played():
-    assert tournament.lineups(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"),
-                                                      ("c", "a"), ("c", "b")]
+    assert tournament.lineups(["a", "b", "c"], 2) == [
+        ("a", "b"),
+        ("a", "c"),
+        ("b", "a"),
+        ("b", "c"),
+        ("c", "a"),
+        ("c", "b"),
+    ]
     three = tournament.lineups(["a", "b"], 3)  # fewer agents than seats: every mix but all-alike
     assert len(three) == 6 and ("a", "a", "a") not in three and ("a", "b", "b") in three
     with pytest.raises(tournament.TournamentError, match="two different agents"):

@@ -15,6 +15,7 @@ Every command runs in-process (`cli.main`) in a temp folder. The tutorial's last
 version of each file must be the shipped ruleset in rulesets/tutorial/. Below
 that, worked examples of the game's rules themselves.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -82,6 +83,7 @@ def run_meeple(command: str, expected: str, monkeypatch) -> tuple[int, str]:
         answer = answers.pop(0)
         stream.write(prompt + answer + "\n")
         return answer
+
     monkeypatch.setattr(builtins, "input", typed)
     with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
         code = cli.main(argv[1:])
@@ -101,9 +103,10 @@ def test_the_tutorial_runs_exactly_as_written(tmp_path, monkeypatch):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(block["text"], encoding="utf-8")
         elif block["lang"] == "rules":
-            following = next((b for b in STEPS[i + 1:] if b["file"] and b["file"].endswith(".rules")), None)
-            assert following is not None and block["text"] in following["text"], \
+            following = next((b for b in STEPS[i + 1 :] if b["file"] and b["file"].endswith(".rules")), None)
+            assert following is not None and block["text"] in following["text"], (
                 f"{where}: these lines are not in the next whole file shown"
+            )
         elif block["lang"] == "console":
             for command, expected in commands(block["text"]):
                 code, out = run_meeple(command, expected, monkeypatch)
@@ -148,37 +151,41 @@ def scores_of(engine, state) -> list[tuple[dict, int]]:
 
 
 def test_worked_example_three_worms_make_a_wormcake():
-    engine, state = fresh({"basket/0": ["worm-1", "worm-2", "mud-1"],
-                           "basket/1": ["honey-1", "worm-3", "toadstool-1"],
-                           "market": ["worm-4", "berries-1", "mud-2"],
-                           "deck": ["honey-2", "mud-3", "mud-4"]})
+    engine, state = fresh(
+        {
+            "basket/0": ["worm-1", "worm-2", "mud-1"],
+            "basket/1": ["honey-1", "worm-3", "toadstool-1"],
+            "market": ["worm-4", "berries-1", "mud-2"],
+            "deck": ["honey-2", "mud-3", "mud-4"],
+        }
+    )
     assert engine.decision(state).actor == 0
     assert option_ids(engine, state) == ["worm-4", "berries-1", "mud-2"]
-    state = take(engine, state, "worm-4")   # P1 buys a third worm: yuck becomes a delicacy
-    assert state["zones"]["market"] == ["berries-1", "mud-2", "honey-2"]   # the stall refills
+    state = take(engine, state, "worm-4")  # P1 buys a third worm: yuck becomes a delicacy
+    assert state["zones"]["market"] == ["berries-1", "mud-2", "honey-2"]  # the stall refills
     assert engine.decision(state).actor == 1
     state = take(engine, state, "honey-2")  # P2 buys the honey
     assert state["zones"]["basket/0"] == ["worm-1", "worm-2", "mud-1", "worm-4"]
     # P1: mud 1, and three worms make a wormcake: +2 each.
     # P2: honey 3 + toadstool 2 + honey 3, and one worm: -1.
-    assert scores_of(engine, state) == [({"Ingredients": 1, "Worms": 6}, 7),
-                                        ({"Ingredients": 8, "Worms": -1}, 7)]
+    assert scores_of(engine, state) == [({"Ingredients": 1, "Worms": 6}, 7), ({"Ingredients": 8, "Worms": -1}, 7)]
     # 7 each, and one earthy card each (mud, toadstool): the tie stands and they share first place
     assert [(r["player"], r["place"]) for r in engine.ranking(state)] == [(0, 1), (1, 1)]
-    picky = shipped(GAME, variants=["picky_judges"])   # the variant of step 9: worms always cost 1
-    assert scores_of(picky, state) == [({"Ingredients": 1, "Worms": -3}, -2),
-                                       ({"Ingredients": 8, "Worms": -1}, 7)]
+    picky = shipped(GAME, variants=["picky_judges"])  # the variant of step 9: worms always cost 1
+    assert scores_of(picky, state) == [({"Ingredients": 1, "Worms": -3}, -2), ({"Ingredients": 8, "Worms": -1}, 7)]
 
 
 def test_worked_example_three_worms_in_the_stall_are_swept_away():
-    engine, state = fresh({"market": ["worm-1", "worm-2", "mud-1"],
-                           "deck": ["worm-3", "honey-1", "berries-1", "mud-2", "toadstool-1"]})
+    engine, state = fresh(
+        {"market": ["worm-1", "worm-2", "mud-1"], "deck": ["worm-3", "honey-1", "berries-1", "mud-2", "toadstool-1"]}
+    )
     events = []
-    state = take(engine, state, "mud-1", events=events)   # the refill shows a third worm
+    state = take(engine, state, "mud-1", events=events)  # the refill shows a third worm
     assert state["zones"]["compost"] == ["worm-1", "worm-2", "worm-3"]
     assert state["zones"]["market"] == ["honey-1", "berries-1", "mud-2"]
     assert [e["text"] for e in events if e["e"] == "log"] == [
-        "Three worms! The goblins shriek and the stall keeper throws the lot on the compost."]
+        "Three worms! The goblins shriek and the stall keeper throws the lot on the compost."
+    ]
 
 
 def test_the_shriek_repeats_while_the_stall_shows_three_worms():
@@ -188,13 +195,17 @@ def test_the_shriek_repeats_while_the_stall_shows_three_worms():
     fill_zone(state, "deck", ["worm-1", "worm-2", "worm-3", "worm-4", "worm-5", "worm-6", "mud-1"])
     events = run_alone(engine, state, effect_frame(engine, "restock"))
     assert state["zones"]["compost"] == ["worm-1", "worm-2", "worm-3", "worm-4", "worm-5", "worm-6"]
-    assert state["zones"]["market"] == ["mud-1"]   # the deck ran out: a short stall, and no endless loop
+    assert state["zones"]["market"] == ["mud-1"]  # the deck ran out: a short stall, and no endless loop
     assert sum(e["e"] == "log" for e in events) == 2
 
 
 def test_ties_go_to_the_earthiest_cake():
-    engine, state = fresh({"basket/0": ["honey-1"],                 # 3 points, sweet
-                           "basket/1": ["mud-1", "toadstool-1"]})   # 3 points, both earthy
+    engine, state = fresh(
+        {
+            "basket/0": ["honey-1"],  # 3 points, sweet
+            "basket/1": ["mud-1", "toadstool-1"],
+        }
+    )  # 3 points, both earthy
     assert [(r["player"], r["place"], r["total"]) for r in engine.ranking(state)] == [(1, 1, 3), (0, 2, 3)]
 
 
@@ -213,8 +224,9 @@ def test_six_rounds_every_goblin_ends_with_seven_ingredients(players):
 
 def slugs(markdown: str) -> set:
     """The anchors GitHub makes for a page's headings."""
-    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
-            for h in re.findall(r"^#+ (.*)$", markdown, re.M)}
+    return {
+        re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in re.findall(r"^#+ (.*)$", markdown, re.M)
+    }
 
 
 def test_the_tutorial_links_lead_somewhere():

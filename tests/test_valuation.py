@@ -1,6 +1,7 @@
 """Shortcuts of quiet play and valuation (what simulations and bots run) against the plain way:
 the engine's reused quiet machine (engine.REUSE) and score rules and hints written as one
 generated function (dsl/compile_pure.py) give the same states, scores, hints and rankings."""
+
 from __future__ import annotations
 
 import sys
@@ -14,8 +15,15 @@ from meeple.interpreter.engine import Engine
 from tests.conftest import rules, shipped
 from tests.helpers import both_ways
 
-GAMES = [("queens_wishes", 4, 31), ("wild_gardens", 2, 32), ("apothebakery", 4, 33), ("mudcake_fair", 3, 34),
-         ("tic_tac_toe", 2, 35), ("connect_four", 2, 36), ("breakthrough", 2, 37)]
+GAMES = [
+    ("queens_wishes", 4, 31),
+    ("wild_gardens", 2, 32),
+    ("apothebakery", 4, 33),
+    ("mudcake_fair", 3, 34),
+    ("tic_tac_toe", 2, 35),
+    ("connect_four", 2, 36),
+    ("breakthrough", 2, 37),
+]
 
 
 def valued(engine: Engine, players: int, seed: int) -> list:
@@ -51,13 +59,14 @@ def test_events_are_kept_whatever_quiet_calls_came_between():
 @pytest.mark.parametrize("name, players, seed", [g for g in GAMES if g[0] in ("queens_wishes", "mudcake_fair")])
 def test_blocks_generated_and_as_closures_value_the_same(monkeypatch, name, players, seed):
     fast = shipped(name)
-    assert any(r.fn.__code__.co_filename == "<rules: generated expression>" and r.fn.__name__ == "r"
-               for r in fast.game.scores)  # a block written as one function
+    assert any(
+        r.fn.__code__.co_filename == "<rules: generated expression>" and r.fn.__name__ == "r" for r in fast.game.scores
+    )  # a block written as one function
     monkeypatch.setattr(compile_pure, "ENABLED", False)
     assert valued(shipped(name), players, seed) == valued(fast, players, seed)
 
 
-BLOCK_RULES = '''
+BLOCK_RULES = """
 game "B"
 players 2
 counter a = 0
@@ -77,7 +86,7 @@ score "S":
         add p * q
     add count(xs) + y
     add STEP
-'''
+"""
 
 
 @pytest.mark.parametrize("step, total", [("0", 30), ("[0][1]", None), ("xs", None), ("a[3]", None)])
@@ -87,6 +96,7 @@ def test_a_generated_block_fails_and_works_as_its_closures(monkeypatch, step, to
         assert (engine.game.scores[0].fn.__name__ == "r") == enabled  # written as one function
         state, _ = engine.start(2, 1)
         return engine.scores(state)
+
     outcomes = both_ways(monkeypatch, compile_pure, "ENABLED", run)
     assert outcomes[0] == outcomes[1]
     if total is not None:
@@ -96,6 +106,7 @@ def test_a_generated_block_fails_and_works_as_its_closures(monkeypatch, step, to
 def test_quiet_machines_are_never_shared_between_threads():
     """Bots of two tables of one game think in two threads on one engine (the play table)."""
     import threading
+
     engine = shipped("connect_four")
     results, alone = {}, {}
 
@@ -119,17 +130,26 @@ def test_quiet_machines_are_never_shared_between_threads():
 
 def test_groups_counted_and_built_value_the_same(monkeypatch):
     from meeple.dsl import compile_source
+
     fast = valued(shipped("queens_wishes"), 4, 38)
     monkeypatch.setattr(compile_source, "COUNT_GROUPS", False)
     assert valued(shipped("queens_wishes"), 4, 38) == fast
 
 
-@pytest.mark.parametrize("cells, count", [("each c in cells(board) where c.empty", 1), ("[]", 0),
-                                          ('[["board", 0], ["board", 2], ["board", 0]]', 2),
-                                          ("[1, 2]", None), ("none", 0)])
+@pytest.mark.parametrize(
+    "cells, count",
+    [
+        ("each c in cells(board) where c.empty", 1),
+        ("[]", 0),
+        ('[["board", 0], ["board", 2], ["board", 0]]', 2),
+        ("[1, 2]", None),
+        ("none", 0),
+    ],
+)
 def test_a_group_count_fails_and_works_as_the_groups(monkeypatch, cells, count):
     from meeple.dsl import compile_source
-    text = f'''
+
+    text = f"""
 game "G"
 players 2
 enum mark = x | o
@@ -137,11 +157,13 @@ grid board: 3 x 3 of mark
 setup:
     end game
 score "S": count(groups({cells}))
-'''
+"""
+
     def run(_):
         engine = rules(text)
         state, _ = engine.start(2, 1)
         return engine.scores(state)
+
     outcomes = both_ways(monkeypatch, compile_source, "COUNT_GROUPS", run)
     assert outcomes[0] == outcomes[1]
     if count is not None:

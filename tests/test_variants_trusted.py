@@ -1,6 +1,7 @@
 """Variants you can trust: `check` compiles every option value and variant, a variant cannot
 silently drop a rule another option made conditional, a designer's variant file lays over a
 shipped game, and `compare` holds options fixed or sets one variant against another."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,10 @@ def run(capsys, *args):
 
 def test_check_compiles_every_variant_body(tmp_path, capsys):
     game = tmp_path / "g.rules"
-    game.write_text('game "G"\nplayers 2\ncounter n per player = 0\nsetup:\n    for each player in turn_order:\n        n += 1\nscore "N": n\n'
-                    'variant doubled "Doubled":\n    score "N": 2 * nn\n')
+    game.write_text(
+        'game "G"\nplayers 2\ncounter n per player = 0\nsetup:\n    for each player in turn_order:\n        n += 1\nscore "N": n\n'
+        'variant doubled "Doubled":\n    score "N": 2 * nn\n'
+    )
     code, _, err = run(capsys, "check", str(game))
     assert code == 1
     assert f"{game}:9:20: error: unknown" in err and "`nn`" in err
@@ -29,8 +32,10 @@ def test_check_compiles_every_variant_body(tmp_path, capsys):
 
 def test_check_compiles_every_option_value(tmp_path, capsys):
     game = tmp_path / "g.rules"
-    game.write_text('game "G"\nplayers 2\noption size = small | large\ncounter n per player = 0\n'
-                    'setup:\n    for each player in turn_order:\n        n += 1\nscore "N": n\nscore "Big" if size == large: n * bogus\n')
+    game.write_text(
+        'game "G"\nplayers 2\noption size = small | large\ncounter n per player = 0\n'
+        'setup:\n    for each player in turn_order:\n        n += 1\nscore "N": n\nscore "Big" if size == large: n * bogus\n'
+    )
     code, _, err = run(capsys, "check", str(game))
     assert code == 1 and "note: in the game played with --option size=large" in err
 
@@ -41,7 +46,7 @@ def test_a_variant_rule_beside_an_options_conditional_rules_is_an_error_naming_b
     code, _, err = run(capsys, "check", QW, "--variant-file", str(mine))
     assert code == 1
     first = err.splitlines()[0]
-    assert first.startswith(f"{mine}:2:5: error: variant `big_roses` defines score \"Roses\"")
+    assert first.startswith(f'{mine}:2:5: error: variant `big_roses` defines score "Roses"')
     assert "if `scoring == A` (line" in first and "if `scoring == B` (line" in first
 
 
@@ -56,21 +61,34 @@ def test_a_variant_may_replace_one_conditional_rule(tmp_path, capsys):
 
 def test_a_variant_file_holds_only_variants(tmp_path, capsys):
     mine = tmp_path / "mine.rules"
-    mine.write_text('# my variants\ncounter extra = 1\n')
+    mine.write_text("# my variants\ncounter extra = 1\n")
     code, _, err = run(capsys, "check", QW, "--variant-file", str(mine))
     assert code == 1 and err.startswith(f"{mine}:2:1: error: a variant file holds only `variant` blocks")
 
 
 def test_compare_a_variant_file_against_a_shipped_variant_with_an_option_fixed(tmp_path, capsys):
     mine = tmp_path / "mine.rules"
-    mine.write_text('variant no_mushrooms "No mushroom points":\n'
-                    '    score "Mushrooms" if scoring == B: 0\n')
+    mine.write_text('variant no_mushrooms "No mushroom points":\n    score "Mushrooms" if scoring == B: 0\n')
     rows = tmp_path / "rows.jsonl"
-    code, out, err = run(capsys, "compare", "queens_wishes", "--variant-file", str(mine), "--variant", "no_mushrooms",
-                         "--fixed-option", "scoring=B", "-n", "6", "--agents", "random", "--out", str(rows))
+    code, out, err = run(
+        capsys,
+        "compare",
+        "queens_wishes",
+        "--variant-file",
+        str(mine),
+        "--variant",
+        "no_mushrooms",
+        "--fixed-option",
+        "scoring=B",
+        "-n",
+        "6",
+        "--agents",
+        "random",
+        "--out",
+        str(rows),
+    )
     assert code == 0, err
-    assert out.startswith("+no_mushrooms against base: 6 games paired by seed (agents: random; "
-                          "both sides: scoring=B)")
+    assert out.startswith("+no_mushrooms against base: 6 games paired by seed (agents: random; both sides: scoring=B)")
     lines = [json.loads(line) for line in rows.read_text().splitlines()]
     assert {r["options"]["scoring"] for r in lines} == {"B"}
     assert all(r["variant_files"] == [str(mine)] for r in lines)
@@ -79,13 +97,25 @@ def test_compare_a_variant_file_against_a_shipped_variant_with_an_option_fixed(t
 
 
 def test_compare_one_variant_with_another(capsys):
-    code, out, err = run(capsys, "compare", "wild_gardens", "--base-variant", "keep_it_fresh", "--variant",
-                         "a_different_path", "-n", "2", "--agents", "random")
+    code, out, err = run(
+        capsys,
+        "compare",
+        "wild_gardens",
+        "--base-variant",
+        "keep_it_fresh",
+        "--variant",
+        "a_different_path",
+        "-n",
+        "2",
+        "--agents",
+        "random",
+    )
     assert code == 0, err
     assert out.startswith("+a_different_path against +keep_it_fresh: 2 games paired by seed")
 
 
 def test_compare_refuses_an_option_both_fixed_and_compared(capsys):
-    code, _, err = run(capsys, "compare", "queens_wishes", "--option", "scoring=B", "--fixed-option",
-                       "scoring=A", "-n", "2")
+    code, _, err = run(
+        capsys, "compare", "queens_wishes", "--option", "scoring=B", "--fixed-option", "scoring=A", "-n", "2"
+    )
     assert code == 2 and "both fixed and compared" in err

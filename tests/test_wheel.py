@@ -3,6 +3,7 @@ installed without extras into a fresh virtual environment, it plays every shippe
 
 The wheel is built as `pip wheel` builds it (hatchling, pyproject.toml); the fresh environment
 installs the core dependencies from pip's cache or index (about 15 s)."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,18 @@ def run(*args, cwd=None, timeout=240) -> str:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
-        "--wheel-dir", out, ROOT)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--wheel-dir",
+        out,
+        ROOT,
+    )
     (found,) = out.glob("meeple-*.whl")
     return found
 
@@ -49,9 +60,11 @@ def test_the_wheel_holds_meeple_and_nothing_else(wheel):
     tops = {n.split("/")[0] for n in names}
     assert tops == {"meeple", wheel.name.split("-py3")[0] + ".dist-info"}
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc") or "/tests/" in n]
-    expected = {f"meeple/{path}" for path in tracked("dsl", "interpreter", "rulesets", "cli.py", "meeple")
-                if not path.startswith("meeple/")} | {path for path in tracked("meeple")
-                                                      if not (ROOT / path).is_dir()}  # links to the folders
+    expected = {
+        f"meeple/{path}"
+        for path in tracked("dsl", "interpreter", "rulesets", "cli.py", "meeple")
+        if not path.startswith("meeple/")
+    } | {path for path in tracked("meeple") if not (ROOT / path).is_dir()}  # links to the folders
     assert sorted(expected - set(names)) == []
     for kind in (".rules", ".csv", ".lark", ".js", ".html", ".css", ".json", ".txt"):
         assert any(n.endswith(kind) for n in names), kind
@@ -78,9 +91,14 @@ def test_a_fresh_core_install_plays_every_game(wheel, tmp_path):
     pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
     # The core dependencies first, so that what the wheel itself adds can be seen.
-    requires = [line.split(":", 1)[1].strip() for line in
-                zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA").decode().splitlines()
-                if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    requires = [
+        line.split(":", 1)[1].strip()
+        for line in zipfile.ZipFile(wheel)
+        .read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA")
+        .decode()
+        .splitlines()
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
+    ]
     assert sorted(r.split(">")[0] for r in requires) == ["lark", "networkx", "pebble", "pydantic"]
     run(*pip, *requires)
     before = {p.name for p in site.iterdir()}
@@ -97,13 +115,19 @@ def test_a_fresh_core_install_plays_every_game(wheel, tmp_path):
     assert "P1" in run(venv / "bin" / "meeple", "run", "tic_tac_toe", "--seed", "4", cwd=tmp_path)
 
     # The size the docs state: the core install without pip's own tooling.
-    size = sum(f.stat().st_size for p in site.iterdir() if not p.name.startswith(TOOLING)
-               for f in ([p] if p.is_file() else p.rglob("*")) if f.is_file())
+    size = sum(
+        f.stat().st_size
+        for p in site.iterdir()
+        if not p.name.startswith(TOOLING)
+        for f in ([p] if p.is_file() else p.rglob("*"))
+        if f.is_file()
+    )
     print(f"core install: {size / 2**20:.1f} MiB in site-packages")
     assert size < 60 * 2**20  # lark, pydantic, networkx and meeple: tens of MB, not hundreds
 
 
 def meeple_play(name: str) -> list:
     import meeple
+
     result = meeple.load(name).play(agents=["greedy", "random"], seed=3)
     return [result.decisions, [s["total"] for s in result.scores]]

@@ -5,6 +5,7 @@ Board facts used (rulesets/wild_gardens/path_front.json): p01 touches z01 z02 z1
 space; p04 is a picnic space; p05 forks to p06 / p21; p07 forks to p08 / p29; p10 forks to p11 / p27
 (the off-board link p27 => p28 -> p19); p16 -> p17 -> p18 -> p19 -> p20 -> p01 -> p02 has no fork.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,9 +59,17 @@ def set_sources(eng, state, wanted: dict):
     """Source tokens of the wanted ingredients on the given areas (swapped with other areas)."""
     fixed = set()
     for area, ing in wanted.items():
-        swap_in(state, f"source_at/{area}", next(
-            s for a in AREAS if a not in fixed for s in state["zones"][f"source_at/{a}"]
-            if eng.game.components[s]["ingredient"] == ing))
+        swap_in(
+            state,
+            f"source_at/{area}",
+            next(
+                s
+                for a in AREAS
+                if a not in fixed
+                for s in state["zones"][f"source_at/{a}"]
+                if eng.game.components[s]["ingredient"] == ing
+            ),
+        )
         fixed.add(area)
 
 
@@ -156,29 +165,35 @@ class TestRest:  # WG-E2
 
 # ---------------------------------------------------------------- movement
 class TestMovement:  # WG-E3, WG-E12
-    @pytest.mark.parametrize("start,token,other,ends", [
-        ("p04", "two", "p13", {"p06", "p21"}),  # p04 -> p05, then the fork: p06 or p21
-        ("p04", "two", "p06", {"p07", "p21"}),  # p06 occupied: skipped, not counted -> p07
-        ("p04", "two", "p21", {"p06", "p22"}),
-        ("p10", "two", "p01", {"p12", "p28"}),  # p11 -> p12, or over the link p27 -> p28
-        ("p10", "two", "p27", {"p12", "p19"}),  # p27 occupied: p28 (1), p19 (2)
-        ("p04", "three", "p05", {"p08", "p29", "p23"}),  # p05 skipped: p06 p07 then p08|p29; p21 p22 p23
-    ])
+    @pytest.mark.parametrize(
+        "start,token,other,ends",
+        [
+            ("p04", "two", "p13", {"p06", "p21"}),  # p04 -> p05, then the fork: p06 or p21
+            ("p04", "two", "p06", {"p07", "p21"}),  # p06 occupied: skipped, not counted -> p07
+            ("p04", "two", "p21", {"p06", "p22"}),
+            ("p10", "two", "p01", {"p12", "p28"}),  # p11 -> p12, or over the link p27 -> p28
+            ("p10", "two", "p27", {"p12", "p19"}),  # p27 occupied: p28 (1), p19 (2)
+            ("p04", "three", "p05", {"p08", "p29", "p23"}),  # p05 skipped: p06 p07 then p08|p29; p21 p22 p23
+        ],
+    )
     def test_end_spaces(self, start, token, other, ends):
         eng, state = fresh(values={"at/0": start, "at/1": other})
         state = take(eng, push(eng, state, "action_turn", p=0), token, "A")
         assert set(ids(eng, state)) == ends
 
-    @pytest.mark.parametrize("token,changes,end", [  # from p16 (no fork): p17 p18 p19 p20 p01 p02
-        (["one"], ["-1", "pass"], "p16"),  # 1 - 1 = 0: the forager stays
-        (["one"], ["-1", "-1"], "p16"),  # max(0, 0 - 1) = 0
-        (["four"], ["-1", "-1"], "p18"),  # 2
-        (["four"], ["-1", "pass"], "p19"),  # 3
-        (["four"], ["-1", "1"], "p20"),  # 4
-        (["four"], ["1", "pass"], "p01"),  # 5
-        (["four"], ["1", "1"], "p02"),  # 6
-        (["wild", "4"], ["1", "pass"], "p01"),  # WG-A24: the Wild's value first, then +1 -> 5
-    ])
+    @pytest.mark.parametrize(
+        "token,changes,end",
+        [  # from p16 (no fork): p17 p18 p19 p20 p01 p02
+            (["one"], ["-1", "pass"], "p16"),  # 1 - 1 = 0: the forager stays
+            (["one"], ["-1", "-1"], "p16"),  # max(0, 0 - 1) = 0
+            (["four"], ["-1", "-1"], "p18"),  # 2
+            (["four"], ["-1", "pass"], "p19"),  # 3
+            (["four"], ["-1", "1"], "p20"),  # 4
+            (["four"], ["1", "pass"], "p01"),  # 5
+            (["four"], ["1", "1"], "p02"),  # 6
+            (["wild", "4"], ["1", "pass"], "p01"),  # WG-A24: the Wild's value first, then +1 -> 5
+        ],
+    )
     def test_plus_minus_tokens(self, token, changes, end):
         eng, state = fresh(values={"at/0": "p16"})
         put(state, "slots/0/A", ["k-pm-1", "k-pm-2"])
@@ -191,10 +206,13 @@ class TestMovement:  # WG-E3, WG-E12
 
 # ---------------------------------------------------------------- skills
 class TestForage:  # WG-E4, WG-E6, WG-E11 (P1 stands on p01: z01 z02 z13)
-    @pytest.mark.parametrize("sources,offered", [
-        ({"z01": "fungus", "z02": "flower", "z13": "nut"}, ["flower", "fungus", "nut"]),
-        ({"z01": "fungus", "z02": "fungus", "z13": "nut"}, ["fungus", "nut"]),
-    ])
+    @pytest.mark.parametrize(
+        "sources,offered",
+        [
+            ({"z01": "fungus", "z02": "flower", "z13": "nut"}, ["flower", "fungus", "nut"]),
+            ({"z01": "fungus", "z02": "fungus", "z13": "nut"}, ["fungus", "nut"]),
+        ],
+    )
     def test_options_are_the_adjacent_sources(self, sources, offered):
         eng, state = fresh()
         set_sources(eng, state, sources)
@@ -220,8 +238,10 @@ class TestForage:  # WG-E4, WG-E6, WG-E11 (P1 stands on p01: z01 z02 z13)
 
 
 class TestStudy:  # WG-E5
-    @pytest.mark.parametrize("held,offered", [([], ["book-fruit", "book-leaf", "book-root", "pass"]),
-                                              (["book-root"], ["book-fruit", "book-leaf", "pass"])])
+    @pytest.mark.parametrize(
+        "held,offered",
+        [([], ["book-fruit", "book-leaf", "book-root", "pass"]), (["book-root"], ["book-fruit", "book-leaf", "pass"])],
+    )
     def test_book_skill_and_refill(self, held, offered):
         eng, state = fresh(values={"gained_on/k-forage-2": 3, "gained_on/k-main-1": 3})
         set_sources(eng, state, {"z01": "fruit", "z02": "root", "z13": "leaf"})
@@ -307,11 +327,14 @@ class TestReserveTrade:  # WG-E10, Trade
         state = take(eng, state, card)
         assert state["vars"]["points/0"] == 0 and state["zones"]["reserved_guests/0"] == [card]
 
-    @pytest.mark.parametrize("guest,cooked,offered", [
-        ("g01", ["r01"], True),  # g01 in the supply has a When Served: gain 2 fruit
-        (None, ["r01"], False),  # no When Served anywhere: the token is not offered
-        ("g01", [], False),  # no cooked Recipe to discard
-    ])
+    @pytest.mark.parametrize(
+        "guest,cooked,offered",
+        [
+            ("g01", ["r01"], True),  # g01 in the supply has a When Served: gain 2 fruit
+            (None, ["r01"], False),  # no When Served anywhere: the token is not offered
+            ("g01", [], False),  # no cooked Recipe to discard
+        ],
+    )
     def test_recipe_for_when_served_only_when_it_can_activate(self, guest, cooked, offered):
         # "(x2) Discard 1 cooked Recipe to Activate the "When Served" effect of a Guest card in your play area,
         # your reserve, or in the supply."
@@ -366,6 +389,7 @@ class TestDaysAndTurns:
                 key = (state["vars"]["trip"], state["vars"]["day_number"])
                 turns.setdefault(key + (d.actor,), set()).add(state["vars"]["turn_number"])
                 firsts.setdefault(key, (d.actor, state["first"]))
+
         state = play(eng, players, seed, watch)
         assert state["vars"]["turn_number"] == 30 * players, f"seed {seed}: 15 turns a trip each"
         assert len(turns) == 6 * players
@@ -385,6 +409,7 @@ class TestDaysAndTurns:
                     assert len(z[f"{kind}_supply"]) == 6, f"seed {seed}, step {state['step']}: {kind}"
                 held = [c for k, v in z.items() if k != "box" for c in v if c in eng.game.kinds[kind]]
                 assert sorted(held) == sorted(eng.game.kinds[kind]), f"seed {seed}: {kind} cards lost"
+
         play(eng, players, seed, watch)
 
     @pytest.mark.parametrize("players,seed", [(2, 51), (3, 52), (4, 53)])
@@ -394,19 +419,25 @@ class TestDaysAndTurns:
         for s in eng.scores(state):
             p, v = s["player"], state["vars"]
             steps, stock = v[f"jar_steps/{p}"], sum(v[f"stock/{p}/{i}"] for i in INGREDIENTS)
-            want = {"Pollinator": v[f"points/{p}"], "Jar": JAR[steps % 20] + 60 * (steps // 20),
-                    "At Game End": reference_end(eng, state, p), "Ingredients": stock // 4}
+            want = {
+                "Pollinator": v[f"points/{p}"],
+                "Jar": JAR[steps % 20] + 60 * (steps // 20),
+                "At Game End": reference_end(eng, state, p),
+                "Ingredients": stock // 4,
+            }
             assert s["breakdown"] == want and s["total"] == sum(want.values()), f"seed {seed}, P{p + 1}"
 
 
 def reference_end(eng, state, p):
     """At Game End VP of the served guests, straight from guests.csv (reserved guests do not count)."""
     comps, served = eng.game.components, state["zones"][f"served/{p}"]
-    rules = {"end_per_dish": lambda d, n: n * sum(comps[r]["dish"] == d for r in state["zones"][f"cooked/{p}"]),
-             "end_per_guest": lambda n: n * len(served),
-             "end_per_ingredient": lambda i, n: n * state["vars"][f"stock/{p}/{i}"],
-             "end_per_jar": lambda n: n * (1 + sum(comps[g]["jars"] for g in served)),
-             "end_flat": lambda n: n}
+    rules = {
+        "end_per_dish": lambda d, n: n * sum(comps[r]["dish"] == d for r in state["zones"][f"cooked/{p}"]),
+        "end_per_guest": lambda n: n * len(served),
+        "end_per_ingredient": lambda i, n: n * state["vars"][f"stock/{p}/{i}"],
+        "end_per_jar": lambda n: n * (1 + sum(comps[g]["jars"] for g in served)),
+        "end_flat": lambda n: n,
+    }
     return sum(rules[comps[g]["game_end"][0]](*comps[g]["game_end"][1]) for g in served if comps[g]["game_end"])
 
 
@@ -419,8 +450,12 @@ class TestTiebreaks:
         elif tier == 3:
             v[f"jar_steps/{p}"], v[f"points/{p}"] = 1, v[f"points/{p}"] - 2  # Jar 2, Pollinator -2
         else:  # most guests, cooked recipes, skill tokens, reserved recipes
-            zone, source = {0: ("served", "guest_deck"), 1: ("cooked", "recipe_deck"), 4: ("slots", "skill_bag"),
-                            5: ("reserved_recipes", "recipe_deck")}[tier]
+            zone, source = {
+                0: ("served", "guest_deck"),
+                1: ("cooked", "recipe_deck"),
+                4: ("slots", "skill_bag"),
+                5: ("reserved_recipes", "recipe_deck"),
+            }[tier]
             z[f"{zone}/{p}" + ("/A" if zone == "slots" else "")].append(z[source].pop())
 
     @pytest.mark.parametrize("tier", range(6))
@@ -451,12 +486,15 @@ class TestKeepItFresh:
         put(state, "guest_supply", guests)
         return eng, push(eng, state, "free_skills", p=0)
 
-    @pytest.mark.parametrize("variants,recipes,guests,offered", [
-        (["keep_it_fresh"], STALE_RECIPES, MIXED_GUESTS, True),
-        (["keep_it_fresh"], MIXED_RECIPES, STALE_GUESTS, True),
-        (["keep_it_fresh"], MIXED_RECIPES, MIXED_GUESTS, False),
-        ([], STALE_RECIPES, STALE_GUESTS, False),
-    ])
+    @pytest.mark.parametrize(
+        "variants,recipes,guests,offered",
+        [
+            (["keep_it_fresh"], STALE_RECIPES, MIXED_GUESTS, True),
+            (["keep_it_fresh"], MIXED_RECIPES, STALE_GUESTS, True),
+            (["keep_it_fresh"], MIXED_RECIPES, MIXED_GUESTS, False),
+            ([], STALE_RECIPES, STALE_GUESTS, False),
+        ],
+    )
     def test_offered_only_when_stale_with_the_variant(self, variants, recipes, guests, offered):
         eng, state = self.menu(variants, recipes, guests)
         assert ("Keep It Fresh" in ids(eng, state)) == offered
@@ -477,9 +515,15 @@ FLIP, KEEP = "Flip the Path Board for the second trip", "Keep the same side"
 
 
 class TestDifferentPath:
-    @pytest.mark.parametrize("players,seed,variants,side", [
-        (2, 61, ["a_different_path"], "back"), (4, 62, ["a_different_path"], "back"), (3, 63, [], "front"),
-        (3, 64, ["a_different_path"], "front")])  # the variant, and the table keeps the side
+    @pytest.mark.parametrize(
+        "players,seed,variants,side",
+        [
+            (2, 61, ["a_different_path"], "back"),
+            (4, 62, ["a_different_path"], "back"),
+            (3, 63, [], "front"),
+            (3, 64, ["a_different_path"], "front"),
+        ],
+    )  # the variant, and the table keeps the side
     def test_second_trip_board(self, players, seed, variants, side):
         eng, checked = shipped("wild_gardens", variants=variants), []
 
@@ -493,6 +537,7 @@ class TestDifferentPath:
                     assert where[state["first"]] == "q01" and d.actor == state["first"]
                     assert set(where) - {"q01"} <= {"q02", "q18", "q27"}
                 checked.append(True)
+
         play(eng, players, seed, watch, prefer={"back": {FLIP}, "front": {KEEP}}[side])
         assert checked, f"seed {seed}: trip 2 never started"
 
@@ -510,7 +555,6 @@ class TestDifferentPath:
         assert state["vars"]["path"] == side
         if side == "front":
             assert (state["vars"]["at/0"], state["vars"]["at/1"]) == ("p01", "p10")  # foragers stay
-
 
 
 class TestFreeSkillsAnyTime:
@@ -576,11 +620,17 @@ class TestPayingIsOneStep:
         state = take(eng, state, "pay")
         assert ids(eng, state) == ["r01", "r11", "r21"]
 
-    @pytest.mark.parametrize("effect,env", [
-        ("pay_for_jar", {"a": "fungus", "b": "root"}),  # "Discard the pictured Ingredients to move your Jar"
-        ("main_for_vp", {"n": 1}),  # "Discard 1 Ingredient token matching the current Main Ingredient to gain 1 VP."
-        ("main_for_forage", {}),  # "... to Forage twice."
-    ])
+    @pytest.mark.parametrize(
+        "effect,env",
+        [
+            ("pay_for_jar", {"a": "fungus", "b": "root"}),  # "Discard the pictured Ingredients to move your Jar"
+            (
+                "main_for_vp",
+                {"n": 1},
+            ),  # "Discard 1 Ingredient token matching the current Main Ingredient to gain 1 VP."
+            ("main_for_forage", {}),  # "... to Forage twice."
+        ],
+    )
     def test_no_trade_between_the_check_and_the_payment(self, effect, env):
         eng, state = fresh(values={"turn_player": 0})
         main = eng.game.components[state["zones"]["recipe_deck"][0]]["main"]
@@ -626,14 +676,17 @@ class TestReading:
         # "Chef's Choice: If a Guest card displays this icon, you may Serve them any Recipe of your choice",
         # the Jar icons ("Guests with a Jar icon help you move your Jar token faster") and the ability.
         labels = shipped("wild_gardens").game.labels
-        assert labels["g04"] == ("Professor Fennel (7 VP, Jar icons 0; wants drink breakfast, Chef's Choice 1; "
-                                 "When Served: gain 2 Flower)")
+        assert labels["g04"] == (
+            "Professor Fennel (7 VP, Jar icons 0; wants drink breakfast, Chef's Choice 1; When Served: gain 2 Flower)"
+        )
         assert "Jar icons 1" in labels["g01"]
 
     def test_a_location_reads_its_day_effect_and_rest_bonuses(self):
         label = shipped("wild_gardens").game.labels["l01"]
-        assert label == ("Sunny Meadow (each day: gain 1 VP; Rest bonus 1: gain 2 VP; 2: gain 1 Flower and 1 Fruit; "
-                         "3: forage twice; 4: forage, then cook (no picnic zone needed))")
+        assert label == (
+            "Sunny Meadow (each day: gain 1 VP; Rest bonus 1: gain 2 VP; 2: gain 1 Flower and 1 Fruit; "
+            "3: forage twice; 4: forage, then cook (no picnic zone needed))"
+        )
 
     def test_the_rest_prompt_says_the_rulebooks_words_and_each_tokens_bonus(self):
         # "take a Rest action by choosing an Action token on your Player Board and placing it on the current day
@@ -650,6 +703,7 @@ class TestReading:
     def test_the_terminal_shows_the_main_ingredient_on_the_recipe_decks_back(self):
         # "If an effect refers to the current Main Ingredient, it is referring to the one on top of the Recipe Deck."
         from meeple.interpreter.terminal import table_text
+
         eng, state = fresh()
         main = eng.game.components[state["zones"]["recipe_deck"][0]]["main"]
         line = next(x for x in table_text(eng.game, eng.view(state, 1), 1) if "the recipe deck" in x)

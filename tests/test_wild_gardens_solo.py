@@ -1,5 +1,6 @@
 """Wild Gardens solo: the scenario framework (story entries, milestones, goals,
 achievements, extended trip) and the solo Reserve."""
+
 from __future__ import annotations
 
 import pytest
@@ -47,13 +48,16 @@ def test_serving_a_guest_reads_its_story_entry_and_999_is_a_milestone():
     assert "g10" in state["zones"]["served/0"]
 
 
-@pytest.mark.parametrize("milestones, vp, won, level", [
-    (2, 70, True, "Legendary"),
-    (2, 50, True, "Epic"),
-    (2, 36, True, "Standard"),
-    (1, 70, False, "Legendary"),   # a milestone short: lost, whatever the VP
-    (2, 20, False, None),          # below the goal and every achievement
-])
+@pytest.mark.parametrize(
+    "milestones, vp, won, level",
+    [
+        (2, 70, True, "Legendary"),
+        (2, 50, True, "Epic"),
+        (2, 36, True, "Standard"),
+        (1, 70, False, "Legendary"),  # a milestone short: lost, whatever the VP
+        (2, 20, False, None),  # below the goal and every achievement
+    ],
+)
 def test_goals_and_achievements(milestones, vp, won, level):
     engine, state = solo()
     for i in ("fungus", "fruit", "nut", "flower", "leaf", "bark", "root", "aquatic"):
@@ -89,7 +93,7 @@ def test_solo_reserve_reveals_until_the_chosen_type():
     dishes = [engine.game.components[r]["dish"] for r in deck]
     first_dessert = deck[dishes.index("dessert")]
     assert state["zones"]["reserved_recipes/0"] == [first_dessert]
-    revealed = deck[:dishes.index("dessert")]
+    revealed = deck[: dishes.index("dessert")]
     assert sorted(state["zones"]["recipe_deck"]) == sorted(r for r in deck if r != first_dessert)
     assert any(e["e"] == "move" and e["dst"] == "revealed" for e in events) == bool(revealed)
     assert state["zones"]["revealed"] == []
@@ -99,6 +103,7 @@ def test_solo_player_is_always_first():
     engine, state = solo()
     firsts = set()
     from meeple.interpreter.rng import Random
+
     rng = Random(1)
     while (d := engine.decision(state)) is not None:
         firsts.add(state["first"])
@@ -107,8 +112,15 @@ def test_solo_player_is_always_first():
     assert state["vars"]["won"] in (True, False)
 
 
-SCENARIOS = ["harvest_festival", "lost_recipe_book", "river_market", "winter_pantry", "moonlit_tea",
-             "storm_season", "beekeepers_wedding"]
+SCENARIOS = [
+    "harvest_festival",
+    "lost_recipe_book",
+    "river_market",
+    "winter_pantry",
+    "moonlit_tea",
+    "storm_season",
+    "beekeepers_wedding",
+]
 
 
 def test_seven_scenarios_each_rated_casual_or_advanced():
@@ -133,6 +145,7 @@ def test_every_scenario_plays_to_a_shown_result(scenario):
     engine = shipped("wild_gardens", {"scenario": scenario})
     state, events = engine.start(1, 5)
     from meeple.interpreter.rng import Random
+
     rng = Random(5)
     while (d := engine.decision(state)) is not None:
         state, ev = engine.apply(state, rng.below(len(d.options)))

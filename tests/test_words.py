@@ -1,5 +1,6 @@
 """Words for every value: players held by names read P1, P2; nested lists keep their pairs;
 quoted texts inside a text's braces; enum values by their labels; names that clash pointed at."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,7 @@ def logs(events) -> list[str]:
     return [e["text"] for e in events if e["e"] == "log"]
 
 
-PLAYERS = '''game "Words"
+PLAYERS = """game "Words"
 players 2
 value leader = none
 counter best = 0
@@ -38,7 +39,7 @@ setup:
     for each p in turn_order:
         let n = 2
         log "{p} has {n}"
-'''
+"""
 
 
 class TestPlayersAndLists:
@@ -61,7 +62,7 @@ class TestPlayersAndLists:
         assert logs(events)[1].startswith("leader 1, let 1, best 1, order P1, P2")  # not known to hold a player
 
 
-SITES = '''game "Sites"
+SITES = """game "Sites"
 players 2
 enum site = clay_pit "clay pit" | day_labour "day labour" | market
 counter workers per site = 0
@@ -74,18 +75,22 @@ setup:
         last = s
         log "went to {s}"
         do market(first_player)
-'''
+"""
 
 
 class TestEnumLabels:
     def test_options_logs_and_summaries_read_an_enum_value_by_its_label(self, tmp_path):
         from meeple.interpreter.board_text import state_text
         from meeple.interpreter.render import event_text
+
         e = engine(tmp_path, SITES)
         state, _ = e.start(2, 1)
         d = e.decision(state)
         assert [(o.id, o.label) for o in d.options] == [
-            ("clay_pit", "clay pit"), ("day_labour", "day labour"), ("market", "market")]
+            ("clay_pit", "clay pit"),
+            ("day_labour", "day labour"),
+            ("market", "market"),
+        ]
         state, events = e.apply(state, "clay_pit")
         said = [event_text(e.game, ev) for ev in events]
         assert said[:3] == ["workers[clay pit] = 1", "last = clay pit", "went to clay pit"]
@@ -109,7 +114,7 @@ class TestEnumLabels:
 
 
 CARDS = "id,kind,title\nc1,red_fox,Red Fox\nc2,red_fox,Red Fox\nc3,owl,Owl\n"
-KINDS = '''game "Kinds"
+KINDS = """game "Kinds"
 players 2
 enum kind from "cards.csv" column kind, label title
 component card from "cards.csv":
@@ -120,7 +125,7 @@ setup:
     for each c in card:
         move c to supply[c.kind]
     log "kinds: {kind}; foxes {count(supply[red_fox])}"
-'''
+"""
 
 
 class TestEnumFromData:
@@ -143,13 +148,13 @@ class TestEnumFromData:
 
 
 class TestTableExpressions:
-    RULES = '''game "Capacities"
+    RULES = """game "Capacities"
 players 2..4
 table capacity = {2: 3, 3: players + 1, else: 2 * players - 3}
 counter room = 0
 setup:
     room = capacity[players]
-'''
+"""
 
     @pytest.mark.parametrize("players,room", [(2, 3), (3, 4), (4, 5)])
     def test_an_entry_may_read_the_player_count(self, tmp_path, players, room):

@@ -5,6 +5,7 @@ An agent is any class built as `Agent(engine, seat, seed)` with a method
 the player's view and the options, never the true state. Name one on the
 command line by its short name (`random`, `greedy`) or as `module:Class`.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -19,8 +20,14 @@ from meeple.interpreter.agents.quick import QuickAgent
 from meeple.interpreter.agents.random_agent import RandomAgent
 from meeple.interpreter.agents.rollout import RolloutAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "planner": PlannerAgent,
-          "rollout": RolloutAgent, "quick": QuickAgent}
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MctsAgent,
+    "planner": PlannerAgent,
+    "rollout": RolloutAgent,
+    "quick": QuickAgent,
+}
 
 # The agent the designer's lab plays when a command names none (`simulate`, `compare`, ...):
 # the strongest that answers a balance question in minutes (docs/agents.md, "Which agent").
@@ -63,8 +70,10 @@ def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> in
         raise AgentError(f"{who} has no `choose(view, decision)` method")
     timed = seconds and math.isfinite(seconds) and threading.current_thread() is threading.main_thread()
     if timed:
+
         def too_slow(signum, frame):
             raise OutOfTime
+
         old = signal.signal(signal.SIGALRM, too_slow)
         # Again every second after: an agent with a bare `except:` that swallows one still stops.
         signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
@@ -82,8 +91,9 @@ def choose(agent, view: dict, decision, seconds: float = DECISION_SECONDS) -> in
     except OutOfTime:
         raise AgentError(f"{who} took more than {seconds:g} s to decide") from None
     if type(index) is not int or not 0 <= index < len(decision.options):
-        raise AgentError(f"{who} answered {index!r}; it must answer an option's index, "
-                         f"0 to {len(decision.options) - 1}")
+        raise AgentError(
+            f"{who} answered {index!r}; it must answer an option's index, 0 to {len(decision.options) - 1}"
+        )
     return index
 
 
@@ -108,6 +118,7 @@ def budgeted(base: str, spec: str):
 
     def make(engine, seat, seed):
         return cls(engine, seat, seed, **{keyword: value})
+
     make.name = base  # type: ignore[attr-defined]  # a function with a name, as agent lists read it
     return make
 
@@ -130,7 +141,9 @@ def agent_class(name: str):
         if not callable(found):
             raise AgentError(f"`{name}` is not a class (an agent is built as Agent(engine, seat, seed))")
         return found
-    raise AgentError(f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N, rollout@N, quick@N or give module:Class")
+    raise AgentError(
+        f"unknown agent `{name}`; choose from {', '.join(AGENTS)}, greedy@N, mcts@N, planner@N, rollout@N, quick@N or give module:Class"
+    )
 
 
 def make_agent(engine, name: str, seat: int, game_seed: int):

@@ -4,6 +4,7 @@ table, and for the bots a saved game names (a file that may come from anyone).
 On the command line a person may give any budget for their own machine; here `NAME@N` and
 `NAME@Xs` are held to TABLE_CAPS.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.agents import BUDGETS, AgentError
@@ -23,7 +24,9 @@ def check_budget(name: str, who: str = "a bot at a table") -> None:
         return
     most, seconds = TABLE_CAPS[base]
     timed = seconds is not None and spec.endswith("s")
-    if (seconds is not None and float(spec[:-1]) <= seconds) if timed else (int(spec) <= most):  # agent_class took these numbers
+    if (
+        (seconds is not None and float(spec[:-1]) <= seconds) if timed else (int(spec) <= most)
+    ):  # agent_class took these numbers
         return
     keyword = BUDGETS[base][0]
     allowed = f"{seconds:g} s or {most:,} {keyword}" if seconds is not None else f"{most:,} {keyword}"

@@ -9,6 +9,7 @@ back are placed first, so a card needed there is not spent on a plain `?`. Anoth
 to hold its starting value. Bots then simulate on the guess, never on
 the true state.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter import rng
@@ -50,7 +51,7 @@ def determinize(game, view: dict, seed: int) -> dict:
     for key, items in hidden:
         slots = filled[key]
         for n, item in enumerate(items):
-            back = item[len(HIDDEN):] if item.startswith(HIDDEN) else ""
+            back = item[len(HIDDEN) :] if item.startswith(HIDDEN) else ""
             if back:
                 pick = next((c for c in candidates[key] if c in pool and backs.get(c, "") == back), None)
                 slots[n] = pick

@@ -29,6 +29,7 @@ are covered:
 
 Remaining ties go to a seeded random pick.
 """
+
 from __future__ import annotations
 
 import json
@@ -116,8 +117,14 @@ def one_step_gains(engine, guess: dict, decision, seat: int, rng, tries: int = C
         for row, after in zip(out, afters):
             if after is not None:
                 try:
-                    row[0] = sum(engine.outlook(played_out(engine, after, decision.line, seat, rng), seat)
-                                 for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES - before
+                    row[0] = (
+                        sum(
+                            engine.outlook(played_out(engine, after, decision.line, seat, rng), seat)
+                            for _ in range(REVEAL_SAMPLES)
+                        )
+                        / REVEAL_SAMPLES
+                        - before
+                    )
                 except GUESS_ERRORS:
                     pass
     return [(round(g, 9), m) for g, m in out]

@@ -29,6 +29,7 @@ the score's rules as free weights too, they came out at 0.3-0.8 a point (a
 player with points now has used the squares that score them), and a rollout
 valuing by that lost more often (docs/experiments.md, stint 12).
 """
+
 from __future__ import annotations
 
 import json
@@ -117,13 +118,17 @@ class ModelError(ValueError):
 def checked(data: dict, path: Path, features: int) -> dict:
     """The model's numbers, if every one is a finite number and there is one of each per feature
     (a NaN, an infinity or an empty list would make every valuation nonsense, silently)."""
+
     def finite(x) -> bool:
         return type(x) in (int, float) and math.isfinite(x)
+
     for key in ("mean", "scale", "weights"):
         values = data.get(key)
         if not isinstance(values, list) or len(values) != features or not all(map(finite, values)):
-            raise ModelError(f"{path}: `{key}` must be {features} finite numbers, one for each feature; "
-                             "train the model again (meeple train)")
+            raise ModelError(
+                f"{path}: `{key}` must be {features} finite numbers, one for each feature; "
+                "train the model again (meeple train)"
+            )
     if not all(data["scale"]):
         raise ModelError(f"{path}: `scale` must have no zeros; train the model again (meeple train)")
     if not finite(data.get("bias")):

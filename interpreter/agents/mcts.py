@@ -21,6 +21,7 @@ Budget: `iterations` (reproducible: same seed and budget, same choice) or
 `seconds` (a wall-clock limit: not reproducible). On the command line:
 `mcts` (200 iterations), `mcts@500` (500 iterations), `mcts@2s` (2 seconds).
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,16 @@ class Node:
 class MctsAgent:
     name = "mcts"
 
-    def __init__(self, engine, seat: int, seed: int, iterations: int = 200, seconds: float | None = None,
-                 depth: int = 10, exploration: float = 0.7):
+    def __init__(
+        self,
+        engine,
+        seat: int,
+        seed: int,
+        iterations: int = 200,
+        seconds: float | None = None,
+        depth: int = 10,
+        exploration: float = 0.7,
+    ):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.iterations, self.seconds = iterations, seconds
         self.depth, self.exploration = depth, exploration
@@ -63,15 +72,19 @@ class MctsAgent:
         self.order = self.greedy_order(view, decision)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
-        while (deadline is None and done < self.iterations) or (deadline is not None and (
-                done == 0 or time.perf_counter() < deadline)):
+        while (deadline is None and done < self.iterations) or (
+            deadline is not None and (done == 0 or time.perf_counter() < deadline)
+        ):
             self.iterate(root, view)
             done += 1
         # The most visited option; among equally visited ones (a small budget over many
         # options), the best average reward.
         ids = [o.id for o in decision.options]
-        ranked = [((c.visits, c.reward / c.visits), k) for k, i in enumerate(ids)
-                  if (c := root.children.get(i)) is not None and c.visits]
+        ranked = [
+            ((c.visits, c.reward / c.visits), k)
+            for k, i in enumerate(ids)
+            if (c := root.children.get(i)) is not None and c.visits
+        ]
         if not ranked:  # no guess let any option be tried: the best first look
             return self.order.index(0)
         best = max(key for key, _ in ranked)
@@ -117,8 +130,7 @@ class MctsAgent:
                 if untried:
                     # At the root, the options with the best immediate gain first; below, as
                     # expand_below picks (at random here).
-                    k = (min(untried, key=self.order.__getitem__) if node is root
-                         else self.expand_below(state, untried))
+                    k = min(untried, key=self.order.__getitem__) if node is root else self.expand_below(state, untried)
                     engine.apply(state, k, inplace=True, events=False)
                     child = node.children[ids[k]] = Node()  # only once the option could be taken
                     child.avail = 1

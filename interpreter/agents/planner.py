@@ -27,6 +27,7 @@ further down a hundred placements, while a handful of options is settled by
 30: docs/experiments.md has the duels that chose it); `planner@N` N iterations,
 `planner@Xs` X seconds (wall clock: not reproducible).
 """
+
 from __future__ import annotations
 
 import math
@@ -36,17 +37,25 @@ from meeple.interpreter.agents.greedy import FOLLOW_UP, one_step_gains
 from meeple.interpreter.agents.learned import load_model
 from meeple.interpreter.agents.mcts import GUESS_ERRORS, MctsAgent, Node, rank_utility
 
-SAMPLED = 3        # options a playout step compares by one-step outlook
+SAMPLED = 3  # options a playout step compares by one-step outlook
 RANDOM_STEP = 0.25  # the chance a playout step takes a random option instead
-WIDEN = 2.0        # root options searched: 1 + WIDEN * sqrt(root visits)
+WIDEN = 2.0  # root options searched: 1 + WIDEN * sqrt(root visits)
 BASE_ITERATIONS = 30  # `planner`: this many iterations plus one per option of the decision
 
 
 class PlannerAgent(MctsAgent):
     name = "planner"
 
-    def __init__(self, engine, seat: int, seed: int, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = 10, exploration: float = 0.7):
+    def __init__(
+        self,
+        engine,
+        seat: int,
+        seed: int,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        depth: int = 10,
+        exploration: float = 0.7,
+    ):
         super().__init__(engine, seat, seed, iterations or BASE_ITERATIONS, seconds, depth, exploration)
         self.per_option = iterations is None and seconds is None  # `planner`: the budget grows with the options
         self.margin = 1.0  # the largest outlook gap between seats seen, to scale the margin reward

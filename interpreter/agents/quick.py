@@ -27,6 +27,7 @@ The look is greedy's even split of `quick@N` new positions at a decision it
 guessed for (default 1000), a hundredth of that where it goes on from its
 last look. docs/agents.md has its cost, and how often it beats greedy.
 """
+
 from __future__ import annotations
 
 import gc
@@ -103,8 +104,13 @@ class QuickAgent:
                 alike = []
             for other in alike:  # another order of the same choices (take a then b, b then a)
                 o = other.state
-                if o["vars"] == s["vars"] and o["zones"] == s["zones"] and o["grids"] == s["grids"] \
-                        and o["first"] == s["first"] and o["over"] == s["over"]:
+                if (
+                    o["vars"] == s["vars"]
+                    and o["zones"] == s["zones"]
+                    and o["grids"] == s["grids"]
+                    and o["first"] == s["first"]
+                    and o["over"] == s["over"]
+                ):
                     node.value = other.value
                     return node.value
             node.value = self.engine.outlook(s, self.seat)
@@ -171,8 +177,7 @@ class QuickAgent:
                 continue
             s = node.state
             p = s["pending"]
-            moved = p is None or s["over"] or (p["actor"], p.get("line", 0)) != (seat, line) \
-                or changed(root.state, s)
+            moved = p is None or s["over"] or (p["actor"], p.get("line", 0)) != (seat, line) or changed(root.state, s)
             m = self.own(node)
             deeper = -float("inf")
             if m and max(n, m) <= FOLLOW_UP:
@@ -187,8 +192,13 @@ class QuickAgent:
             for row, shown in zip(out, reveal):
                 if shown is not None:
                     try:
-                        row[0] = sum(self.engine.outlook(played_out(self.engine, shown.state, line, seat, self.rng), seat)
-                                     for _ in range(REVEAL_SAMPLES)) / REVEAL_SAMPLES
+                        row[0] = (
+                            sum(
+                                self.engine.outlook(played_out(self.engine, shown.state, line, seat, self.rng), seat)
+                                for _ in range(REVEAL_SAMPLES)
+                            )
+                            / REVEAL_SAMPLES
+                        )
                     except GUESS_ERRORS:
                         pass
         return [(round(g, 9), m) for g, m in out]
@@ -214,8 +224,13 @@ class QuickAgent:
                 continue
             s = after.state
             p = s["pending"]
-            if origin is not None and p is not None and not s["over"] and p.get("line", 0) == origin[1] \
-                    and not changed(origin[0], s):
+            if (
+                origin is not None
+                and p is not None
+                and not s["over"]
+                and p.get("line", 0) == origin[1]
+                and not changed(origin[0], s)
+            ):
                 continue
             m = self.own(after)
             deeper = -float("inf")

@@ -1,4 +1,5 @@
 """The random agent: a uniformly random legal option, from its own seeded generator."""
+
 from __future__ import annotations
 
 from meeple.interpreter.rng import Random

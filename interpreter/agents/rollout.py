@@ -35,6 +35,7 @@ them on the rest of GUESSES (the quick greedy plays a tile's place as its look t
 tile found it, not searching twice, which paid for 6 guesses where 4 were played before);
 `rollout@N` on N guesses in all (reproducible: the same seed and budget make the same choice).
 """
+
 from __future__ import annotations
 
 import json
@@ -64,9 +65,21 @@ WIN = 10
 class RolloutAgent:
     name = "rollout"
 
-    def __init__(self, engine, seat: int, seed: int, guesses: int = GUESSES, candidates: int = CANDIDATES,
-                 horizon: int = HORIZON, sample: int = SAMPLE, follow: int = FOLLOW, rounds: int = ROUNDS,
-                 cap: int = CAP, widen: int = WIDEN, screen: int = SCREEN):
+    def __init__(
+        self,
+        engine,
+        seat: int,
+        seed: int,
+        guesses: int = GUESSES,
+        candidates: int = CANDIDATES,
+        horizon: int = HORIZON,
+        sample: int = SAMPLE,
+        follow: int = FOLLOW,
+        rounds: int = ROUNDS,
+        cap: int = CAP,
+        widen: int = WIDEN,
+        screen: int = SCREEN,
+    ):
         self.engine, self.seat, self.rng = engine, seat, Random(seed)
         self.guesses, self.candidates, self.horizon, self.sample = guesses, candidates, horizon, sample
         self.widen, self.screen = max(widen, candidates), screen
@@ -86,7 +99,7 @@ class RolloutAgent:
         gains = one_step_gains(engine, guess, decision, self.seat, rng)
         ranked = sorted(range(n), key=lambda k: (-gains[k][0], not gains[k][1], rng.below(1 << 30)))
         fresh = [k for k in ranked if decision.options[k].id not in taken]
-        top = (fresh or ranked)[:self.widen]  # been here: not the same way round again (as greedy)
+        top = (fresh or ranked)[: self.widen]  # been here: not the same way round again (as greedy)
         pick = top[0] if self.guesses < 1 or len(top) == 1 else self.played_best(view, guess, top)
         taken.add(decision.options[pick].id)
         return pick
@@ -103,7 +116,7 @@ class RolloutAgent:
                 # Screened: only the best few go on to the rest of the guesses (greedy's order
                 # breaks ties). Greedy's look often finds dozens of places worth the same, and
                 # its first 4 of them, at random, were all that was played on.
-                alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[:self.candidates]
+                alive = sorted(alive, key=lambda i: (-round(totals[i], 9), i))[: self.candidates]
             world = guess if g == 0 else determinize(engine.game, view, rng.below(1 << 62))
             dice = rng.below(1 << 62)
             for i in alive:
@@ -209,6 +222,7 @@ def margin(engine, state: dict, seat: int, model=None) -> float:
     if state["over"]:
         look = engine.total
     elif model is not None:
+
         def look(s, p):
             return model.predict(engine, s, p)
     else:

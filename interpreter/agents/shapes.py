@@ -15,10 +15,11 @@ player these features count, for each kind a square can hold and for empty squar
 They are generic (the kinds are the grid's enum, the terrains its layout files'
 values) and cheap: one pass over the cells for the groups, one for the lines.
 """
+
 from __future__ import annotations
 
 SIZES = 5  # groups counted by size 1, 2, ... and SIZES or more
-LINE = 3   # rows and columns counted by how many of a kind they hold: 1, 2, ... LINE or more
+LINE = 3  # rows and columns counted by how many of a kind they hold: 1, 2, ... LINE or more
 
 
 def shape_names(game, spec) -> list[str]:
@@ -57,8 +58,10 @@ def add_shape(spec, cells: list, values: dict) -> None:
         for t, kind in zip(terrain, kinds):
             _add(values, f"cells:{g}:{attr}={t}:{kind}")
     rows, cols = geo.rows, geo.cols
-    for line, members in (("rows", [kinds[r * cols:(r + 1) * cols] for r in range(rows)]),
-                          ("cols", [kinds[c::cols] for c in range(cols)])):
+    for line, members in (
+        ("rows", [kinds[r * cols : (r + 1) * cols] for r in range(rows)]),
+        ("cols", [kinds[c::cols] for c in range(cols)]),
+    ):
         for held in members:
             for kind in set(held):
                 _add(values, f"{line}:{g}:{kind}:{min(held.count(kind), LINE)}")

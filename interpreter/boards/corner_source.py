@@ -15,6 +15,7 @@ the source is built from numbers only.
 bytes, each byte (eight cells of the grid's numbering) indexing a tuple of the options at
 those corners (`byte_options`), the tuples joined into the answer in one list display.
 """
+
 from __future__ import annotations
 
 FOUND: dict = {}  # (what, outlines) -> the written function
@@ -77,7 +78,9 @@ def selector(spread: tuple, segments: tuple):
         named: set = set()
         lines = ["def chosen(free):"]
         for i, (mask, distances) in enumerate(spread):
-            lines.append(f"    t{i} = {_anded(mask, distances, named)}.to_bytes({(mask.bit_length() + 7) // 8}, 'little')")
+            lines.append(
+                f"    t{i} = {_anded(mask, distances, named)}.to_bytes({(mask.bit_length() + 7) // 8}, 'little')"
+            )
         lines.append(f"    return b''.join(({''.join(f't{i}, ' for i, _ in segments)}))")
         found = FOUND[key] = _made("\n".join(lines) + "\n", "chosen")
     return found

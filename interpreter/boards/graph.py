@@ -16,6 +16,7 @@ Movement (`reach`): move exactly n counted spaces along arrows, choosing at
 forks; spaces in `blocked` (other pieces) are passed over and not counted, and
 a move cannot end on one. The result is every distinct space a move can end on.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -50,8 +51,9 @@ class Board:
     reached: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
-        self.index = {s: (i, self.graph.nodes[s]["tags"], self.graph.nodes[s]["areas"])
-                      for i, s in enumerate(self.order)}
+        self.index = {
+            s: (i, self.graph.nodes[s]["tags"], self.graph.nodes[s]["areas"]) for i, s in enumerate(self.order)
+        }
 
     @classmethod
     def from_data(cls, name: str, data) -> Board:
@@ -81,8 +83,15 @@ class Board:
             successors[arrow[0]].append(arrow[1])
         undirected = graph.to_undirected(as_view=True)
         neighbours = {s: tuple(sorted(undirected.neighbors(s))) for s in graph}
-        return cls(name, graph, tuple(graph.nodes), {s: tuple(v) for s, v in successors.items()},
-                   neighbours, tuple(areas), labels)
+        return cls(
+            name,
+            graph,
+            tuple(graph.nodes),
+            {s: tuple(v) for s, v in successors.items()},
+            neighbours,
+            tuple(areas),
+            labels,
+        )
 
     def check(self, space) -> None:
         if space not in self.successors:

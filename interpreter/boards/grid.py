@@ -6,6 +6,7 @@ for the hot loop, flat neighbour lists. A cell value in rules is the list
 where `cells` holds each cell's content (or None) and `pieces` records which
 component covers what (so every component is in exactly one place).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,12 +33,11 @@ class Geometry:
         graph = nx.grid_2d_graph(rows, cols)
         index = {(r, c): r * cols + c for r in range(rows) for c in range(cols)}
         neighbours = tuple(
-            tuple(sorted(index[n] for n in graph.neighbors((r, c))))
-            for r in range(rows) for c in range(cols))
+            tuple(sorted(index[n] for n in graph.neighbors((r, c)))) for r in range(rows) for c in range(cols)
+        )
         steps = {}
         for name, (dr, dc) in DIRECTIONS.items():
-            steps[name] = tuple(
-                index.get((r + dr, c + dc), -1) for r in range(rows) for c in range(cols))
+            steps[name] = tuple(index.get((r + dr, c + dc), -1) for r in range(rows) for c in range(cols))
         return cls(rows, cols, graph, neighbours, steps)
 
     @property
@@ -66,8 +66,11 @@ def groups(cells: list, geometry: Geometry) -> list:
     key = cells[0][0]
     chosen = {c[1] for c in cells}
     seen: set = set()
-    return [[[key, i] for i in sorted(_group(start, chosen, seen, geometry.neighbours))]
-            for start in sorted(chosen) if start not in seen]
+    return [
+        [[key, i] for i in sorted(_group(start, chosen, seen, geometry.neighbours))]
+        for start in sorted(chosen)
+        if start not in seen
+    ]
 
 
 # `group_count` grows each group as a bitmask, the whole group a step further in every
@@ -93,8 +96,9 @@ def _mask_count(mask: int, keep_left: int, keep_right: int, cols: int) -> int:
     while mask:
         group = mask & -mask  # the lowest cell left starts a group
         while True:
-            grown = (group | (group << 1) & keep_left | (group >> 1) & keep_right
-                     | group << cols | group >> cols) & mask
+            grown = (
+                group | (group << 1) & keep_left | (group >> 1) & keep_right | group << cols | group >> cols
+            ) & mask
             if grown == group:
                 break
             group = grown
@@ -144,6 +148,6 @@ def render(grid: dict, geometry: Geometry, codes: dict | None = None) -> list[st
     width = max([len(codes.get(v, v)) for v in grid["cells"] if v is not None] + [1])
     lines = []
     for r in range(geometry.rows):
-        row = grid["cells"][r * geometry.cols:(r + 1) * geometry.cols]
+        row = grid["cells"][r * geometry.cols : (r + 1) * geometry.cols]
         lines.append(" ".join((codes.get(v, v) if v is not None else ".").ljust(width) for v in row).rstrip())
     return lines

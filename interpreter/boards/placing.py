@@ -3,6 +3,7 @@
 A shape's placements on a grid size are worked out once (interpreter/boards/polyomino.py);
 these functions test them against a grid's cells as the game stands.
 """
+
 from __future__ import annotations
 
 from functools import reduce
@@ -161,8 +162,7 @@ def _placements_before(m, piece, key):
             if SPREAD and found.spread is not None:
                 # Cells above the highest filled one are free; the grid's size bounds them.
                 size = len(m.state["grids"][key]["cells"])
-                free = int.from_bytes(bin(occ)[:1:-1].encode().translate(FREE_DIGITS)
-                                      .ljust(size, b"\x01"), "little")
+                free = int.from_bytes(bin(occ)[:1:-1].encode().translate(FREE_DIGITS).ljust(size, b"\x01"), "little")
                 if SELECTED and WRITTEN:
                     return list(compress(found.padded, found.chosen(free)))
                 if WRITTEN:

@@ -8,6 +8,7 @@ values are the same placement and are offered once.
 Placements on a grid are precomputed once per (shape, grid size) as bitmasks,
 so a fit check is one `&` per placement.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -163,11 +164,25 @@ def table(cells: tuple, rows: int, cols: int) -> Table:
         spread = tuple((spread_bits(mask, size), tuple(8 * d for d in distances)) for mask, distances in outlines)
     option_lists = tuple(list(o) for o in options)
     padded = None if spread is None or segments is None else pad(option_lists, segments, spread)
-    return Table(found, masks, options, tuple(dict.fromkeys(masks)), dict(zip(options, found)),
-                 tuple(covers), everything, option_lists, outlines, segments, spread,
-                 FAMILIES.setdefault(outlines, len(FAMILIES)), corner_source.fits_test(outlines),
-                 corner_source.spread_tables(spread) if spread is not None else None,
-                 padded, corner_source.selector(spread, segments) if spread is not None and segments is not None else None, pick)
+    return Table(
+        found,
+        masks,
+        options,
+        tuple(dict.fromkeys(masks)),
+        dict(zip(options, found)),
+        tuple(covers),
+        everything,
+        option_lists,
+        outlines,
+        segments,
+        spread,
+        FAMILIES.setdefault(outlines, len(FAMILIES)),
+        corner_source.fits_test(outlines),
+        corner_source.spread_tables(spread) if spread is not None else None,
+        padded,
+        corner_source.selector(spread, segments) if spread is not None and segments is not None else None,
+        pick,
+    )
 
 
 def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
@@ -176,7 +191,7 @@ def pad(option_lists: tuple, segments: tuple, spread: tuple) -> tuple:
     start = 0
     for i, at in segments:
         laid = [None] * ((spread[i][0].bit_length() + 7) // 8)
-        for corner, option in zip(at, option_lists[start:start + len(at)]):
+        for corner, option in zip(at, option_lists[start : start + len(at)]):
             laid[corner] = option
         out.extend(laid)
         start += len(at)

@@ -7,6 +7,7 @@
 The statistics are in interpreter/lab/sweep.py and interpreter/lab/tournament.py;
 running games, --out and --resume are shared with `simulate` (commands/lab.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,13 @@ from meeple.interpreter.lab.simulate import tasks_for
 def configure_sweep(p) -> None:
     p.add_argument("game", help="a shipped ruleset or a .rules file")
     common_args(p)
-    p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI",
-                   help="a param's range (mana_cost=1..4) or an option's values (board=A,B); several make a grid")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=LO..HI",
+        help="a param's range (mana_cost=1..4) or an option's values (board=A,B); several make a grid",
+    )
     p.add_argument("--plot", help="write the response as a PNG")
     p.add_argument("--json", action="store_true", help="print the response as JSON")
 
@@ -49,17 +55,19 @@ def configure_tune(p) -> None:
     p.add_argument("--variant-file", action="append", default=[], metavar="FILE")
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
     p.add_argument("--param", action="append", default=[], metavar="NAME=LO..HI", help="a range to search")
-    p.add_argument("--target", default="balance",
-                   help="balance (seat win rates even; the default), first (the first player's win rate even), "
-                        "or FIGURE=VALUE (decisions=200)")
+    p.add_argument(
+        "--target",
+        default="balance",
+        help="balance (seat win rates even; the default), first (the first player's win rate even), "
+        "or FIGURE=VALUE (decisions=200)",
+    )
     p.add_argument("--trials", type=int, default=20, help="points tried (default 20)")
     p.add_argument("--json", action="store_true")
 
 
-
-
 def cmd_sweep(args) -> int:
     from meeple.interpreter.lab import sweep
+
     check_counts(args)
     if args.precision:
         raise arguments.CommandError("--precision is for simulate and compare; a sweep plays -n games a point")
@@ -83,12 +91,14 @@ def cmd_sweep(args) -> int:
         need("lab", "meeple sweep --plot", "matplotlib", "numpy")
         from meeple.interpreter import outputs
         from meeple.interpreter.lab.report import plot_sweep
+
         write_guarded(args.plot, lambda: outputs.write_bytes(args.plot, plot_sweep(result)))
     return STOPPED if stopped else 1 if any(r["error"] for r in rows) else 0
 
 
 def cmd_tune(args) -> int:
     from meeple.interpreter.lab import sweep
+
     need("lab", "meeple tune", "optuna")
     if args.games < 1 or args.trials < 1 or args.jobs < 1:
         raise arguments.CommandError("-n, --trials and --jobs must be at least 1")
@@ -105,6 +115,7 @@ def cmd_tune(args) -> int:
     def play(point: dict) -> list[dict]:
         side = side_of(args, args.game, {**options, **point}, args.variant, sweep.point_label(point))
         return list(play_all(tasks_for([side], args.games, args.seed), jobs=args.jobs, timeout=GAME_SECONDS))
+
     try:
         result = sweep.tune(play, game, args.param, args.target, base.players, args.trials, args.seed)
     except sweep.SweepError as exc:
@@ -127,6 +138,7 @@ def configure_tournament(p) -> None:
 
 def cmd_tournament(args) -> int:
     from meeple.interpreter.lab import tournament
+
     check_counts(args)
     if args.precision:
         raise arguments.CommandError("--precision is for simulate and compare; a tournament plays -n games a seating")
@@ -148,11 +160,23 @@ def cmd_tournament(args) -> int:
         print(json.dumps({"seatings": len(seatings), "games": len(rows), "ratings": table}, indent=2))
     else:
         errors = sum(1 for r in rows if r["error"])
-        print(f"{len(seatings)} seatings x {args.games} games = {len(rows)} games ({errors} errors); "
-              f"Bradley-Terry ratings on the Elo scale, 95% bootstrap intervals.\n")
-        print(tables.table(["agent", "rating", "95% CI", "meetings taken", "share"],
-                           [[t["agent"], tables.num(t["rating"], 0), tables.interval(t["low"], t["high"],
-                                                                                    lambda x: tables.num(x, 0)),
-                             tables.num(t["taken"], 1) + f" of {tables.num(t['meetings'], 0)}", tables.pct(t["share"])]
-                            for t in table]))
+        print(
+            f"{len(seatings)} seatings x {args.games} games = {len(rows)} games ({errors} errors); "
+            f"Bradley-Terry ratings on the Elo scale, 95% bootstrap intervals.\n"
+        )
+        print(
+            tables.table(
+                ["agent", "rating", "95% CI", "meetings taken", "share"],
+                [
+                    [
+                        t["agent"],
+                        tables.num(t["rating"], 0),
+                        tables.interval(t["low"], t["high"], lambda x: tables.num(x, 0)),
+                        tables.num(t["taken"], 1) + f" of {tables.num(t['meetings'], 0)}",
+                        tables.pct(t["share"]),
+                    ]
+                    for t in table
+                ],
+            )
+        )
     return STOPPED if stopped else 1 if any(r["error"] for r in rows) else 0

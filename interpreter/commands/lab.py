@@ -10,6 +10,7 @@ are computed by interpreter/lab/stats.py and printed as tables
 (interpreter/lab/tables.py); `--report` writes an HTML page with plots
 (interpreter/lab/report.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -30,29 +31,51 @@ STOPPED = 130  # the exit code of a run stopped by Ctrl-C (the shell's own for S
 def common_args(p, several_games: bool = True) -> None:
     p.add_argument("-n", "--games", type=int, default=100, help="games per side (default 100)")
     p.add_argument("--players", type=int)
-    p.add_argument("--agents", help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class "
-                   f"(default {RECOMMENDED}, the recommended agent for comparisons)")
+    p.add_argument(
+        "--agents",
+        help="comma-separated, one per seat: random, greedy, mcts, mcts@N, module:Class "
+        f"(default {RECOMMENDED}, the recommended agent for comparisons)",
+    )
     p.add_argument("--seed", type=int, default=1, help="game i plays seed SEED + i (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--variant", action="append", default=[])
-    p.add_argument("--variant-file", action="append", default=[], metavar="FILE",
-                   help="a file of your own `variant` blocks, laid over the game (then --variant NAME)")
+    p.add_argument(
+        "--variant-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file of your own `variant` blocks, laid over the game (then --variant NAME)",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine")
     p.add_argument("--scheduler", help="a Dask scheduler address (tcp://HOST:PORT) to play on a cluster")
     p.add_argument("--out", help="write one JSON row per game to this file, as each game ends")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the games already in --out and play only the rest")
-    p.add_argument("--precision", metavar="WIDTH",
-                   help="play rounds of -n games a side until the 95%% interval of --on is within WIDTH either "
-                        "side (3pp for a rate, a number otherwise), or --max-games")
-    p.add_argument("--on", default="win/0", metavar="FIGURE",
-                   help="the figure --precision and --detect are about: win/0 (P1's win rate; the default), "
-                        "score/0, decisions, measure/LABEL, first/win, ...")
+    p.add_argument("--resume", action="store_true", help="keep the games already in --out and play only the rest")
+    p.add_argument(
+        "--precision",
+        metavar="WIDTH",
+        help="play rounds of -n games a side until the 95%% interval of --on is within WIDTH either "
+        "side (3pp for a rate, a number otherwise), or --max-games",
+    )
+    p.add_argument(
+        "--on",
+        default="win/0",
+        metavar="FIGURE",
+        help="the figure --precision and --detect are about: win/0 (P1's win rate; the default), "
+        "score/0, decisions, measure/LABEL, first/win, ...",
+    )
     p.add_argument("--max-games", type=int, default=2000, help="with --precision: at most this many games a side")
-    p.add_argument("--detect", metavar="DIFF",
-                   help="also say how many games would find a change of DIFF (5pp, or a number) in --on")
-    p.add_argument("--timeout", type=float, default=GAME_SECONDS, metavar="SECONDS",
-                   help=f"stop a game that runs longer (an error row; default {GAME_SECONDS:g}; with --jobs 2+)")
+    p.add_argument(
+        "--detect",
+        metavar="DIFF",
+        help="also say how many games would find a change of DIFF (5pp, or a number) in --on",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=GAME_SECONDS,
+        metavar="SECONDS",
+        help=f"stop a game that runs longer (an error row; default {GAME_SECONDS:g}; with --jobs 2+)",
+    )
 
 
 def configure_simulate(p) -> None:
@@ -66,11 +89,17 @@ def configure_compare(p) -> None:
     p.add_argument("game", help="a shipped ruleset or a .rules file (side A)")
     p.add_argument("other", nargs="?", help="a second .rules file (side B) instead of --variant/--option")
     common_args(p)
-    p.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
-                   help="side A plays with this option (compare one option value or variant with another)")
+    p.add_argument(
+        "--base-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="side A plays with this option (compare one option value or variant with another)",
+    )
     p.add_argument("--base-variant", action="append", default=[], metavar="NAME", help="side A plays this variant")
-    p.add_argument("--fixed-option", action="append", default=[], metavar="NAME=VALUE",
-                   help="both sides play with this option")
+    p.add_argument(
+        "--fixed-option", action="append", default=[], metavar="NAME=VALUE", help="both sides play with this option"
+    )
     p.add_argument("--fixed-variant", action="append", default=[], metavar="NAME", help="both sides play this variant")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--report", help="write an HTML report with plots (and its PNGs beside it)")
@@ -78,8 +107,11 @@ def configure_compare(p) -> None:
 
 
 def configure_report(p) -> None:
-    p.add_argument("files", nargs="+", help="result files from simulate or compare --out (merged; two kinds "
-                                           "of games are compared, paired by seed)")
+    p.add_argument(
+        "files",
+        nargs="+",
+        help="result files from simulate or compare --out (merged; two kinds of games are compared, paired by seed)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--html", help="also write an HTML report with plots (and its PNGs beside it)")
     p.add_argument("--detail", action="store_true", help="also show each rule per seat")
@@ -103,8 +135,14 @@ def check_counts(args) -> None:
         raise arguments.CommandError(str(exc)) from None
     for given in (args.precision_width, args.detect_width):
         if given is not None and given[1] != precision.is_rate(args.on):
-            raise arguments.CommandError(f"`{args.on}` is " + ("a rate: give the width in pp (3pp)" if given[1] is False
-                                                         else "not a rate: give the width as a number"))
+            raise arguments.CommandError(
+                f"`{args.on}` is "
+                + (
+                    "a rate: give the width in pp (3pp)"
+                    if given[1] is False
+                    else "not a rate: give the width as a number"
+                )
+            )
     if args.precision and args.max_games < args.games:
         raise arguments.CommandError("--max-games must be at least -n")
     # Refused before any game is played, not after an hour of simulation.
@@ -123,6 +161,7 @@ def side_of(args, game: str, options: dict, variants: list, label: str):
     players = arguments.player_count(engine, args.players)
     agents = arguments.agent_list(args.agents) if args.agents else [RECOMMENDED]
     from meeple.interpreter.agents import make_agents
+
     make_agents(engine, agents, players, 0)  # an unknown agent is a usage error before any game
     return Side(game, players, tuple(agents), tuple(sorted(options.items())), tuple(variants), label, files)
 
@@ -152,8 +191,11 @@ def play_sides(args, sides: list[Side], result) -> tuple[list[dict], bool]:
             if precision.narrow_enough(now, args.on, args.precision_width[0]):
                 break
             games_a_side = min(limit, precision.games_for(now, args.on, args.precision_width[0], games_a_side))
-            print(f"precision: {args.on} not yet within {args.precision} after {len(rows) // len(sides)} games "
-                  f"a side; playing up to {games_a_side}", file=sys.stderr)
+            print(
+                f"precision: {args.on} not yet within {args.precision} after {len(rows) // len(sides)} games "
+                f"a side; playing up to {games_a_side}",
+                file=sys.stderr,
+            )
     finally:
         if out:
             out.close(tasks_for(sides, games_a_side, args.seed) if not stopped else None)
@@ -184,6 +226,7 @@ def _play_round(args, todo: list, rows: list, out) -> bool:
 
 def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
     from meeple.interpreter import outputs
+
     try:
         out = RowsFile(path)
         out.open(resume, tasks)
@@ -196,6 +239,7 @@ def _open_out(path: str, resume: bool, tasks: list) -> RowsFile:
 
 def write_guarded(path: str, write) -> None:
     from meeple.interpreter import outputs
+
     try:
         outputs.guard(path)
         write()
@@ -235,8 +279,11 @@ def _precision_lines(args, result: dict) -> list[str]:
             show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
             half = (got[2] - got[1]) / 2
             reached = "as asked" if half <= args.precision_width[0] else f"not reached in {args.max_games} games"
-            lines.append(f"Precision: {args.on} = {show(got[0])}, 95% CI [{show(got[1])}, {show(got[2])}] "
-                         f"(±{100 * half:.1f}pp" if rate else f"(±{half:.2f}")
+            lines.append(
+                f"Precision: {args.on} = {show(got[0])}, 95% CI [{show(got[1])}, {show(got[2])}] (±{100 * half:.1f}pp"
+                if rate
+                else f"(±{half:.2f}"
+            )
             lines[-1] += f"; ±{args.precision} asked: {reached}) after {got[4]} games."
     if getattr(args, "detect", None):
         line = precision.detect_line(result, args.on, args.detect_width[0], args.detect_width[1])
@@ -270,7 +317,9 @@ def cmd_compare(args) -> int:
     else:
         base_options = arguments.parse_options(args.base_option)
         if not options and not args.variant and not base_options and not args.base_variant:
-            raise arguments.CommandError("say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file")
+            raise arguments.CommandError(
+                "say what to compare: --variant NAME, --option NAME=VALUE, or a second .rules file"
+            )
         for name in set(fixed) & (set(options) | set(base_options)):
             raise arguments.CommandError(f"option `{name}` is both fixed and compared: give it one way")
         label_a = _setup_words(args.base_variant, base_options) or "base"
@@ -281,9 +330,14 @@ def cmd_compare(args) -> int:
         b = side_of(args, args.game, {**fixed, **options}, args.fixed_variant + args.variant, label_b)
         if a.players != b.players:
             raise arguments.CommandError("both sides must play with the same number of players: give --players")
+
     def comparison_of(rows):
-        return stats.compare([r for r in rows if r["side"] == a.label], [r for r in rows if r["side"] == b.label],
-                             labels=(a.label, b.label))
+        return stats.compare(
+            [r for r in rows if r["side"] == a.label],
+            [r for r in rows if r["side"] == b.label],
+            labels=(a.label, b.label),
+        )
+
     rows, stopped = play_sides(args, [a, b], comparison_of)
     rows_a = [r for r in rows if r["side"] == a.label]
     rows_b = [r for r in rows if r["side"] == b.label]
@@ -298,6 +352,7 @@ def cmd_compare(args) -> int:
 
 def _report(path: str, result: dict, rows_a, rows_b, title: str, opening: list[str]) -> None:
     from meeple.interpreter.lab.report import write_report
+
     files = write_report(path, result, rows_a, rows_b, title=title, opening=opening)
     print(f"report: {', '.join(files)}", file=sys.stderr)
 
@@ -316,8 +371,10 @@ def cmd_report(args) -> int:
         raise arguments.CommandError("no result rows in " + ", ".join(args.files))
     sides = sides_of(rows)
     if len(sides) > 2:
-        raise arguments.CommandError(f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
-                                  "a report summarizes one or compares two")
+        raise arguments.CommandError(
+            f"these files hold {len(sides)} kinds of games ({', '.join(sides)}); "
+            "a report summarizes one or compares two"
+        )
     (label_a, rows_a), *rest = sides.items()
     game = rows_a[0]["ruleset"]
     if not rest:

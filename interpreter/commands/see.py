@@ -4,6 +4,7 @@ SVG or PNG) and `meeple show` (a traced game as it stood after decision K).
 The drawings are interpreter/graphs.py (DOT) and interpreter/pictures.py (matplotlib);
 replaying a trace to a step is interpreter/show.py.
 """
+
 from __future__ import annotations
 
 import sys
@@ -20,9 +21,12 @@ def configure_graph(p) -> None:
     pic = p.add_mutually_exclusive_group()
     pic.add_argument("--svg", action="store_true", help="draw an SVG picture (matplotlib, no Graphviz needed)")
     pic.add_argument("--png", action="store_true", help="draw a PNG picture (matplotlib, no Graphviz needed)")
-    p.add_argument("--out", metavar="FILE",
-                   help="write here; DOT is printed without it; a picture goes to GAME_flow.svg or "
-                        "GAME_BOARD.svg (.png) in this folder; --out x.svg or x.png alone draws that")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write here; DOT is printed without it; a picture goes to GAME_flow.svg or "
+        "GAME_BOARD.svg (.png) in this folder; --out x.svg or x.png alone draws that",
+    )
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
 
@@ -57,8 +61,10 @@ def cmd_graph(args) -> int:
             raise arguments.CommandError(str(exc)) from None
         except OSError as exc:
             raise arguments.CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
-        print(f"wrote {out}" + (f" (board {board}, what `{args.board}` starts as)"
-                                if args.board and board != args.board else ""))
+        print(
+            f"wrote {out}"
+            + (f" (board {board}, what `{args.board}` starts as)" if args.board and board != args.board else "")
+        )
         return 0
     try:
         text = graphs.flow_dot(engine.game) if args.flow else graphs.board_dot(engine.game, board)
@@ -78,8 +84,9 @@ def cmd_graph(args) -> int:
 
 def configure_show(p) -> None:
     p.add_argument("trace", help="a trace written by `meeple run --trace`")
-    p.add_argument("--step", type=int, required=True, metavar="K",
-                   help="0 = right after setup, K = after the K-th decision")
+    p.add_argument(
+        "--step", type=int, required=True, metavar="K", help="0 = right after setup, K = after the K-th decision"
+    )
     p.add_argument("--seat", type=int, metavar="N", help="show only what seat N (1-based) could see")
     p.add_argument("--svg", metavar="FILE", help="also draw the grids and path boards at that step into FILE")
 

@@ -3,6 +3,7 @@
 Kept apart from app.py so that `meeple --help` and the other commands do not
 import the web libraries; a missing `web` extra is one clear line.
 """
+
 from __future__ import annotations
 
 import socket
@@ -12,16 +13,26 @@ from meeple.interpreter.extras import need
 
 
 def configure_serve(p) -> None:
-    p.add_argument("games", nargs="*", metavar="GAME",
-                   help="shipped ruleset names or .rules paths to offer (default: every shipped game)")
+    p.add_argument(
+        "games",
+        nargs="*",
+        metavar="GAME",
+        help="shipped ruleset names or .rules paths to offer (default: every shipped game)",
+    )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default="tables.sqlite", help="the SQLite file that keeps the tables")
-    p.add_argument("--trace", action="append", default=[], metavar="FILE",
-                   help="open a trace (JSON lines) in the replay viewer")
-    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                   help="a host name the table answers to besides localhost, 127.0.0.1, ::1 and --host "
-                        "(the name people use behind a reverse proxy); repeatable")
+    p.add_argument(
+        "--trace", action="append", default=[], metavar="FILE", help="open a trace (JSON lines) in the replay viewer"
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the table answers to besides localhost, 127.0.0.1, ::1 and --host "
+        "(the name people use behind a reverse proxy); repeatable",
+    )
 
 
 def check_port(host: str, port: int) -> None:
@@ -41,6 +52,7 @@ def cmd_serve(args) -> int:
 
     need("web", "meeple serve", "uvicorn", "starlette", "websockets")
     from meeple.interpreter.table.guard import bad_host_name
+
     games = args.games or list(shipped_rulesets())
     for g in games:
         find_ruleset(g)  # an unknown game: one line, exit 2
@@ -58,6 +70,7 @@ def cmd_serve(args) -> int:
 
     from meeple.interpreter.table.app import create_app
     from meeple.interpreter.table.store import StoreError
+
     try:
         app = create_app(games, args.db, traces, [args.host, *args.allowed_host])
     except trace.TraceError as exc:
@@ -68,8 +81,10 @@ def cmd_serve(args) -> int:
         raise UsageError(f"cannot open the database {args.db}: {exc}") from None
     print(f"Meeple play table: open http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl+C stops)")
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:  # no browser asks for host 0.0.0.0
-        print("listening on every address: give --allowed-host NAME for each name or address people open "
-              "the table by (only localhost is answered now)")
+        print(
+            "listening on every address: give --allowed-host NAME for each name or address people open "
+            "the table by (only localhost is answered now)"
+        )
     if traces:
         print(f"replays: http://{args.host}:{args.port}/replay")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

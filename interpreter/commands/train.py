@@ -10,6 +10,7 @@ game, players, games, agents and seed give the same file.
 This is a command of the lab, above the agents: it plays games with any registered agent, and
 the agents import only the model reader (learned.py), never this.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,12 +24,11 @@ from meeple.interpreter.extras import need
 from meeple.interpreter.loader import load
 from meeple.interpreter.rng import Random
 
-SAMPLE_EVERY = 4   # on average one position in this many decisions is recorded
-RIDGE = 1.0        # the penalty on weights, on standardized features
+SAMPLE_EVERY = 4  # on average one position in this many decisions is recorded
+RIDGE = 1.0  # the penalty on weights, on standardized features
 
 
-def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: int = 1,
-          ridge: float = RIDGE) -> dict:
+def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: int = 1, ridge: float = RIDGE) -> dict:
     """Self-play games; a model of each seat's final score from the positions on the way: the
     score now, and the points still to come fitted on the other features. The games may be
     played in `jobs` processes: the positions kept are the same (each game has its own seed,
@@ -41,7 +41,7 @@ def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: 
     agents = list(agents) or ["random"]
     seats = (agents + [agents[-1]] * players)[:players]  # a short list repeats its last name (make_agents)
     # The seats turn from game to game, so that each agent of a mix plays every seat.
-    tasks = [(players, seats[g % players:] + seats[:g % players], seed * 1000 + g) for g in range(games)]
+    tasks = [(players, seats[g % players :] + seats[: g % players], seed * 1000 + g) for g in range(games)]
     for g, (seen, final) in enumerate(played(engine, tasks, jobs)):
         for position in seen:
             if pick.below(SAMPLE_EVERY) == 0:
@@ -53,19 +53,31 @@ def train(engine, players: int, games: int, seed: int, agents: list[str], jobs: 
     x, y = np.array(rows, dtype=float).reshape(len(rows), len(names)), np.array(targets, dtype=float)
     scored = np.array([n.startswith("score:") for n in names])
     weights, bias, mean, scale = fit(x, y, scored, ridge)
-    return {"game": engine.game.title, "digest": engine.game.digest, **rules_chosen(engine.game),
-            "players": players, "games": games,
-            "seed": seed, "agents": agents, "positions": len(y), "ridge": ridge,
-            "r2": r_squared(y, (x - mean) / scale @ weights + bias) if len(y) else 0.0,
-            "r2_held_out": held_out(x, y, np.array(of_game), scored, ridge),
-            "features": names, "mean": mean.tolist(), "scale": scale.tolist(),
-            "weights": weights.tolist(), "bias": bias}
+    return {
+        "game": engine.game.title,
+        "digest": engine.game.digest,
+        **rules_chosen(engine.game),
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "agents": agents,
+        "positions": len(y),
+        "ridge": ridge,
+        "r2": r_squared(y, (x - mean) / scale @ weights + bias) if len(y) else 0.0,
+        "r2_held_out": held_out(x, y, np.array(of_game), scored, ridge),
+        "features": names,
+        "mean": mean.tolist(),
+        "scale": scale.tolist(),
+        "weights": weights.tolist(),
+        "bias": bias,
+    }
 
 
 def fit(x, y, scored, ridge: float) -> tuple:
     """Ridge regression of the final scores y on the positions' features x, the score now (the
     `scored` columns) at face value: (weights and bias on standardized features, mean, scale)."""
     import numpy as np
+
     now = x[:, scored].sum(axis=1)  # the score now: each score rule's points
     mean = x.mean(axis=0) if len(x) else np.zeros(x.shape[1])
     scale = x.std(axis=0) if len(x) else np.ones_like(mean)
@@ -87,6 +99,7 @@ def held_out(x, y, of_game, scored, ridge: float, folds: int = 5) -> float | Non
     predicted by a model of the others. On the positions fitted, R^2 flatters: a model of 12
     games of a shipped tile-laying game scored 0.76 on them and -1.22 on others (docs/agents.md)."""
     import numpy as np
+
     if len(set(of_game.tolist())) < folds:
         return None
     predicted = np.zeros_like(y)
@@ -118,6 +131,7 @@ def played(engine, tasks: list[tuple], jobs: int):
     if jobs <= 1:
         return (self_play(engine, *task) for task in tasks)
     from concurrent.futures import ProcessPoolExecutor
+
     g = engine.game
     ruleset = (str(g.path), dict(g.options), list(g.variants))
     pool = ProcessPoolExecutor(max_workers=jobs)
@@ -151,13 +165,22 @@ def configure_train(p) -> None:
     p.add_argument("--games", type=int, default=40, help="self-play games (default 40)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--agents", default="greedy", help="who plays the self-play games (default greedy)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="train for the game played with this option (its own model file)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="train for the game played with this option (its own model file)",
+    )
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
     p.add_argument("--jobs", type=int, default=1, help="processes playing the games (the same model)")
-    p.add_argument("--ridge", type=float, default=RIDGE,
-                   help=f"the penalty on weights of standardized features (default {RIDGE:g}); "
-                        "compare choices by the R^2 on held-out games it prints")
+    p.add_argument(
+        "--ridge",
+        type=float,
+        default=RIDGE,
+        help=f"the penalty on weights of standardized features (default {RIDGE:g}); "
+        "compare choices by the R^2 on held-out games it prints",
+    )
     p.add_argument("--out", help="where to write the model (default: NAME.model.json next to the ruleset)")
 
 
@@ -184,7 +207,10 @@ def cmd_train(args) -> int:
         save(data, path)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    print(f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
-          f"R^2 {data['r2']:.2f} on them" + (f", {data['r2_held_out']:.2f} on games held out"
-                                              if data["r2_held_out"] is not None else "") + f"; wrote {path}")
+    print(
+        f"{g.title}: {data['positions']} positions from {args.games} games of {', '.join(agents)}, "
+        f"R^2 {data['r2']:.2f} on them"
+        + (f", {data['r2_held_out']:.2f} on games held out" if data["r2_held_out"] is not None else "")
+        + f"; wrote {path}"
+    )
     return 0

@@ -27,6 +27,7 @@ the machine runs the op again and the options are recomputed. Nothing else is
 kept: the interrupt is a frame, the "held last time" marks are plain vars
 (`#held/ACTION/P`). A game that declares no action pays one list test per decision.
 """
+
 from __future__ import annotations
 
 from operator import attrgetter
@@ -100,8 +101,7 @@ def interrupt(m, actor, line: int) -> bool:
 
 def _plan(game) -> tuple:
     """(the actions' blocks, the interrupting actions, the offered ones), worked out once."""
-    plan = game.cache["action plan"] = (frozenset(a.block for a in game.actions), _interrupting(game),
-                                        _offered(game))
+    plan = game.cache["action plan"] = (frozenset(a.block for a in game.actions), _interrupting(game), _offered(game))
     return plan
 
 
@@ -140,8 +140,9 @@ def marks(game, players: int) -> list:
     """The keys of the "held" marks, [player][i] for the i-th interrupting action."""
     found = game.cache.get(("held marks", players))
     if found is None:
-        found = game.cache[("held marks", players)] = [[f"{HELD}{a.name}/{q}" for a in _interrupting(game)]
-                                                       for q in range(players)]
+        found = game.cache[("held marks", players)] = [
+            [f"{HELD}{a.name}/{q}" for a in _interrupting(game)] for q in range(players)
+        ]
     return found
 
 
@@ -177,10 +178,17 @@ def _offer(m, actor, line: int):
             if q == actor:
                 mine = [a for a, held in zip(inter, now) if held]
             elif fresh:
-                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
-                          else f"Act now ({vars_.get(MOMENT)})?")
-                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a, held in zip(inter, now) if held]
-                                    + [None], "interrupt": True, "secret": False, "line": line, "prompt": prompt}
+                prompt = (
+                    f"Act now, before P{actor + 1} decides?" if actor is not None else f"Act now ({vars_.get(MOMENT)})?"
+                )
+                state["pending"] = {
+                    "actor": q,
+                    "options": [{ACT: a.name} for a, held in zip(inter, now) if held] + [None],
+                    "interrupt": True,
+                    "secret": False,
+                    "line": line,
+                    "prompt": prompt,
+                }
                 return None
     elif inter:
         vars_ = state["vars"]
@@ -199,10 +207,17 @@ def _offer(m, actor, line: int):
             if q == actor:
                 mine = able
             elif fresh:
-                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
-                          else f"Act now ({vars_.get(MOMENT)})?")
-                state["pending"] = {"actor": q, "options": [{ACT: a.name} for a in able] + [None],
-                                    "interrupt": True, "secret": False, "line": line, "prompt": prompt}
+                prompt = (
+                    f"Act now, before P{actor + 1} decides?" if actor is not None else f"Act now ({vars_.get(MOMENT)})?"
+                )
+                state["pending"] = {
+                    "actor": q,
+                    "options": [{ACT: a.name} for a in able] + [None],
+                    "interrupt": True,
+                    "secret": False,
+                    "line": line,
+                    "prompt": prompt,
+                }
                 return None
     if actor is None:
         return []
@@ -236,10 +251,17 @@ def _lone(m, a, actor, line: int):
             if q == actor:
                 mine = [a] if held else []
             elif fresh:
-                prompt = (f"Act now, before P{actor + 1} decides?" if actor is not None
-                          else f"Act now ({vars_.get(MOMENT)})?")
-                state["pending"] = {"actor": q, "options": [{ACT: a.name}, None], "interrupt": True,
-                                    "secret": False, "line": line, "prompt": prompt}
+                prompt = (
+                    f"Act now, before P{actor + 1} decides?" if actor is not None else f"Act now ({vars_.get(MOMENT)})?"
+                )
+                state["pending"] = {
+                    "actor": q,
+                    "options": [{ACT: a.name}, None],
+                    "interrupt": True,
+                    "secret": False,
+                    "line": line,
+                    "prompt": prompt,
+                }
                 return True, None
     finally:
         m.env = saved

@@ -6,6 +6,7 @@ none runs `otherwise` ("must if possible"), one is taken at once, more stop the
 machine with `state["pending"]` set. `apply` later calls `take` with the
 chosen option's value. `may` adds a "pass" option (value None).
 """
+
 from __future__ import annotations
 
 from meeple.dsl.errors import MeepleError
@@ -49,8 +50,10 @@ def no_options(m, what: str) -> MeepleError:
     the choice by the machine (`in phase ...: ...`, its line and a caret), with what to do."""
     hint = "add `otherwise:` to say what happens when there is nothing to choose"
     if m.game.actions:
-        hint += (", or make sure there is something: an action at any time taken between a check and this "
-                 "choice can spend what was checked (put both in `together:`)")
+        hint += (
+            ", or make sure there is something: an action at any time taken between a check and this "
+            "choice can spend what was checked (put both in `together:`)"
+        )
     return MeepleError(f"{what} and no `otherwise`", hint=hint)
 
 
@@ -94,8 +97,23 @@ def suspend(m, frame, op, actor, options, **extra) -> bool:
 
 
 class ChooseFrom:
-    __slots__ = ("may", "var", "source", "where", "by", "otherwise", "end", "span", "prompt", "unique",
-                 "cell_test", "secret", "label", "filter", "fresh")
+    __slots__ = (
+        "may",
+        "var",
+        "source",
+        "where",
+        "by",
+        "otherwise",
+        "end",
+        "span",
+        "prompt",
+        "unique",
+        "cell_test",
+        "secret",
+        "label",
+        "filter",
+        "fresh",
+    )
 
     def __init__(self, may, var, source, where, by, prompt, span, unique=False, cell_test=None, secret=False):
         self.may, self.var, self.source, self.where, self.by = may, var, source, where, by
@@ -116,9 +134,11 @@ class ChooseFrom:
             return False
         if len(options) > 1 and type(self.prompt) is str and not m.game.actions:
             # The usual case, what `suspend` would do, without its call: a plain decision.
-            m.state["pending"] = {"actor": m.env["player"] if self.by is the_player else self.by(m),
-                                  "options": options,
-                                  "line": self.span.line if self.span else 0}
+            m.state["pending"] = {
+                "actor": m.env["player"] if self.by is the_player else self.by(m),
+                "options": options,
+                "line": self.span.line if self.span else 0,
+            }
             return True
         return suspend(m, frame, self, self.by(m), options)
 
@@ -226,8 +246,7 @@ class Place:
         options = placements_for(m, piece, key)
         if not options:
             raise ValueError(f"`{piece}` does not fit on `{key}` (check with `fits` first)")
-        return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key,
-                       undoable=self.undoable)
+        return suspend(m, frame, self, self.by(m), options, piece=piece, grid=key, undoable=self.undoable)
 
     def take(self, m, frame, value):
         piece, key = self.piece(m), self.grid(m)
@@ -245,8 +264,9 @@ def put(m, piece: str, key: str, value) -> None:
     grid = m.state["grids"][key]
     cells = grid["cells"]
     known = placement_table(m, piece, key).by_option.get((orientation, row, col))
-    if known is not None and (not known.mask & placing.occupied(m, key) if placing.KEEP
-                              else all(cells[i] is None for i, _ in known.cells)):
+    if known is not None and (
+        not known.mask & placing.occupied(m, key) if placing.KEEP else all(cells[i] is None for i, _ in known.cells)
+    ):
         # A placement that fits (the usual case): its cells are known already.
         covered = []
         for i, v in known.cells:
@@ -301,8 +321,12 @@ def option_id(game, value) -> str:
     if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
         return f"r{value[1]}c{value[2]}o{value[0]}"
     if isinstance(value, list):
-        if len(value) == 2 and type(value[1]) is int and isinstance(value[0], str) \
-                and value[0].split("/", 1)[0] in game.grids:
+        if (
+            len(value) == 2
+            and type(value[1]) is int
+            and isinstance(value[0], str)
+            and value[0].split("/", 1)[0] in game.grids
+        ):
             return f"{value[0]}@{value[1]}"  # a cell
         # A list of things (a set of cards, a row of cells): their ids joined, `none` if empty.
         return "+".join(option_id(game, v) for v in value) if value else "none"
@@ -347,7 +371,7 @@ class WindowChoice:
         shown = " ".join(str(x) for x in moment) if isinstance(moment, list) else moment
         if self.titled:
             return suspend(m, frame, self, frame[2][self.who], options + [None])
-        prompt = f"React at \"{shown}\"?"  # kept in the state, not on this shared op
+        prompt = f'React at "{shown}"?'  # kept in the state, not on this shared op
         return suspend(m, frame, self, frame[2][self.who], options + [None], prompt=prompt)
 
     def take(self, m, frame, value):

@@ -11,6 +11,7 @@ of picked items, in the order of LIST, and the block runs.
                                     (at once for LO = 0: the set may be empty)
     picked == HI or none left    -> done by itself (with too few: `otherwise`, or an error)
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.effects.choices import ChooseFrom, no_options, suspend

@@ -15,6 +15,7 @@ loop's position). Views show another player's kept choice as "?"
 (interpreter/state.py); a bot simulating on such a view guesses it as a legal
 option at random when the reveal reaches it.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter import rng
@@ -59,8 +60,13 @@ class Gather:
             options = options + mine
         if len(options) == 1 and (not self.inner.may or options[0] is None):
             if m.recording:
-                m.emit("auto", player=who, choice=option_id(m.game, options[0]), secret=True,
-                       **lone_option(m, self.inner, options[0], {}))
+                m.emit(
+                    "auto",
+                    player=who,
+                    choice=option_id(m.game, options[0]),
+                    secret=True,
+                    **lone_option(m, self.inner, options[0], {}),
+                )
             self.keep(frame, who, True, options[0])
             return False
         pending = {"actor": who, "options": options, "line": self.span.line if self.span else 0}
@@ -112,4 +118,3 @@ class Recall:
             return False
         self.inner.take(m, frame, value)
         return False
-

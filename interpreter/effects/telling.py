@@ -11,6 +11,7 @@ told as usual), so the checker refuses choices written inside one.
 named by its index) back to its starting value and tells it as one `reset`
 event, instead of one `set` per player and value.
 """
+
 from __future__ import annotations
 
 import copy

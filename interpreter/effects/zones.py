@@ -5,6 +5,7 @@ from a `bag` picks at random with the state's RNG; from anything else it takes
 the top. A component is always in exactly one zone (or covering grid cells),
 so moving one finds it wherever it is.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter import rng
@@ -123,7 +124,7 @@ def draw(m, count: int, src: str, to: str) -> None:
 
 def refill_key(m, spec, src: str) -> str:
     """The zone a draw from `src` refills from: `discard/0` for `deck/0`, or the shared one."""
-    return spec.refill + src[len(spec.name):] if m.game.zones[spec.refill].per else spec.refill
+    return spec.refill + src[len(spec.name) :] if m.game.zones[spec.refill].per else spec.refill
 
 
 def refill_from(m, spec, src: str) -> None:

@@ -20,6 +20,7 @@ Each is defined here once, with its formula (docs/lab.md repeats them):
   took it. "Never taken": offered at least MIN_OFFERED times and never taken;
   "always taken": offered at least MIN_OFFERED times and taken every time.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,15 @@ def first_player(ok: list) -> dict | None:
     wins = math.fsum(win_share(r, r["first_player"]) for r in games)
     fair = 1 / len(games[0]["scores"])
     p, low, high = wilson(wins, len(games))
-    return {"games": len(games), "wins": wins, "rate": p, "low": low, "high": high, "fair": fair,
-            "p": inference.binomial_test(wins, len(games), fair)}
+    return {
+        "games": len(games),
+        "wins": wins,
+        "rate": p,
+        "low": low,
+        "high": high,
+        "fair": fair,
+        "p": inference.binomial_test(wins, len(games), fair),
+    }
 
 
 def closeness(ok: list) -> dict:
@@ -69,8 +77,9 @@ def deciding(ok: list, labels: list) -> list[dict]:
         s_ahead, s_behind, m_ahead, m_behind = sd(ahead), sd(behind), mean(ahead), mean(behind)
         if s_ahead is None or s_behind is None or m_ahead is None or m_behind is None:  # fewer than two
             continue
-        pooled = math.sqrt(((len(ahead) - 1) * s_ahead ** 2 + (len(behind) - 1) * s_behind ** 2)
-                           / (len(ahead) + len(behind) - 2))
+        pooled = math.sqrt(
+            ((len(ahead) - 1) * s_ahead**2 + (len(behind) - 1) * s_behind**2) / (len(ahead) + len(behind) - 2)
+        )
         d = (m_ahead - m_behind) / pooled if pooled else None
         out.append({"rule": label, "winners": m_ahead, "others": m_behind, "d": d})
     return sorted(out, key=lambda x: -abs(x["d"]) if x["d"] is not None else 0)
@@ -83,8 +92,9 @@ def picks(ok: list) -> list[dict]:
         for line, entry in (r.get("picks") or {}).items():
             into = merged.setdefault(line, {"title": entry["title"], "things": {}})
             for thing, seats in entry["things"].items():
-                per = into["things"].setdefault(thing, {"seats": [[0, 0] for _ in seats], "taken_wins": [],
-                                                        "passed_wins": []})
+                per = into["things"].setdefault(
+                    thing, {"seats": [[0, 0] for _ in seats], "taken_wins": [], "passed_wins": []}
+                )
                 for seat, (offered, taken) in enumerate(seats):
                     per["seats"][seat][0] += offered
                     per["seats"][seat][1] += taken
@@ -96,14 +106,26 @@ def picks(ok: list) -> list[dict]:
         for thing, per in entry["things"].items():
             offered = sum(o for o, _ in per["seats"])
             taken = sum(t for _, t in per["seats"])
-            things[thing] = {"offered": offered, "taken": taken, "rate": taken / offered if offered else None,
-                             "seats": per["seats"], "win_taken": mean(per["taken_wins"]),
-                             "win_passed": mean(per["passed_wins"]), "games_taken": len(per["taken_wins"]),
-                             "games_passed": len(per["passed_wins"])}
-        ordered = dict(sorted(things.items(), key=lambda kv: (kv[1]["rate"] if kv[1]["rate"] is not None else 2,
-                                                              kv[0])))
-        out.append({"line": line, "title": entry["title"], "things": ordered,
-                    "never": [t for t, d in ordered.items() if d["offered"] >= MIN_OFFERED and d["taken"] == 0],
-                    "always": [t for t, d in ordered.items()
-                               if d["offered"] >= MIN_OFFERED and d["taken"] == d["offered"]]})
+            things[thing] = {
+                "offered": offered,
+                "taken": taken,
+                "rate": taken / offered if offered else None,
+                "seats": per["seats"],
+                "win_taken": mean(per["taken_wins"]),
+                "win_passed": mean(per["passed_wins"]),
+                "games_taken": len(per["taken_wins"]),
+                "games_passed": len(per["passed_wins"]),
+            }
+        ordered = dict(
+            sorted(things.items(), key=lambda kv: (kv[1]["rate"] if kv[1]["rate"] is not None else 2, kv[0]))
+        )
+        out.append(
+            {
+                "line": line,
+                "title": entry["title"],
+                "things": ordered,
+                "never": [t for t, d in ordered.items() if d["offered"] >= MIN_OFFERED and d["taken"] == 0],
+                "always": [t for t, d in ordered.items() if d["offered"] >= MIN_OFFERED and d["taken"] == d["offered"]],
+            }
+        )
     return out

@@ -5,6 +5,7 @@ regularized incomplete beta function, so small samples get honest intervals
 without scipy). interpreter/lab/stats.py reads rows with them;
 interpreter/lab/inference.py builds the report-wide corrections on them.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,10 @@ def _betacf(a: float, b: float, x: float) -> float:
     d = 1.0 / (d if abs(d) > tiny else tiny)
     h = d
     for m in range(1, 20000):
-        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for aa in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1.0 + aa * d
             d = 1.0 / (d if abs(d) > tiny else tiny)
             c = 1.0 + aa / c
@@ -58,8 +61,7 @@ def betainc(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1.0:
         return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
     if x < (a + 1.0) / (a + b + 2.0):
         return front * _betacf(a, b, x) / a
     return 1.0 - front * _betacf(b, a, 1.0 - x) / b
@@ -97,9 +99,18 @@ def describe(xs) -> dict:
     """n, mean with its 95% interval, sd, min, quartiles, max (None when empty)."""
     xs = [x for x in xs if x is not None]
     m, low, high = mean_ci(xs)
-    return {"n": len(xs), "mean": m, "low": low, "high": high, "sd": sd(xs),
-            "min": min(xs, default=None), "q25": quantile(xs, 0.25), "median": quantile(xs, 0.5),
-            "q75": quantile(xs, 0.75), "max": max(xs, default=None)}
+    return {
+        "n": len(xs),
+        "mean": m,
+        "low": low,
+        "high": high,
+        "sd": sd(xs),
+        "min": min(xs, default=None),
+        "q25": quantile(xs, 0.25),
+        "median": quantile(xs, 0.5),
+        "q75": quantile(xs, 0.75),
+        "max": max(xs, default=None),
+    }
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple:

@@ -7,6 +7,7 @@ changed only when its adjusted p is below 0.05; for game length, scores and
 win rates that did not change, the line says how large a change this many
 games would have found, so "no change" is never read as "no effect".
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.lab import inference
@@ -41,8 +42,10 @@ def compare_findings(c: dict) -> list[str]:
     a, b = c["sides"]
     agents = ", ".join(c.get("agents") or []) or "?"
     both = f"; both sides: {c['fixed']}" if c.get("fixed") else ""
-    lines = [f"{b} against {a}: {c['pairs']} games paired by seed (agents: {agents}{both}); "
-             f"{c['tests']} tests, p-values adjusted by Holm's method."]
+    lines = [
+        f"{b} against {a}: {c['pairs']} games paired by seed (agents: {agents}{both}); "
+        f"{c['tests']} tests, p-values adjusted by Holm's method."
+    ]
     metrics = sorted(c["metrics"].values(), key=lambda m: ORDER.index(m["group"]) if m["group"] in ORDER else 99)
     changed = [m for m in metrics if m["significant"] and m["group"] not in DETAIL]
     if changed:
@@ -83,14 +86,15 @@ def summary_findings(s: dict) -> list[str]:
         uneven = [seat for seat in tested if seat["p_fair_adjusted"] < inference.ALPHA]
         fair = pct(tested[0]["fair"])
         if uneven:
-            lines += [f"Seat advantage: P{seat['seat'] + 1} wins {pct(seat['win_rate']['p'])} against an even "
-                      f"{fair} (p (Holm) {pval(seat['p_fair_adjusted'])})." for seat in uneven]
+            lines += [
+                f"Seat advantage: P{seat['seat'] + 1} wins {pct(seat['win_rate']['p'])} against an even "
+                f"{fair} (p (Holm) {pval(seat['p_fair_adjusted'])})."
+                for seat in uneven
+            ]
         else:
-            lines.append(f"No seat wins detectably more or less than an even {fair} "
-                         f"(n = {tested[0]['games']}).")
+            lines.append(f"No seat wins detectably more or less than an even {fair} (n = {tested[0]['games']}).")
     if s["ok"] < inference.FEW:
-        lines.append(f"Warning: only {s['ok']} games: intervals this wide say little; "
-                     f"play at least {inference.FEW}.")
+        lines.append(f"Warning: only {s['ok']} games: intervals this wide say little; play at least {inference.FEW}.")
     return lines
 
 

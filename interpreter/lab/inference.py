@@ -18,6 +18,7 @@ smallest difference a two-sided test at 5% finds with 80% power is
 (z(0.975) + z(0.8)) * s / sqrt(n); a difference d needs
 ((z(0.975) + z(0.8)) * s / d)^2 pairs (the normal approximation).
 """
+
 from __future__ import annotations
 
 import math
@@ -103,7 +104,13 @@ def binomial_test(successes: float, n: int, p0: float) -> float | None:
     k = round(successes)
 
     def pmf(i: int) -> float:
-        return math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
-                        + (i * math.log(p0) if i else 0.0) + ((n - i) * math.log1p(-p0) if n - i else 0.0))
+        return math.exp(
+            math.lgamma(n + 1)
+            - math.lgamma(i + 1)
+            - math.lgamma(n - i + 1)
+            + (i * math.log(p0) if i else 0.0)
+            + ((n - i) * math.log1p(-p0) if n - i else 0.0)
+        )
+
     observed = pmf(k)
     return min(1.0, math.fsum(q for i in range(n + 1) if (q := pmf(i)) <= observed * (1 + 1e-7)))

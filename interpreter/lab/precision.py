@@ -12,6 +12,7 @@ accepts every key of its table. Widths of rates are in percentage points
 `--detect 5pp` asks the other way round: how many games would find a change
 of that size in the figure (80% power at 5%, from the spread seen so far).
 """
+
 from __future__ import annotations
 
 import math
@@ -94,9 +95,14 @@ def check_figure(result: dict, figure: str) -> None:
     """Refuse a figure these games do not have, naming the ones they do."""
     if estimate(result, figure) is not None:
         return
-    known = list(result["metrics"]) if result["kind"] == "compare" else \
-        [f"win/{s}" for s in range(len(result["seats"]))] + [f"score/{s}" for s in range(len(result["seats"]))] + \
-        [f"measure/{k}" for k in result.get("measures") or {}] + list(result["length"])
+    known = (
+        list(result["metrics"])
+        if result["kind"] == "compare"
+        else [f"win/{s}" for s in range(len(result["seats"]))]
+        + [f"score/{s}" for s in range(len(result["seats"]))]
+        + [f"measure/{k}" for k in result.get("measures") or {}]
+        + list(result["length"])
+    )
     raise PrecisionError(f"these games have no figure `{figure}`; choose one of: {', '.join(known[:20])}")
 
 
@@ -109,4 +115,3 @@ def detect_line(result: dict, figure: str, difference: float, rate: bool) -> str
     size = f"{100 * difference:.1f}pp" if rate else f"{difference:g}"
     each = "paired games" if result["kind"] == "compare" else "games"
     return f"A change of {size} in {figure} needs about {needed} {each} to be found with 80% power."
-

@@ -17,6 +17,7 @@ fields at the end:
   from the first decision; 0: took the lead at the very end or never alone).
 - `margin`: the winner's total minus the best total behind it.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.effects.choices import Menu
@@ -83,6 +84,11 @@ class GameRecord:
                 held += 1
             lead_for_good = round(held / len(self.leaders), 4)
         ordered = sorted(totals, reverse=True)
-        return {"picks": self.picks, "actions": self.actions, "first_player": self.first_player,
-                "lead_changes": changes, "lead_for_good": lead_for_good,
-                "margin": ordered[0] - ordered[1] if len(ordered) > 1 else None}
+        return {
+            "picks": self.picks,
+            "actions": self.actions,
+            "first_player": self.first_player,
+            "lead_changes": changes,
+            "lead_for_good": lead_for_good,
+            "margin": ordered[0] - ordered[1] if len(ordered) > 1 else None,
+        }

@@ -10,6 +10,7 @@ can be mailed or opened offline: it references nothing outside itself. It
 works for one side (`meeple simulate`: a summary) and for two (`meeple
 compare`: a comparison, with both sides' rows).
 """
+
 from __future__ import annotations
 
 import base64
@@ -38,6 +39,7 @@ figure { margin: 1em 0; } img { max-width: 100%; height: auto; } figcaption { co
 
 def _figure(width: float, height: float, panels: int = 1):
     import matplotlib
+
     matplotlib.use("Agg")  # headless; set before anything imports pyplot
     from matplotlib.figure import Figure  # the object API: no pyplot state to leak between reports
 
@@ -71,9 +73,15 @@ def _plot_scores(sides: list) -> bytes:
                 data.append(values)
                 positions.append(s * (k + 1) + j)
         if data:
-            box = ax.boxplot(data, positions=positions, widths=0.7, patch_artist=True, showmeans=True,
-                             medianprops={"color": "#222"}, meanprops={"markerfacecolor": "#222",
-                                                                      "markeredgecolor": "#222"})
+            box = ax.boxplot(
+                data,
+                positions=positions,
+                widths=0.7,
+                patch_artist=True,
+                showmeans=True,
+                medianprops={"color": "#222"},
+                meanprops={"markerfacecolor": "#222", "markeredgecolor": "#222"},
+            )
             for patch in box["boxes"]:
                 patch.set_facecolor(COLOURS[j % len(COLOURS)])
                 patch.set_alpha(0.6)
@@ -104,8 +112,10 @@ def _plot_rules(summaries: list) -> bytes:
     for j, (name, rules) in enumerate(series):
         ds = [rules.get(k) or {} for k in labels]
         means = [d.get("mean") or 0.0 for d in ds]
-        err = [[m - (low if (low := d.get("low")) is not None else m) for m, d in zip(means, ds)],
-               [(high if (high := d.get("high")) is not None else m) - m for m, d in zip(means, ds)]]
+        err = [
+            [m - (low if (low := d.get("low")) is not None else m) for m, d in zip(means, ds)],
+            [(high if (high := d.get("high")) is not None else m) - m for m, d in zip(means, ds)],
+        ]
         xs = [i + (j - (len(series) - 1) / 2) * width for i in range(len(labels))]
         if labels:
             ax.bar(xs, means, width, yerr=err, capsize=3, label=name, color=COLOURS[j % len(COLOURS)])
@@ -158,12 +168,17 @@ def _plot_wins(summaries: list) -> bytes:
     for j, sm in enumerate(summaries):
         rates = [s["win_rate"] for s in sm["seats"]]
         first = sm.get("first_player")
-        rates.append({"p": first["rate"], "low": first["low"], "high": first["high"]} if first else
-                     {"p": None, "low": None, "high": None})
+        rates.append(
+            {"p": first["rate"], "low": first["low"], "high": first["high"]}
+            if first
+            else {"p": None, "low": None, "high": None}
+        )
         xs = [i + (j - (len(summaries) - 1) / 2) * width for i in range(len(names))]
         ps = [r["p"] if r["p"] is not None else 0.0 for r in rates]
-        err = [[p - (r["low"] if r["low"] is not None else p) for p, r in zip(ps, rates)],
-               [(r["high"] if r["high"] is not None else p) - p for p, r in zip(ps, rates)]]
+        err = [
+            [p - (r["low"] if r["low"] is not None else p) for p, r in zip(ps, rates)],
+            [(r["high"] if r["high"] is not None else p) - p for p, r in zip(ps, rates)],
+        ]
         ax.bar(xs, ps, width, yerr=err, capsize=3, label=str(sm["side"]), color=COLOURS[j % len(COLOURS)])
     if len(summaries[0]["seats"]) > 1:
         ax.axhline(1 / len(summaries[0]["seats"]), color="#999", linestyle=":", linewidth=1)
@@ -190,8 +205,12 @@ def pick_rates(summaries: list) -> list[dict]:
         sides = []
         for sm in summaries:
             same = {e["title"]: e for e in sm.get("picks") or []}.get(entry["title"], {"things": {}})
-            sides.append([wilson(d["taken"], d["offered"]) if (d := same["things"].get(t)) else (None, None, None)
-                          for t in things])
+            sides.append(
+                [
+                    wilson(d["taken"], d["offered"]) if (d := same["things"].get(t)) else (None, None, None)
+                    for t in things
+                ]
+            )
         out.append({"title": entry["title"], "things": things, "sides": sides})
     return out
 
@@ -210,8 +229,10 @@ def _plot_picks(summaries: list) -> bytes | None:
         for j, (sm, rates) in enumerate(zip(summaries, entry["sides"])):
             ys = [i + (j - (len(summaries) - 1) / 2) * width for i in range(len(things))]
             ps = [p if p is not None else 0.0 for p, _, _ in rates]
-            err = [[p - (lo if lo is not None else p) for p, (_, lo, _) in zip(ps, rates)],
-                   [(hi if hi is not None else p) - p for p, (_, _, hi) in zip(ps, rates)]]
+            err = [
+                [p - (lo if lo is not None else p) for p, (_, lo, _) in zip(ps, rates)],
+                [(hi if hi is not None else p) - p for p, (_, _, hi) in zip(ps, rates)],
+            ]
             ax.barh(ys, ps, width, xerr=err, capsize=2, color=COLOURS[j % len(COLOURS)], label=str(sm["side"]))
         ax.set_yticks(range(len(things)), things, fontsize=7)
         ax.invert_yaxis()
@@ -227,20 +248,32 @@ def _plot_effects(comparison: dict) -> bytes:
     """The main table's differences with their 95% intervals: rates in percentage points, the
     other figures in standard deviations of their per-seed differences (Cohen's d_z, so a
     score and a game length share one axis); flagged ones (adjusted p < 0.05) filled."""
-    rows = [m for m in comparison["metrics"].values()
-            if m["group"] not in stats.DETAIL and m["low"] is not None and (m["high"] - m["low"] or m["diff"])]
+    rows = [
+        m
+        for m in comparison["metrics"].values()
+        if m["group"] not in stats.DETAIL and m["low"] is not None and (m["high"] - m["low"] or m["diff"])
+    ]
     rates = [m for m in rows if m["group"] in ("win", "outcome")]
     others = [m for m in rows if m["group"] not in ("win", "outcome") and m.get("sd_diff")]
     fig, axes = _figure(11, max(3.0, 0.32 * max(len(rates), len(others), 1) + 1.5), panels=2)
-    for ax, group, scale, unit in ((axes[0], rates, lambda m, x: 100 * x, "difference (pp)"),
-                                   (axes[1], others, lambda m, x: x / m["sd_diff"], "difference (Cohen's d_z)")):
+    for ax, group, scale, unit in (
+        (axes[0], rates, lambda m, x: 100 * x, "difference (pp)"),
+        (axes[1], others, lambda m, x: x / m["sd_diff"], "difference (Cohen's d_z)"),
+    ):
         if not group:
             _empty(ax, "nothing to show")
             continue
         for i, m in enumerate(group):
             d, lo, hi = (scale(m, m[k]) for k in ("diff", "low", "high"))
-            ax.errorbar([d], [i], xerr=[[d - lo], [hi - d]], fmt="o",
-                        mfc="#c0392b" if m["significant"] else "white", color="#333", capsize=3)
+            ax.errorbar(
+                [d],
+                [i],
+                xerr=[[d - lo], [hi - d]],
+                fmt="o",
+                mfc="#c0392b" if m["significant"] else "white",
+                color="#333",
+                capsize=3,
+            )
         ax.axvline(0, color="#999", linewidth=0.8)
         ax.set_yticks(range(len(group)), [m["label"] for m in group], fontsize=8)
         ax.invert_yaxis()
@@ -256,8 +289,12 @@ def _html_table(title: str, headers, rows) -> str:
     cls = ["" if r else ' class="t"' for r in right]
     head = "".join(f"<th{c}>{esc(str(h))}</th>" for h, c in zip(headers, cls))
     marked = headers[-1] == "sig"
-    body = "".join(('<tr class="sig">' if marked and r[-1] == "*" else "<tr>")
-                   + "".join(f"<td{c}>{esc(str(v))}</td>" for v, c in zip(r, cls)) + "</tr>\n" for r in rows)
+    body = "".join(
+        ('<tr class="sig">' if marked and r[-1] == "*" else "<tr>")
+        + "".join(f"<td{c}>{esc(str(v))}</td>" for v, c in zip(r, cls))
+        + "</tr>\n"
+        for r in rows
+    )
     return f"<h3>{esc(title)}</h3>\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
 
 
@@ -278,8 +315,9 @@ def _findings_html(lines: Sequence[str]) -> str:
     return '<section class="findings">' + "".join(out) + "</section>"
 
 
-def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple report",
-                 opening: Sequence[str] = ()) -> list[str]:
+def write_report(
+    path, result: dict, rows_a, rows_b=None, title: str = "Meeple report", opening: Sequence[str] = ()
+) -> list[str]:
     """Write the HTML page at `path` and its PNGs beside it; return the paths written (page first).
 
     `result` is `stats.summarize(rows_a)` or `stats.compare(rows_a, rows_b)`; rows_b is the
@@ -296,20 +334,36 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
         for sm, label in zip(summaries, result["sides"]):
             sm["side"] = label
     sides = [(sm["side"], [r for r in rows if stats.is_ok(r)]) for sm, rows in zip(summaries, row_sets)]
-    plots = [("scores", "Total score per seat: box from first to third quartile, line at the median, "
-                        "triangle at the mean, whiskers to 1.5 IQR.", _plot_scores(sides)),
-             ("rules", "Mean points per seat from each scoring rule, with 95% t intervals.", _plot_rules(summaries)),
-             ("length", "Distribution of game length (machine steps) and of decisions per game.", _plot_length(sides)),
-             ("wins", "Each seat's win rate and the first player's, with 95% Wilson intervals.",
-              _plot_wins(summaries))]
+    plots = [
+        (
+            "scores",
+            "Total score per seat: box from first to third quartile, line at the median, "
+            "triangle at the mean, whiskers to 1.5 IQR.",
+            _plot_scores(sides),
+        ),
+        ("rules", "Mean points per seat from each scoring rule, with 95% t intervals.", _plot_rules(summaries)),
+        ("length", "Distribution of game length (machine steps) and of decisions per game.", _plot_length(sides)),
+        ("wins", "Each seat's win rate and the first player's, with 95% Wilson intervals.", _plot_wins(summaries)),
+    ]
     picks = _plot_picks(summaries)
     if picks is not None:
-        plots.append(("picks", "How often each thing offered at the decisions offered most was taken when offered "
-                               "(95% Wilson intervals); rarest picks on top.", picks))
+        plots.append(
+            (
+                "picks",
+                "How often each thing offered at the decisions offered most was taken when offered "
+                "(95% Wilson intervals); rarest picks on top.",
+                picks,
+            )
+        )
     if result.get("kind") == "compare":
-        plots.append(("effects", "Each difference of the main table with its 95% interval: rates in percentage "
-                                 "points (Newcombe), means in standard deviations of their per-seed differences (d_z, t interval).",
-                                 _plot_effects(result)))
+        plots.append(
+            (
+                "effects",
+                "Each difference of the main table with its 95% interval: rates in percentage "
+                "points (Newcombe), means in standard deviations of their per-seed differences (d_z, t interval).",
+                _plot_effects(result),
+            )
+        )
     written = []
     figures = []
     for name, caption, png in plots:
@@ -317,8 +371,10 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
         png_path.write_bytes(png)
         written.append(str(png_path))
         data = base64.b64encode(png).decode("ascii")
-        figures.append(f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,{data}">'
-                       f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+        figures.append(
+            f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
     esc = html.escape
     parts = [f"<h1>{esc(title)}</h1>"]
     if opening:
@@ -334,9 +390,12 @@ def write_report(path, result: dict, rows_a, rows_b=None, title: str = "Meeple r
         parts.append(f'<p class="meta">{esc(tables.summary_heading(sm))}</p>')
         parts += [_html_table(*t) for t in tables.summary_tables(sm)]
     parts.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in stats.NOTES) + "</ul>")
-    page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            + "\n".join(parts) + "\n</body>\n</html>\n")
+    page = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(parts)
+        + "\n</body>\n</html>\n"
+    )
     path.write_text(page, encoding="utf-8")
     return [str(path)] + written
 
@@ -354,8 +413,14 @@ def plot_sweep(result: dict) -> bytes:
         _bars(ax_win, [x + 0.06 * (s - seats / 2) for x in xs], rates, "p", f"P{s + 1}")
     firsts = [sm.get("first_player") for sm in summaries]
     if all(firsts):
-        _bars(ax_win, xs, [{"p": f["rate"], "low": f["low"], "high": f["high"]} for f in firsts], "p",
-              "first player", style="k--")
+        _bars(
+            ax_win,
+            xs,
+            [{"p": f["rate"], "low": f["low"], "high": f["high"]} for f in firsts],
+            "p",
+            "first player",
+            style="k--",
+        )
     if seats > 1:
         ax_win.axhline(1 / seats, color="#999", linestyle=":", linewidth=1)  # an even share
     ax_win.set_ylabel("win rate")

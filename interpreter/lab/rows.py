@@ -14,6 +14,7 @@ an uninterrupted run writes.
 A row's key is its side and setup (ruleset, options, variants, agents,
 players) and its seed: the same game, wherever it was played.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,16 @@ class RowsError(ValueError):
 
 
 def row_key(row: dict) -> tuple:
-    return (row["side"], row["ruleset"], json.dumps(row["options"], sort_keys=True), tuple(row["variants"]),
-            tuple(row["agents"]), row["players"], tuple(row.get("variant_files", ())), row["seed"])
+    return (
+        row["side"],
+        row["ruleset"],
+        json.dumps(row["options"], sort_keys=True),
+        tuple(row["variants"]),
+        tuple(row["agents"]),
+        row["players"],
+        tuple(row.get("variant_files", ())),
+        row["seed"],
+    )
 
 
 def task_key(task) -> tuple:
@@ -74,6 +83,7 @@ def read_rows(paths: list) -> list[dict]:
 
 def write_rows(path, rows: list[dict]) -> None:
     from meeple.interpreter import outputs
+
     outputs.write_text(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
 
 
@@ -82,6 +92,7 @@ class RowsFile:
 
     def __init__(self, path) -> None:
         from meeple.interpreter import outputs
+
         self.path = outputs.guard(path)
         self.rows: list[dict] = []  # every row in the file, old and new
         self.kept: list[dict] = []  # on resume: the rows of this run's games the file already held
@@ -95,8 +106,7 @@ class RowsFile:
             self.rows = [r for r in parse_lines(text, str(self.path), torn_tail=True) if not r.get("lost")]
             self._check_setup(tasks)
             # a torn last line is cut off, so that the next row starts on a line of its own
-            self.path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in self.rows),
-                                 encoding="utf-8")
+            self.path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in self.rows), encoding="utf-8")
         else:
             self.path.write_text("", encoding="utf-8")
         self.file = open(self.path, "a", encoding="utf-8")
@@ -109,9 +119,11 @@ class RowsFile:
         for row in self.rows:
             key = row_key(row)
             if key[0] in {s[0] for s in setups} and key[:-1] not in setups:
-                raise RowsError(f"{self.path} holds games of side `{key[0]}` played another way "
-                                f"(agents {', '.join(key[4])}, options {key[2]}, variants {list(key[3])}): "
-                                "resume with the same command, or give another --out")
+                raise RowsError(
+                    f"{self.path} holds games of side `{key[0]}` played another way "
+                    f"(agents {', '.join(key[4])}, options {key[2]}, variants {list(key[3])}): "
+                    "resume with the same command, or give another --out"
+                )
 
     def append(self, row: dict) -> None:
         self.rows.append(row)

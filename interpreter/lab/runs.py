@@ -16,6 +16,7 @@ process died apart from the others:
 Within one process (`jobs=1`) games run one after the other; the engine's step
 limit and the agents' decision limit (interpreter/agents) still bound them.
 """
+
 from __future__ import annotations
 
 import os
@@ -60,6 +61,7 @@ def play_all(tasks: list, jobs: int = 1, scheduler: str | None = None, timeout: 
 
 def _in_processes(tasks: list, jobs: int, timeout: float):
     from pebble import ProcessExpired, ProcessPool
+
     pool = ProcessPool(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
         futures: dict[Future, tuple] = {pool.schedule(_play, args=(task,), timeout=timeout): task for task in tasks}
@@ -80,11 +82,13 @@ def _in_processes(tasks: list, jobs: int, timeout: float):
 
 def _watch_parent(parent: int) -> None:
     """In each worker: end this process when the run's own process is gone (killed, not stopped)."""
+
     def watch():
         while True:
             if os.getppid() != parent:
                 os._exit(1)
             threading.Event().wait(1.0)
+
     threading.Thread(target=watch, daemon=True).start()
 
 

@@ -7,6 +7,7 @@ two sides of a comparison play the same seeds, and any row can be replayed
 alone with `meeple run ... --seed S`. interpreter/lab/runs.py plays many rows
 (processes, a Dask cluster); interpreter/lab/rows.py keeps them in files.
 """
+
 from __future__ import annotations
 
 import time
@@ -41,20 +42,44 @@ def engine_for(side: Side):
     engine = _ENGINES.get(key)
     if engine is None:
         from meeple.interpreter.loader import load
+
         engine = _ENGINES[key] = load(side.ruleset, side.options_dict(), list(side.variants), side.variant_files)
     return engine
 
 
 def blank_row(side: Side, seed: int) -> dict:
     """The row of a game not (yet) played: its setup, and nothing measured."""
-    return {"seed": seed, "ruleset": side.ruleset, "side": side.label, "players": side.players,
-            "options": side.options_dict(), "variants": list(side.variants), "agents": list(side.agents),
-            "variant_files": list(side.variant_files),
-            "scores": None, "breakdown": None, "ranking": None, "winners": None, "win": None,
-            "tiebreak_used": None, "turns": None, "decisions": 0, "steps": 0, "branching": None, "actions": {},
-            "measures": {}, "measure_kinds": {}, "picks": {}, "first_player": None, "lead_changes": None,
-            "lead_for_good": None, "margin": None,
-            "seconds": 0.0, "cpu": 0.0, "error": None}
+    return {
+        "seed": seed,
+        "ruleset": side.ruleset,
+        "side": side.label,
+        "players": side.players,
+        "options": side.options_dict(),
+        "variants": list(side.variants),
+        "agents": list(side.agents),
+        "variant_files": list(side.variant_files),
+        "scores": None,
+        "breakdown": None,
+        "ranking": None,
+        "winners": None,
+        "win": None,
+        "tiebreak_used": None,
+        "turns": None,
+        "decisions": 0,
+        "steps": 0,
+        "branching": None,
+        "actions": {},
+        "measures": {},
+        "measure_kinds": {},
+        "picks": {},
+        "first_player": None,
+        "lead_changes": None,
+        "lead_for_good": None,
+        "margin": None,
+        "seconds": 0.0,
+        "cpu": 0.0,
+        "error": None,
+    }
 
 
 def play_row(side: Side, seed: int) -> dict:
@@ -84,12 +109,19 @@ def play_row(side: Side, seed: int) -> dict:
         row["win"] = [o["win"] for o in outcome] if outcome is not None else None
         top = max(s["total"] for s in scores)
         row.update(
-            scores=[s["total"] for s in scores], breakdown=[s["breakdown"] for s in scores], ranking=ranking,
-            winners=winners, tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
-            turns=state["seq"], decisions=decisions, steps=steps,
+            scores=[s["total"] for s in scores],
+            breakdown=[s["breakdown"] for s in scores],
+            ranking=ranking,
+            winners=winners,
+            tiebreak_used=sum(1 for s in scores if s["total"] == top) > len(winners),
+            turns=state["seq"],
+            decisions=decisions,
+            steps=steps,
             branching=round(offered / decisions, 4) if decisions else None,
-            measures=engine.measures(state, kinds), measure_kinds=kinds,
-            **record.fields([s["total"] for s in scores], winners))
+            measures=engine.measures(state, kinds),
+            measure_kinds=kinds,
+            **record.fields([s["total"] for s in scores], winners),
+        )
     except (MeepleError, AgentError) as exc:
         row["error"] = str(exc).splitlines()[0]
     except Exception as exc:  # a broken bot or rule must cost one row, never the whole run
@@ -112,6 +144,7 @@ def check_scheduler(address: str, seconds: float = 5.0) -> None:
     the length is that of a small message."""
     import socket
     import struct
+
     host, _, port = address.removeprefix("tcp://").rpartition(":")
     if not host or not port.isdigit():
         raise ConnectionError("give the scheduler as tcp://HOST:PORT")

@@ -28,6 +28,7 @@ The choices, stated once (NOTES repeats them under every table):
 - A summary tests each seat's win rate against 1/players (the exact binomial
   test, Holm-adjusted across the seats): seat advantage.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,6 +65,7 @@ NOTES = [
 
 
 # ---------------------------------------------------------------- rows
+
 
 def is_ok(row: dict) -> bool:
     """A game that finished and was scored."""
@@ -121,11 +123,16 @@ def _things_tables(ok: list, labels: list) -> list[dict]:
                     total[label][t] = total[label].get(t, 0) + n
         first = members[0]
         names = sorted({t for label in members for t in total[label]}, key=lambda t: (-total[first].get(t, 0), t))
-        rows = {t: {label: {"count": total[label].get(t, 0),
-                            "games": sum(1 for c in counts[label] if t in c)} for label in members}
-                for t in names}
-        out.append({"kind": kind if not kind.startswith("? ") else None, "measures": members, "things": rows,
-                    "games": len(ok)})
+        rows = {
+            t: {
+                label: {"count": total[label].get(t, 0), "games": sum(1 for c in counts[label] if t in c)}
+                for label in members
+            }
+            for t in names
+        }
+        out.append(
+            {"kind": kind if not kind.startswith("? ") else None, "measures": members, "things": rows, "games": len(ok)}
+        )
     return out
 
 
@@ -134,7 +141,7 @@ def _labels(rows, key: str) -> list:
     seen = {}
     for r in rows:
         value = r.get(key) or {}
-        for d in (value if isinstance(value, list) else [value]):
+        for d in value if isinstance(value, list) else [value]:
             seen.update(dict.fromkeys(d or {}))
     return list(seen)
 
@@ -158,18 +165,30 @@ def summarize(rows) -> dict:
         p, low, high = wilson(wins, len(games))
         # seat advantage: each seat's rate against an even share (not for a game's own outcome, or solo)
         fair = 1 / len(games[0]["scores"]) if games and not by_outcome and len(games[0]["scores"]) > 1 else None
-        seats.append({"seat": s, "games": len(games), "wins": wins,
-                      "win_rate": {"p": p, "low": low, "high": high},
-                      "fair": fair, "p_fair": inference.binomial_test(wins, len(games), fair) if fair else None,
-                      "score": describe(r["scores"][s] for r in games),
-                      "rules": {k: describe(_rule(r, s, k) for r in games) for k in labels}})
+        seats.append(
+            {
+                "seat": s,
+                "games": len(games),
+                "wins": wins,
+                "win_rate": {"p": p, "low": low, "high": high},
+                "fair": fair,
+                "p_fair": inference.binomial_test(wins, len(games), fair) if fair else None,
+                "score": describe(r["scores"][s] for r in games),
+                "rules": {k: describe(_rule(r, s, k) for r in games) for k in labels},
+            }
+        )
     for seat, p in zip(seats, inference.holm([seat["p_fair"] for seat in seats])):
         seat["p_fair_adjusted"] = p
     rules = {k: describe(_rule(r, s, k) for r in ok for s in range(len(r["scores"]))) for k in labels}
     measure_labels = _labels(ok, "measures")
-    measures = {k: {"per_seat": describe(_measure_mean(r, k) for r in ok),
-                    "seats": [describe(_measure(r, s, k) for r in ok) for s in range(len(seats))]}
-                for k in measure_labels if not _listing(ok, k)}
+    measures = {
+        k: {
+            "per_seat": describe(_measure_mean(r, k) for r in ok),
+            "seats": [describe(_measure(r, s, k) for r in ok) for s in range(len(seats))],
+        }
+        for k in measure_labels
+        if not _listing(ok, k)
+    }
     things = _things_tables(ok, [k for k in measure_labels if _listing(ok, k)])
     draws = sum(1 for r in ok if len(r.get("winners") or []) > 1)
     tiebreaks = sum(1 for r in ok if r.get("tiebreak_used"))
@@ -179,17 +198,31 @@ def summarize(rows) -> dict:
         used = sum(1 for c in counts if c)
         actions[name] = {"mean": mean(counts), "sd": sd(counts), "games_used": used, "used_share": used / n}
     return {
-        "kind": "summary", "ruleset": _first(rows, "ruleset"), "side": _first(rows, "side", "base"), "games": len(rows),
+        "kind": "summary",
+        "ruleset": _first(rows, "ruleset"),
+        "side": _first(rows, "side", "base"),
+        "games": len(rows),
         "agents": _first(rows, "agents", []),
-        "ok": n, "players": sorted({r["players"] for r in rows if r.get("players") is not None}),
-        "errors": {"count": len(bad), "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"}
-                                                for r in bad[:ERRORS_SHOWN]]},
-        "seats": seats, "rules": rules, "measures": measures, "things": things,
-        "first_player": designer.first_player(ok), "closeness": designer.closeness(ok),
-        "deciding": designer.deciding(ok, labels), "picks": designer.picks(ok),
+        "ok": n,
+        "players": sorted({r["players"] for r in rows if r.get("players") is not None}),
+        "errors": {
+            "count": len(bad),
+            "first": [{"seed": r.get("seed"), "error": r.get("error") or "no scores"} for r in bad[:ERRORS_SHOWN]],
+        },
+        "seats": seats,
+        "rules": rules,
+        "measures": measures,
+        "things": things,
+        "first_player": designer.first_player(ok),
+        "closeness": designer.closeness(ok),
+        "deciding": designer.deciding(ok, labels),
+        "picks": designer.picks(ok),
         "wins_from": "outcome" if by_outcome else "place",
-        "draws": _rate(draws, n), "tiebreaks": _rate(tiebreaks, n),
-        "length": {k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")},
+        "draws": _rate(draws, n),
+        "tiebreaks": _rate(tiebreaks, n),
+        "length": {
+            k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")
+        },
         "actions": actions,
     }
 
@@ -220,12 +253,21 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
         if rate and diffs:
             res["p"] = mcnemar(sum(1 for v in diffs if v > 0), sum(1 for v in diffs if v < 0))
             res["diff"], res["low"], res["high"] = inference.paired_rates([x for x, _ in xy], [y for _, y in xy])
-        metrics[key] = {"label": label, "group": group, "n": res["n"],
-                        "a": mean(x for x, _ in xy), "b": mean(y for _, y in xy),
-                        "diff": res["diff"], "low": res["low"], "high": res["high"], "p": res["p"],
-                        "test": "McNemar" if rate else "paired t",
-                        "effect": None if rate else inference.effect_size(diffs), "sd_diff": sd(diffs),
-                        "detectable": inference.detectable(sd(diffs), len(diffs))}
+        metrics[key] = {
+            "label": label,
+            "group": group,
+            "n": res["n"],
+            "a": mean(x for x, _ in xy),
+            "b": mean(y for _, y in xy),
+            "diff": res["diff"],
+            "low": res["low"],
+            "high": res["high"],
+            "p": res["p"],
+            "test": "McNemar" if rate else "paired t",
+            "effect": None if rate else inference.effect_size(diffs),
+            "sd_diff": sd(diffs),
+            "detectable": inference.detectable(sd(diffs), len(diffs)),
+        }
 
     def seat_value(f, s):
         return lambda r: f(r, s) if s < len(r["scores"]) else None
@@ -236,14 +278,22 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
         add(f"score/{s}", f"score P{s + 1}", "score", seat_value(lambda r, s: r["scores"][s], s))
     for s in range(seats):  # seat 0's is the first player's win rate
         add(f"win/{s}", f"win rate P{s + 1}", "win", seat_value(win_share, s), rate=True)
-    add("first/win", "first player's win rate", "win",
+    add(
+        "first/win",
+        "first player's win rate",
+        "win",
         lambda r: win_share(r, r["first_player"]) if r.get("first_player") is not None and seats > 1 else None,
-        rate=True)
+        rate=True,
+    )
     add("draws", "shared first place", "outcome", lambda r: 1 if len(r.get("winners") or []) > 1 else 0, rate=True)
     add("tiebreaks", "tie-break used", "outcome", lambda r: 1 if r.get("tiebreak_used") else 0, rate=True)
     for k in rule_labels:
-        add(f"rule/{k}", f"rule {k} (per seat)", "rule",
-            lambda r, k=k: mean(_rule(r, s, k) for s in range(len(r["scores"]))) if r.get("breakdown") else None)
+        add(
+            f"rule/{k}",
+            f"rule {k} (per seat)",
+            "rule",
+            lambda r, k=k: mean(_rule(r, s, k) for s in range(len(r["scores"]))) if r.get("breakdown") else None,
+        )
     for k in rule_labels:
         for s in range(seats):
             add(f"rule/{k}/{s}", f"rule {k} P{s + 1}", "rule seat", seat_value(lambda r, s, k=k: _rule(r, s, k), s))
@@ -253,23 +303,32 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
     for k in counted:
         add(f"measure/{k}", f"{k} (per seat)", "measure", lambda r, k=k: _measure_mean(r, k))
     for k in [k for k in measure_labels if _listing(paired, k)]:
-        add(f"measure/{k}", f"{k} (things per game)", "measure",
-            lambda r, k=k: sum(_things(r, k).values()))
+        add(f"measure/{k}", f"{k} (things per game)", "measure", lambda r, k=k: sum(_things(r, k).values()))
         for t in sorted({t for r in paired for t in _things(r, k)}):
-            add(f"measure/{k}/{t}", f"{k}: {t} per game", "measure thing",
-                lambda r, k=k, t=t: _things(r, k).get(t, 0))
+            add(f"measure/{k}/{t}", f"{k}: {t} per game", "measure thing", lambda r, k=k, t=t: _things(r, k).get(t, 0))
     for k in counted:
         for s in range(seats):
             add(f"measure/{k}/{s}", f"{k} P{s + 1}", "measure seat", seat_value(lambda r, s, k=k: _measure(r, s, k), s))
-    for key, label in (("steps", "length (steps)"), ("decisions", "decisions"), ("turns", "phases entered"),
-                       ("branching", "branching")):
+    for key, label in (
+        ("steps", "length (steps)"),
+        ("decisions", "decisions"),
+        ("turns", "phases entered"),
+        ("branching", "branching"),
+    ):
         add(key, label, "length", lambda r, key=key: r.get(key))
-    for key, label in (("margin", "winning margin"), ("lead_changes", "lead changes"),
-                       ("lead_for_good", "decisiveness (share led for good)")):
+    for key, label in (
+        ("margin", "winning margin"),
+        ("lead_changes", "lead changes"),
+        ("lead_for_good", "decisiveness (share led for good)"),
+    ):
         add(key, label, "closeness", lambda r, key=key: r.get(key) if len(r["scores"]) > 1 else None)
     for name in sorted(_labels([r for pair in pairs for r in pair], "actions")):
-        add(f"action/{name}", f"action {name} per game", "action",
-            lambda r, name=name: (r.get("actions") or {}).get(name, 0))
+        add(
+            f"action/{name}",
+            f"action {name} per game",
+            "action",
+            lambda r, name=name: (r.get("actions") or {}).get(name, 0),
+        )
     # Two families of tests, each adjusted on its own: the report's main table, and the detail rows
     # (per seat, per thing) that --detail shows; hundreds of detail rows would drown the main ones.
     for family in (False, True):
@@ -279,12 +338,21 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
             m["significant"] = p is not None and p < ALPHA
     warnings = []
     if len(pairs) < inference.FEW:
-        warnings.append(f"only {len(pairs)} games paired by seed: intervals this wide say little; "
-                        f"play at least {inference.FEW} (the 'detectable' column says what a run finds)")
+        warnings.append(
+            f"only {len(pairs)} games paired by seed: intervals this wide say little; "
+            f"play at least {inference.FEW} (the 'detectable' column says what a run finds)"
+        )
     return {
-        "kind": "compare", "tests": sum(1 for m in metrics.values() if m["p"] is not None and m["group"] not in DETAIL), "warnings": warnings,
-        "agents": _first(rows_a, "agents", []), "ruleset": _first(rows_a, "ruleset"), "sides": list(labels), "pairs": len(pairs),
-        "only_a": sum(1 for s in a_rows if s not in b_rows), "only_b": sum(1 for s in b_rows if s not in a_rows),
-        "errors_a": sum(1 for r in rows_a if not is_ok(r)), "errors_b": sum(1 for r in rows_b if not is_ok(r)),
+        "kind": "compare",
+        "tests": sum(1 for m in metrics.values() if m["p"] is not None and m["group"] not in DETAIL),
+        "warnings": warnings,
+        "agents": _first(rows_a, "agents", []),
+        "ruleset": _first(rows_a, "ruleset"),
+        "sides": list(labels),
+        "pairs": len(pairs),
+        "only_a": sum(1 for s in a_rows if s not in b_rows),
+        "only_b": sum(1 for s in b_rows if s not in a_rows),
+        "errors_a": sum(1 for r in rows_a if not is_ok(r)),
+        "errors_b": sum(1 for r in rows_b if not is_ok(r)),
         "metrics": metrics,
     }

@@ -21,6 +21,7 @@ It reports the best points with their figures and intervals. A param is
 declared in the rules (`param mana_cost = 2 in 1..4`); an option's names can
 be swept too (`--param board=A,B`).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -59,8 +60,9 @@ def grid_values(spec: str, game) -> tuple[str, list[str]]:
     else:
         bad = [v for v in out if v not in game.option_choices[name][0]]
         if bad:
-            raise SweepError(f"option `{name}` has no value {', '.join(bad)}; "
-                             f"it has {', '.join(game.option_choices[name][0])}")
+            raise SweepError(
+                f"option `{name}` has no value {', '.join(bad)}; it has {', '.join(game.option_choices[name][0])}"
+            )
     return name, out
 
 
@@ -84,19 +86,25 @@ def response(rows: list[dict], points: list[dict]) -> dict:
     labels = [point_label(p) for p in points]
     by_label = {label: [r for r in rows if r["side"] == label] for label in labels}
     summaries = {label: stats.summarize(by_label[label]) for label in labels}
-    against = {label: stats.compare(by_label[labels[0]], by_label[label], labels=(labels[0], label))
-               for label in labels[1:]}
+    against = {
+        label: stats.compare(by_label[labels[0]], by_label[label], labels=(labels[0], label)) for label in labels[1:]
+    }
     return {"kind": "sweep", "points": points, "labels": labels, "summaries": summaries, "against": against}
 
 
 def sweep_table(result: dict) -> tuple:
     """(title, headers, rows): per point, the figures a designer reads first, with intervals."""
     from meeple.interpreter.lab.tables import interval, num, pct
+
     first = result["summaries"][result["labels"][0]]
     seats = len(first["seats"])
     measures = list(first.get("measures") or {})
-    headers = ["point", "games"] + [f"P{s + 1} wins" for s in range(seats)] + ["first player wins",
-                                                                                "mean score", "decisions"] + measures
+    headers = (
+        ["point", "games"]
+        + [f"P{s + 1} wins" for s in range(seats)]
+        + ["first player wins", "mean score", "decisions"]
+        + measures
+    )
     rows = []
     for label in result["labels"]:
         s = result["summaries"][label]
@@ -120,15 +128,19 @@ def sweep_table(result: dict) -> tuple:
 def sweep_findings(result: dict) -> list[str]:
     """Opening lines: what moves between the first point and each other, Holm-adjusted per comparison."""
     from meeple.interpreter.lab.findings import changed_line
+
     labels = result["labels"]
     first = result["summaries"][labels[0]]
     agents = ", ".join(first.get("agents") or []) or "?"
-    lines = [f"Sweep of {len(labels)} points, {first['ok']} games each on the same seeds (agents: {agents}); "
-             f"each point against {labels[0]}."]
+    lines = [
+        f"Sweep of {len(labels)} points, {first['ok']} games each on the same seeds (agents: {agents}); "
+        f"each point against {labels[0]}."
+    ]
     for label in labels[1:]:
         c = result["against"][label]
-        moved = [m for m in c["metrics"].values() if m["significant"] and m["group"] in ("win", "score", "length",
-                                                                                           "measure")]
+        moved = [
+            m for m in c["metrics"].values() if m["significant"] and m["group"] in ("win", "score", "length", "measure")
+        ]
         if moved:
             lines.append(f"{label}:")
             lines += [f"  - {changed_line(m)}" for m in moved]
@@ -139,17 +151,22 @@ def sweep_findings(result: dict) -> list[str]:
 
 # ---------------------------------------------------------------- tuning
 
+
 def target_gap(target: str, players: int):
     """The function a tuning minimises over a summary, and its words; SweepError for an unknown target."""
     fair = 1 / players
     if target == "balance":
         if players < 2:
             raise SweepError("a solo game has no seats to balance: tune a figure (--target FIGURE=VALUE)")
-        return (lambda s: max(abs(seat["win_rate"]["p"] - fair) for seat in s["seats"]),
-                f"the largest gap between a seat's win rate and {100 * fair:.1f}%")
+        return (
+            lambda s: max(abs(seat["win_rate"]["p"] - fair) for seat in s["seats"]),
+            f"the largest gap between a seat's win rate and {100 * fair:.1f}%",
+        )
     if target == "first":
-        return (lambda s: abs(s["first_player"]["rate"] - fair) if s.get("first_player") else 1.0,
-                f"the gap between the first player's win rate and {100 * fair:.1f}%")
+        return (
+            lambda s: abs(s["first_player"]["rate"] - fair) if s.get("first_player") else 1.0,
+            f"the gap between the first player's win rate and {100 * fair:.1f}%",
+        )
     figure, eq, value = target.partition("=")
     try:
         goal = float(value)
@@ -163,6 +180,7 @@ def target_gap(target: str, players: int):
         if got is None:
             raise SweepError(f"these games have no figure `{figure}`")
         return abs(got[0] - goal)
+
     return gap, f"the distance of {figure} from {value}"
 
 
@@ -170,6 +188,7 @@ def tune(play, game, specs: list[str], target: str, players: int, trials: int, s
     """Search the params' ranges for the point that best meets the target. `play(point)` plays the
     run's games at one point (always on the same seeds) and returns its rows."""
     import optuna
+
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     axes = [grid_values(s, game) for s in specs]
     score, words = target_gap(target, players)
@@ -186,21 +205,35 @@ def tune(play, game, specs: list[str], target: str, players: int, trials: int, s
     search = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
     search.optimize(trial_fn, n_trials=trials)
     ranked = sorted(tried.values(), key=lambda t: t[2])
-    return {"kind": "tune", "target": target, "words": words, "trials": trials, "tried": len(tried),
-            "best": [{"point": p, "label": point_label(p), "gap": g, "summary": s} for p, s, g in ranked]}
+    return {
+        "kind": "tune",
+        "target": target,
+        "words": words,
+        "trials": trials,
+        "tried": len(tried),
+        "best": [{"point": p, "label": point_label(p), "gap": g, "summary": s} for p, s, g in ranked],
+    }
 
 
 def tune_lines(result: dict, shown: int = 5) -> list[str]:
     from meeple.interpreter.lab.tables import interval, pct
+
     best = result["best"]
-    lines = [f"Tuned for {result['target']}: {result['words']}, smallest is best; {result['trials']} trials, "
-             f"{result['tried']} different points played."]
+    lines = [
+        f"Tuned for {result['target']}: {result['words']}, smallest is best; {result['trials']} trials, "
+        f"{result['tried']} different points played."
+    ]
     for rank, b in enumerate(best[:shown], 1):
         s = b["summary"]
-        seats = "; ".join(f"P{seat['seat'] + 1} {pct(seat['win_rate']['p'])} "
-                          f"{interval(seat['win_rate']['low'], seat['win_rate']['high'], pct)}" for seat in s["seats"])
+        seats = "; ".join(
+            f"P{seat['seat'] + 1} {pct(seat['win_rate']['p'])} "
+            f"{interval(seat['win_rate']['low'], seat['win_rate']['high'], pct)}"
+            for seat in s["seats"]
+        )
         lines.append(f"{rank}. {b['label']}: gap {b['gap']:.3f} ({s['ok']} games; wins {seats})")
     if len(best) > 1 and best[0]["summary"]["ok"] < inference.FEW:
-        lines.append(f"Warning: {best[0]['summary']['ok']} games a point: the ranking may be noise; "
-                     "give more games (-n) and confirm the best point with `meeple compare`.")
+        lines.append(
+            f"Warning: {best[0]['summary']['ok']} games a point: the ranking may be noise; "
+            "give more games (-n) and confirm the best point with `meeple compare`."
+        )
     return lines

@@ -4,6 +4,7 @@
 terminal prints aligned (`format_summary`, `format_compare`) and the HTML report
 (interpreter/lab/report.py) writes as tables; numbers are right-aligned in both.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,46 +48,116 @@ def summary_tables(summary: dict) -> list:
     seats = summary["seats"]
     quartiles = ("mean", "sd", "min", "q25", "median", "q75", "max")
     title = "Seats (a win is the game's own outcome)" if summary.get("wins_from") == "outcome" else "Seats"
-    out = [(title, ["seat", "games", "wins", "win rate", "95% CI", "vs 1/n p (Holm)", *quartiles],
-            [[f"P{s['seat'] + 1}", str(s["games"]), num(s["wins"], 1), pct(s["win_rate"]["p"]),
-              interval(s["win_rate"]["low"], s["win_rate"]["high"], pct),
-              pval(s.get("p_fair_adjusted")) + ("*" if (s.get("p_fair_adjusted") or 1) < 0.05 else "")]
-             + [num(s["score"][k]) for k in quartiles] for s in seats])]
+    out = [
+        (
+            title,
+            ["seat", "games", "wins", "win rate", "95% CI", "vs 1/n p (Holm)", *quartiles],
+            [
+                [
+                    f"P{s['seat'] + 1}",
+                    str(s["games"]),
+                    num(s["wins"], 1),
+                    pct(s["win_rate"]["p"]),
+                    interval(s["win_rate"]["low"], s["win_rate"]["high"], pct),
+                    pval(s.get("p_fair_adjusted")) + ("*" if (s.get("p_fair_adjusted") or 1) < 0.05 else ""),
+                ]
+                + [num(s["score"][k]) for k in quartiles]
+                for s in seats
+            ],
+        )
+    ]
     if summary["rules"]:
-        out.append(("Scoring rules (points per seat)",
-                    ["rule", "mean", "sd", "95% CI"] + [f"P{s['seat'] + 1}" for s in seats],
-                    [[k, num(d["mean"]), num(d["sd"]), interval(d["low"], d["high"])]
-                     + [num(s["rules"][k]["mean"]) for s in seats] for k, d in summary["rules"].items()]))
+        out.append(
+            (
+                "Scoring rules (points per seat)",
+                ["rule", "mean", "sd", "95% CI"] + [f"P{s['seat'] + 1}" for s in seats],
+                [
+                    [k, num(d["mean"]), num(d["sd"]), interval(d["low"], d["high"])]
+                    + [num(s["rules"][k]["mean"]) for s in seats]
+                    for k, d in summary["rules"].items()
+                ],
+            )
+        )
     if summary.get("measures"):
-        out.append(("Measures (the ruleset's own, per seat at the game's end)",
-                    ["measure", "mean", "sd", "95% CI", "min", "max"] + [f"P{s['seat'] + 1}" for s in seats],
-                    [[k, num(d["per_seat"]["mean"]), num(d["per_seat"]["sd"]),
-                      interval(d["per_seat"]["low"], d["per_seat"]["high"]), num(d["per_seat"]["min"]),
-                      num(d["per_seat"]["max"])] + [num(x["mean"]) for x in d["seats"]]
-                     for k, d in summary["measures"].items()]))
+        out.append(
+            (
+                "Measures (the ruleset's own, per seat at the game's end)",
+                ["measure", "mean", "sd", "95% CI", "min", "max"] + [f"P{s['seat'] + 1}" for s in seats],
+                [
+                    [
+                        k,
+                        num(d["per_seat"]["mean"]),
+                        num(d["per_seat"]["sd"]),
+                        interval(d["per_seat"]["low"], d["per_seat"]["high"]),
+                        num(d["per_seat"]["min"]),
+                        num(d["per_seat"]["max"]),
+                    ]
+                    + [num(x["mean"]) for x in d["seats"]]
+                    for k, d in summary["measures"].items()
+                ],
+            )
+        )
     for group in summary.get("things") or []:
         out.append(_things_table(group))
-    out.append(("Outcomes", ["outcome", "games", "rate", "95% CI"],
-                [[name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
-                 for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))]))
-    out.append(("Game", ["measure", "mean", "sd", "min", "q25", "median", "q75", "max"],
-                [[LENGTH_WORDS.get(k, k), num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["q25"]),
-                  num(d["median"]), num(d["q75"]), num(d["max"])]
-                 for k, d in summary["length"].items() if d["n"]]))
+    out.append(
+        (
+            "Outcomes",
+            ["outcome", "games", "rate", "95% CI"],
+            [
+                [name, str(d["count"]), pct(d["rate"]), interval(d["low"], d["high"], pct)]
+                for name, d in (("shared first place", summary["draws"]), ("tie-break used", summary["tiebreaks"]))
+            ],
+        )
+    )
+    out.append(
+        (
+            "Game",
+            ["measure", "mean", "sd", "min", "q25", "median", "q75", "max"],
+            [
+                [
+                    LENGTH_WORDS.get(k, k),
+                    num(d["mean"]),
+                    num(d["sd"]),
+                    num(d["min"]),
+                    num(d["q25"]),
+                    num(d["median"]),
+                    num(d["q75"]),
+                    num(d["max"]),
+                ]
+                for k, d in summary["length"].items()
+                if d["n"]
+            ],
+        )
+    )
     out += _designer_tables(summary)
     if summary["actions"]:
-        out.append(("Actions", ["action", "per game", "sd", "games used", "share used"],
-                    [[k, num(d["mean"]), num(d["sd"]), str(d["games_used"]), pct(d["used_share"])]
-                     for k, d in summary["actions"].items()]))
+        out.append(
+            (
+                "Actions",
+                ["action", "per game", "sd", "games used", "share used"],
+                [
+                    [k, num(d["mean"]), num(d["sd"]), str(d["games_used"]), pct(d["used_share"])]
+                    for k, d in summary["actions"].items()
+                ],
+            )
+        )
     if summary["errors"]["count"]:
-        out.append((f"Errors (first {len(summary['errors']['first'])} of {summary['errors']['count']})",
-                    ["seed", "error"], [[str(e["seed"]), e["error"]] for e in summary["errors"]["first"]]))
+        out.append(
+            (
+                f"Errors (first {len(summary['errors']['first'])} of {summary['errors']['count']})",
+                ["seed", "error"],
+                [[str(e["seed"]), e["error"]] for e in summary["errors"]["first"]],
+            )
+        )
     return out
 
 
 LENGTH_WORDS = {"turns": "phases entered", "seconds": "seconds (wall)", "cpu": "CPU seconds"}
-CLOSENESS_WORDS = {"margin": "winning margin", "lead_changes": "lead changes",
-                   "lead_for_good": "decisiveness (share led for good)"}
+CLOSENESS_WORDS = {
+    "margin": "winning margin",
+    "lead_changes": "lead changes",
+    "lead_for_good": "decisiveness (share led for good)",
+}
 PICKS_SHOWN = 30  # things per decision in the text report (the JSON and HTML have them all)
 
 
@@ -95,32 +166,57 @@ def _designer_tables(summary: dict) -> list:
     out = []
     first = summary.get("first_player")
     if first:
-        out.append(("First player (who was first player at the first decision)",
-                    ["games", "wins", "win rate", "95% CI", "even share", "p (binomial)"],
-                    [[str(first["games"]), num(first["wins"], 1), pct(first["rate"]),
-                      interval(first["low"], first["high"], pct), pct(first["fair"]), pval(first["p"])]]))
+        out.append(
+            (
+                "First player (who was first player at the first decision)",
+                ["games", "wins", "win rate", "95% CI", "even share", "p (binomial)"],
+                [
+                    [
+                        str(first["games"]),
+                        num(first["wins"], 1),
+                        pct(first["rate"]),
+                        interval(first["low"], first["high"], pct),
+                        pct(first["fair"]),
+                        pval(first["p"]),
+                    ]
+                ],
+            )
+        )
     close = {k: d for k, d in (summary.get("closeness") or {}).items() if d["n"]}
     if close:
-        out.append(("How close and how settled", ["measure", "mean", "sd", "min", "median", "max"],
-                    [[CLOSENESS_WORDS[k], num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]),
-                      num(d["max"])] for k, d in close.items()]))
+        out.append(
+            (
+                "How close and how settled",
+                ["measure", "mean", "sd", "min", "median", "max"],
+                [
+                    [CLOSENESS_WORDS[k], num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]), num(d["max"])]
+                    for k, d in close.items()
+                ],
+            )
+        )
     if summary.get("deciding"):
-        out.append(("Which scoring rule separates winners from the others (largest |d| first)",
-                    ["rule", "winners", "others", "d"],
-                    [[d["rule"], num(d["winners"]), num(d["others"]), num(d["d"], sign=True)]
-                     for d in summary["deciding"]]))
+        out.append(
+            (
+                "Which scoring rule separates winners from the others (largest |d| first)",
+                ["rule", "winners", "others", "d"],
+                [[d["rule"], num(d["winners"]), num(d["others"]), num(d["d"], sign=True)] for d in summary["deciding"]],
+            )
+        )
     for entry in summary.get("picks") or []:
         things = list(entry["things"].items())
         shown = things[:PICKS_SHOWN]
         title = f"Choices: {entry['title']} (line {entry['line']}; least taken first"
         title += f", {len(shown)} of {len(things)} shown)" if len(things) > len(shown) else ")"
-        rows = [[t, str(d["offered"]), str(d["taken"]), pct(d["rate"]), pct(d["win_taken"]),
-                 pct(d["win_passed"])] for t, d in shown]
-        out.append((title, ["thing", "offered", "taken", "take rate", "win rate when taken",
-                            "when passed over"], rows))
+        rows = [
+            [t, str(d["offered"]), str(d["taken"]), pct(d["rate"]), pct(d["win_taken"]), pct(d["win_passed"])]
+            for t, d in shown
+        ]
+        out.append((title, ["thing", "offered", "taken", "take rate", "win rate when taken", "when passed over"], rows))
         if entry["never"] or entry["always"]:
-            lists = [["never taken", ", ".join(entry["never"]) or "-"],
-                     ["always taken", ", ".join(entry["always"]) or "-"]]
+            lists = [
+                ["never taken", ", ".join(entry["never"]) or "-"],
+                ["always taken", ", ".join(entry["always"]) or "-"],
+            ]
             out.append((f"Choices: {entry['title']}: offered at least 5 times and", ["", "things"], lists))
     return out
 
@@ -156,12 +252,29 @@ def compare_tables(comparison: dict, detail: bool = False) -> list:
             continue
         rate = m["group"] in ("win", "outcome")
         f, fd = (pct, pp) if rate else (num, lambda x: num(x, sign=True))
-        rows.append([m["label"], str(m["n"]), f(m["a"]), f(m["b"]), fd(m["diff"]),
-                     interval(m["low"], m["high"], fd), num(m.get("effect"), sign=True),
-                     _plus_minus(m.get("detectable"), rate),
-                     pval(m["p"]), pval(m.get("p_adjusted")), m["test"], "*" if m["significant"] else ""])
-    return [(f"{b} - {a}", ["metric", "n", a, b, "diff", "95% CI", "effect", "detectable", "p", "p (Holm)",
-                            "test", "sig"], rows)]
+        rows.append(
+            [
+                m["label"],
+                str(m["n"]),
+                f(m["a"]),
+                f(m["b"]),
+                fd(m["diff"]),
+                interval(m["low"], m["high"], fd),
+                num(m.get("effect"), sign=True),
+                _plus_minus(m.get("detectable"), rate),
+                pval(m["p"]),
+                pval(m.get("p_adjusted")),
+                m["test"],
+                "*" if m["significant"] else "",
+            ]
+        )
+    return [
+        (
+            f"{b} - {a}",
+            ["metric", "n", a, b, "diff", "95% CI", "effect", "detectable", "p", "p (Holm)", "test", "sig"],
+            rows,
+        )
+    ]
 
 
 _NUMBER = re.compile(r"^(-|[-+<]?\[?[-+]?\d.*)?$")
@@ -181,18 +294,23 @@ def table(headers, rows) -> str:
 
     def line(r):
         return "  ".join(c.rjust(w) if rt else c.ljust(w) for c, w, rt in zip(r, widths, right)).rstrip()
+
     return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
 
 
 def summary_heading(summary: dict) -> str:
     players = "/".join(map(str, summary["players"])) or "?"
-    return (f"{summary['ruleset'] or 'games'} ({summary['side']}): {summary['ok']} games, {players} players, "
-            f"{summary['errors']['count']} errors")
+    return (
+        f"{summary['ruleset'] or 'games'} ({summary['side']}): {summary['ok']} games, {players} players, "
+        f"{summary['errors']['count']} errors"
+    )
 
 
 def compare_heading(c: dict) -> str:
-    return (f"{c['ruleset'] or 'games'}: {c['sides'][1]} against {c['sides'][0]}, {c['pairs']} games paired by seed"
-            f" (unpaired: {c['only_a']} + {c['only_b']}; errors: {c['errors_a']} + {c['errors_b']})")
+    return (
+        f"{c['ruleset'] or 'games'}: {c['sides'][1]} against {c['sides'][0]}, {c['pairs']} games paired by seed"
+        f" (unpaired: {c['only_a']} + {c['only_b']}; errors: {c['errors_a']} + {c['errors_b']})"
+    )
 
 
 def _render(heading: str, tables: list) -> str:
@@ -202,8 +320,10 @@ def _render(heading: str, tables: list) -> str:
 
 def format_summary(summary: dict, opening: Sequence[str] = ()) -> str:
     """The summary as text; `opening`: the plain-language findings to put first (lab/findings.py)."""
-    return _render("\n".join([*opening, "", summary_heading(summary)] if opening else [summary_heading(summary)]),
-                   summary_tables(summary))
+    return _render(
+        "\n".join([*opening, "", summary_heading(summary)] if opening else [summary_heading(summary)]),
+        summary_tables(summary),
+    )
 
 
 def format_compare(comparison: dict, detail: bool = False, opening: Sequence[str] = ()) -> str:

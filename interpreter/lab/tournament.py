@@ -11,6 +11,7 @@ fitted value, the agents' mean at 0): a 200-point gap means the stronger wins
 about 76% of its meetings. The 95% intervals come from resampling the games
 (a seeded bootstrap, BOOTSTRAP times).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -102,7 +103,15 @@ def ratings(rows: list[dict], names: list[str], seed: int = 1) -> list[dict]:
     for n in names:
         taken = sum(w for g in games for winner, _, w in g if winner == n)
         meetings = sum(w for g in games for a, b, w in g if n in (a, b))
-        out.append({"agent": n, "rating": point[n], "low": quantile(samples[n], 0.025),
-                    "high": quantile(samples[n], 0.975), "taken": taken, "meetings": meetings,
-                    "share": taken / meetings if meetings else None})
+        out.append(
+            {
+                "agent": n,
+                "rating": point[n],
+                "low": quantile(samples[n], 0.025),
+                "high": quantile(samples[n], 0.975),
+                "taken": taken,
+                "meetings": meetings,
+                "share": taken / meetings if meetings else None,
+            }
+        )
     return sorted(out, key=lambda x: -x["rating"])

@@ -14,6 +14,7 @@ Every bad request gets a JSON {"error": message} (HTTP 400/403/404/413) or, on a
 socket, {"type": "error", "message": ...}, and changes nothing. Requests for a host
 name not allowed, and changes asked by another site's page, are refused first (guard.py).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -59,13 +60,15 @@ CLOSE_WRONG_TOKEN, CLOSE_NO_TABLE = 4403, 4404
 def refused_page(heading: str, message: str, status: int) -> HTMLResponse:
     """A plain page for a table link that cannot work (no such table, a forged token): said at
     once, instead of a table page that would ask the socket again and again."""
-    text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{html.escape(heading)} · Meeple</title><link rel="stylesheet" href="/static/table.css"></head>'
-            f'<body><header><a href="/" class="home">Meeple</a></header>'
-            f'<main class="refused"><h1>{html.escape(heading)}</h1><p id="refused">{html.escape(message)}</p>'
-            f'<p>Ask the person who made the table for your seat\'s link, or <a href="/">start a table</a>.</p>'
-            f'</main></body></html>')
+    text = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{html.escape(heading)} · Meeple</title><link rel="stylesheet" href="/static/table.css"></head>'
+        f'<body><header><a href="/" class="home">Meeple</a></header>'
+        f'<main class="refused"><h1>{html.escape(heading)}</h1><p id="refused">{html.escape(message)}</p>'
+        f'<p>Ask the person who made the table for your seat\'s link, or <a href="/">start a table</a>.</p>'
+        f"</main></body></html>"
+    )
     return HTMLResponse(text, status_code=status)
 
 
@@ -84,8 +87,9 @@ async def read_body(request: Request, most: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def create_app(games: list[str], db: str = ":memory:", traces: list | None = None,
-               allowed_hosts: Sequence[str] = ()) -> Starlette:
+def create_app(
+    games: list[str], db: str = ":memory:", traces: list | None = None, allowed_hosts: Sequence[str] = ()
+) -> Starlette:
     """The app serving `games` (shipped names or .rules paths), tables kept in `db`,
     with `traces` (lists of trace lines) opened in the replay viewer as ids 1, 2, ...
     It answers requests for localhost, 127.0.0.1, ::1 and `allowed_hosts` only (guard.py)."""
@@ -107,6 +111,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
     def page(name: str):
         async def handler(request: Request):
             return FileResponse(STATIC / name)
+
         return handler
 
     async def table_page(request: Request):
@@ -118,11 +123,13 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             if tok is not None:
                 live.seat_of(tok)
         except WrongToken:
-            return refused_page("This link is not valid",
-                                "It opens no seat at this table: the token in it is wrong or old.", 403)
+            return refused_page(
+                "This link is not valid", "It opens no seat at this table: the token in it is wrong or old.", 403
+            )
         except TableError as exc:
-            return refused_page("No such table" if isinstance(exc, NoTable) else "This table cannot be opened",
-                                str(exc), 404)
+            return refused_page(
+                "No such table" if isinstance(exc, NoTable) else "This table cannot be opened", str(exc), 404
+            )
         return FileResponse(STATIC / "table.html")
 
     async def games_route(request: Request):
@@ -141,8 +148,9 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         try:
             body = bodies.new_table(raw)
             # in a thread: a new game compiles for a while, and the table's row is a database write
-            row = await asyncio.to_thread(hall.create, body.game, body.players, body.options, body.variants,
-                                          body.seats, body.seed)
+            row = await asyncio.to_thread(
+                hall.create, body.game, body.players, body.options, body.variants, body.seats, body.seed
+            )
         except NotSaved as exc:
             return error(str(exc), 503)
         except (BodyError, TableError) as exc:
@@ -208,6 +216,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
 
         def open_trace() -> Replay:  # seconds of work for a large trace: in a thread, not on the loop
             return Replay(trace.parse(body.decode("utf-8"), "upload"), load)
+
         try:
             async with reading:
                 replay = await asyncio.to_thread(open_trace)
@@ -231,9 +240,14 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
             return error("step and seat are numbers")
 
     async def replays_route(request: Request):
-        return PageJSON({"replays": [{"id": k, "title": r.engine.game.title, "steps": r.steps,
-                                          "players": r.head["players"]}
-                                         for k, r in replays.items()]})
+        return PageJSON(
+            {
+                "replays": [
+                    {"id": k, "title": r.engine.game.title, "steps": r.steps, "players": r.head["players"]}
+                    for k, r in replays.items()
+                ]
+            }
+        )
 
     routes = [
         Route("/", page("lobby.html")),
@@ -249,6 +263,7 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
         WebSocketRoute("/ws/{id}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
@@ -257,4 +272,3 @@ def create_app(games: list[str], db: str = ":memory:", traces: list | None = Non
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))], lifespan=lifespan)
     app.state.hall, app.state.replays = hall, replays
     return app
-

@@ -6,6 +6,7 @@ a number out of range or a field nobody asked for is one error naming the field 
 an error message on the socket), never an exception deeper in the server (a seed of 2^63 did
 not fit SQLite's integer; a list as the game could not be looked up).
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -25,21 +26,23 @@ class BodyError(ValueError):
 
 class NewTable(BaseModel):
     """POST /api/tables: the lobby's form."""
+
     model_config = ConfigDict(strict=True, extra="forbid")
     game: Name
     players: int = Field(ge=1, le=64)
     options: dict[Name, Name] = Field(default_factory=dict, max_length=64)
     variants: list[Name] = Field(default_factory=list, max_length=64)
     seats: list[Name] = Field(max_length=64)
-    seed: int | None = Field(default=None, ge=0, lt=2 ** 63)  # SQLite keeps signed 64-bit integers
+    seed: int | None = Field(default=None, ge=0, lt=2**63)  # SQLite keeps signed 64-bit integers
 
 
 class Choose(BaseModel):
     """A seat takes an option, as it stood at `step` (a page showing an older step is refused)."""
+
     model_config = ConfigDict(strict=True, extra="forbid")
     type: Literal["choose"]
     option: str | list | int | None = None  # a wrong option is the table's to explain, in its words
-    step: int | None = Field(default=None, ge=0, lt=2 ** 63)
+    step: int | None = Field(default=None, ge=0, lt=2**63)
 
 
 class Undo(BaseModel):

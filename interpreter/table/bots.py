@@ -3,6 +3,7 @@
 A seat is either a person (`PERSON`) or a bot named like on the command line.
 Bots get the seat's view and the options, as in every other game Meeple plays.
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.agents import AgentError, agent_class
@@ -23,5 +24,3 @@ def check_seats(agents: list[str], players: int) -> None:
         if name != PERSON:
             agent_class(name)  # AgentError for an unknown name or a budget out of the command line's bounds
             check_budget(name)
-
-

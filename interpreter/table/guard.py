@@ -15,6 +15,7 @@ Two attacks from an ordinary web page someone opens while the table runs on thei
 A refused HTTP request gets 400 (a Host not allowed) or 403 (a foreign Origin) with a JSON
 {"error": ...}; a refused WebSocket handshake is closed before it opens (HTTP 403).
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -39,8 +40,10 @@ def host_name(host: str) -> str:
 def bad_host_name(name: str) -> str | None:
     """Why `name` cannot be an --allowed-host (None: it can)."""
     if not name or any(c in name for c in "/ \t@?#*") or host_name(name) != name.lower().strip("[]"):
-        return f"--allowed-host takes a host name or address, such as games.example.org (no scheme, " \
-               f"port or path), not `{name}`"
+        return (
+            f"--allowed-host takes a host name or address, such as games.example.org (no scheme, "
+            f"port or path), not `{name}`"
+        )
     return None
 
 
@@ -57,8 +60,13 @@ class Guard:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
         if host_name(host) not in self.hosts:
-            problem, status = (f"this server does not answer to the host name `{host[:100]}`; its operator "
-                               "can allow it with --allowed-host"), 400
+            problem, status = (
+                (
+                    f"this server does not answer to the host name `{host[:100]}`; its operator "
+                    "can allow it with --allowed-host"
+                ),
+                400,
+            )
         elif self.foreign(scope, headers.get("origin"), host):
             problem, status = "a request from another site's page is refused (its Origin is not this server)", 403
         else:
@@ -66,6 +74,7 @@ class Guard:
         if scope["type"] == "websocket":
             return await WebSocketClose(code=1008, reason=problem[:120])(scope, receive, send)
         from meeple.interpreter.table.wire import PageJSON  # the host name is the client's: written out
+
         return await PageJSON({"error": problem}, status_code=status)(scope, receive, send)
 
     @staticmethod

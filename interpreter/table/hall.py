@@ -6,6 +6,7 @@ restarted server resumes every table exactly where it was), has the bot seats'
 moves thought in worker processes (thinkers.py), and sends each connected page its own seat's picture after
 every change.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,14 @@ IDLE_KEPT = 64
 
 
 class Hall:
-    def __init__(self, games: list[str], store: Store, send_seconds: float = outbox.SECONDS,
-                 queue_size: int = outbox.QUEUE, bots: BotPool = SHARED):
+    def __init__(
+        self,
+        games: list[str],
+        store: Store,
+        send_seconds: float = outbox.SECONDS,
+        queue_size: int = outbox.QUEUE,
+        bots: BotPool = SHARED,
+    ):
         self.store, self.bots = store, bots
         self.send_seconds, self.queue_size = send_seconds, queue_size  # per page: see outbox.py
         self.tasks: set = set()  # bots at work; kept so the event loop does not forget them
@@ -51,8 +58,7 @@ class Hall:
         self.writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="meeple-db")  # they take turns in the store
 
     # ------------------------------------------------------------- games
-    def engine(self, game, options: dict, variants: list, any_game: bool = False,
-               trusted: bool = False) -> Engine:
+    def engine(self, game, options: dict, variants: list, any_game: bool = False, trusted: bool = False) -> Engine:
         """The compiled game. `any_game` also finds the shipped rulesets the lobby does not offer
         (for replays); only `trusted` (a trace the operator named on the command line) may name a
         .rules path: a name from a client is looked up, never opened as a path."""
@@ -93,8 +99,9 @@ class Hall:
             if stem in shipped:
                 return stem
         offered = sorted(set(self.games) | set(shipped))
-        raise TableError("the trace's game is not one this server offers or ships; it replays traces of: "
-                         + ", ".join(offered))
+        raise TableError(
+            "the trace's game is not one this server offers or ships; it replays traces of: " + ", ".join(offered)
+        )
 
     def catalogue(self) -> list[dict]:
         """What the lobby offers: each game with its player counts, options and variants."""
@@ -105,11 +112,16 @@ class Hall:
             except TableError as exc:
                 out.append({"name": name, "error": str(exc)})
                 continue
-            out.append({"name": name, "title": g.title, "min_players": g.min_players,
-                        "max_players": g.max_players,
-                        "options": [{"name": k, "values": list(v), "doc": doc}
-                                    for k, (v, doc) in g.option_choices.items()],
-                        "variants": [{"name": k, "title": t} for k, t in g.variant_titles.items()]})
+            out.append(
+                {
+                    "name": name,
+                    "title": g.title,
+                    "min_players": g.min_players,
+                    "max_players": g.max_players,
+                    "options": [{"name": k, "values": list(v), "doc": doc} for k, (v, doc) in g.option_choices.items()],
+                    "variants": [{"name": k, "title": t} for k, t in g.variant_titles.items()],
+                }
+            )
         return out
 
     # ------------------------------------------------------------- tables
@@ -125,14 +137,22 @@ class Hall:
         except AgentError as exc:
             raise TableError(str(exc)) from None
         chosen = isinstance(seed, int)  # a chosen seed lets its chooser foresee the draws: every seat is told
-        seed = seed if chosen else secrets.randbelow(2 ** 31)
+        seed = seed if chosen else secrets.randbelow(2**31)
         try:  # a rule error in the setup is said now, before a table that cannot start is stored
             engine.start(players, seed)
         except MeepleError as exc:
             raise TableError(f"the game cannot start: {exc.format()}") from None
         try:
-            row = self.store.create(game, dict(g.options), list(g.variants), players, seed, g.digest,
-                                    [str(s) for s in seats], seed_chosen=chosen)
+            row = self.store.create(
+                game,
+                dict(g.options),
+                list(g.variants),
+                players,
+                seed,
+                g.digest,
+                [str(s) for s in seats],
+                seed_chosen=chosen,
+            )
         except StoreError as exc:
             raise NotSaved(str(exc)) from None
         self.tables[row["id"]] = LiveTable(row, engine, self.store, self.source(game))
@@ -152,8 +172,9 @@ class Hall:
                 raise NoTable(f"There is no table `{table_id}` on this server.")
             engine = self.engine(row["ruleset"], row["options"], row["variants"])
             if engine.game.digest != row["digest"]:
-                raise TableError(f"table {table_id} was started with another version of the rules; "
-                                 "it cannot be resumed")
+                raise TableError(
+                    f"table {table_id} was started with another version of the rules; it cannot be resumed"
+                )
             try:
                 self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
             except StoreError as exc:
@@ -168,7 +189,7 @@ class Hall:
             return
         self.idle.pop(table_id, None)
         self.idle[table_id] = None
-        for old in list(self.idle)[:max(0, len(self.idle) - IDLE_KEPT)]:
+        for old in list(self.idle)[: max(0, len(self.idle) - IDLE_KEPT)]:
             if not self.pages.get(old) and not any(lock.locked() for lock in self.locks.get(old, {}).values()):
                 del self.idle[old]
                 self.tables.pop(old, None)
@@ -218,6 +239,7 @@ class Hall:
         async def slowly():
             await asyncio.get_running_loop().run_in_executor(self.writers, save, what)
             take()
+
         task = asyncio.get_running_loop().create_task(slowly())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -253,8 +275,7 @@ class Hall:
                             kind, value = "fallback", str(exc)
                 if kind == "error":
                     raise TableError(value)
-                option, note = (live.fallback(value) if kind == "fallback"
-                                else (live.decision().options[value].id, ""))
+                option, note = live.fallback(value) if kind == "fallback" else (live.decision().options[value].id, "")
                 await self.commit(live, option, note)
             except Stopped:  # the server is stopping: the bot moves when it is started again
                 return
@@ -303,18 +324,28 @@ class Hall:
         out = []
         for row in reversed(self.store.tables()):
             live = self.tables.get(row["id"])  # opened since the server started: we know if it is over
-            out.append({"id": row["id"], "game": row["ruleset"], "players": row["players"],
-                        "seats": [s["agent"] for s in row["seats"]], "decisions": counts.get(row["id"], 0),
-                        "over": live.decision() is None if live is not None else None,
-                        "watch": f"/table/{row['id']}?token={row['spectator']}"})
+            out.append(
+                {
+                    "id": row["id"],
+                    "game": row["ruleset"],
+                    "players": row["players"],
+                    "seats": [s["agent"] for s in row["seats"]],
+                    "decisions": counts.get(row["id"], 0),
+                    "over": live.decision() is None if live is not None else None,
+                    "watch": f"/table/{row['id']}?token={row['spectator']}",
+                }
+            )
         return out
 
     @staticmethod
     def links(row: dict, base: str = "") -> dict:
         """The private link of each person's seat, and the spectator's."""
-        seats = [{"name": f"P{i + 1}", "agent": s["agent"],
-                  "link": f"{base}/table/{row['id']}?token={s['token']}" if s["agent"] == PERSON else None}
-                 for i, s in enumerate(row["seats"])]
-        return {"id": row["id"], "seats": seats,
-                "spectator": f"{base}/table/{row['id']}?token={row['spectator']}"}
-
+        seats = [
+            {
+                "name": f"P{i + 1}",
+                "agent": s["agent"],
+                "link": f"{base}/table/{row['id']}?token={s['token']}" if s["agent"] == PERSON else None,
+            }
+            for i, s in enumerate(row["seats"])
+        ]
+        return {"id": row["id"], "seats": seats, "spectator": f"{base}/table/{row['id']}?token={row['spectator']}"}

@@ -9,6 +9,7 @@ caller broadcasts afterwards. Undo follows the terminal's rule
 decision while the phase it was made in is still running; at a table, only
 if no other person has chosen since (bots' choices after it are taken back too).
 """
+
 from __future__ import annotations
 
 from meeple.interpreter.play import undo_point
@@ -84,8 +85,10 @@ class LiveTable:
             try:
                 self.commit(choice, record=False)
             except TableError:
-                raise TableError(f"table {self.id}: stored decision {n} (`{choice}`) is not possible; "
-                                 "the rules changed or the database is damaged") from None
+                raise TableError(
+                    f"table {self.id}: stored decision {n} (`{choice}`) is not possible; "
+                    "the rules changed or the database is damaged"
+                ) from None
 
     # ------------------------------------------------------------- who is who
     def seat_of(self, token: str):
@@ -143,12 +146,22 @@ class LiveTable:
         who = None if index is None else choice_seen_by(self.engine.game, self.state, d, index, self.players)
         state, events = self.engine.apply(self.state, option_id if asked else index)
         label = asked.label if asked else d.options[index].label
-        entry = {"actor": d.actor, "step": state["step"], "title": "" if asked else d.prompt,
-                 "private": index is not None and private_pass(d, index),  # the others never hear of it
-                 "label": {v: label if who is None or v in who else "something hidden" for v in self.viewers()},
-                 "lines": self._texts(events, state, note)}
-        return {"n": len(self.choices) + 1, "option": option_id, "before": self.state, "state": state,
-                "history": (self.state, d.actor, d.undoable, len(self.choices)), "entry": entry}
+        entry = {
+            "actor": d.actor,
+            "step": state["step"],
+            "title": "" if asked else d.prompt,
+            "private": index is not None and private_pass(d, index),  # the others never hear of it
+            "label": {v: label if who is None or v in who else "something hidden" for v in self.viewers()},
+            "lines": self._texts(events, state, note),
+        }
+        return {
+            "n": len(self.choices) + 1,
+            "option": option_id,
+            "before": self.state,
+            "state": state,
+            "history": (self.state, d.actor, d.undoable, len(self.choices)),
+            "entry": entry,
+        }
 
     def save(self, change: dict, wait: bool = True) -> bool:
         """The choice written to the store (any thread): stored before anyone hears of it; not stored,
@@ -179,9 +192,15 @@ class LiveTable:
     def bot_job(self) -> dict:
         """What a worker needs to think the move of the bot to move (thinkers.think)."""
         actor = self.bot_to_move()
-        return {"path": self.path, "options": self.row["options"], "variants": self.row["variants"],
-                "digest": self.engine.game.digest, "agent": self.bots[actor],
-                "seed": move_seed(self.row["seed"], len(self.choices) + 1), "state": self.state}
+        return {
+            "path": self.path,
+            "options": self.row["options"],
+            "variants": self.row["variants"],
+            "digest": self.engine.game.digest,
+            "agent": self.bots[actor],
+            "seed": move_seed(self.row["seed"], len(self.choices) + 1),
+            "state": self.state,
+        }
 
     def bot_move(self) -> None:
         """The bot's move thought and saved here, in this thread (tests)."""
@@ -194,10 +213,12 @@ class LiveTable:
         """(option id, note) for a bot whose move could not be thought (`why`): a random legal
         option, seeded like its move, and a note for every page's log under it."""
         from random import Random
+
         d = self.decision()
         index = Random(move_seed(self.row["seed"], len(self.choices) + 1)).randrange(len(d.options))
-        return d.options[index].id, (f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: "
-                                     "a random option was played for it")
+        return d.options[index].id, (
+            f"{player_name(d.actor)}'s bot ({self.bots[d.actor]}) {why}: a random option was played for it"
+        )
 
     def can_undo(self, seat) -> bool:
         return self._undo_point(seat)[0] is not None
@@ -210,8 +231,10 @@ class LiveTable:
             return None, "nothing to undo: the rules allow undoing your own placement while its phase runs"
         others = sorted({h[1] for h in self.history[at:] if h[1] != seat and self.agents[h[1]] == PERSON})
         if others:
-            return None, (f"{player_name(others[0])} has chosen since; undo takes back only your own "
-                          "decisions made since anyone else last chose")
+            return None, (
+                f"{player_name(others[0])} has chosen since; undo takes back only your own "
+                "decisions made since anyone else last chose"
+            )
         return at, ""
 
     def undo(self, seat) -> None:

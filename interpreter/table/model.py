@@ -9,6 +9,7 @@ their layout attributes and contents, path boards placed by the networkx
 layouts of interpreter/pictures.py, counters, and zones as rows of cards
 showing their fields.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,10 +48,17 @@ def card(engine, cid: str) -> dict:
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
     title = without_shapes(comp, str(engine.game.labels.get(cid) or comp.get("name") or cid)) or cid
-    out = {"id": cid, "title": title, "kind": comp[KIND],
-           "fields": [field_text(k, v) for k, v in shown.items()
-                      if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)],
-           "text": engine.describe(cid)}
+    out = {
+        "id": cid,
+        "title": title,
+        "kind": comp[KIND],
+        "fields": [
+            field_text(k, v)
+            for k, v in shown.items()
+            if not isinstance(v, tuple) and not said_in(str(title), k, v) and not does(engine.game, v)
+        ],
+        "text": engine.describe(cid),
+    }
     face = (engine.game.page or {}).get("faces", {}).get(cid)
     if face is not None:  # the layout says which lines the card shows, and its colour by an enum value
         out["fields"] = list(face["lines"])
@@ -84,7 +92,7 @@ def said_in(title: str, field: str, value) -> bool:
         return False
     words = re.findall(r"[\w']+", title.lower())
     if isinstance(value, int):
-        return any(words[i:i + 2] == [field.lower(), str(value)] for i in range(len(words)))
+        return any(words[i : i + 2] == [field.lower(), str(value)] for i in range(len(words)))
     return all(w in words for w in re.findall(r"[\w']+", value.lower()))
 
 
@@ -98,10 +106,19 @@ def zones(engine, view: dict) -> list:
         spec = g.zones[name]
         owner = owner_of(spec, key)
         label = key_label(g, key)
-        row = {"key": key, "label": label, "short": in_area(label, owner), "name": name, "owner": owner,
-               "at": parts(spec, key), "kind": spec.kind, "visibility": spec.visibility, "count": len(items)}
+        row = {
+            "key": key,
+            "label": label,
+            "short": in_area(label, owner),
+            "name": name,
+            "owner": owner,
+            "at": parts(spec, key),
+            "kind": spec.kind,
+            "visibility": spec.visibility,
+            "count": len(items),
+        }
         if any(i.startswith(HIDDEN) for i in items):
-            row["backs"] = [i[len(HIDDEN):] for i in items]  # what the backs show ("" if nothing)
+            row["backs"] = [i[len(HIDDEN) :] for i in items]  # what the backs show ("" if nothing)
         else:
             row["cards"] = [card(engine, i) for i in items]
         out.append(row)
@@ -120,9 +137,19 @@ def counters(engine, view: dict) -> list:
         # a labelled flag while true is its label alone: "last round", not "ending true"
         said = "" if value is True and spec.label and not part else var_text(g, key, value)
         owner, label = owner_of(spec, key), key_label(g, key)
-        out.append({"key": key, "label": label, "short": in_area(label, owner), "name": name, "part": part,
-                    "at": parts(spec, key),
-                    "head": in_area(key_label(g, key, parts=False), owner), "owner": owner, "value": said})
+        out.append(
+            {
+                "key": key,
+                "label": label,
+                "short": in_area(label, owner),
+                "name": name,
+                "part": part,
+                "at": parts(spec, key),
+                "head": in_area(key_label(g, key, parts=False), owner),
+                "owner": owner,
+                "value": said,
+            }
+        )
     return out
 
 
@@ -133,11 +160,22 @@ def grids(engine, view: dict) -> list:
         spec = g.grids[key.split("/", 1)[0]]
         geo = spec.geometry
         owner, label = owner_of(spec, key), key_label(g, key)
-        out.append({"key": key, "label": label, "short": in_area(label, owner), "owner": owner,
-                    "name": spec.name, "at": parts(spec, key), "rows": geo.rows, "cols": geo.cols, "cells": grid["cells"],
-                    "layouts": {k: list(v) for k, v in spec.layouts.items()},
-                    "contents": list(g.enums.get(spec.content, [])),
-                    "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]]})
+        out.append(
+            {
+                "key": key,
+                "label": label,
+                "short": in_area(label, owner),
+                "owner": owner,
+                "name": spec.name,
+                "at": parts(spec, key),
+                "rows": geo.rows,
+                "cols": geo.cols,
+                "cells": grid["cells"],
+                "layouts": {k: list(v) for k, v in spec.layouts.items()},
+                "contents": list(g.enums.get(spec.content, [])),
+                "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]],
+            }
+        )
     return out
 
 
@@ -152,8 +190,9 @@ def space_positions(game, name: str) -> dict:
             pos = board_positions(game.boards[name])  # bounded: a track past pictures.LAYOUT_LIMIT spaces
             xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
             w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-            game.cache[key] = {s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4))
-                               for s, (x, y) in pos.items()}
+            game.cache[key] = {
+                s: (round((x - min(xs)) / w, 4), round(1 - (y - min(ys)) / h, 4)) for s, (x, y) in pos.items()
+            }
     return game.cache[key]
 
 
@@ -167,9 +206,19 @@ def boards(engine, view: dict) -> list:
         pos = space_positions(g, name)
         here = occupants(g, view, name)
         shown = space_names(g, name)
-        spaces = [{"name": s, "short": shown[s], "label": g.labels.get(s, s), "x": pos[s][0], "y": pos[s][1],
-                   "tags": list(board.graph.nodes[s]["tags"]), "areas": list(board.graph.nodes[s]["areas"]),
-                   "who": here.get(s, [])} for s in board.order]
+        spaces = [
+            {
+                "name": s,
+                "short": shown[s],
+                "label": g.labels.get(s, s),
+                "x": pos[s][0],
+                "y": pos[s][1],
+                "tags": list(board.graph.nodes[s]["tags"]),
+                "areas": list(board.graph.nodes[s]["areas"]),
+                "who": here.get(s, []),
+            }
+            for s in board.order
+        ]
         held = {a: area_holds(g, view, keys) for a, keys in area_zones(g, view["zones"], [name]).items()}
         out.append({"name": name, "spaces": spaces, "arrows": [list(e) for e in board.graph.edges], "held": held})
     return out
@@ -192,14 +241,22 @@ def occupants(game, view: dict, name: str) -> dict:
 
 def table_picture(engine, view: dict) -> dict:
     """Everything on the table as this view shows it."""
-    return {"phase": view["phase"], "first": player_name(view["first"]), "step": view["step"],
-            "over": view["over"], "zones": zones(engine, view), "counters": counters(engine, view),
-            "grids": grids(engine, view), "boards": boards(engine, view),
-            "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
-            # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
-            "layout": page_layout(engine.game),
-            "symbols": sorted({v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])},
-                              key=str)}
+    return {
+        "phase": view["phase"],
+        "first": player_name(view["first"]),
+        "step": view["step"],
+        "over": view["over"],
+        "zones": zones(engine, view),
+        "counters": counters(engine, view),
+        "grids": grids(engine, view),
+        "boards": boards(engine, view),
+        "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
+        # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
+        "layout": page_layout(engine.game),
+        "symbols": sorted(
+            {v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])}, key=str
+        ),
+    }
 
 
 def page_layout(game) -> dict | None:
@@ -214,8 +271,14 @@ def option_json(engine, state: dict, option, visible: set) -> dict:
     g, v = engine.game, option.value
 
     def is_cell(x) -> bool:
-        return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and type(x[1]) is int \
+        return (
+            isinstance(x, list)
+            and len(x) == 2
+            and isinstance(x[0], str)
+            and type(x[1]) is int
             and x[0] in state["grids"]
+        )
+
     out = {"id": option.id, "label": option.label}
     if isinstance(v, str) and v in visible:
         out["card"] = v
@@ -241,10 +304,16 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
         public = public_actor(engine, state, d)
         return {"actor": public, "actor_name": player_name(public) if public is not None else "", "mine": False}
     visible = {i for items in view["zones"].values() for i in items}
-    out = {"actor": d.actor, "actor_name": player_name(d.actor), "mine": True, "prompt": d.prompt,
-           "undoable": d.undoable, "step": state["step"],
-           "options": [option_json(engine, state, o, visible) for o in d.options],
-           "requests": [{"id": o.id, "label": o.label} for o in d.requests]}
+    out = {
+        "actor": d.actor,
+        "actor_name": player_name(d.actor),
+        "mine": True,
+        "prompt": d.prompt,
+        "undoable": d.undoable,
+        "step": state["step"],
+        "options": [option_json(engine, state, o, visible) for o in d.options],
+        "requests": [{"id": o.id, "label": o.label} for o in d.requests],
+    }
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
         for o in out["options"]:  # the panel names and draws the piece: a place reads as where and how
@@ -252,10 +321,18 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
         shape = engine.game.shapes[pending["piece"]]
         found = sorted({o.value[0] for o in d.options})
         out["placement"] = {
-            "piece": pending["piece"], "grid": pending["grid"],
-            "orientations": [{"o": k, "name": polyomino.describe_orientation(k),
-                              "cells": [list(c) for c in polyomino.orient(shape, k)]} for k in found],
-            "places": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options]}
+            "piece": pending["piece"],
+            "grid": pending["grid"],
+            "orientations": [
+                {
+                    "o": k,
+                    "name": polyomino.describe_orientation(k),
+                    "cells": [list(c) for c in polyomino.orient(shape, k)],
+                }
+                for k in found
+            ],
+            "places": [[o.value[0], o.value[1] - 1, o.value[2] - 1, o.id] for o in d.options],
+        }
     return out
 
 
@@ -282,9 +359,19 @@ def scores_json(engine, state: dict) -> dict | None:
     scores = engine.scores(state)
     ranking = engine.ranking(state, scores)
     places = {r["player"]: r["place"] for r in ranking}
-    return {"rules": list(scores[0]["breakdown"]) if scores else [], "outcome": outcome_words(engine, state, scores, ranking),
-            "players": [{"name": player_name(s["player"]), "total": s["total"], "breakdown": s["breakdown"],
-                         "place": places[s["player"]]} for s in scores]}
+    return {
+        "rules": list(scores[0]["breakdown"]) if scores else [],
+        "outcome": outcome_words(engine, state, scores, ranking),
+        "players": [
+            {
+                "name": player_name(s["player"]),
+                "total": s["total"],
+                "breakdown": s["breakdown"],
+                "place": places[s["player"]],
+            }
+            for s in scores
+        ],
+    }
 
 
 def outcome_words(engine, state: dict, scores: list, ranking: list) -> str:
@@ -322,16 +409,22 @@ def seat_page(live, seat) -> dict:
     viewer = None if seat == SPECTATOR else seat
     view = engine.view(state, viewer)
     g = engine.game
-    return {"table": live.id, "title": g.title, "version": live.version,
-            "seat": viewer, "seat_name": player_name(viewer) if viewer is not None else "spectator",
-            "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
-            "options": dict(g.options), "variants": [g.variant_titles.get(v, v) for v in g.variants],
-            # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
-            # a random one is never sent: it would let any seat foresee them
-            "seed": live.row["seed"] if live.row.get("seed_chosen") else None,
-            **table_picture(engine, view),
-            "decision": decision_json(engine, state, view, viewer),
-            "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
-            "can_undo": live.can_undo(seat),
-            "log": log_lines(live.setup, live.entries, viewer),
-            "scores": scores_json(engine, state)}
+    return {
+        "table": live.id,
+        "title": g.title,
+        "version": live.version,
+        "seat": viewer,
+        "seat_name": player_name(viewer) if viewer is not None else "spectator",
+        "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
+        "options": dict(g.options),
+        "variants": [g.variant_titles.get(v, v) for v in g.variants],
+        # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
+        # a random one is never sent: it would let any seat foresee them
+        "seed": live.row["seed"] if live.row.get("seed_chosen") else None,
+        **table_picture(engine, view),
+        "decision": decision_json(engine, state, view, viewer),
+        "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
+        "can_undo": live.can_undo(seat),
+        "log": log_lines(live.setup, live.entries, viewer),
+        "scores": scores_json(engine, state),
+    }

@@ -14,6 +14,7 @@ The writer also keeps the last picture of the table it sent: the first goes whol
 knows it and reconnects for the whole picture.
 Every message goes out as text through wire.dumps (no string that reorders or hides text).
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -18,6 +18,7 @@ same operations (static/patch.js); `apply` here is the reference its tests compa
 Values are compared as Python compares them (1 == 1.0 == True): a picture must not change one
 field between a number and a boolean.
 """
+
 from __future__ import annotations
 
 
@@ -61,7 +62,7 @@ def _diff_list(old: list, new: list, path: list, ops: list) -> None:
     end = 0
     while end < n - start and end < m - start and old[n - 1 - end] == new[m - 1 - end]:
         end += 1
-    ops.append(["splice", path, start, n - end - start, new[start:m - end]])
+    ops.append(["splice", path, start, n - end - start, new[start : m - end]])
 
 
 def _shift(old: list, new: list) -> int:
@@ -69,7 +70,7 @@ def _shift(old: list, new: list) -> int:
     if not old or not new or old[0] == new[0]:
         return 0
     for k in range(1, len(old)):
-        if old[k] == new[0] and old[k:] == new[:len(old) - k]:
+        if old[k] == new[0] and old[k:] == new[: len(old) - k]:
             return k
     return 0
 
@@ -91,7 +92,7 @@ def apply(doc, ops: list):
             del at[path[-1]]
         elif kind == "splice":
             target = at[path[-1]] if path else doc
-            target[op[2]:op[2] + op[3]] = op[4]
+            target[op[2] : op[2] + op[3]] = op[4]
         else:
             raise ValueError(f"unknown patch operation {kind!r}")
     return doc

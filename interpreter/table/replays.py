@@ -13,6 +13,7 @@ A replay keeps every state of the game, about two and a half times the size of
 its trace; uploads are kept in a `ReplayCache` of bounded count and size, the oldest
 going first, so uploading never grows the server without end.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -52,11 +53,20 @@ class Replay:
         taken = None
         if line is not None:
             taken = choice_text(line.get("title", ""), line["actor"], self.label(step, seat))
-        return {"title": engine.game.title, "step": step, "steps": self.steps, "players": self.head["players"],
-                "seat": seat, "seat_name": player_name(seat) if seat is not None else "public",
-                "seed": self.head["seed"], "agents": self.head.get("agents", []),
-                **table_picture(engine, view),
-                "taken": taken, "log": self.log(step, seat), "scores": scores_json(engine, state)}
+        return {
+            "title": engine.game.title,
+            "step": step,
+            "steps": self.steps,
+            "players": self.head["players"],
+            "seat": seat,
+            "seat_name": player_name(seat) if seat is not None else "public",
+            "seed": self.head["seed"],
+            "agents": self.head.get("agents", []),
+            **table_picture(engine, view),
+            "taken": taken,
+            "log": self.log(step, seat),
+            "scores": scores_json(engine, state),
+        }
 
     def label(self, step: int, seat) -> str:
         """The option taken at `step`, as `seat` may read it."""
@@ -65,12 +75,21 @@ class Replay:
 
     def log(self, step: int, seat) -> list[str]:
         """The live table's log as it stood at `step`, for `seat`."""
+
         def seen(i: int) -> list[str]:
             if (i, seat) not in self.seen:
                 self.seen[i, seat] = viewer_lines(self.engine.game, self.events[i], seat, self.states[i])
             return self.seen[i, seat]
-        entries = [{"actor": self.lines[i]["actor"], "title": self.lines[i].get("title", ""),
-                    "label": {seat: self.label(i, seat)}, "lines": {seat: seen(i)}} for i in range(1, step + 1)]
+
+        entries = [
+            {
+                "actor": self.lines[i]["actor"],
+                "title": self.lines[i].get("title", ""),
+                "label": {seat: self.label(i, seat)},
+                "lines": {seat: seen(i)},
+            }
+            for i in range(1, step + 1)
+        ]
         return log_lines({seat: seen(0)}, entries, seat)
 
 

@@ -13,6 +13,7 @@ One server owns one database: the store holds an exclusive lock (flock) on a
 sibling file `DB.lock` for as long as it is open. Two servers on one file would
 each keep their own tables in memory and write decisions over each other's.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -66,11 +67,13 @@ class StoreBusy(StoreError):
 
 def _guarded(method):
     """The store's method with SQLite's errors as StoreBusy (said to the page, never a 500)."""
+
     def run(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
             raise StoreBusy(f"the tables' database did not answer ({exc}); nothing was saved, try again") from None
+
     run.__name__, run.__doc__ = method.__name__, method.__doc__
     return run
 
@@ -137,8 +140,10 @@ class Store:
                 fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 owner.close()
-                raise StoreError(f"{path} is in use by another `meeple serve` (one server owns one database; "
-                                 "stop it, or give another --db)") from None
+                raise StoreError(
+                    f"{path} is in use by another `meeple serve` (one server owns one database; "
+                    "stop it, or give another --db)"
+                ) from None
         return owner
 
     def _disown(self) -> None:
@@ -147,27 +152,70 @@ class Store:
             self.owner = None
 
     @_guarded
-    def create(self, ruleset: str, options: dict, variants: list, players: int, seed: int, digest: str,
-               agents: list[str], seed_chosen: bool = False) -> dict:
-        row: dict[str, Any] = {"id": secrets.token_hex(4), "ruleset": ruleset, "options": options, "variants": variants,
-               "players": players, "seed": seed, "digest": digest,
-               "seats": [{"agent": a, "token": new_token()} for a in agents], "spectator": new_token(),
-               "seed_chosen": bool(seed_chosen)}
+    def create(
+        self,
+        ruleset: str,
+        options: dict,
+        variants: list,
+        players: int,
+        seed: int,
+        digest: str,
+        agents: list[str],
+        seed_chosen: bool = False,
+    ) -> dict:
+        row: dict[str, Any] = {
+            "id": secrets.token_hex(4),
+            "ruleset": ruleset,
+            "options": options,
+            "variants": variants,
+            "players": players,
+            "seed": seed,
+            "digest": digest,
+            "seats": [{"agent": a, "token": new_token()} for a in agents],
+            "spectator": new_token(),
+            "seed_chosen": bool(seed_chosen),
+        }
         with self.writing():
-            self.patient.execute("insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
-                            "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (row["id"], ruleset, json.dumps(options), json.dumps(variants), players, seed, digest,
-                             json.dumps(row["seats"]), row["spectator"], int(row["seed_chosen"])))
+            self.patient.execute(
+                "insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
+                "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row["id"],
+                    ruleset,
+                    json.dumps(options),
+                    json.dumps(variants),
+                    players,
+                    seed,
+                    digest,
+                    json.dumps(row["seats"]),
+                    row["spectator"],
+                    int(row["seed_chosen"]),
+                ),
+            )
         return row
 
     @_guarded
     def tables(self) -> list[dict]:
         with self.reading:
-            rows = self.reader.execute("select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
-                                   "seed_chosen from tables order by rowid").fetchall()
-        return [{"id": r[0], "ruleset": r[1], "options": json.loads(r[2]), "variants": json.loads(r[3]),
-                 "players": r[4], "seed": r[5], "digest": r[6], "seats": json.loads(r[7]), "spectator": r[8],
-                 "seed_chosen": bool(r[9])} for r in rows]
+            rows = self.reader.execute(
+                "select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
+                "seed_chosen from tables order by rowid"
+            ).fetchall()
+        return [
+            {
+                "id": r[0],
+                "ruleset": r[1],
+                "options": json.loads(r[2]),
+                "variants": json.loads(r[3]),
+                "players": r[4],
+                "seed": r[5],
+                "digest": r[6],
+                "seats": json.loads(r[7]),
+                "spectator": r[8],
+                "seed_chosen": bool(r[9]),
+            }
+            for r in rows
+        ]
 
     @_guarded
     def decision_counts(self) -> dict[str, int]:
@@ -179,8 +227,9 @@ class Store:
     @_guarded
     def choices(self, table_id: str) -> list[str]:
         with self.reading:
-            rows = self.reader.execute("select choice from decisions where table_id = ? order by n",
-                                   (table_id,)).fetchall()
+            rows = self.reader.execute(
+                "select choice from decisions where table_id = ? order by n", (table_id,)
+            ).fetchall()
         return [r[0] for r in rows]
 
     def add_choice(self, table_id: str, n: int, choice: str, wait: bool = True) -> bool:

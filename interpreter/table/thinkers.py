@@ -19,6 +19,7 @@ Workers are forked from a clean "forkserver" process, never from the server with
 (a fork copies locks other threads may hold). `random` picks without looking ahead, so it plays
 in the server process: a job to a worker would cost more than its move.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -56,6 +57,7 @@ def _engine(path: str, options: dict, variants: list):
     from meeple.dsl.compiler import compile_ruleset
     from meeple.dsl.parser import parse_file
     from meeple.interpreter.engine import Engine
+
     key = (path, tuple(sorted(options.items())), tuple(variants))
     if key not in _ENGINES:
         if len(_ENGINES) >= ENGINES_KEPT:
@@ -69,6 +71,7 @@ def think(job: dict, engine=None) -> tuple[str, Any]:
     back from a worker. `engine` is the server's own (a move thought in the server process)."""
     from meeple.dsl.errors import MeepleError
     from meeple.interpreter.agents import AgentError, choose, make_agent
+
     here = engine is not None  # in the server: no alarm (its signals are the server's); only `random`
     try:
         if not here:
@@ -78,8 +81,9 @@ def think(job: dict, engine=None) -> tuple[str, Any]:
         state = job["state"]
         d = engine.decision(state)
         bot = make_agent(engine, job["agent"], d.actor, job["seed"])
-        return "ok", (choose(bot, engine.view(state, d.actor), d, 0) if here
-                      else choose(bot, engine.view(state, d.actor), d))
+        return "ok", (
+            choose(bot, engine.view(state, d.actor), d, 0) if here else choose(bot, engine.view(state, d.actor), d)
+        )
     except MeepleError as exc:
         return "error", exc.format()
     except AgentError as exc:
@@ -90,6 +94,7 @@ def think(job: dict, engine=None) -> tuple[str, Any]:
 
 def _watch_server(server: int) -> None:
     """In each worker: end this process when the server is gone (killed, not stopped)."""
+
     def watch():
         while True:
             try:
@@ -99,6 +104,7 @@ def _watch_server(server: int) -> None:
             except PermissionError:  # the pid now belongs to another user's process: the server is gone
                 os._exit(1)
             threading.Event().wait(1.0)
+
     threading.Thread(target=watch, daemon=True).start()
 
 
@@ -114,15 +120,18 @@ class BotPool:
         with self.starting:
             if self.pool is None:
                 from pebble import ProcessPool
+
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(PRELOAD)  # once imported, not in every worker
-                self.pool = ProcessPool(max_workers=self.workers, initializer=_watch_server,
-                                        initargs=(os.getpid(),), context=context)
+                self.pool = ProcessPool(
+                    max_workers=self.workers, initializer=_watch_server, initargs=(os.getpid(),), context=context
+                )
             return self.pool
 
     async def move(self, job: dict) -> tuple[str, Any]:
         """`think(job)` in a worker: ("ok", index) or ("error", why); Overran past the limit."""
         from pebble import ProcessExpired
+
         pool = self._pool()
         future = pool.schedule(think, args=(job,), timeout=self.seconds)
         try:

@@ -10,6 +10,7 @@ characters `\\u202e`. Control characters are written out the same way.
 Most pages hold no such character: `dumps` checks the JSON text once and walks the data only
 when it finds one (or the escape of a control character).
 """
+
 from __future__ import annotations
 
 import json
