@@ -19,23 +19,9 @@ from meeple.dsl import ast
 from meeple.dsl.compile_expr import fail
 from meeple.dsl.compile_text import field_shown, split_template
 from meeple.dsl.errors import did_you_mean
+from meeple.dsl.runtime import PALETTE
 
 COLOUR = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-# the colours a value of an enum takes when its layout names none (the page's own palette)
-PALETTE = [
-    "#8dd3c7",
-    "#fdb462",
-    "#bebada",
-    "#fb8072",
-    "#80b1d3",
-    "#b3de69",
-    "#fccde5",
-    "#ffffb3",
-    "#bc80bd",
-    "#ccebc5",
-    "#ffed6f",
-    "#d9d9d9",
-]
 
 
 def compile_page(decls: list, game, types: dict) -> dict | None:

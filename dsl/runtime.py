@@ -53,6 +53,7 @@ from meeple.interpreter.machine import (
     listed,
 )
 from meeple.interpreter.naming import placeholders, player_name
+from meeple.interpreter.render import PALETTE
 from meeple.interpreter.sentences import words
 from meeple.interpreter.state import SOME_PREFIX
 from meeple.interpreter.work import WORK_LIMIT, charge, charge_one
@@ -109,6 +110,7 @@ __all__ = [
     "fitting",
     "forget",
     "FUNCTIONS",
+    "PALETTE",
     "placeholders",
     "player_name",
     "words",

@@ -28,23 +28,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from meeple.interpreter.board_text import board_occupants, boards_in_use
-from meeple.interpreter.render import key_label, value_text
+from meeple.interpreter.render import PALETTE, key_label, value_text
 
 FORMATS = ("svg", "png")
-PALETTE = [
-    "#8dd3c7",
-    "#fdb462",
-    "#bebada",
-    "#fb8072",
-    "#80b1d3",
-    "#b3de69",
-    "#fccde5",
-    "#ffffb3",
-    "#bc80bd",
-    "#ccebc5",
-    "#ffed6f",
-    "#d9d9d9",
-]
 EMPTY_COLOUR = "#f7f7f7"
 
 

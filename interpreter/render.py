@@ -15,6 +15,23 @@ from meeple.interpreter.game import KIND
 from meeple.interpreter.naming import key_label, parts_of, player_name  # noqa: F401 (said from here too)
 from meeple.interpreter.state import HIDDEN, may_see_var, sees_moves
 
+# The colours the values of an enum take where the rules name none: in pictures of boards and on the
+# table's layout alike.
+PALETTE = [
+    "#8dd3c7",
+    "#fdb462",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#b3de69",
+    "#fccde5",
+    "#ffffb3",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
+    "#d9d9d9",
+]
+
 
 def choice_text(title: str, actor, label: str) -> str:
     """A choice as every log says it: the decision's title, who chose, and the option's label."""
