@@ -13,12 +13,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import grimp  # import-linter's graph: the lint extra, which `make setup` installs
+import networkx as nx
 import pytest
 
 from tests.conftest import ROOT
-
-grimp = pytest.importorskip("grimp")
-nx = pytest.importorskip("networkx")
 
 
 def tool(name: str) -> str:
