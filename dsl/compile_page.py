@@ -19,7 +19,7 @@ from meeple.dsl import ast
 from meeple.dsl.compile_expr import fail
 from meeple.dsl.compile_text import field_shown, split_template
 from meeple.dsl.errors import did_you_mean
-from meeple.dsl.runtime import PALETTE
+from meeple.dsl.runtime import PALETTE, words
 
 COLOUR = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
@@ -111,6 +111,7 @@ def row(r, game, per_player: bool) -> dict:
         return {
             "columns": r.per,
             "values": list(game.enums[r.per]),
+            "labels": [game.labels.get(v) or words(v) for v in game.enums[r.per]],  # as the column's title says it
             "title": r.title or "{" + r.per + "}",
             "items": [item(i, game, per_player, r.per) for i in r.items],
         }

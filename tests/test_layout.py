@@ -19,7 +19,7 @@ from meeple.interpreter.fingerprint import fingerprint
 BASE = """game "Stalls"
 players 2
 enum suit = gold | jade
-enum stall = left | right
+enum stall = left "left stall" | right
 grid field: 2 x 2 of suit
 counter coins per player = 3, label "{player}'s coins"
 counter sold per stall = 0
@@ -54,6 +54,7 @@ def test_a_layout_compiles_into_areas_rows_columns_and_colours():
     assert (
         columns["columns"] == "stall" and columns["values"] == ["left", "right"] and columns["title"] == "Stall {stall}"
     )
+    assert columns["labels"] == ["left stall", "right"]  # the column titles say each value as people read it
     assert page["player"][0]["items"][0] == {"name": "coins", "what": "counter", "title": "Coins", "track": [0, 9]}
     assert page["others"][0]["name"] == "coins"
     assert page["colours"]["suit"]["gold"] == "#f4d35e" and page["colours"]["suit"]["jade"].startswith("#")
@@ -160,3 +161,14 @@ def test_the_view_a_table_sends_carries_the_layout():
     assert held and all(set(c["at"]) == {"place"} for c in held)  # what a column is picked by
     plain = load("mudcake_fair")  # no layout: the generic page
     assert table_picture(plain, plain.view(plain.start(2, 1)[0], 0))["layout"] is None
+
+
+def test_a_slot_and_a_column_are_captioned_in_the_enum_labels():
+    """What a thing is kept per reads as people say it on the page ("left stall"), not its id."""
+    from meeple.interpreter.table.model import parts_said
+
+    game = compile_text('layout:\n    area "Middle":\n        columns per stall "{stall}": sold\n')
+    spec = game.counters["sold"]
+    assert parts_said(game, spec, "sold/left") == "left stall"
+    assert parts_said(game, spec, "sold/right") == "right"
+    assert game.page["areas"][0]["rows"][0]["labels"] == ["left stall", "right"]

@@ -19,7 +19,7 @@ from meeple.interpreter.board_text import area_holds, area_zones, board_occupant
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.labels import field_text, option_label
-from meeple.interpreter.naming import in_area, parts_of
+from meeple.interpreter.naming import enum_word, in_area, parts_of
 from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import choice_text, key_label, player_name, shown_value, var_text
 from meeple.interpreter.standing import score_so_far
@@ -34,6 +34,11 @@ def parts(spec, key: str) -> dict:
     if spec is None or not spec.per:
         return {}
     return {d: v for d, v in zip(spec.per, key.split("/")[1:]) if d != "player"}
+
+
+def parts_said(game, spec, key: str) -> str:
+    """`parts` as people say them ("lightbulb 1", not "shelf1"): a slot's caption on the page."""
+    return " ".join(enum_word(game, d, v) for d, v in parts(spec, key).items())
 
 
 def owner_of(spec, key: str):
@@ -113,6 +118,7 @@ def zones(engine, view: dict) -> list:
             "name": name,
             "owner": owner,
             "at": parts(spec, key),
+            "said": parts_said(g, spec, key),
             "kind": spec.kind,
             "visibility": spec.visibility,
             "count": len(items),
@@ -145,6 +151,7 @@ def counters(engine, view: dict) -> list:
                 "name": name,
                 "part": part,
                 "at": parts(spec, key),
+                "said": parts_said(g, spec, key),
                 "head": in_area(key_label(g, key, parts=False), owner),
                 "owner": owner,
                 "value": said,
@@ -168,6 +175,7 @@ def grids(engine, view: dict) -> list:
                 "owner": owner,
                 "name": spec.name,
                 "at": parts(spec, key),
+                "said": parts_said(g, spec, key),
                 "rows": geo.rows,
                 "cols": geo.cols,
                 "cells": grid["cells"],

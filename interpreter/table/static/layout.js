@@ -63,7 +63,7 @@ function drawItem(pic, it, owner, hooks, used) {
   if (list.every((z) => !Object.keys(z.at).length)) return el("div", {class: "zones"}, list.map((z) => drawZone(z, hooks)));
   return el("div", {class: "market", "data-zone": it.name},
     el("div", {class: "zone-name"}, it.title),
-    el("div", {class: "slots"}, list.map((z) => drawSlot(z, Object.values(z.at).join(" "), hooks))));
+    el("div", {class: "slots"}, list.map((z) => drawSlot(z, z.said || Object.values(z.at).join(" "), hooks))));
 }
 
 function drawSlot(zone, caption, hooks) {
@@ -85,7 +85,7 @@ function drawTrack(c, it) {
 function drawColumns(pic, row, owner, hooks, used) {
   const at = (x) => x.at && x.at[row.columns];
   const cols = [];
-  for (const v of row.values) {
+  for (const [n, v] of row.values.entries()) {
     const cells = [];
     let full = false;
     for (const it of row.items) {
@@ -102,7 +102,7 @@ function drawColumns(pic, row, owner, hooks, used) {
     }
     if (!full && !row.items.every((i) => i.what !== "zone")) continue;  // an empty place: no column
     if (cells.length) cols.push(el("div", {class: "column", "data-column": v}, el("div", {class: "column-name"},
-      row.title.split("{" + row.columns + "}").join(v)), cells));
+      row.title.split("{" + row.columns + "}").join(row.labels ? row.labels[n] : v)), cells));
   }
   return cols.length ? el("div", {class: "columns"}, cols) : null;
 }
