@@ -37,7 +37,7 @@ def parts(spec, key: str) -> dict:
 
 
 def parts_said(game, spec, key: str) -> str:
-    """`parts` as people say them ("lightbulb 1", not "shelf1"): a slot's caption on the page."""
+    """`parts` as people say them (an enum value's label, "left stall", not its id): a slot's caption."""
     return " ".join(enum_word(game, d, v) for d, v in parts(spec, key).items())
 
 
