@@ -136,10 +136,8 @@ score "Coins": coins
         assert result.decisions == 3, f"seed {seed}: {result.decisions} decisions"
 
 
-def test_greedy_follows_its_own_choices_to_a_payoff_three_steps_away():
-    """A door, then a path, then a chest: only the far chest pays, so a one-step look takes the
-    small sure coin; following its own chain of choices, greedy finds the gold."""
-    text = """game "Doors"
+# A door, then a path, then a chest: only the far chest pays (also the quick agent's test game).
+DOORS = """game "Doors"
 players 1
 counter coins = 0
 setup:
@@ -160,7 +158,12 @@ phase play:
             coins = 1
 score "Coins": coins
 """
-    engine = engine_of(text, "doors")
+
+
+def test_greedy_follows_its_own_choices_to_a_payoff_three_steps_away():
+    """A door, then a path, then a chest: only the far chest pays, so a one-step look takes the
+    small sure coin; following its own chain of choices, greedy finds the gold."""
+    engine = engine_of(DOORS, "doors")
     for seed in range(1, 4):
         result = runner.play(engine, 1, seed, ["greedy"], "doors")
         assert result.ranking[0]["total"] == 5, f"seed {seed}: {result.ranking}"

@@ -9,29 +9,7 @@ import pytest
 from meeple.interpreter import runner
 from meeple.interpreter.agents import AgentError, make_agents, quick
 from tests.conftest import rules, shipped
-from tests.test_agents import engine_of
-
-DOORS = """game "Doors"
-players 1
-counter coins = 0
-setup:
-    next play
-phase play:
-    choose one by first_player:
-        "Left":
-            choose one by first_player:
-                "Up":
-                    choose one by first_player:
-                        "Gold":
-                            coins = 5
-                        "Empty":
-                            coins = 0
-                "Down":
-                    coins = 0
-        "Right":
-            coins = 1
-score "Coins": coins
-"""
+from tests.test_agents import DOORS, engine_of
 
 
 def counting(monkeypatch, module, name):
