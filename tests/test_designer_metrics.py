@@ -156,3 +156,69 @@ def test_a_played_game_records_its_choices(tmp_path):
     assert [sum(seat[0] for seat in entry["things"][f]) for f in ("apple", "pear")] == [2, 2]
     assert sum(seat[1] for f in ("apple", "pear") for seat in entry["things"][f]) == 2
     assert r["first_player"] == 0 and r["margin"] == abs(r["scores"][0] - r["scores"][1])
+
+
+class Scripted:
+    """Totals after each decision, and the phase entry the game is in then, as scripted."""
+
+    def __init__(self, steps):
+        self.steps = steps
+
+    def totals(self, state):
+        return self.steps[state["i"]][1]
+
+
+def test_rounds_are_passes_through_the_phase_entered_most_with_the_totals_when_each_ended():
+    # setup (entry 1) -> round (2) -> round (3) -> round (4), totals after each decision
+    steps = [
+        (("setup", 1), [0, 0]),
+        (("round", 2), [0, 0]),  # the setup ended with totals 0, 0
+        (("round", 2), [2, 1]),
+        (("round", 3), [2, 1]),  # the first round ended at 2, 1
+        (("round", 4), [5, 1]),  # the second at 5, 1 (the third began in the same step)
+        (("round", 4), [6, 4]),
+    ]
+    rec = GameRecord(Scripted(steps), 2)
+    rec.first_player, rec.phase, rec.seq = 0, "setup", 1
+    for i, ((phase, seq), _) in enumerate(steps):
+        rec.after({"i": i, "phase": phase, "seq": seq})
+    got = rec.fields([7, 4], [0])  # the game ended at 7, 4
+    assert (got["rounds"], got["round_phase"]) == (3, "round")
+    assert got["round_totals"] == [[2, 1], [5, 1], [7, 4]]
+
+
+def test_totals_per_round_follow_the_winners_and_the_others():
+    rows = []
+    for s in range(4):
+        r = row(s, [6, 3])  # P1 wins every game: 2 a round against 1
+        r.update(rounds=3, round_phase="round", round_totals=[[2, 1], [4, 2], [6, 3]])
+        rows.append(r)
+    short = row(9, [2, 1])
+    short.update(rounds=1, round_phase="round", round_totals=[[2, 1]])
+    got = designer.per_round([*rows, short])
+    assert got["phase"] == "round"
+    assert [(d["round"], d["games"]) for d in got["rounds"]] == [(1, 5), (2, 4), (3, 4)]
+    assert [(d["winners"], d["others"], d["all"]) for d in got["rounds"]] == [(2, 1, 1.5), (4, 2, 3), (6, 3, 4.5)]
+    text = tables.format_summary(stats.summarize([*rows, short]))
+    assert "Totals at the end of each round (a round: one pass through the phase round)" in text
+    assert designer.per_round([row(1, [1, 0])]) is None  # rows without rounds (older files): no table
+
+
+def test_a_played_game_counts_its_rounds(tmp_path):
+    path = tmp_path / "g.rules"
+    path.write_text(
+        'game "G"\nplayers 2\ncounter n per player = 0\ncounter r = 0\n'
+        "setup:\n    next round\n"
+        "phase round:\n    r += 1\n    for each player in turn_order:\n"
+        '        choose k from [1, 2] "How many?":\n            n[player] += k\n'
+        "    if r < 3:\n        next round\n"
+        'score "N": n\n'
+    )
+    row_ = play_row(Side(str(path), 2, ("random",)), 4)
+    assert row_["error"] is None
+    assert (row_["rounds"], row_["round_phase"]) == (3, "round")
+    assert row_["round_totals"][-1] == row_["scores"]
+    assert all(
+        a <= b for earlier, later in zip(row_["round_totals"], row_["round_totals"][1:]) for a, b in zip(earlier, later)
+    )
+    assert all(1 <= t <= 2 for t in row_["round_totals"][0])  # one choice of 1 or 2 each in the first round

@@ -11,6 +11,10 @@ Each is defined here once, with its formula (docs/lab.md repeats them):
   after each decision) passed from one player to another.
 - decisiveness: per game, the share of its decisions, counted from the end,
   through which the final winner held the sole lead without a break.
+- rounds: a round is one pass through the phase a game entered most often;
+  per round k, over the games that reached its end: the mean total of every
+  player when it ended, of the game's final winners and of the others (how
+  scores grow, and when the winners pull ahead).
 - deciding category: per score rule, the mean points of the winners minus the
   mean points of the others, divided by the pooled standard deviation of that
   rule's points (Cohen's d); the largest |d| separates winners best.
@@ -63,6 +67,36 @@ def closeness(ok: list) -> dict:
     """Margin, lead changes and decisiveness, each described over the games that have it."""
     many = [r for r in ok if len(r["scores"]) > 1]
     return {key: describe(r.get(key) for r in many) for key in ("margin", "lead_changes", "lead_for_good")}
+
+
+def per_round(ok: list) -> dict | None:
+    """The totals at the end of each round: per round, the games that reached its end and the mean
+    total of all players, of the final winners and of the others (None if no row has rounds)."""
+    games = [r for r in ok if r.get("round_totals")]
+    if not games:
+        return None
+    phases = [r["round_phase"] for r in games]
+    phase = max(dict.fromkeys(phases), key=phases.count)
+    games = [r for r in games if r["round_phase"] == phase]
+    out = []
+    for k in range(max(len(r["round_totals"]) for r in games)):
+        everyone, ahead, behind = list[float](), list[float](), list[float]()
+        for r in games:
+            if k < len(r["round_totals"]):
+                winners = set(r.get("winners") or [])
+                for seat, total in enumerate(r["round_totals"][k]):
+                    everyone.append(total)
+                    (ahead if seat in winners else behind).append(total)
+        out.append(
+            {
+                "round": k + 1,
+                "games": sum(1 for r in games if k < len(r["round_totals"])),
+                "all": mean(everyone),
+                "winners": mean(ahead),
+                "others": mean(behind),
+            }
+        )
+    return {"phase": phase, "rounds": out}
 
 
 def deciding(ok: list, labels: list) -> list[dict]:

@@ -16,6 +16,10 @@ fields at the end:
   through which the final winner held the sole lead without a break (1: led
   from the first decision; 0: took the lead at the very end or never alone).
 - `margin`: the winner's total minus the best total behind it.
+- `rounds`, `round_phase`, `round_totals`: a round is one pass through the
+  phase the game entered most often (the first of those on a tie): its name,
+  how many passes the game made, and each player's total when each pass
+  ended (at the first decision point after it, or at the game's end).
 """
 
 from __future__ import annotations
@@ -32,11 +36,14 @@ class GameRecord:
         self.actions: dict = {}
         self.first_player = None
         self.leaders: list = []  # the sole leader (or None) after each decision
+        self.phase, self.seq = None, None  # the phase running, and its entry's number (state["seq"])
+        self.passes: list = []  # per phase entry that ended: (its phase, the totals when it ended)
 
     def decided(self, state: dict, decision, index: int) -> None:
         """Decision `decision` is about to be applied with option `index` taken."""
         if self.first_player is None:
             self.first_player = state["first"]
+            self.phase, self.seq = state.get("phase"), state.get("seq")
         chosen = decision.options[index]
         if type(chosen.value) is dict:  # an action at any time: counted by its title
             self.actions[chosen.label] = self.actions.get(chosen.label, 0) + 1
@@ -68,6 +75,9 @@ class GameRecord:
         totals = self.engine.totals(state)
         top = max(totals)
         self.leaders.append(totals.index(top) if totals.count(top) == 1 else None)
+        if state.get("seq") != self.seq:  # a phase ended since the last decision point
+            self.passes.append((self.phase, totals))
+            self.phase, self.seq = state.get("phase"), state.get("seq")
 
     def fields(self, totals: list[int], winners: list[int]) -> dict:
         changes, last = 0, None
@@ -84,7 +94,13 @@ class GameRecord:
                 held += 1
             lead_for_good = round(held / len(self.leaders), 4)
         ordered = sorted(totals, reverse=True)
+        passes = [*self.passes, (self.phase, list(totals))] if self.phase is not None else []
+        names = [phase for phase, _ in passes]
+        round_phase = max(dict.fromkeys(names), key=names.count) if names else None  # the first on a tie
         return {
+            "rounds": names.count(round_phase) if names else None,
+            "round_phase": round_phase,
+            "round_totals": [t for phase, t in passes if phase == round_phase],
             "picks": self.picks,
             "actions": self.actions,
             "first_player": self.first_player,

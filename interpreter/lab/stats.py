@@ -215,13 +215,15 @@ def summarize(rows) -> dict:
         "things": things,
         "first_player": designer.first_player(ok),
         "closeness": designer.closeness(ok),
+        "per_round": designer.per_round(ok),
         "deciding": designer.deciding(ok, labels),
         "picks": designer.picks(ok),
         "wins_from": "outcome" if by_outcome else "place",
         "draws": _rate(draws, n),
         "tiebreaks": _rate(tiebreaks, n),
         "length": {
-            k: describe(r.get(k) for r in ok) for k in ("steps", "decisions", "turns", "branching", "seconds", "cpu")
+            k: describe(r.get(k) for r in ok)
+            for k in ("steps", "decisions", "turns", "rounds", "branching", "seconds", "cpu")
         },
         "actions": actions,
     }
@@ -313,6 +315,7 @@ def compare(rows_a, rows_b, labels: tuple | None = None) -> dict:
         ("steps", "length (steps)"),
         ("decisions", "decisions"),
         ("turns", "phases entered"),
+        ("rounds", "rounds"),
         ("branching", "branching"),
     ):
         add(key, label, "length", lambda r, key=key: r.get(key))

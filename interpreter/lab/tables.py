@@ -152,7 +152,12 @@ def summary_tables(summary: dict) -> list:
     return out
 
 
-LENGTH_WORDS = {"turns": "phases entered", "seconds": "seconds (wall)", "cpu": "CPU seconds"}
+LENGTH_WORDS = {
+    "turns": "phases entered",
+    "rounds": "rounds (passes through the phase entered most)",
+    "seconds": "seconds (wall)",
+    "cpu": "CPU seconds",
+}
 CLOSENESS_WORDS = {
     "margin": "winning margin",
     "lead_changes": "lead changes",
@@ -191,6 +196,18 @@ def _designer_tables(summary: dict) -> list:
                 [
                     [CLOSENESS_WORDS[k], num(d["mean"]), num(d["sd"]), num(d["min"]), num(d["median"]), num(d["max"])]
                     for k, d in close.items()
+                ],
+            )
+        )
+    per_round = summary.get("per_round")
+    if per_round:
+        out.append(
+            (
+                f"Totals at the end of each round (a round: one pass through the phase {per_round['phase']})",
+                ["round", "games", "all players", "final winners", "the others"],
+                [
+                    [str(d["round"]), str(d["games"]), num(d["all"]), num(d["winners"]), num(d["others"])]
+                    for d in per_round["rounds"]
                 ],
             )
         )
