@@ -81,7 +81,9 @@ class TestSentences:
         """`{change}` of an enum value, a component, a seat or a list says what it was and is."""
         e = engine(
             tmp_path,
-            RULES.replace("counter round_number = 0\n", "counter round_number = 0\nenum site = clay_pit \"clay pit\" | quarry\n")
+            RULES.replace(
+                "counter round_number = 0\n", 'counter round_number = 0\nenum site = clay_pit "clay pit" | quarry\n'
+            )
             .replace(
                 "flag used per player = false\n",
                 'flag used per player = false\nvalue camp = quarry, says "the camp: {change}"\n'
