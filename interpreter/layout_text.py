@@ -182,9 +182,10 @@ def player_area(rows: Rows, seat: int, you: bool, others: bool = True) -> list[s
     return [head] + ["  " + x for x in body]
 
 
-def shared_areas(rows: Rows, kinds=None) -> list[str]:
+def shared_areas(rows: Rows, kinds=None, short: bool = False) -> list[str]:
     """The shared areas in the declared order, each under its title; `kinds` ("counter", "grid")
-    keeps only those things of plain rows (what a summary shows of the table), no columns."""
+    keeps only those things of plain rows (what a summary shows of the table), no columns;
+    `short`: an area of one line reads "Title: line"."""
     out = []
     for area in rows.game.page["areas"]:
         body: list[str] = []
@@ -194,7 +195,9 @@ def shared_areas(rows: Rows, kinds=None) -> list[str]:
                     continue
                 r = {"items": [i for i in r["items"] if i["what"] in kinds]}
             body += row_lines(rows, r, None)
-        if body:
+        if short and len(body) == 1:
+            out.append(f"{area['title']}: {body[0]}")
+        elif body:
             out += [area["title"]] + ["  " + x for x in body]
     return out
 

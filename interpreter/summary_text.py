@@ -6,7 +6,7 @@ so that it is not read as whose turn), no phase or step. A ruleset with a `layou
 the way it arranges its table (layout_text.py); without one, the generic text: shared things,
 then each player's. Before each decision a person reads a few lines (their own area, the
 shared running counters, what `summary:` names or what is public and changed) and a short
-"Since your last decision" line naming each thing that changed, in the log's words.
+"Changed since your last decision" line naming each thing that changed, in the log's words.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from meeple.interpreter.board_text import area_zones, boards_in_use, grid_text, 
 from meeple.interpreter.layout_text import Rows, laid_out_table, player_area, shared_areas
 from meeple.interpreter.naming import parts_of, spec_of
 from meeple.interpreter.render import (
+    cell_text,
     event_text,
     is_quiet,
     item_text,
@@ -163,10 +164,10 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
     named = set(game.summary or ())
     if game.page is not None:
         rows = Rows(engine, view, skip={drawn} if drawn else ())
-        lines += ["  " + x for x in shared_areas(rows, kinds=("counter", "grid"))]
+        lines += ["  " + x for x in shared_areas(rows, kinds=("counter", "grid"), short=True)]
         lines += ["  " + x for x in player_area(rows, seat, True, others=False)]
         lines += counter_lines(game, view, lambda mine, spec: mine not in (seat, None) and spec.name in named)
-        # (the others' changed counters are said by "Since your last decision", in the log's words)
+        # (the others' changed counters are said by "Changed since your last decision", in the log's words)
         lines += zone_lines(game, view, lambda mine: mine != seat, keys=_summed_zones(game, view, named, before))
         return lines
     if game.summary is not None:
@@ -190,6 +191,33 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
     return lines
 
 
+def counter_change(game, key: str, was, value, seat: int) -> str:
+    """A counter's change as the log says it: its `says` sentence, a labelled flag's label, else
+    its label and `{change}` in words."""
+    event = {"e": "set", "var": key, "value": value, "was": was}
+    if labelled_flag(game, key):
+        return event_text(game, event, seat)
+
+    def shown(v) -> str:
+        return var_text(game, key, v)
+
+    return set_sentence(game, event, shown) or f"{key_label(game, key)}: {change_words(was, value, shown)}"
+
+
+def grid_changes(game, key: str, was: dict | None, grid: dict) -> list[str]:
+    """A grid's changes: each piece placed (`+ T3 at row 2, column 4`), else each cell marked
+    (`board row 1, column 1: x`) when there are few, else how many cells changed."""
+    had = [tuple(p[:4]) for p in (was or {}).get("pieces", [])]
+    placed = [p for p in grid["pieces"] if tuple(p[:4]) not in had]
+    if placed:
+        return [f"{key_label(game, key)}: + {item_text(game, p[0])} at row {p[2]}, column {p[3]}" for p in placed]
+    cells = (was or {}).get("cells", [])
+    changed = [k for k, v in enumerate(grid["cells"]) if k >= len(cells) or cells[k] != v]
+    if 0 < len(changed) <= 2:
+        return [f"{cell_text(game, key, k)}: {var_text(game, '', grid['cells'][k])}" for k in changed]
+    return [f"{key_label(game, key)}: {len(changed)} cells changed"] if changed else []
+
+
 def runs(game, items: list) -> list[str]:
     """Cards in order, a run of alike ones as a count (`8 × silver coin`), one entry per run."""
     out: list = []
@@ -201,14 +229,15 @@ def runs(game, items: list) -> list[str]:
     return [label if n == 1 else f"{n} × {label}" for label, n in out]
 
 
-SINCE = 8  # the things "Since your last decision" names; the rest are counted
+SINCE = 8  # the things "Changed since your last decision" names; the rest are counted
 
 
 def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
     """What changed on the table since `before` (the seat's view right after its last decision),
     one entry per thing in the log's words: a counter's change by its `says` sentence, else as
-    `{change}` reads (`P2's VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came into and left a zone, a face-down pile's
-    count, a grid's cells. Nothing before a seat's first decision."""
+    `{change}` reads (`P2's VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came
+    into and left a zone, a face-down pile's count, a grid's pieces or cells. Nothing before a
+    seat's first decision."""
     if before is None:
         return []
     said = []
@@ -216,13 +245,8 @@ def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
         was = before["vars"].get(key)
         if was == value or is_quiet(game, key) or key not in before["vars"]:
             continue
-        event = {"e": "set", "var": key, "value": value, "was": was}
-        if labelled_flag(game, key):  # it reads as its label while true, and says nothing else
-            if value is True:
-                said.append(event_text(game, event, seat))
-            continue
-        shown = lambda v, k=key: var_text(game, k, v)  # noqa: E731
-        said.append(set_sentence(game, event, shown) or f"{key_label(game, key)}: {change_words(was, value, shown)}")
+        if not labelled_flag(game, key) or value is True:  # a labelled flag reads as its label while true
+            said.append(counter_change(game, key, was, value, seat))
     for key, items in view["zones"].items():
         was = before["zones"].get(key, [])
         if key == "box" or items == was:
@@ -239,15 +263,12 @@ def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
         moves = [f"+ {run}" for run in runs(game, came)] + [f"- {run}" for run in runs(game, went)]
         said.append(f"{key_label(game, key)}: {', '.join(moves) or 'in a new order'}")
     for key, grid in view["grids"].items():
-        cells = before["grids"].get(key, {}).get("cells", [])
-        n = sum(1 for k, v in enumerate(grid["cells"]) if k >= len(cells) or cells[k] != v)
-        if n:
-            said.append(f"{key_label(game, key)}: {n} {'cell' if n == 1 else 'cells'} changed")
+        said += grid_changes(game, key, before["grids"].get(key), grid)
     if not said:
         return []
-    shown = said[:SINCE] + ([f"and {len(said) - SINCE} more (s shows the table)"] if len(said) > SINCE else [])
-    lines = ["Since your last decision:"]
-    for part in shown:
+    parts = said[:SINCE] + ([f"and {len(said) - SINCE} more (s shows the table)"] if len(said) > SINCE else [])
+    lines = ["Changed since your last decision:"]
+    for part in parts:
         if len(lines) > 1 and len(lines[-1]) + 3 + len(part) <= WIDTH:
             lines[-1] += " · " + part
         else:
