@@ -202,6 +202,21 @@ def shared_areas(rows: Rows, kinds=None, short: bool = False) -> list[str]:
     return out
 
 
+def named_lines(rows: Rows, seat: int, named: set) -> list[str]:
+    """What the ruleset's `summary:` names, in the table's words: the shared things not said
+    yet, then each other player's on one line (`P2: bid 1 · tricks 2`)."""
+    out = []
+    for owner in [None] + [p for p in range(rows.view["players"]) if p != seat]:
+        chips = [
+            c for c in rows.of["counter"] if c["owner"] == owner and c["name"] in named and c["key"] not in rows.used
+        ]
+        piles = [z for z in rows.of["zone"] if z["owner"] == owner and z["name"] in named and z["count"]]
+        said = counters_said(chips) + [f"{z['short']}: {cards_text(rows, z)}" for z in piles]
+        if said:
+            out.append((f"{player_name(owner)}: " if owner is not None else "") + " · ".join(said))
+    return out
+
+
 def laid_out_table(engine, view: dict, seat: int | None) -> list[str]:
     """`s` at the terminal for a ruleset with a layout: your area, the shared areas, "More on
     the table", then the other players' areas as they show to you."""

@@ -12,7 +12,7 @@ shared running counters, what `summary:` names or what is public and changed) an
 from __future__ import annotations
 
 from meeple.interpreter.board_text import area_zones, boards_in_use, grid_text, path_board_text
-from meeple.interpreter.layout_text import Rows, laid_out_table, player_area, shared_areas
+from meeple.interpreter.layout_text import Rows, laid_out_table, named_lines, player_area, shared_areas
 from meeple.interpreter.naming import parts_of, spec_of
 from meeple.interpreter.render import (
     cell_text,
@@ -158,7 +158,7 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
     view at its last decision): the others' counters, small shared piles (a trick, the
     item up for auction). Quiet counters and empty things are left out; `s` shows everything.
     With a layout, your area reads as its `player:` rows and the table's counters and grids
-    under their areas' titles."""
+    under their areas' titles; what changed is left to `since_lines`."""
     game = engine.game
     lines = [header(view, seat)]
     named = set(game.summary or ())
@@ -166,10 +166,9 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
         rows = Rows(engine, view, skip={drawn} if drawn else ())
         lines += ["  " + x for x in shared_areas(rows, kinds=("counter", "grid"), short=True)]
         lines += ["  " + x for x in player_area(rows, seat, True, others=False)]
-        lines += counter_lines(game, view, lambda mine, spec: mine not in (seat, None) and spec.name in named)
-        # (the others' changed counters are said by "Changed since your last decision", in the log's words)
-        lines += zone_lines(game, view, lambda mine: mine != seat, keys=_summed_zones(game, view, named, before))
-        return lines
+        # what `summary:` names; without it, what changed is said by "Changed since your last
+        # decision" in the log's words, not a second time here
+        return lines + ["  " + x for x in named_lines(rows, seat, named)]
     if game.summary is not None:
         lines += counter_lines(
             game,

@@ -188,3 +188,16 @@ class TestSince:
         placed = state["grids"]["garden/1"]["pieces"][-1]
         text = " ".join(since_lines(e.game, before, e.view(state, 0), 0))
         assert f"P2's garden: + {e.game.labels.get(piece, piece)} at row {placed[2]}, column {placed[3]}" in text
+
+
+def test_with_a_layout_a_summary_line_names_every_players_things_in_the_tables_words(tmp_path):
+    e = market(tmp_path, MARKET.replace("counter day_number", "summary: coins, basket, stock\ncounter day_number"))
+    state, _ = e.start(2, 1)
+    state, _ = e.apply(state, 0)  # P1 buys a crate
+    lines = summary(e, e.view(state, 1), 1)
+    bought = e.game.page["faces"][state["zones"]["basket/0"][0]]
+    assert lines[:3] == ["P2: your turn · start player: P1", "  P2 (you)", "    coins 5/10"]
+    # the shared piles named, each by its label, and the other player's things on one line
+    face = e.game.page["faces"][state["zones"]["stock/left"][0]]
+    assert lines[3].startswith(f"  the left stall: {face['title']} ({face['lines'][0]}) · the right stall: ")
+    assert lines[-1].startswith("  P1: coins 4 · basket: ") and bought["title"] in lines[-1]
