@@ -219,8 +219,9 @@ def path_board_text(game, state: dict | None, name: str) -> list:
 
 
 def state_text(game, state: dict, viewer=None) -> list[str]:
-    """The state as a person sees it: counters, zones (hidden ones as counts), grids."""
-    lines = [f"phase {state['phase']}, first player {player_name(state['first'])}"]
+    """The state as a person sees it: the start player (the rules' first player; no phase or
+    step, which are the engine's words), counters, zones (hidden ones as counts), grids."""
+    lines = [f"start player: {player_name(state['first'])}"]
     shown_vars = [
         key_label(game, k) if v is True and labelled_flag(game, k) else f"{key_label(game, k)}={var_text(game, k, v)}"
         for k, v in state["vars"].items()

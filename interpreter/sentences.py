@@ -6,7 +6,8 @@ card, says "{player} reserves {items}"` reads "P1 reserves Honey Cake". A
 counter's tells a change: `counter vp per player = 0, says "{player} scores
 {change} VP ({value} in all)"` reads "P2 scores +3 VP (7 in all)". Braces name
 what the thing is kept per (seats as P1, enum values by their labels) and
-what happened; what the viewer may not see reads as a count ("2 cards").
+what happened, in words (`{change}` of a value that is not a number reads
+"from quarry to clay pit"); what the viewer may not see reads as a count ("2 cards").
 """
 
 from __future__ import annotations
@@ -47,9 +48,30 @@ def set_sentence(game, e: dict, shown) -> str | None:
     values = dict(dims(game, spec, e["var"]), value=shown(e["value"]))
     if "was" in e:
         values["was"] = shown(e["was"])
-        if type(e["value"]) is int and type(e["was"]) is int:
-            values["change"] = f"{e['value'] - e['was']:+d}"
+        values["change"] = change_words(e["was"], e["value"], shown, numbers=not spec.player)
     return fill(spec.says, values)
+
+
+def change_words(was, value, shown, numbers: bool = True) -> str:
+    """`{change}` in words: a number signed (`+3`, `-1`); a list by what came and what went
+    (`+ red, - blue`); anything else (an enum value, a component, a seat, a flag) from what it
+    was to what it is (`from quarry to clay pit`, `from P1 to P2`), or what it is when it was
+    nothing. `shown` says a value as people read it; `numbers` is false for a counter holding a
+    seat (its values are seats, not amounts)."""
+    if numbers and type(value) is int and type(was) is int:
+        return f"{value - was:+d}"
+    if isinstance(value, list) and isinstance(was, list):
+        left, came = list(was), []
+        for x in value:  # as many of each as there were stay; the rest came
+            if x in left:
+                left.remove(x)
+            else:
+                came.append(x)
+        said = [f"+ {shown([x])}" for x in came] + [f"- {shown([x])}" for x in left]
+        return ", ".join(said) or "nothing"
+    if was is None or was == "" or was == []:
+        return shown(value)
+    return f"from {shown(was)} to {shown(value)}"
 
 
 def reset_text(game, e: dict, label: str, shown) -> str:

@@ -14,17 +14,20 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from meeple.interpreter.board_text import area_zones, boards_in_use, grid_codes, grid_text, path_board_text
+from meeple.interpreter.board_text import grid_codes, grid_text
 from meeple.interpreter.boards import polyomino
-from meeple.interpreter.naming import parts_of
-from meeple.interpreter.render import key_label, player_name, runs_text, var_text
-from meeple.interpreter.standing import score_so_far_text
-from meeple.interpreter.state import HIDDEN
+from meeple.interpreter.summary_text import (  # noqa: F401 (what the terminal says of the table; tests read it here)
+    counter_lines,
+    counters_text,
+    since_lines,
+    summary,
+    table_text,
+    whole_table,
+)
 
 if TYPE_CHECKING:
     from meeple.interpreter.engine import Option
 
-WIDTH = 100  # the summary's lines wrap here
 SHOWN = 25  # a longer list shows this many options and how to see the rest
 HELP = """  a number       take that option
   ROW COL        on a grid: put the piece's top-left corner there (or pick that cell)
@@ -141,185 +144,6 @@ class Placing:
         return ["    " + " ".join(code.ljust(2) for code in row).rstrip() for row in rows]
 
 
-def owner(game, key: str):
-    """The seat a zone, grid or counter key belongs to (`hand/1` -> 1), None if shared."""
-    name, *indices = key.split("/")
-    spec = game.zones.get(name) or game.grids.get(name) or game.counters.get(name)
-    for dim, index in zip(spec.per if spec else (), indices):
-        if dim == "player":
-            return int(index)
-    return None
-
-
-def counters_text(game, view: dict, seat: int) -> list[str]:
-    """The seat's counters and the shared running ones, one line; a counter kept per
-    something more reads as one group (`stock[P1]: red 1, blue 3`; a flag lists
-    where it is true: `used[P1]: A, C`). Zeros and false are left out."""
-    return counter_lines(
-        game, view, lambda mine, spec: mine == seat or (mine is None and not spec.per and spec.kind == "counter")
-    )
-
-
-def counter_lines(game, view: dict, keep) -> list[str]:
-    """Counters for which keep(owner, spec) holds, grouped and wrapped as `counters_text` says."""
-    single, groups = list[str](), dict[str, list[str]]()
-    for key, value in view["vars"].items():
-        name = key.split("/", 1)[0]
-        spec = game.counters.get(name)
-        if spec is None or getattr(spec, "quiet", False) or value in (0, False, None, ""):
-            continue
-        mine = owner(game, key)
-        if not keep(mine, spec):
-            continue
-        rest = parts_of(game, key)
-        if not rest:  # a flag with a `label` reads as its label alone ("last round")
-            single.append(
-                key_label(game, key)
-                if value is True and spec.label
-                else f"{key_label(game, key)}={var_text(game, key, value)}"
-            )
-            continue
-        head = key_label(game, key, parts=False)
-        word = " ".join(rest)
-        groups.setdefault(head, []).append(word if value is True else f"{word} {var_text(game, key, value)}")
-    lines: list[str] = []
-    for part in single + [f"{head}: {', '.join(words)}" for head, words in groups.items()]:
-        if lines and len(lines[-1]) + 2 + len(part) <= WIDTH:
-            lines[-1] += "  " + part
-        else:
-            lines.append("  " + part)
-    return lines
-
-
-def zone_lines(game, view: dict, keep, skip=frozenset(), keys=None) -> list[str]:
-    """Zones for which keep(owner) holds (and, given `keys`, only those), each as its cards, with
-    face-down ones counted; those in `skip` are said elsewhere (on a board)."""
-    lines = []
-    for key, items in view["zones"].items():
-        if (
-            key == "box"
-            or not items
-            or key in skip
-            or not keep(owner(game, key))
-            or keys is not None
-            and key not in keys
-        ):
-            continue
-        shown = [i for i in items if not i.startswith(HIDDEN)]
-        hidden = f"{len(items) - len(shown)} hidden" if len(shown) < len(items) else ""
-        # What the backs of face-down cards show is public (the top of a deck, a spread hand):
-        # the table shows it, and a person at the terminal reads it too.
-        backs = [i[len(HIDDEN) :] for i in items if i.startswith(HIDDEN) and len(i) > len(HIDDEN)]
-        if backs:
-            hidden += (
-                f" (the back{'s' if len(backs) > 1 else ''} {'show' if len(backs) > 1 else 'shows'} "
-                f"{runs_text(game, backs)})"
-            )
-        lines.append(f"  {key_label(game, key)}: {', '.join(filter(None, [runs_text(game, shown), hidden]))}")
-    return lines
-
-
-def table_text(game, view: dict, seat: int) -> list[str]:
-    """`s`: the whole table as this seat sees it, the shared things first, then each player's
-    own counters, cards and boards, yours marked. Zeros, false and empty zones are left out."""
-    lines = [f"phase {view['phase']}, first player {player_name(view['first'])}", "On the table:"]
-    lines += counter_lines(game, view, lambda mine, spec: mine is None)
-    boards = boards_in_use(game, view) if game.boards else []
-    on_boards = {k for keys in area_zones(game, view["zones"], boards).values() for k in keys} if boards else ()
-    lines += zone_lines(game, view, lambda mine: mine is None, skip=on_boards)
-    lines += [
-        "  " + line
-        for key, grid in view["grids"].items()
-        if owner(game, key) is None
-        for line in grid_text(game, key, grid)
-    ]
-    for name in boards:
-        lines += ["  " + line for line in path_board_text(game, view, name)]
-    for p in range(view["players"]):
-        lines.append(f"{player_name(p)}{' (you)' if p == seat else ''}:")
-        lines += counter_lines(game, view, lambda mine, spec, p=p: mine == p)
-        lines += zone_lines(game, view, lambda mine, p=p: mine == p)
-        lines += [
-            "  " + line
-            for key, grid in view["grids"].items()
-            if owner(game, key) == p
-            for line in grid_text(game, key, grid)
-        ]
-    return lines
-
-
-def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dict | None = None) -> list[str]:
-    """A few lines before a decision: whose turn, the running counters, what is yours,
-    and your boards (the shared ones too). Besides: what the ruleset's `summary:` names,
-    every player's; without one, what is public and changed since `before` (this seat's
-    view at its last decision): the others' counters, small shared piles (a trick, the
-    item up for auction). Quiet counters and empty things are left out; `s` shows everything."""
-    game = engine.game
-    lines = [f"{player_name(seat)} to choose; phase {view['phase']}, first player {player_name(view['first'])}"]
-    named = set(game.summary or ())
-    if game.summary is not None:
-        lines += counter_lines(
-            game,
-            view,
-            lambda mine, spec: (
-                mine == seat or spec.name in named or (mine is None and not spec.per and spec.kind == "counter")
-            ),
-        )
-    else:
-        lines += counters_text(game, view, seat)
-        lines += changed_counters(game, view, seat, before)
-    if sofar := score_so_far_text(engine, view):
-        lines.append("  " + sofar)
-    lines += zone_lines(game, view, lambda mine: mine == seat)  # your own deck is face down too
-    lines += zone_lines(game, view, lambda mine: mine != seat, keys=_summed_zones(game, view, named, before))
-    for key, grid in view["grids"].items():
-        if key != drawn and owner(game, key) in (seat, None):
-            lines += ["  " + line for line in grid_text(game, key, grid)]
-    return lines
-
-
-SMALL = 4  # a shared pile of at most this many reads in the summary when it changed (a trick, a lot)
-
-
-def changed_counters(game, view: dict, seat: int, before: dict | None) -> list[str]:
-    """The other players' public counters that changed since `before` (none without it)."""
-    if before is None:
-        return []
-    was = before["vars"]
-    return counter_lines(
-        game,
-        view,
-        lambda mine, spec: (
-            mine is not None
-            and mine != seat
-            and not spec.secret
-            and any(
-                view["vars"][k] != was.get(k)
-                for k in view["vars"]
-                if k.split("/", 1)[0] == spec.name and owner(game, k) == mine
-            )
-        ),
-    )
-
-
-def _summed_zones(game, view: dict, named: set, before: dict | None) -> set:
-    """The zones besides the seat's own that the summary shows: those `summary:` names, or (without
-    one) small shared public piles that changed since `before`."""
-    if game.summary is not None:
-        return {k for k in view["zones"] if k.split("/", 1)[0] in named}
-    if before is None:
-        return set()
-    return {
-        k
-        for k, items in view["zones"].items()
-        if k != "box"
-        and owner(game, k) is None
-        and 0 < len(items) <= SMALL
-        and not any(i.startswith(HIDDEN) for i in items)
-        and items != before["zones"].get(k)
-    }
-
-
 def cell_choices(state: dict, decision) -> tuple[str, dict] | None:
     """(grid key, {(row, col): option index}) when every option but a pass is a cell of one grid."""
     cells, key = {}, None
@@ -353,7 +177,8 @@ def choose(
         print("\n".join(lines), file=out)
 
     drawn = placing.key if placing else on_cells[0] if on_cells else None
-    say(summary(engine, engine.view(state, seat), seat, drawn, before))
+    view = engine.view(state, seat)
+    say(summary(engine, view, seat, drawn, before) + since_lines(game, before, view, seat))
     say([decision.prompt])
     if placing:  # the drawing is the way to choose; the numbers stay one `l` away
         say(
@@ -382,7 +207,7 @@ def choose(
         elif text in ("h", "?", "help"):
             say(["Type:", HELP])
         elif text == "s":
-            say(table_text(game, engine.view(state, seat), seat))
+            say(whole_table(engine, engine.view(state, seat), seat))
         elif text in keys:
             return keys[text]  # an Option: a request
         elif text == "l":

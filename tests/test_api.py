@@ -181,7 +181,7 @@ class TestDisplay:
     def test_a_game_without_boards_shows_its_text(self):
         state = meeple.load("mudcake_fair").start(seed=1)
         page = state._repr_html_()
-        assert "<svg" not in page and "<pre>phase" in page
+        assert "<svg" not in page and "<pre>start player" in page
         with pytest.raises(ValueError, match="no boards or grids"):
             state.picture()
 

@@ -122,5 +122,5 @@ def test_without_the_extras(tmp_path):
     for argv, (code, err) in zip(NEEDS, results[len(runs) :]):
         assert (code, err) == (2, NEEDS[argv] + "\n"), argv
     assert set(api["plays"]) == set(shipped_rulesets()) and all(n > 0 for n in api["plays"].values())
-    assert "<pre>phase" in api["html"] and "<svg" not in api["html"]  # the text stands in for the picture
+    assert "<pre>start player" in api["html"] and "<svg" not in api["html"]  # the text stands in for the picture
     assert api["loaded"] == []

@@ -193,7 +193,7 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     text = out.getvalue()
     assert "Act now (heal declared)?" in text and "P1 acts: Cast your spell" in text
     # the person was asked on P2's turn (the question's words are the ruleset's), and cast
-    assert text.index("P1 to choose") < text.index("P1 acts: Cast your spell")
+    assert text.index("P1: your turn") < text.index("P1 acts: Cast your spell")
     # P2 healed at 2 hearts instead of 1: +2 instead of +3 on top of the cure's reputation
     rep = engine.game.components[cure]["rep"]
     assert f"P2's reputation = {rep + 2}" in text

@@ -125,7 +125,7 @@ def test_no_undo_once_the_placement_has_ended_its_phase(tmp_path):
         child.expect_exact(PROMPT)
         child.sendline(answer)
     i = child.expect_exact([CONFIRM, PROMPT])
-    assert i == 1 and "place " in child.before and "phase " in child.before
+    assert i == 1 and "place " in child.before and "P1: your turn" in child.before
     child.sendline("u")
     child.expect_exact("nothing to undo here")
     child.sendline("q")

@@ -77,6 +77,45 @@ class TestSentences:
         seen = visible_events(e.game, events, 1, state)
         assert "P1 takes a card from deck" in told(e, seen, 1)
 
+    def test_a_change_that_is_not_a_number_reads_in_words(self, tmp_path):
+        """`{change}` of an enum value, a component, a seat or a list says what it was and is."""
+        e = engine(
+            tmp_path,
+            RULES.replace(
+                "counter round_number = 0\n", 'counter round_number = 0\nenum site = clay_pit "clay pit" | quarry\n'
+            )
+            .replace(
+                "flag used per player = false\n",
+                'flag used per player = false\nvalue camp = quarry, says "the camp: {change}"\n'
+                'value leader = none, says "the lead: {change}"\n'
+                'value top = none, says "on top: {change}"\n'
+                'value seen = [], says "seen: {change}"\n',
+            )
+            .replace(
+                "    phase_two()\n",
+                """    choose c from market by first_player "Which card?":
+        camp = clay_pit
+        for each p in turn_order:
+            leader = p
+        top = c
+        seen = [quarry, clay_pit]
+        seen = [clay_pit]
+""",
+            ),
+        )
+        state, _ = e.start(2, 1)
+        card = e.game.labels[state["zones"]["market"][0]]
+        state, events = e.apply(state, 0)
+        assert told(e, events) == [
+            "the camp: from quarry to clay pit",
+            "the lead: P1",
+            "the lead: from P1 to P2",  # a seat, not "+1"
+            f"on top: {card}",
+            "seen: + quarry, + clay pit",
+            "seen: - quarry",
+            "game over",
+        ]
+
     def test_a_brace_naming_nothing_known_is_refused_with_what_it_may_name(self, tmp_path):
         with pytest.raises(MeepleError) as info:
             engine(tmp_path, BODY.replace("{change} VP", "{chnage} VP"))
