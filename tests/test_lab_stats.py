@@ -440,3 +440,14 @@ def test_summary_findings_name_a_seat_advantage():
     assert any(ln.startswith("Seat advantage: P1 wins 100.0% against an even 50.0%") for ln in lines)
     even = findings.summary_findings(stats.summarize([row(s, [10, 5] if s % 2 else [5, 10]) for s in range(30)]))
     assert "No seat wins detectably more or less than an even 50.0% (n = 30)." in even
+
+
+def test_findings_name_each_declared_measure_that_did_not_change_with_its_difference():
+    a, b = synthetic(), synthetic(side="plus")
+    for r in a + b:  # "Served" moves by one in 5 games of 40 on the plus side; "Days" never moves
+        moved = r["side"] == "plus" and r["seed"] % 8 == 0
+        r["measures"] = {"Served": [2 + moved, 1], "Days": [6, 6]}
+    lines = findings.compare_findings(stats.compare(a, b))
+    steady = next(ln for ln in lines if ln.startswith("No detectable change at n = 40 in:"))
+    assert "Days (per seat) (the same in every game)" in steady
+    assert "Served (per seat) (+0.06, 95% CI [" in steady and "p (Holm) " in steady  # half a seat in 5 games of 40

@@ -5,7 +5,8 @@ numbers: the figure on both sides, the difference with its 95% interval and
 the Holm-adjusted p-value (interpreter/lab/inference.py). A figure counts as
 changed only when its adjusted p is below 0.05; for game length, scores and
 win rates that did not change, the line says how large a change this many
-games would have found, so "no change" is never read as "no effect".
+games would have found, so "no change" is never read as "no effect"; each
+declared measure that did not change is named with the difference seen.
 """
 
 from __future__ import annotations
@@ -64,6 +65,17 @@ def compare_findings(c: dict) -> list[str]:
                 steady.append(f"{words} (the same in every game)")
             else:
                 steady.append(f"{words} (a change under {_size(widest, group == 'win')} would likely go unseen)")
+    # What the ruleset declares it wants counted (guests served, objectives met) is named one by one,
+    # with the difference seen: a designer asked about each, and a near miss is worth reading.
+    for m in metrics:
+        if m["group"] == "measure" and not m["significant"]:
+            if m.get("detectable") == 0:
+                steady.append(f"{m['label']} (the same in every game)")
+            elif m.get("diff") is not None and m.get("p_adjusted") is not None:
+                ci = interval(m["low"], m["high"], lambda x: num(x, sign=True))
+                steady.append(
+                    f"{m['label']} ({num(m['diff'], sign=True)}, 95% CI {ci}; p (Holm) {pval(m['p_adjusted'])})"
+                )
     if steady:
         lines.append(f"No detectable change at n = {c['pairs']} in: " + "; ".join(steady) + ".")
     lines += [f"Warning: {w}" for w in c.get("warnings", [])]
