@@ -6,8 +6,10 @@
     GET  /api/games                the games on offer
     POST /api/tables               create a table: one private link per person's seat, a spectator link
     GET  /api/tables/{id}?token=T  what that seat sees now
+    GET  /api/tables/{id}/links?token=C  every link again, for the creator's token C
     WS   /ws/{id}?token=T          live: the seat's picture after every change; send
-                                   {"type": "choose", "option": ID, "step": N} or {"type": "undo"}
+                                   {"type": "choose", "option": ID, "step": N}, {"type": "undo"},
+                                   {"type": "name", "name": ...}, {"type": "concede"} or {"type": "rematch"}
     POST /api/replays              upload a trace (JSON lines); GET /api/replays/{id}?step=K&seat=S
 
 Every bad request gets a JSON {"error": message} (HTTP 400/403/404/413) or, on a
@@ -149,7 +151,7 @@ def create_app(
             body = bodies.new_table(raw)
             # in a thread: a new game compiles for a while, and the table's row is a database write
             row = await asyncio.to_thread(
-                hall.create, body.game, body.players, body.options, body.variants, body.seats, body.seed
+                hall.create, body.game, body.players, body.options, body.variants, body.seats, body.seed, body.names
             )
         except NotSaved as exc:
             return error(str(exc), 503)
@@ -163,6 +165,13 @@ def create_app(
         """(table, seat) for a token, or a TableError."""
         live = hall.table(table_id)
         return live, live.seat_of(token or "")
+
+    async def links_route(request: Request):
+        """Every link of a table again, for the token its creator was given (and nobody else's)."""
+        try:
+            return PageJSON(hall.links_again(request.path_params["id"], request.query_params.get("token")))
+        except TableError as exc:
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
 
     async def table_route(request: Request):
         try:
@@ -257,6 +266,7 @@ def create_app(
         Route("/api/tables", tables_route),
         Route("/api/tables", create_route, methods=["POST"]),
         Route("/api/tables/{id}", table_route),
+        Route("/api/tables/{id}/links", links_route),
         Route("/api/replays", replays_route),
         Route("/api/replays", upload_route, methods=["POST"]),
         Route("/api/replays/{id}", replay_route),
