@@ -111,7 +111,11 @@ def _messages(option_ids):
     name = st.fixed_dictionaries({"type": st.just("name")}, optional={"name": st.text(max_size=40) | json_values})
     rematch = st.fixed_dictionaries({"type": st.just("rematch")}, optional={"x": json_values})
     concede = st.fixed_dictionaries({"type": st.just("concede"), "x": json_values})
-    texts = (choose | undo | name | rematch | concede | json_values).map(json.dumps) | st.text(max_size=50) | st.just("x" * 5000)
+    texts = (
+        (choose | undo | name | rematch | concede | json_values).map(json.dumps)
+        | st.text(max_size=50)
+        | st.just("x" * 5000)
+    )
     return texts.map(lambda t: ("text", t)) | st.binary(max_size=50).map(lambda b: ("bytes", b))
 
 

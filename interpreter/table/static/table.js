@@ -226,7 +226,7 @@ function render() {
       t.conceded ? "You conceded: a bot plays your seat to the end. " : null,
       stuck ? `${who} (${agent} bot) cannot move: ${t.bot_error}`
         : bot ? `${who} (${agent} bot) is thinking…` : `Waiting for ${who}…`,
-      mine && d.actor_name !== t.seat_name && !t.conceded ? el("button", {onclick: () => passTo(d.actor_name), id: "switch"}, `Switch to ${who}`) : null));
+      mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => passTo(d.actor_name), id: "switch"}, `Switch to ${who}`) : null));
   } else {
     // the outcome where the eye already is (the scores' breakdown follows below)
     panel.append(el("div", {class: "waiting over", id: "over"},
