@@ -51,6 +51,7 @@ def _paths(t: dict):
             "/api/tables",
             "/api/tables/{id}",
             "/api/tables/{id}/links",
+            "/api/tables/{id}/replay",
             "/api/replays",
             "/api/replays/{id}",
             "/static/{id}",

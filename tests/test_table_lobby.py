@@ -249,3 +249,34 @@ def test_the_header_names_the_part_of_the_game_in_the_rules_words(game, part):
         d = live.decision()
         live.choose(d.actor, d.options[0].id, live.state["step"])
     assert page(c, t, 0)["part"] == part
+
+
+# ----------------------------------------------------------------- the replay viewer on a table
+def test_a_table_steps_back_in_the_viewer_only_as_its_links_seat_saw_it():
+    from meeple.interpreter.table.model import seat_page
+
+    c = client(games=GAMES)
+    t = new_table(c, game="wild_gardens", seats=("person", "person"), names=["Ann", "Bob"])
+    live = c.app.state.hall.table(t["id"])
+    rnd = random.Random(2)
+    seen = {0: [], "spectator": []}  # what each page showed after each decision
+    for _ in range(8):
+        for seat in seen:
+            seen[seat].append(seat_page(live, seat))
+        d = live.decision()
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    for seat, link in [(0, t["seats"][0]["link"]), ("spectator", t["spectator"])]:
+        for k, then in enumerate(seen[seat]):
+            r = c.get(f"/api/tables/{t['id']}/replay?token={token(link)}&step={k}")
+            assert r.status_code == 200, r.text
+            step = r.json()
+            assert step["steps"] == 8 and step["seat"] == (0 if seat == 0 else None)
+            for part in ("zones", "counters", "grids", "boards", "part"):
+                assert step[part] == then[part], (seat, k, part)
+            assert step["log"] == then["log"] and "Ann" in "\n".join(step["log"])
+            assert (step["taken"] in step["log"]) if k else step["taken"] is None  # the decision that led here
+    base = f"/api/tables/{t['id']}/replay"
+    assert c.get(f"{base}?token=nope&step=0").status_code == 403
+    assert c.get(f"/api/tables/nosuch/replay?token={token(t['spectator'])}&step=0").status_code == 404
+    assert "steps 0 to 8" in c.get(f"{base}?token={token(t['spectator'])}&step=9").json()["error"]
+    assert c.get(f"{base}?token={token(t['spectator'])}&step=x").status_code == 400

@@ -1,7 +1,8 @@
 """The lobby's promises in headless Chromium: names per seat typed in the lobby (shown as text, never
 as markup), a creator's "Your links" after a reload, a person naming their seat on its page, the
 header in the game's words (no engine word in it for any shipped game), conceding in two steps,
-and a rematch that takes every seat of a hot-seat browser to the new table. Screenshots go to
+a rematch that takes every seat of a hot-seat browser to the new table, and a live table stepped
+back through in the replay viewer. Screenshots go to
 tests/artifacts/. Without Chromium these tests skip and say why."""
 
 from __future__ import annotations
@@ -141,3 +142,29 @@ def test_conceding_takes_two_steps_and_a_rematch_takes_every_held_seat_to_the_ne
     held = json.loads(driver.execute_script(f"return localStorage.getItem('meeple-seats-{new_id}')"))
     assert {k: new.seat_of(v) for k, v in held.items()} == {"P1": 0, "P2": 1}
     assert [t.text for t in driver.find_elements(By.CSS_SELECTOR, ".seat-tab")] == ["Ann", "Bob"]
+
+
+def test_a_live_table_opens_in_the_replay_viewer_as_its_seat_saw_it(site):
+    server, driver = site
+    hall = server.app.state.hall
+    row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 5, ["Ann", "Bob"])
+    live = hall.table(row["id"])
+    for _ in range(4):
+        d = live.decision()
+        live.choose(d.actor, d.options[0].id, live.state["step"])
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][1]['token']}")
+    driver.get(wait_for(driver, "#replay-link")[0].get_attribute("href"))  # the page's link, in this tab
+    WebDriverWait(driver, WAIT).until(lambda d: "after decision 4 of 4" in text(d, "#status"))
+    assert "as Bob saw it" in text(driver, "#status") and "Round 1" in text(driver, "#status")
+    assert [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#seat option")] == ["Bob"]  # no other view
+    driver.find_element(By.ID, "prev").click()
+    WebDriverWait(driver, WAIT).until(lambda d: "after decision 3 of 4" in text(d, "#status"))
+    assert "Ann chooses" in text(driver, "#taken") or "Bob chooses" in text(driver, "#taken")
+    d = live.decision()  # the game goes on meanwhile: the end is where it is now
+    live.choose(d.actor, d.options[0].id, live.state["step"])
+    driver.find_element(By.ID, "last").click()
+    WebDriverWait(driver, WAIT).until(lambda d: "after decision 5 of 5" in text(d, "#status"))
+    header = text(driver, "header")
+    assert engine_words(live.engine.game, [header]) == {}, header
+    screenshot(driver, "replay-table")
+    assert driver.find_element(By.ID, "back-to-table").get_attribute("href").endswith(row["seats"][1]["token"])

@@ -266,6 +266,8 @@ function drawPlayers(t) {
     ask.onclick = () => { ask.hidden = true; sure.hidden = false; document.getElementById("concede-yes").focus(); };
     box.push(el("div", {class: "concede-box"}, ask, sure));
   }
+  box.push(el("p", {class: "hint"}, el("a", {id: "replay-link", target: "_blank",
+    href: `/replay?table=${encodeURIComponent(tableId)}&token=${encodeURIComponent(token)}`}, "Step through this game so far")));
   document.getElementById("seat-list").replaceChildren(...box);
 }
 
