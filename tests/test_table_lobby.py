@@ -280,3 +280,19 @@ def test_a_table_steps_back_in_the_viewer_only_as_its_links_seat_saw_it():
     assert c.get(f"/api/tables/nosuch/replay?token={token(t['spectator'])}&step=0").status_code == 404
     assert "steps 0 to 8" in c.get(f"{base}?token={token(t['spectator'])}&step=9").json()["error"]
     assert c.get(f"{base}?token={token(t['spectator'])}&step=x").status_code == 400
+
+
+def test_undo_after_a_conceded_seats_bot_moved_takes_its_moves_back_like_any_bots():
+    c = client(games=GAMES)
+    t = new_table(c, game="queens_wishes", names=["Ann", "Bob"])
+    live = c.app.state.hall.table(t["id"])
+    send(c, t, 1, {"type": "concede"})
+    while not live.decision().undoable:  # Ann draws and picks a tile: the placement is undoable
+        live.choose(0, live.decision().options[0].id, live.state["step"])
+    live.choose(0, live.decision().options[0].id, live.state["step"])
+    placed = len(live.choices)
+    assert live.decision().actor == 1
+    live.bot_move()  # Bob's seat is the bot's now: its choice is a bot's, which Ann's undo may take back
+    assert len(live.choices) == placed + 1 and live.can_undo(0)
+    live.undo(0)
+    assert len(live.choices) == placed - 1 and live.decision().actor == 0

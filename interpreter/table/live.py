@@ -279,7 +279,14 @@ class LiveTable:
         at = undo_point(self.history, seat, self.state) if seat != SPECTATOR and seat not in self.conceded() else None
         if at is None:
             return None, "nothing to undo: the rules allow undoing your own placement while its phase runs"
-        others = sorted({h[1] for h in self.history[at:] if h[1] != seat and self.agents[h[1]] == PERSON})
+        gave_up = self.conceded()  # a conceded seat's decisions since it conceded are its bot's
+        others = sorted(
+            {
+                h[1]
+                for h in self.history[at:]
+                if h[1] != seat and self.agents[h[1]] == PERSON and not (h[1] in gave_up and h[3] >= gave_up[h[1]])
+            }
+        )
         if others:
             return None, (
                 f"{player_name(others[0])} has chosen since; undo takes back only your own "
