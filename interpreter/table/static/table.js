@@ -302,7 +302,9 @@ function drawStatus(t) {
   const part = t.part ? t.part[0].toUpperCase() + t.part.slice(1) : "";
   document.getElementById("status").replaceChildren(...[
     part ? [el("span", {id: "part"}, part), " · "] : [],
-    el("span", {id: "you"}, t.seat === null ? "watching" : `you are ${said(t.seat_name)}`), " · ",
+    el("span", {id: "you"}, t.seat === null ? "watching" : `you are ${said(t.seat_name)}`),
+    // a seat without a name: the form is under Players (below the table on a phone), one tap away
+    t.seat !== null && !t.named ? [" (", el("a", {href: "#my-name", id: "name-me"}, "give your name"), ")"] : [], " · ",
     el("strong", {id: "turn", class: d && d.mine ? "yours" : null}, turn), " · ",
     el("span", {id: "first", title: "the player the rules name first (they began the turn order), not whose turn it is"},
       `start player: ${t.first}`),
