@@ -68,11 +68,16 @@ def test_names_typed_in_the_lobby_are_shown_as_text_and_the_creator_gets_the_lin
     wait_for(driver, "button.again")[0].click()
     again = wait_for(driver, "a.seat-link")
     assert [a.get_attribute("href") for a in again] == first
-    # another browser (no creator's token) has no such button, and the route refuses a seat's token
+    own = driver.find_element(By.CSS_SELECTOR, "#creator-link button.copy").get_attribute("data-link")
+    # another browser (no creator's token) has no such button
     driver.execute_script("localStorage.clear()")
     driver.refresh()
     wait_for(driver, "li.open-table")
     assert not driver.find_elements(By.CSS_SELECTOR, "button.again")
+    driver.get(own)  # the creator's own link, opened in that other browser: the links, and it keeps them
+    again = wait_for(driver, "a.seat-link")
+    assert [a.get_attribute("href") for a in again] == first and "creator" not in driver.current_url
+    assert wait_for(driver, "button.again")
 
 
 def test_a_seat_named_on_its_page_and_the_header_in_the_games_words(site):

@@ -109,6 +109,11 @@ function showLinks(data, seed) {
   }),
   el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)"),
     copyButton(data.spectator, "the spectator link")));
+  if (data.creator) {  // for the creator's other browsers: this page with the table's links again
+    const mine = `/?table=${encodeURIComponent(data.id)}&creator=${encodeURIComponent(data.creator)}`;
+    list.append(el("li", {class: "hint", id: "creator-link"}, "Your own link to these links, from any browser (keep it to yourself) ",
+      copyButton(mine, "your link to these links")));
+  }
   if (seed !== null && seed !== "")  // nobody should be surprised that whoever chose the seed could foresee the draws
     list.append(el("li", {class: "hint", id: "seed-said"}, `Seed ${seed} is set: every seat's page shows it.`));
   document.getElementById("links-of").textContent = data.id;
@@ -133,6 +138,12 @@ async function start() {
   pick.addEventListener("change", drawGame);
   document.getElementById("players").addEventListener("change", drawSeats);
   drawGame();
+  const asked = new URLSearchParams(location.search);
+  if (asked.get("table") && asked.get("creator")) {  // the creator's own link: this browser keeps the token too
+    keepCreated(asked.get("table"), asked.get("creator"));
+    history.replaceState(null, "", "/");
+    await linksAgain(asked.get("table"), asked.get("creator"));
+  }
   drawTables();
 }
 
