@@ -160,6 +160,7 @@ def lobby(driver, server, path: Path) -> None:
     driver.find_element(By.ID, "name-2").send_keys("Bob")
     driver.find_element(By.ID, "create").click()
     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.seat-link"))
+    driver.execute_script("document.getElementById('seat-choices').scrollIntoView()")  # the seats and the links
     driver.save_screenshot(str(path))
     print(path.relative_to(ROOT))
 
