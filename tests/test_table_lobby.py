@@ -296,3 +296,19 @@ def test_undo_after_a_conceded_seats_bot_moved_takes_its_moves_back_like_any_bot
     assert len(live.choices) == placed + 1 and live.can_undo(0)
     live.undo(0)
     assert len(live.choices) == placed - 1 and live.decision().actor == 0
+
+
+def test_a_seat_renames_itself_a_bounded_number_of_times():
+    from meeple.interpreter.table.live import RENAMES
+
+    c = client(games=GAMES)
+    t = new_table(c, game="tic_tac_toe")
+    with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+        ws.receive_json()
+        for n in range(RENAMES):
+            ws.send_json({"type": "name", "name": f"Ann {n}"})
+            assert ws.receive_json()["table"]["names"][0] == f"Ann {n}"
+        ws.send_json({"type": "name", "name": "Ann again"})
+        m = ws.receive_json()
+        assert m["type"] == "error" and f"at most {RENAMES} times" in m["message"]
+    assert c.app.state.hall.table(t["id"]).names()[0] == f"Ann {RENAMES - 1}"

@@ -241,7 +241,7 @@ class Hall:
             elif kind in ("name", "concede"):
                 seats = live.name_seat(seat, message["name"]) if kind == "name" else live.concede_seat(seat)
                 await self.stored(lambda: self.store.update(live.id, seats=seats))
-                live.seated(seats)
+                live.seated(seats, seat if kind == "name" else None)
             elif kind == "rematch":
                 await self.rematch(live, seat)
             else:

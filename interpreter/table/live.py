@@ -27,6 +27,7 @@ from meeple.interpreter.table.store import StoreError
 from meeple.interpreter.table.thinkers import move_seed, think
 from meeple.interpreter.trace import private_pass
 
+RENAMES = 10  # a seat's name changes a table takes (each is a write and a message to every page)
 CONCEDED_BOT = "random"  # plays a conceded seat: at once, in the server, seeded like any bot
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
 
@@ -82,6 +83,7 @@ class LiveTable:
         self.bots = {seat: a for seat, a in enumerate(self.agents) if a != PERSON}  # seat -> agent name
         self.bots.update({seat: CONCEDED_BOT for seat in self.conceded()})
         self.next_row: dict | None = None  # the rematch's table row, once asked for (hall.py)
+        self.renamed: dict[int, int] = {}  # seat -> names given on its page since the table was opened
         self.state, events = engine.start(self.players, row["seed"])
         self.setup = self._texts(events, self.state)
         self.history: list[tuple] = []  # (state before, actor, undoable, choices before) per decision
@@ -123,6 +125,8 @@ class LiveTable:
         """The seats with `seat` named `name` ("" for P1, P2, ...), checked; the row is changed by `seated`."""
         if seat == SPECTATOR:
             raise TableError("a spectator has no seat to name")
+        if self.renamed.get(seat, 0) >= RENAMES:
+            raise TableError(f"a seat's name changes at most {RENAMES} times; keep this one")
         taken = {n.lower() for p, n in enumerate(self.names()) if p != seat}
         if name.lower() in taken:
             raise TableError(f"another seat is already called {name}; choose another name")
@@ -144,8 +148,11 @@ class LiveTable:
         seats[seat]["conceded"] = len(self.choices)
         return seats
 
-    def seated(self, seats: list) -> None:
-        """The seats as stored (names, concessions) taken; the pages take it as news."""
+    def seated(self, seats: list, renamed=None) -> None:
+        """The seats as stored (names, concessions) taken, `renamed` the seat that named itself; the
+        pages take it as news."""
+        if renamed is not None:
+            self.renamed[renamed] = self.renamed.get(renamed, 0) + 1
         self.row = dict(self.row, seats=seats)
         self.bots.update({seat: CONCEDED_BOT for seat in self.conceded()})
         self.version += 1
