@@ -68,7 +68,7 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     assert driver.find_element(By.ID, "spectator-link").get_attribute("href")
     # each link has a button that copies it whole, to paste into a message to its person
     copies = driver.find_elements(By.CSS_SELECTOR, "#link-list button.copy")
-    assert len(copies) == 3  # two people and the spectator
+    assert len(copies) == 4  # two people, the spectator, and the creator's own link to these links
     driver.execute_cdp_cmd(
         "Browser.grantPermissions",
         {"origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
