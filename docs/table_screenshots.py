@@ -1,7 +1,8 @@
 """Regenerate the screenshots in docs/images/table-*.png: each shipped game some way in, as P1 sees it
 just after a move of theirs (what changed is outlined), at 1400 x 900 (table-GAME.png) and on a phone
 at 390 x 844 (table-GAME-phone.png); the lobby; and The Queen's Wishes on a phone with a piece pinned,
-waiting for the confirm (table-phone.png).
+waiting for the confirm (table-phone.png); a finished game offering the rematch, one seat having
+conceded (table-over.png). The players are named (Ann, Bob, ...), as the lobby lets them be.
 
     .venv/bin/python docs/table_screenshots.py      (needs Debian's chromium and chromium-driver)
 """
@@ -21,6 +22,7 @@ from meeple.interpreter.table.app import create_app  # noqa: E402
 from tests.browser import Server, browser, need_chromium, placement_cell, socket_choose  # noqa: E402
 
 STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}
+NAMES = ["Ann", "Bob", "Cy", "Di"]
 
 
 def main() -> None:
@@ -58,14 +60,8 @@ def main() -> None:
                 show(driver, None)
             phone(driver, hall, server, ROOT / "docs" / "images" / "table-phone.png")
             driver.set_window_size(1400, 900)
-            driver.get(server.url + "/")
-            WebDriverWait(driver, 30).until(
-                lambda d: (
-                    d.find_elements(By.CSS_SELECTOR, "#game option")
-                    and d.find_elements(By.CSS_SELECTOR, "#table-list .open-table")
-                )
-            )
-            driver.save_screenshot(str(ROOT / "docs" / "images" / "table-lobby.png"))
+            over(driver, hall, server, ROOT / "docs" / "images" / "table-over.png")
+            lobby(driver, server, ROOT / "docs" / "images" / "table-lobby.png")
         finally:
             driver.quit()
 
@@ -73,7 +69,7 @@ def main() -> None:
 def table(hall, game: str):
     """A two-seat table (or the game's fewest) some random moves in, P1 to decide."""
     players = max(2, hall.engine(game, {}, []).game.min_players)
-    row = hall.create(game, players, {}, [], ["person"] * players, 7)
+    row = hall.create(game, players, {}, [], ["person"] * players, 7, NAMES[:players])
     live = hall.table(row["id"])
     rnd = random.Random(7)
     for _ in range(STEPS.get(game, 6)):
@@ -104,7 +100,7 @@ def phone(driver, hall, server, path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 7)
+    row = hall.create("queens_wishes", 2, {}, [], ["person", "person"], 7, NAMES[:2])
     live = hall.table(row["id"])
     while live.state["pending"].get("piece") is None or live.decision().actor != 0:
         live.choose(live.decision().actor, live.decision().options[0].id, live.state["step"])
@@ -123,6 +119,50 @@ def phone(driver, hall, server, path: Path) -> None:
         print(path.relative_to(ROOT))
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def over(driver, hall, server, path: Path) -> None:
+    """Apothebakery played to its end with Bob's seat conceded early: the result and the rematch."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    row = hall.create("apothebakery", 2, {}, [], ["person", "person"], 7, NAMES[:2])
+    live = hall.table(row["id"])
+    rnd = random.Random(7)
+    for _ in range(30):
+        d = live.decision()
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    live.seated(live.concede_seat(1))
+    while (d := live.decision()) is not None:  # Ann plays on; a bot plays Bob's seat
+        live.commit(rnd.choice(d.options).id)
+    driver.get(f"{server.url}/table/{row['id']}?token={row['seats'][0]['token']}")
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "rematch"))
+    driver.save_screenshot(str(path))
+    print(path.relative_to(ROOT))
+
+
+def lobby(driver, server, path: Path) -> None:
+    """The lobby with a table just made: the players' names typed, a link per person to copy."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver.get(server.url + "/")
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game option"))
+    Select(driver.find_element(By.ID, "game")).select_by_value("wild_gardens")
+    players = driver.find_element(By.ID, "players")
+    players.clear()
+    players.send_keys("3")
+    driver.find_element(By.ID, "seed").click()  # leave the field: the seats redraw
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "seat-3"))
+    Select(driver.find_element(By.ID, "seat-2")).select_by_value("person")
+    Select(driver.find_element(By.ID, "seat-3")).select_by_value("greedy")
+    driver.find_element(By.ID, "name-1").send_keys("Ann")
+    driver.find_element(By.ID, "name-2").send_keys("Bob")
+    driver.find_element(By.ID, "create").click()
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.seat-link"))
+    driver.execute_script("document.getElementById('seat-choices').scrollIntoView()")  # the seats and the links
+    driver.save_screenshot(str(path))
+    print(path.relative_to(ROOT))
 
 
 if __name__ == "__main__":

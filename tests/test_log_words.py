@@ -81,6 +81,17 @@ def test_no_engine_words_in_any_seats_log(name):
         assert engine_words(game, lines) == {}, f"{name}, as {seat} reads it"
 
 
+@pytest.mark.parametrize("name", sorted(shipped_rulesets()))
+def test_no_engine_words_in_what_the_header_says(name):
+    """The header's words from the server: the part of the game ("round 3") and the start player
+    (the browser test scans the header as drawn: tests/test_table_lobby_browser.py)."""
+    live = played_table(name, shipped_rulesets()[name], steps=20)
+    for seat in list(range(live.players)) + ["spectator"]:
+        page = seat_page(live, seat)
+        said = [page["part"], f"start player: {page['first']}"]
+        assert engine_words(live.engine.game, said) == {}, (name, seat, said)
+
+
 def test_the_scan_finds_the_engine_words_it_looks_for():
     game = load_game(shipped_rulesets()["wild_gardens"])
     found = engine_words(

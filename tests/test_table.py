@@ -181,10 +181,12 @@ def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
         "decisions": 1,
         "over": False,
         "watch": first["spectator"],
+        "next": None,  # no rematch asked
     }
     assert listed[0]["decisions"] == 0 and listed[0]["seats"] == ["person", "person", "random"]
     seat_tokens = {token(s["link"]) for t in (first, second) for s in t["seats"] if s["link"]}
-    assert not any(tok in json.dumps(listed) for tok in seat_tokens)  # a seat's link is never listed
+    seat_tokens |= {first["creator"], second["creator"]}
+    assert not any(tok in json.dumps(listed) for tok in seat_tokens)  # a seat's (or creator's) link is never listed
     watched = c.get(f"/api/tables/{first['id']}?token={token(listed[1]['watch'])}").json()
     assert watched["seat_name"] == "spectator"
     c.app.state.hall.store.close()

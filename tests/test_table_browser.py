@@ -68,7 +68,7 @@ def test_the_lobby_creates_a_table_with_private_links(site):
     assert driver.find_element(By.ID, "spectator-link").get_attribute("href")
     # each link has a button that copies it whole, to paste into a message to its person
     copies = driver.find_elements(By.CSS_SELECTOR, "#link-list button.copy")
-    assert len(copies) == 3  # two people and the spectator
+    assert len(copies) == 4  # two people, the spectator, and the creator's own link to these links
     driver.execute_cdp_cmd(
         "Browser.grantPermissions",
         {"origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
@@ -227,9 +227,11 @@ def test_the_replay_viewer_steps_through_a_trace_per_seat(site):
     wait_for(driver, "#table section")
     for _ in range(3):
         driver.find_element(By.ID, "next").click()
-    WebDriverWait(driver, WAIT).until(lambda d: "step 3 of" in d.find_element(By.ID, "status").text)
+    WebDriverWait(driver, WAIT).until(lambda d: "after decision 3 of" in d.find_element(By.ID, "status").text)
     Select(driver.find_element(By.ID, "seat")).select_by_value("1")
-    WebDriverWait(driver, WAIT).until(lambda d: "as P1 sees it" in d.find_element(By.ID, "status").text)
+    WebDriverWait(driver, WAIT).until(lambda d: "as P1 saw it" in d.find_element(By.ID, "status").text)
+    status = driver.find_element(By.ID, "status").text  # in a player's words: no step, no phase
+    assert "step" not in status and "phase" not in status and "Day 1" in status, status
     assert re.search(r"\? P\d chooses ", driver.find_element(By.ID, "taken").text)  # the question, who, what
     driver.find_element(By.ID, "last").click()
     wait_for(driver, ".scores")

@@ -3,7 +3,7 @@ no socket is dropped without a message.
 
 The requests are what a client could send: any path under the routes with any ids, tokens and
 query strings, GET or POST, bodies of JSON of any shape (and bytes that are not JSON); socket
-frames that are any JSON, near-misses of the two real messages, binary and huge. Each example
+frames that are any JSON, near-misses of the real messages, binary and huge. Each example
 gets an answer: an HTTP status below 500, or on a socket at least one message, the socket still
 open. About twenty seconds in all.
 """
@@ -40,7 +40,7 @@ def table():
 def _paths(t: dict):
     tid, seat = t["id"], token(t["seats"][0]["link"])
     ids = st.sampled_from([tid, "x", "", "..", "%00", "a" * 300, "../../etc/passwd"]) | st.text(max_size=12)
-    tokens = st.sampled_from([seat, t["spectator"].split("token=")[1], "", "x"]) | st.text(max_size=20)
+    tokens = st.sampled_from([seat, t["spectator"].split("token=")[1], t["creator"], "", "x"]) | st.text(max_size=20)
     queries = st.dictionaries(st.sampled_from(["token", "step", "seat", "x"]), st.text(max_size=12), max_size=3)
     templates = st.sampled_from(
         [
@@ -50,6 +50,8 @@ def _paths(t: dict):
             "/api/games",
             "/api/tables",
             "/api/tables/{id}",
+            "/api/tables/{id}/links",
+            "/api/tables/{id}/replay",
             "/api/replays",
             "/api/replays/{id}",
             "/static/{id}",
@@ -70,6 +72,7 @@ def _body(game_names):
             )
             | json_values,
             "seed": st.integers(-(2**70), 2**70) | json_values,
+            "names": st.lists(st.text(max_size=30) | json_values, max_size=4) | json_values,
             "options": json_values,
             "variants": json_values,
         },
@@ -104,7 +107,16 @@ def _messages(option_ids):
         optional={"option": st.sampled_from(option_ids) | json_values, "step": st.integers(-2, 3) | json_values},
     )
     undo = st.fixed_dictionaries({"type": st.just("undo")}, optional={"x": json_values})
-    texts = (choose | undo | json_values).map(json.dumps) | st.text(max_size=50) | st.just("x" * 5000)
+    # a name of any text; a rematch (refused while the game runs); a concede only with a field too many
+    # (a real one would hand the seat to a bot for every later example)
+    name = st.fixed_dictionaries({"type": st.just("name")}, optional={"name": st.text(max_size=40) | json_values})
+    rematch = st.fixed_dictionaries({"type": st.just("rematch")}, optional={"x": json_values})
+    concede = st.fixed_dictionaries({"type": st.just("concede"), "x": json_values})
+    texts = (
+        (choose | undo | name | rematch | concede | json_values).map(json.dumps)
+        | st.text(max_size=50)
+        | st.just("x" * 5000)
+    )
     return texts.map(lambda t: ("text", t)) | st.binary(max_size=50).map(lambda b: ("bytes", b))
 
 

@@ -6,8 +6,11 @@
     GET  /api/games                the games on offer
     POST /api/tables               create a table: one private link per person's seat, a spectator link
     GET  /api/tables/{id}?token=T  what that seat sees now
+    GET  /api/tables/{id}/links?token=C  every link again, for the creator's token C
+    GET  /api/tables/{id}/replay?token=T&step=K  step K of the table, as that seat saw it (the viewer)
     WS   /ws/{id}?token=T          live: the seat's picture after every change; send
-                                   {"type": "choose", "option": ID, "step": N} or {"type": "undo"}
+                                   {"type": "choose", "option": ID, "step": N}, {"type": "undo"},
+                                   {"type": "name", "name": ...}, {"type": "concede"} or {"type": "rematch"}
     POST /api/replays              upload a trace (JSON lines); GET /api/replays/{id}?step=K&seat=S
 
 Every bad request gets a JSON {"error": message} (HTTP 400/403/404/413) or, on a
@@ -40,7 +43,7 @@ from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongToken
 from meeple.interpreter.table.model import seat_page
-from meeple.interpreter.table.replays import Replay, ReplayCache
+from meeple.interpreter.table.replays import Replay, ReplayCache, table_step
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.wire import PageJSON, dumps
 from meeple.interpreter.trace import TraceError
@@ -149,7 +152,7 @@ def create_app(
             body = bodies.new_table(raw)
             # in a thread: a new game compiles for a while, and the table's row is a database write
             row = await asyncio.to_thread(
-                hall.create, body.game, body.players, body.options, body.variants, body.seats, body.seed
+                hall.create, body.game, body.players, body.options, body.variants, body.seats, body.seed, body.names
             )
         except NotSaved as exc:
             return error(str(exc), 503)
@@ -163,6 +166,25 @@ def create_app(
         """(table, seat) for a token, or a TableError."""
         live = hall.table(table_id)
         return live, live.seat_of(token or "")
+
+    async def links_route(request: Request):
+        """Every link of a table again, for the token its creator was given (and nobody else's)."""
+        try:
+            return PageJSON(hall.links_again(request.path_params["id"], request.query_params.get("token")))
+        except TableError as exc:
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
+
+    async def table_replay_route(request: Request):
+        """A step of a table at this server (live or finished), as the token's seat saw it."""
+        try:
+            live, seat = opened(request.path_params["id"], request.query_params.get("token"))
+            return PageJSON(table_step(live, seat, int(request.query_params.get("step", "0"))))
+        except TableError as exc:
+            return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
+        except TraceError as exc:
+            return error(str(exc))
+        except ValueError:
+            return error("step is a number")
 
     async def table_route(request: Request):
         try:
@@ -257,6 +279,8 @@ def create_app(
         Route("/api/tables", tables_route),
         Route("/api/tables", create_route, methods=["POST"]),
         Route("/api/tables/{id}", table_route),
+        Route("/api/tables/{id}/links", links_route),
+        Route("/api/tables/{id}/replay", table_replay_route),
         Route("/api/replays", replays_route),
         Route("/api/replays", upload_route, methods=["POST"]),
         Route("/api/replays/{id}", replay_route),

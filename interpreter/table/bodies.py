@@ -9,15 +9,33 @@ not fit SQLite's integer; a list as the game could not be looked up).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from meeple.interpreter import jsontext
 
 BODY_BYTES = 64_000  # a table request is a few hundred bytes
 MESSAGE_CHARS = 4_000  # a socket message is a few dozen
 Name = Annotated[str, StringConstraints(max_length=200)]
+NAME_CHARS = 24  # a player's name: it stands in for "P1" in headers, log lines and scores
+MESSAGES = ("choose", "undo", "name", "concede", "rematch")
+
+
+def person(name: str) -> str:
+    """A player's name as given, or a ValueError: printable characters only (no control, format or
+    direction characters, which could hide or reorder the text around it), not a seat's own word
+    (`P2` for P1 would read as the other seat). "" leaves the seat's name as P1, P2, ..."""
+    if any(unicodedata.category(c)[0] == "C" for c in name):
+        raise ValueError("a name is printable characters only")
+    if re.fullmatch(r"[Pp]\d+", name):
+        raise ValueError("a name cannot be a seat's own word like P2")
+    return name
+
+
+PersonName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=NAME_CHARS), AfterValidator(person)]
 
 
 class BodyError(ValueError):
@@ -34,6 +52,7 @@ class NewTable(BaseModel):
     variants: list[Name] = Field(default_factory=list, max_length=64)
     seats: list[Name] = Field(max_length=64)
     seed: int | None = Field(default=None, ge=0, lt=2**63)  # SQLite keeps signed 64-bit integers
+    names: list[PersonName] = Field(default_factory=list, max_length=64)  # per seat; "" or missing: P1, P2, ...
 
 
 class Choose(BaseModel):
@@ -48,6 +67,33 @@ class Choose(BaseModel):
 class Undo(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
     type: Literal["undo"]
+
+
+class Named(BaseModel):
+    """A person names their own seat (on taking its link, or later)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    type: Literal["name"]
+    name: PersonName
+
+
+class Concede(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    type: Literal["concede"]
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    type: Literal["rematch"]
+
+
+KINDS: dict[str, type[BaseModel]] = {
+    "choose": Choose,
+    "undo": Undo,
+    "name": Named,
+    "concede": Concede,
+    "rematch": Rematch,
+}
 
 
 def problem(exc: ValidationError) -> str:
@@ -83,9 +129,9 @@ def message(text) -> dict:
         data = None
     if not isinstance(data, dict):
         raise BodyError("a message is a JSON object with a type")
-    if data.get("type") not in ("choose", "undo"):
-        raise BodyError(f"unknown message type `{str(data.get('type'))[:40]}`; send choose or undo")
+    if data.get("type") not in MESSAGES:
+        raise BodyError(f"unknown message type `{str(data.get('type'))[:40]}`; send one of: {', '.join(MESSAGES)}")
     try:
-        return (Choose if data["type"] == "choose" else Undo).model_validate(data).model_dump()
+        return KINDS[data["type"]].model_validate(data).model_dump()
     except ValidationError as exc:
         raise BodyError(problem(exc)) from None

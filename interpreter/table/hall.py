@@ -23,7 +23,7 @@ from meeple.interpreter.agents import AgentError
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
-from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableError
+from meeple.interpreter.table.live import SPECTATOR, LiveTable, NoTable, NotSaved, TableError, WrongToken
 from meeple.interpreter.table.model import seat_page, space_positions
 from meeple.interpreter.table.outbox import Outbox
 from meeple.interpreter.table.store import Store, StoreError
@@ -125,9 +125,29 @@ class Hall:
         return out
 
     # ------------------------------------------------------------- tables
-    def create(self, game: str, players, options: dict, variants: list, seats: list, seed=None) -> dict:
+    def create(
+        self,
+        game: str,
+        players,
+        options: dict,
+        variants: list,
+        seats: list,
+        seed=None,
+        names: list | None = None,
+        chosen: bool | None = None,
+        creator: str | None = None,
+    ) -> dict:
+        """A new table, stored. `names`: the players' names by seat ("" for none); `chosen`: whether
+        the seed was chosen (by default: whether one is given); `creator`: the token that gets the
+        links again (a rematch keeps its table's)."""
         if not isinstance(options, dict) or not isinstance(variants, list) or not isinstance(seats, list):
             raise TableError("options must be an object, variants and seats lists")
+        names = list(names or [])
+        if len(names) > len(seats):
+            raise TableError(f"give at most one name per seat: {len(seats)} seats, {len(names)} names")
+        given = [n.lower() for n in names if n]
+        if len(given) != len(set(given)):
+            raise TableError("two seats have the same name; give each player their own")
         engine = self.engine(game, {str(k): str(v) for k, v in options.items()}, [str(v) for v in variants])
         g = engine.game
         if not isinstance(players, int) or not g.min_players <= players <= g.max_players:
@@ -136,8 +156,9 @@ class Hall:
             check_seats([str(s) for s in seats], players)
         except AgentError as exc:
             raise TableError(str(exc)) from None
-        chosen = isinstance(seed, int)  # a chosen seed lets its chooser foresee the draws: every seat is told
-        seed = seed if chosen else secrets.randbelow(2**31)
+        if chosen is None:  # a chosen seed lets its chooser foresee the draws: every seat is told
+            chosen = isinstance(seed, int)
+        seed = seed if isinstance(seed, int) else secrets.randbelow(2**31)
         try:  # a rule error in the setup is said now, before a table that cannot start is stored
             engine.start(players, seed)
         except MeepleError as exc:
@@ -152,6 +173,8 @@ class Hall:
                 g.digest,
                 [str(s) for s in seats],
                 seed_chosen=chosen,
+                names=names,
+                creator=creator,
             )
         except StoreError as exc:
             raise NotSaved(str(exc)) from None
@@ -177,6 +200,8 @@ class Hall:
                 )
             try:
                 self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
+                if row.get("next_table"):
+                    self.tables[table_id].next_row = self.row(row["next_table"])
             except StoreError as exc:
                 raise NotSaved(str(exc)) from None
             self.rest(table_id)
@@ -213,12 +238,58 @@ class Hall:
             elif kind == "undo":
                 at = live.undo_plan(seat)
                 await self.saving(live.undo_save, at, lambda: live.undo_take(at))
+            elif kind in ("name", "concede"):
+                seats = live.name_seat(seat, message["name"]) if kind == "name" else live.concede_seat(seat)
+                await self.stored(lambda: self.store.update(live.id, seats=seats))
+                live.seated(seats, seat if kind == "name" else None)
+            elif kind == "rematch":
+                await self.rematch(live, seat)
             else:
-                raise TableError(f"unknown message type `{kind}`; send choose or undo")
+                raise TableError(f"unknown message type `{kind}`")
             await self.broadcast(live)
         # the bots play on in their own task: the page's handler may end (its page dropped)
         # while they think, and that must not stop them
         self.spawn(self.wake(table_id))
+
+    async def stored(self, write) -> None:
+        """A write of the table's row, in a thread (the database may make it wait); NotSaved if it failed."""
+        try:
+            await asyncio.to_thread(write)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
+
+    async def rematch(self, live: LiveTable, seat) -> None:
+        """The same game again, with the same seats, names and creator and the next seed (a chosen seed
+        is said again: seed + 1; a random one is drawn anew); every page of this table is offered it."""
+        if seat == SPECTATOR:
+            raise TableError("a spectator cannot ask for a rematch")
+        if live.next_row is not None:
+            return  # asked already (by another seat): every page links to it
+        if live.decision() is not None and not live.conceded():
+            raise TableError("a rematch is offered once the game is over or a seat has conceded")
+        r = live.row
+        chosen = bool(r.get("seed_chosen"))
+        row = await asyncio.to_thread(
+            self.create,
+            r["ruleset"],
+            r["players"],
+            r["options"],
+            r["variants"],
+            [s["agent"] for s in r["seats"]],
+            (r["seed"] + 1) % 2**63 if chosen else None,
+            [s.get("name", "") for s in r["seats"]],
+            chosen,
+            r.get("creator") or None,
+        )
+        await self.stored(lambda: self.store.update(live.id, next_table=row["id"]))
+        live.next_row, live.row = row, dict(live.row, next_table=row["id"])
+        live.version += 1
+        self.rest(row["id"])
+        self.spawn(self.wake(row["id"]))
+
+    def row(self, table_id: str) -> dict | None:
+        """A table's stored row (None if there is none)."""
+        return next((r for r in self.store.tables() if r["id"] == table_id), None)
 
     async def commit(self, live: LiveTable, option_id: str, note: str = "") -> None:
         """A choice worked out, written to the database, then made (live.commit's steps, with the
@@ -333,6 +404,7 @@ class Hall:
                     "decisions": counts.get(row["id"], 0),
                     "over": live.decision() is None if live is not None else None,
                     "watch": f"/table/{row['id']}?token={row['spectator']}",
+                    "next": row.get("next_table") or None,  # its rematch: a creator's lobby holds it too
                 }
             )
         return out
@@ -343,9 +415,26 @@ class Hall:
         seats = [
             {
                 "name": f"P{i + 1}",
+                "said": s.get("name") or f"P{i + 1}",
                 "agent": s["agent"],
                 "link": f"{base}/table/{row['id']}?token={s['token']}" if s["agent"] == PERSON else None,
             }
             for i, s in enumerate(row["seats"])
         ]
-        return {"id": row["id"], "seats": seats, "spectator": f"{base}/table/{row['id']}?token={row['spectator']}"}
+        return {
+            "id": row["id"],
+            "seats": seats,
+            "spectator": f"{base}/table/{row['id']}?token={row['spectator']}",
+            "creator": row.get("creator", ""),  # GET /api/tables/{id}/links?token=C gives these links again
+        }
+
+    def links_again(self, table_id: str, creator) -> dict:
+        """The links of a table for its creator's token (WrongToken for any other, a seat's included)."""
+        row = self.table(table_id).row
+        if (
+            not row.get("creator")
+            or not isinstance(creator, str)
+            or not secrets.compare_digest(creator, row["creator"])
+        ):
+            raise WrongToken("only the table's creator can have its links again (this token is not theirs)")
+        return self.links(row)

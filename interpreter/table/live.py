@@ -8,6 +8,11 @@ caller broadcasts afterwards. Undo follows the terminal's rule
 (interpreter/play.py `undo_point`): a seat takes back its latest `undoable`
 decision while the phase it was made in is still running; at a table, only
 if no other person has chosen since (bots' choices after it are taken back too).
+
+A seat may concede: from then on `CONCEDED_BOT` plays it to the end and the others play on
+(a game that needs every seat cannot stop for one); the seat's page keeps its view, the log says
+so where it happened, and the result places it last (model.py `scores_json`). Players' names (the
+lobby's, or given on taking a seat's link) stand in for P1, P2, ... on the pages (model.py).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from meeple.interpreter.table.store import StoreError
 from meeple.interpreter.table.thinkers import move_seed, think
 from meeple.interpreter.trace import private_pass
 
+RENAMES = 10  # a seat's name changes a table takes (each is a write and a message to every page)
+CONCEDED_BOT = "random"  # plays a conceded seat: at once, in the server, seeded like any bot
 NOBODY = -1  # a seat no one holds: event_text shows it only what is public (None would show everything)
 
 
@@ -74,6 +81,9 @@ class LiveTable:
         self.id, self.players = row["id"], row["players"]
         self.agents = [s["agent"] for s in row["seats"]]
         self.bots = {seat: a for seat, a in enumerate(self.agents) if a != PERSON}  # seat -> agent name
+        self.bots.update({seat: CONCEDED_BOT for seat in self.conceded()})
+        self.next_row: dict | None = None  # the rematch's table row, once asked for (hall.py)
+        self.renamed: dict[int, int] = {}  # seat -> names given on its page since the table was opened
         self.state, events = engine.start(self.players, row["seed"])
         self.setup = self._texts(events, self.state)
         self.history: list[tuple] = []  # (state before, actor, undoable, choices before) per decision
@@ -103,6 +113,51 @@ class LiveTable:
     def decision(self):
         return self.engine.decision(self.state)
 
+    def names(self) -> list[str]:
+        """Each seat's name as the pages say it: the one given, else P1, P2, ..."""
+        return [s.get("name") or player_name(p) for p, s in enumerate(self.row["seats"])]
+
+    def conceded(self) -> dict[int, int]:
+        """{seat: how many decisions the table had taken when it conceded}."""
+        return {p: s["conceded"] for p, s in enumerate(self.row["seats"]) if "conceded" in s}
+
+    def name_seat(self, seat, name: str) -> list:
+        """The seats with `seat` named `name` ("" for P1, P2, ...), checked; the row is changed by `seated`."""
+        if seat == SPECTATOR:
+            raise TableError("a spectator has no seat to name")
+        if self.renamed.get(seat, 0) >= RENAMES:
+            raise TableError(f"a seat's name changes at most {RENAMES} times; keep this one")
+        taken = {n.lower() for p, n in enumerate(self.names()) if p != seat}
+        if name.lower() in taken:
+            raise TableError(f"another seat is already called {name}; choose another name")
+        seats = [dict(s) for s in self.row["seats"]]
+        seats[seat].pop("name", None)
+        if name:
+            seats[seat]["name"] = name
+        return seats
+
+    def concede_seat(self, seat) -> list:
+        """The seats with `seat` conceded now, checked; the row is changed by `seated`."""
+        if seat == SPECTATOR:
+            raise TableError("a spectator has no seat to concede")
+        if seat in self.conceded():
+            raise TableError("you have already conceded")
+        if self.decision() is None:
+            raise TableError("the game is over")
+        seats = [dict(s) for s in self.row["seats"]]
+        seats[seat]["conceded"] = len(self.choices)
+        return seats
+
+    def seated(self, seats: list, renamed=None) -> None:
+        """The seats as stored (names, concessions) taken, `renamed` the seat that named itself; the
+        pages take it as news."""
+        if renamed is not None:
+            self.renamed[renamed] = self.renamed.get(renamed, 0) + 1
+        self.row = dict(self.row, seats=seats)
+        self.bots.update({seat: CONCEDED_BOT for seat in self.conceded()})
+        self.version += 1
+        self.bot_error = None
+
     # ------------------------------------------------------------- moves
     def choose(self, seat, option_id, step) -> None:
         """A person's choice, checked: their turn, the step they saw, one of their options."""
@@ -116,6 +171,8 @@ class LiveTable:
             raise TableError("the game is over")
         if seat == SPECTATOR:
             raise TableError("spectators cannot choose")
+        if seat in self.conceded():
+            raise TableError("you have conceded: a bot plays your seat to the end")
         if d.actor != seat:
             raise TableError(f"it is not your turn: waiting for {player_name(d.actor)}")
         if step != self.state["step"]:
@@ -226,10 +283,17 @@ class LiveTable:
     def _undo_point(self, seat) -> tuple:
         """(where in history an undo by `seat` goes back to, or None; why not). As at the terminal,
         and only over the seat's own decisions and the bots': never another person's later choice."""
-        at = undo_point(self.history, seat, self.state) if seat != SPECTATOR else None
+        at = undo_point(self.history, seat, self.state) if seat != SPECTATOR and seat not in self.conceded() else None
         if at is None:
             return None, "nothing to undo: the rules allow undoing your own placement while its phase runs"
-        others = sorted({h[1] for h in self.history[at:] if h[1] != seat and self.agents[h[1]] == PERSON})
+        gave_up = self.conceded()  # a conceded seat's decisions since it conceded are its bot's
+        others = sorted(
+            {
+                h[1]
+                for h in self.history[at:]
+                if h[1] != seat and self.agents[h[1]] == PERSON and not (h[1] in gave_up and h[3] >= gave_up[h[1]])
+            }
+        )
         if others:
             return None, (
                 f"{player_name(others[0])} has chosen since; undo takes back only your own "

@@ -21,6 +21,7 @@ from meeple.interpreter.pictures import board_positions
 from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.standing import score_so_far
 from meeple.interpreter.table.bots import SPECTATOR
+from meeple.interpreter.table.seats import concession_lines, part_of_game, ranked_without, say_names, seating
 from meeple.interpreter.table_parts import (  # noqa: F401 (the page's rows; tests read them from here too)
     card,
     counters,
@@ -210,15 +211,17 @@ def public_actor(engine, state: dict, d, limit: int = 50):
     return None
 
 
-def scores_json(engine, state: dict) -> dict | None:
+def scores_json(engine, state: dict, conceded=()) -> dict | None:
+    """The final scores; seats that `conceded` are placed last, and the outcome says so."""
     if not state["over"]:
         return None
     scores = engine.scores(state)
-    ranking = engine.ranking(state, scores)
+    ranking = ranked_without(engine.ranking(state, scores), conceded)
     places = {r["player"]: r["place"] for r in ranking}
+    gave_up = "".join(f" · {player_name(p)} conceded" for p in sorted(conceded))
     return {
         "rules": list(scores[0]["breakdown"]) if scores else [],
-        "outcome": outcome_words(engine, state, scores, ranking),
+        "outcome": outcome_words(engine, state, scores, ranking) + gave_up,
         "players": [
             {
                 "name": player_name(s["player"]),
@@ -248,15 +251,19 @@ def outcome_words(engine, state: dict, scores: list, ranking: list) -> str:
     return f"{names} {verb} with {first[0]['total']}{tied}"
 
 
-def log_lines(setup: dict, entries: list, viewer) -> list[str]:
-    """The log in words for `viewer` (a seat, None for the public): each decision and its events."""
+def log_lines(setup: dict, entries: list, viewer, notes: dict | None = None) -> list[str]:
+    """The log in words for `viewer` (a seat, None for the public): each decision and its events;
+    `notes` {n: lines} are said after the first n decisions (a seat conceding)."""
     # the setup's events read as events under a heading, not as choices someone made
     lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
-    for e in entries:
+    notes = notes or {}
+    for n, e in enumerate(entries):
+        lines += notes.get(n, [])
         if e.get("private") and viewer != e["actor"]:  # an offer to act now, passed: its seat's alone
             continue
         lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
         lines += ["  " + t for t in e["lines"][viewer]]
+    lines += notes.get(len(entries), [])
     return lines[-LOG_LINES:]
 
 
@@ -266,13 +273,12 @@ def seat_page(live, seat) -> dict:
     viewer = None if seat == SPECTATOR else seat
     view = engine.view(state, viewer)
     g = engine.game
-    return {
+    page = {
         "table": live.id,
         "title": g.title,
         "version": live.version,
         "seat": viewer,
         "seat_name": player_name(viewer) if viewer is not None else "spectator",
-        "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
         "options": dict(g.options),
         "variants": [g.variant_titles.get(v, v) for v in g.variants],
         # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
@@ -282,6 +288,9 @@ def seat_page(live, seat) -> dict:
         "decision": decision_json(engine, state, view, viewer),
         "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
         "can_undo": live.can_undo(seat),
-        "log": log_lines(live.setup, live.entries, viewer),
-        "scores": scores_json(engine, state),
+        "log": log_lines(live.setup, live.entries, viewer, concession_lines(live)),
+        "scores": scores_json(engine, state, live.conceded()),
+        **seating(live, seat),
+        "part": part_of_game(g, view),  # the header's "round 3"
     }
+    return say_names(page, page["names"])

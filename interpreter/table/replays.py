@@ -9,6 +9,10 @@ and the same log as a live table: the game so far, each decision and what the
 seat saw happen (one step's events alone left the panel empty where that seat
 saw nothing of them).
 
+A table being played (or finished) at this server opens in the viewer too (`table_step`): its
+states and log are the live table's, shown only as the link's own seat (or the public, for the
+spectator's link) may see them, whatever step is asked for.
+
 A replay keeps every state of the game, about two and a half times the size of
 its trace; uploads are kept in a `ReplayCache` of bounded count and size, the oldest
 going first, so uploading never grows the server without end.
@@ -20,8 +24,10 @@ import secrets
 from typing import Any
 
 from meeple.interpreter.render import choice_text, player_name
+from meeple.interpreter.table.bots import SPECTATOR
 from meeple.interpreter.table.live import viewer_lines
 from meeple.interpreter.table.model import log_lines, scores_json, table_picture
+from meeple.interpreter.table.seats import part_of_game, say_names
 from meeple.interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
 
 
@@ -63,6 +69,7 @@ class Replay:
             "seed": self.head["seed"],
             "agents": self.head.get("agents", []),
             **table_picture(engine, view),
+            "part": part_of_game(engine.game, view),
             "taken": taken,
             "log": self.log(step, seat),
             "scores": scores_json(engine, state),
@@ -91,6 +98,39 @@ class Replay:
             for i in range(1, step + 1)
         ]
         return log_lines({seat: seen(0)}, entries, seat)
+
+
+def table_step(live, seat, step: int) -> dict:
+    """Step `step` (0: after setup) of a table at this server, as `seat` (or SPECTATOR) saw it then:
+    the replay viewer's page, its names said as on the table's pages."""
+    states = [h[0] for h in live.history] + [live.state]
+    if not 0 <= step < len(states):
+        raise TraceError(f"step {step} is not in this game: it has steps 0 to {len(states) - 1}")
+    viewer = None if seat == SPECTATOR else seat
+    engine, state = live.engine, states[step]
+    view = engine.view(state, viewer)
+    entry = live.entries[step - 1] if step else None
+    taken = choice_text(entry.get("title", ""), entry["actor"], entry["label"][viewer]) if entry else None
+    if entry and entry.get("private") and viewer != entry["actor"]:
+        taken = None  # an offer to act now, passed: its seat's alone
+    names = live.names()
+    page = {
+        "title": engine.game.title,
+        "table": live.id,
+        "step": step,
+        "steps": len(states) - 1,
+        "players": live.players,
+        "seat": viewer,
+        "seat_name": player_name(viewer) if viewer is not None else "public",
+        "names": names,
+        "seed": live.row["seed"] if live.row.get("seed_chosen") else None,  # as on the table's pages
+        **table_picture(engine, view),
+        "part": part_of_game(engine.game, view),
+        "taken": taken,
+        "log": log_lines(live.setup, live.entries[:step], viewer),
+        "scores": scores_json(engine, state, live.conceded()),
+    }
+    return say_names(page, names)
 
 
 UPLOADS = 8  # uploads kept at once

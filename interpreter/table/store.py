@@ -43,9 +43,11 @@ create table if not exists tables (
     players integer not null,
     seed integer not null,
     digest text not null,
-    seats text not null,          -- [{"agent": "person" | bot name, "token": secret}]
+    seats text not null,          -- [{"agent": "person" | bot name, "token": secret, "name"?, "conceded"?}]
     spectator text not null,      -- the spectator link's token
-    seed_chosen integer not null default 0  -- 1: set in the lobby, so every seat is shown it
+    seed_chosen integer not null default 0,  -- 1: set in the lobby, so every seat is shown it
+    creator text not null default '',  -- the token that gets every seat's link again ('' for none)
+    next_table text not null default ''  -- the rematch's table, once one is asked for
 );
 create table if not exists decisions (
     table_id text not null references tables(id),
@@ -100,6 +102,9 @@ class Store:
             columns = [r[1] for r in self.db.execute("pragma table_info(tables)")]
             if "seed_chosen" not in columns:  # a database from before the column: its seeds were not chosen
                 self.db.execute("alter table tables add column seed_chosen integer not null default 0")
+            for column in ("creator", "next_table"):  # from before the lobby kept them: none
+                if column not in columns:
+                    self.db.execute(f"alter table tables add column {column} text not null default ''")
             # Three connections to a file, each with its lock: `db` writes at once or not at all (no
             # busy wait: it is used on the event loop), `patient` writes waiting up to BUSY_SECONDS
             # (in threads), `reader` reads, never behind a write that waits (WAL mode). One database
@@ -162,6 +167,8 @@ class Store:
         digest: str,
         agents: list[str],
         seed_chosen: bool = False,
+        names: list[str] | None = None,
+        creator: str | None = None,
     ) -> dict:
         row: dict[str, Any] = {
             "id": secrets.token_hex(4),
@@ -174,11 +181,16 @@ class Store:
             "seats": [{"agent": a, "token": new_token()} for a in agents],
             "spectator": new_token(),
             "seed_chosen": bool(seed_chosen),
+            "creator": creator or new_token(),
+            "next_table": "",
         }
+        for seat, name in zip(row["seats"], names or []):
+            if name:
+                seat["name"] = name
         with self.writing():
             self.patient.execute(
                 "insert into tables (id, ruleset, options, variants, players, seed, digest, seats, "
-                "spectator, seed_chosen) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "spectator, seed_chosen, creator) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row["id"],
                     ruleset,
@@ -190,6 +202,7 @@ class Store:
                     json.dumps(row["seats"]),
                     row["spectator"],
                     int(row["seed_chosen"]),
+                    row["creator"],
                 ),
             )
         return row
@@ -199,7 +212,7 @@ class Store:
         with self.reading:
             rows = self.reader.execute(
                 "select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
-                "seed_chosen from tables order by rowid"
+                "seed_chosen, creator, next_table from tables order by rowid"
             ).fetchall()
         return [
             {
@@ -213,9 +226,20 @@ class Store:
                 "seats": json.loads(r[7]),
                 "spectator": r[8],
                 "seed_chosen": bool(r[9]),
+                "creator": r[10],
+                "next_table": r[11],
             }
             for r in rows
         ]
+
+    @_guarded
+    def update(self, table_id: str, seats: list | None = None, next_table: str | None = None) -> None:
+        """A table's seats (a name given, a seat conceded) or its rematch written, committed on return."""
+        with self.writing():
+            if seats is not None:
+                self.patient.execute("update tables set seats = ? where id = ?", (json.dumps(seats), table_id))
+            if next_table is not None:
+                self.patient.execute("update tables set next_table = ? where id = ?", (next_table, table_id))
 
     @_guarded
     def decision_counts(self) -> dict[str, int]:

@@ -61,7 +61,9 @@ function colourOf(values, v) {
   return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
 }
 
-function playerName(p) { return "P" + (p + 1); }
+// a seat as the page says it: the player's name once given (the page's `names`), else P1, P2, ...
+let NAMES = [];
+function playerName(p) { return NAMES[p] || "P" + (p + 1); }
 
 let SYMBOLS = []; // every value a grid cell may hold, so a value has one colour on grids and cards
 

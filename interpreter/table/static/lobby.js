@@ -1,8 +1,12 @@
-// The lobby: pick a game, players, options, variants, who sits where; create the table and get
-// one private link per person's seat plus a spectator link.
+// The lobby: pick a game, players, options, variants, who sits where and their names; create the
+// table and get one private link per person's seat plus a spectator link. The creator's token is
+// kept in this browser, so the tables made here can show their links again.
 "use strict";
 
 let games = [], bots = [];
+const CREATED = "meeple-created";  // table id -> the creator's token, in this browser only
+const created = () => JSON.parse(localStorage.getItem(CREATED) || "{}");
+function keepCreated(id, tok) { localStorage.setItem(CREATED, JSON.stringify(Object.assign(created(), {[id]: tok}))); }
 
 function showError(message) {
   const box = document.getElementById("error");
@@ -16,12 +20,17 @@ function drawSeats() {
   const n = +document.getElementById("players").value;
   const box = document.getElementById("seat-choices");
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  const named = [...box.querySelectorAll("input.seat-name")].map((s) => s.value);
   box.replaceChildren(el("legend", {}, "Seats"));
   for (let p = 0; p < n; p++) {
     const choice = before[p] || (p === 0 ? "person" : "random");
-    box.append(el("label", {}, playerName(p) + " ",
-      el("select", {name: "seat", id: "seat-" + (p + 1)}, ["person", ...bots].map((b) =>
-        el("option", {value: b, selected: b === choice}, b === "person" ? "a person" : "bot: " + b)))));
+    const seat = el("select", {name: "seat", id: "seat-" + (p + 1), "aria-label": `who plays ${playerName(p)}`},
+      ["person", ...bots].map((b) => el("option", {value: b, selected: b === choice}, b === "person" ? "a person" : "bot: " + b)));
+    // a name is optional: the person may give it when they open their link
+    const name = el("input", {class: "seat-name", id: "name-" + (p + 1), maxlength: 24, value: named[p] || "",
+      placeholder: "name (optional)", "aria-label": `${playerName(p)}'s name`, hidden: choice !== "person"});
+    seat.addEventListener("change", () => { name.hidden = seat.value !== "person"; });
+    box.append(el("div", {class: "seat-row"}, el("span", {class: "seat-key"}, playerName(p)), seat, name));
   }
 }
 
@@ -69,11 +78,55 @@ function titleOf(name) {
 async function drawTables() {
   const reply = await fetch("/api/tables").then((r) => r.json());
   const list = document.getElementById("table-list");
+  const mine = created();
+  for (const t of reply.tables.slice().reverse())  // a rematch of a table made here was made by its creator too
+    if (t.next && mine[t.id] && !mine[t.next]) { keepCreated(t.next, mine[t.id]); mine[t.next] = mine[t.id]; }
   list.replaceChildren(...reply.tables.map((t) => el("li", {class: "open-table", "data-table": t.id},
     el("a", {href: t.watch, target: "_blank"}, `${titleOf(t.game)}, ${t.players} players`), " ",
     el("span", {class: "hint"}, t.seats.map((s, i) => `${playerName(i)} ${s === "person" ? "a person" : "bot " + s}`).join(", ")
-      + ` - ${t.decisions} decision${t.decisions === 1 ? "" : "s"}` + (t.over ? " - finished" : "")))));
+      + ` - ${t.decisions} decision${t.decisions === 1 ? "" : "s"}` + (t.over ? " - finished" : "")),
+    mine[t.id] ? [" ", el("button", {type: "button", class: "again", "data-again": t.id, onclick: () => linksAgain(t.id, mine[t.id])},
+      "Your links")] : null)));
   if (!reply.tables.length) list.append(el("li", {class: "hint"}, "none yet"));
+}
+
+// The links of a table made in this browser, asked again with its creator's token
+async function linksAgain(id, tok) {
+  const reply = await fetch(`/api/tables/${id}/links?token=${encodeURIComponent(tok)}`);
+  const data = await reply.json();
+  if (!reply.ok) return showError(data.error);
+  showError("");
+  showLinks(data, null);
+}
+
+function showLinks(data, seed) {
+  const list = document.getElementById("link-list");
+  list.replaceChildren(...data.seats.map((s) => {
+    const who = s.said !== s.name ? `${s.said} (${s.name})` : s.name;
+    return el("li", {}, s.link
+      ? [el("a", {href: s.link, target: "_blank", class: "seat-link"}, `${who}'s seat`), copyButton(s.link, `${who}'s link`)]
+      : `${who}: bot ${s.agent}`);
+  }),
+  el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)"),
+    copyButton(data.spectator, "the spectator link")));
+  if (data.creator) {  // for the creator's other browsers: this page with the table's links again
+    const mine = `/?table=${encodeURIComponent(data.id)}&creator=${encodeURIComponent(data.creator)}`;
+    list.append(el("li", {class: "hint", id: "creator-link"}, "Your own link to these links, from any browser (keep it to yourself) ",
+      copyButton(mine, "your link to these links")));
+  }
+  if (seed !== null && seed !== "")  // nobody should be surprised that whoever chose the seed could foresee the draws
+    list.append(el("li", {class: "hint", id: "seed-said"}, `Seed ${seed} is set: every seat's page shows it.`));
+  document.getElementById("links-of").textContent = data.id;
+  const people = data.seats.filter((s) => s.link);
+  const hot = document.getElementById("hot-seat");
+  hot.hidden = people.length === 0;
+  hot.onclick = () => {
+    const held = {};
+    for (const s of people) held[s.name] = new URL(s.link, location.href).searchParams.get("token");
+    localStorage.setItem("meeple-seats-" + data.id, JSON.stringify(held));
+    location.href = people[0].link;
+  };
+  document.getElementById("links").hidden = false;
 }
 
 async function start() {
@@ -85,6 +138,12 @@ async function start() {
   pick.addEventListener("change", drawGame);
   document.getElementById("players").addEventListener("change", drawSeats);
   drawGame();
+  const asked = new URLSearchParams(location.search);
+  if (asked.get("table") && asked.get("creator")) {  // the creator's own link: this browser keeps the token too
+    keepCreated(asked.get("table"), asked.get("creator"));
+    history.replaceState(null, "", "/");
+    await linksAgain(asked.get("table"), asked.get("creator"));
+  }
   drawTables();
 }
 
@@ -98,6 +157,7 @@ document.getElementById("new-table").addEventListener("submit", async (ev) => {
     options,
     variants: [...document.querySelectorAll("[data-variant]")].filter((c) => c.checked).map((c) => c.dataset.variant),
     seats: [...document.querySelectorAll("#seat-choices select")].map((s) => s.value),
+    names: [...document.querySelectorAll("#seat-choices input.seat-name")].map((s) => s.hidden ? "" : s.value.trim()),
   };
   const seed = document.getElementById("seed").value;
   if (seed !== "") body.seed = +seed;
@@ -105,24 +165,8 @@ document.getElementById("new-table").addEventListener("submit", async (ev) => {
   const data = await reply.json();
   if (!reply.ok) return showError(data.error);
   showError("");
-  const list = document.getElementById("link-list");
-  list.replaceChildren(...data.seats.map((s) => el("li", {}, s.link
-    ? [el("a", {href: s.link, target: "_blank", class: "seat-link"}, `${s.name}'s seat`), copyButton(s.link, `${s.name}'s link`)]
-    : `${s.name}: bot ${s.agent}`)),
-  el("li", {}, el("a", {href: data.spectator, target: "_blank", id: "spectator-link"}, "spectator (sees only what is public)"),
-    copyButton(data.spectator, "the spectator link")));
-  if (seed !== "")  // nobody should be surprised that whoever chose the seed could foresee the draws
-    list.append(el("li", {class: "hint", id: "seed-said"}, `Seed ${seed} is set: every seat's page shows it.`));
-  const people = data.seats.filter((s) => s.link);
-  const hot = document.getElementById("hot-seat");
-  hot.hidden = people.length === 0;
-  hot.onclick = () => {
-    const held = {};
-    for (const s of people) held[s.name] = new URL(s.link, location.href).searchParams.get("token");
-    localStorage.setItem("meeple-seats-" + data.id, JSON.stringify(held));
-    location.href = people[0].link;
-  };
-  document.getElementById("links").hidden = false;
+  keepCreated(data.id, data.creator);
+  showLinks(data, seed);
   drawTables();
 });
 

@@ -47,6 +47,12 @@ function send(message) {
 
 function choose(optionId) { send({type: "choose", option: optionId, step: current.decision.step}); }
 
+// a seat's key (P1, the tabs' and the browser's) as the page says it: the player's name once given
+function said(key) {
+  const s = current && current.seats.find((x) => x.name === key);
+  return s ? s.said : key;
+}
+
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -98,16 +104,17 @@ function gone(message) {
 // down, so the page is emptied and the socket closed until they say they are ready.
 function passTo(name) {
   if (socket) { socket.onclose = null; socket.close(); socket = null; }
-  current = null;
   online = false;
   for (const id of ["decision", "scores", "table", "log", "seat-list", "status", "seats"])
     document.getElementById(id).replaceChildren();
   showError("");
   showConnection("");
-  document.title = `Pass to ${name}`;
-  document.getElementById("pass-to").textContent = `Pass the device to ${name}`;
+  const who = said(name);
+  current = null;
+  document.title = `Pass to ${who}`;
+  document.getElementById("pass-to").textContent = `Pass the device to ${who}`;
   const ready = document.getElementById("pass-ready");
-  ready.textContent = `I am ${name}: show my seat`;
+  ready.textContent = `I am ${who}: show my seat`;
   ready.onclick = () => { document.getElementById("pass").hidden = true; switchTo(name); };
   document.getElementById("page").hidden = true;
   document.getElementById("pass").hidden = false;
@@ -168,14 +175,15 @@ function render() {
   const keep = focusKey();
   const ch = sinceLooked(t);
   // the tab says when it is your turn, so a player in another tab or window sees it
-  document.title = (d && d.mine ? "● Your turn — " : "") + `${t.title} · ${t.seat_name}`;
+  NAMES = t.names || [];
+  document.title = (d && d.mine ? "● Your turn — " : "") + `${t.title} · ${said(t.seat_name)}`;
   favicon(d && d.mine);
   document.getElementById("title").textContent = t.title;
   drawStatus(t);
   const tabs = document.getElementById("seats");
   tabs.replaceChildren(...Object.keys(held).sort().map((n) =>
     el("button", {class: "seat-tab" + (n === t.seat_name ? " active" : ""), "aria-pressed": n === t.seat_name ? "true" : "false",
-      onclick: () => { if (n !== t.seat_name) passTo(n); }}, n)));
+      onclick: () => { if (n !== t.seat_name) passTo(n); }}, said(n))));
   SYMBOLS = t.symbols || [];  // before the panel draws shapes, so they take the table's colours
   useColours(t);
   hooks = {choose, cards: {}, cells: {}, spaces: {}};
@@ -213,15 +221,18 @@ function render() {
     const bot = agent && agent !== "person";
     // a bot whose move failed (a rule error) says so, instead of thinking for ever
     const stuck = bot && t.bot_error;
+    const who = said(d.actor_name);
     panel.append(el("div", {class: "waiting" + (bot && !stuck ? " thinking" : ""), id: "waiting"},
-      stuck ? `${d.actor_name} (${agent} bot) cannot move: ${t.bot_error}`
-        : bot ? `${d.actor_name} (${agent} bot) is thinking…` : `Waiting for ${d.actor_name}…`,
-      mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => passTo(d.actor_name), id: "switch"}, `Switch to ${d.actor_name}`) : null));
+      t.conceded ? "You conceded: a bot plays your seat to the end. " : null,
+      stuck ? `${who} (${agent} bot) cannot move: ${t.bot_error}`
+        : bot ? `${who} (${agent} bot) is thinking…` : `Waiting for ${who}…`,
+      mine && d.actor_name !== t.seat_name ? el("button", {onclick: () => passTo(d.actor_name), id: "switch"}, `Switch to ${who}`) : null));
   } else {
     // the outcome where the eye already is (the scores' breakdown follows below)
     panel.append(el("div", {class: "waiting over", id: "over"},
       "The game is over" + (t.scores && t.scores.outcome ? `: ${t.scores.outcome}.` : ".")));
   }
+  panel.append(...rematchOffer(t));
   if (t.can_undo) panel.append(el("button", {class: "undo", id: "undo", onclick: () => send({type: "undo"})}, "Undo my placement"));
   const scores = drawScores(t.scores);
   document.getElementById("scores").replaceChildren(...(scores ? [scores] : []));
@@ -232,7 +243,54 @@ function render() {
   drawLog(document.getElementById("log"), t.log);
   clearOfDecision(panel, d);
   refocus(keep);
-  document.getElementById("seat-list").textContent = t.seats.map((s) => `${s.name}: ${s.agent}`).join(" · ");
+  drawPlayers(t);
+}
+
+// The players: each seat's name and who plays it; your own row names you (a form while you have no
+// name) and offers to concede, in two steps so that a slip of the finger does not end your game.
+function drawPlayers(t) {
+  const rows = t.seats.map((s, p) => el("li", {class: "player" + (p === t.seat ? " me" : ""), "data-seat": s.name},
+    el("strong", {}, s.said), s.said !== s.name ? ` (${s.name})` : null, ": ",
+    s.conceded ? `conceded, a bot (${s.agent}) plays on` : s.agent === "person" ? "a person" : `bot ${s.agent}`));
+  const box = [el("h2", {}, "Players"), el("ul", {class: "players"}, rows)];
+  if (t.seat !== null && !t.named) {
+    const input = el("input", {id: "my-name", maxlength: 24, placeholder: said(t.seat_name), "aria-label": "your name", autocomplete: "nickname"});
+    box.push(el("form", {id: "name-form", class: "name-form", onsubmit: (ev) => { ev.preventDefault(); send({type: "name", name: input.value}); }},
+      el("label", {for: "my-name"}, "Your name "), input, el("button", {type: "submit", id: "save-name"}, "Save")));
+  }
+  if (t.can_concede) {
+    const ask = el("button", {id: "concede", class: "concede"}, "Concede…");
+    const sure = el("span", {id: "concede-sure", hidden: true}, "A bot plays your seat to the end and you place last. ",
+      el("button", {id: "concede-yes", class: "concede", onclick: () => send({type: "concede"})}, "Yes, concede"), " ",
+      el("button", {id: "concede-no", onclick: () => { sure.hidden = true; ask.hidden = false; }}, "No, play on"));
+    ask.onclick = () => { ask.hidden = true; sure.hidden = false; document.getElementById("concede-yes").focus(); };
+    box.push(el("div", {class: "concede-box"}, ask, sure));
+  }
+  box.push(el("p", {class: "hint"}, el("a", {id: "replay-link", target: "_blank",
+    href: `/replay?table=${encodeURIComponent(tableId)}&token=${encodeURIComponent(token)}`}, "Step through this game so far")));
+  document.getElementById("seat-list").replaceChildren(...box);
+}
+
+// Once the game is over (or a seat conceded): a rematch with the same seats and names and the next
+// seed; once anyone asks, every seat's page links to its own seat at the new table.
+function rematchOffer(t) {
+  if (t.rematch) return [el("p", {class: "rematch"}, el("a", {href: t.rematch, id: "rematch-link", class: "big-link",
+    onclick: (ev) => { ev.preventDefault(); goToRematch(t); }}, "Go to the rematch →"))];
+  if (t.can_rematch) return [el("button", {id: "rematch", class: "rematch", onclick: () => send({type: "rematch"})},
+    "Rematch: same seats and names, next seed")];
+  return [];
+}
+
+async function goToRematch(t) {
+  // hot-seat: every seat this browser holds is taken to the new table, each with its own new link
+  const next = new URL(t.rematch, location.href);
+  const id = next.pathname.split("/").pop(), seats = {};
+  for (const [name, tok] of Object.entries(held)) {
+    const reply = await fetch(`/api/tables/${tableId}?token=${encodeURIComponent(tok)}`).then((r) => r.ok ? r.json() : null).catch(() => null);
+    if (reply && reply.rematch && reply.seat !== null) seats[name] = new URL(reply.rematch, location.href).searchParams.get("token");
+  }
+  if (Object.keys(seats).length) localStorage.setItem("meeple-seats-" + id, JSON.stringify(seats));
+  location.href = next.href;
 }
 
 // The header in a player's words: who you are, whose turn it is, who started (labelled so that it
@@ -240,11 +298,15 @@ function render() {
 // that its chooser could foresee the draws). Steps and phase names are the engine's: not here.
 function drawStatus(t) {
   const d = t.decision;
-  const turn = !d ? "the game is over" : d.mine ? "your turn" : `${d.actor_name}'s turn`;
+  const turn = !d ? "the game is over" : d.mine ? "your turn" : `${said(d.actor_name)}'s turn`;
+  const part = t.part ? t.part[0].toUpperCase() + t.part.slice(1) : "";
   document.getElementById("status").replaceChildren(...[
-    el("span", {id: "you"}, t.seat === null ? "watching" : `you are ${t.seat_name}`), " · ",
+    part ? [el("span", {id: "part"}, part), " · "] : [],
+    el("span", {id: "you"}, t.seat === null ? "watching" : `you are ${said(t.seat_name)}`),
+    // a seat without a name: the form is under Players (below the table on a phone), one tap away
+    t.seat !== null && !t.named ? [" (", el("a", {href: "#my-name", id: "name-me"}, "give your name"), ")"] : [], " · ",
     el("strong", {id: "turn", class: d && d.mine ? "yours" : null}, turn), " · ",
-    el("span", {id: "first", title: "the player the rules call first (they began the turn order), not whose turn it is"},
+    el("span", {id: "first", title: "the player the rules name first (they began the turn order), not whose turn it is"},
       `start player: ${t.first}`),
     t.seed !== null && t.seed !== undefined ? [" · ", el("span", {id: "seed", class: "seed",
       title: "The seed was set when the table was made: whoever knows it can foresee every shuffle and draw."},
