@@ -17,6 +17,7 @@ from tests.browser import WAIT, Server, browser, need_chromium, screenshot, wait
 from tests.test_log_words import engine_words
 
 pytest.importorskip("selenium")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -37,6 +38,13 @@ def site():
 
 
 def text(driver, css: str) -> str:
+    """The element's text; the page redraws parts of itself, so an element found a moment ago
+    may be gone (stale) when its text is read: then it is found again."""
+    for _ in range(5):
+        try:
+            return driver.find_element(By.CSS_SELECTOR, css).text
+        except StaleElementReferenceException:
+            continue
     return driver.find_element(By.CSS_SELECTOR, css).text
 
 

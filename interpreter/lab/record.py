@@ -94,7 +94,7 @@ class GameRecord:
                 held += 1
             lead_for_good = round(held / len(self.leaders), 4)
         ordered = sorted(totals, reverse=True)
-        passes = [*self.passes, (self.phase, list(totals))] if self.phase is not None else []
+        passes: list = [*self.passes, (self.phase, list(totals))] if self.phase is not None else []
         names = [phase for phase, _ in passes]
         round_phase = max(dict.fromkeys(names), key=names.count) if names else None  # the first on a tie
         return {
