@@ -18,7 +18,7 @@ import pytest
 
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import SPECTATOR
-from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.store import Store
 from meeple.interpreter.table.thinkers import BotPool, think
 

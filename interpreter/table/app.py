@@ -39,7 +39,7 @@ from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongToken
-from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.wire import PageJSON, dumps

@@ -24,8 +24,9 @@ from meeple.interpreter.engine import Engine
 from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
 from meeple.interpreter.table.live import LiveTable, NoTable, NotSaved, TableError
-from meeple.interpreter.table.model import seat_page, space_positions
+from meeple.interpreter.table.model import space_positions
 from meeple.interpreter.table.outbox import Outbox
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, Stopped, think
 

@@ -21,12 +21,9 @@ from meeple.interpreter.game import BOX, KIND
 from meeple.interpreter.labels import field_text, option_label
 from meeple.interpreter.naming import enum_word, in_area, parts_of
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import choice_text, key_label, player_name, shown_value, var_text
+from meeple.interpreter.render import key_label, player_name, shown_value, var_text
 from meeple.interpreter.standing import score_so_far
 from meeple.interpreter.state import HIDDEN
-from meeple.interpreter.table.bots import SPECTATOR
-
-LOG_LINES = 300  # the latest log lines a page gets
 
 
 def parts(spec, key: str) -> dict:
@@ -48,8 +45,29 @@ def owner_of(spec, key: str):
     return int(key.split("/")[1:][spec.per.index("player")])
 
 
+ROWS_KEPT = 20_000  # rows of one kind remembered per game (a few MB); forgotten all at once past it
+
+
+def remembered(game, kind: str) -> dict:
+    """Rows of a picture already built, by what each is built from. A zone holding the same
+    items, a counter at the same value, a card: each reads the same in every picture and for
+    every seat, and most of a table is unchanged from one decision to the next, so a picture
+    builds only what changed. The rows are shared between pictures: nothing may change them."""
+    rows = game.cache.get(("table rows", kind))
+    if rows is None or len(rows) > ROWS_KEPT:
+        rows = game.cache[("table rows", kind)] = {}
+    return rows
+
+
 def card(engine, cid: str) -> dict:
-    """A component's face: its name (or id) and its fields in words."""
+    """A component's face: its name (or id) and its fields in words (built once per game)."""
+    faces = remembered(engine.game, "card")
+    if cid not in faces:
+        faces[cid] = _card(engine, cid)
+    return faces[cid]
+
+
+def _card(engine, cid: str) -> dict:
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
     title = without_shapes(comp, str(engine.game.labels.get(cid) or comp.get("name") or cid)) or cid
@@ -102,89 +120,111 @@ def said_in(title: str, field: str, value) -> bool:
 
 
 def zones(engine, view: dict) -> list:
-    g = engine.game
+    rows = remembered(engine.game, "zone")
     out = []
     for key, items in view["zones"].items():
-        name = key.split("/", 1)[0]
-        if name == BOX or not items:
+        if not items or key.split("/", 1)[0] == BOX:
             continue
-        spec = g.zones[name]
-        owner = owner_of(spec, key)
-        label = key_label(g, key)
-        row = {
-            "key": key,
-            "label": label,
-            "short": in_area(label, owner),
-            "name": name,
-            "owner": owner,
-            "at": parts(spec, key),
-            "said": parts_said(g, spec, key),
-            "kind": spec.kind,
-            "visibility": spec.visibility,
-            "count": len(items),
-        }
-        if any(i.startswith(HIDDEN) for i in items):
-            row["backs"] = [i[len(HIDDEN) :] for i in items]  # what the backs show ("" if nothing)
-        else:
-            row["cards"] = [card(engine, i) for i in items]
-        out.append(row)
+        held = (key, tuple(items))
+        if held not in rows:
+            rows[held] = zone_row(engine, key, items)
+        out.append(rows[held])
     return out
+
+
+def zone_row(engine, key: str, items: list) -> dict:
+    """A zone holding `items` (what the seat sees of them: hidden ones are backs)."""
+    g = engine.game
+    name = key.split("/", 1)[0]
+    spec = g.zones[name]
+    owner = owner_of(spec, key)
+    label = key_label(g, key)
+    row = {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "name": name,
+        "owner": owner,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "kind": spec.kind,
+        "visibility": spec.visibility,
+        "count": len(items),
+    }
+    if any(i.startswith(HIDDEN) for i in items):
+        row["backs"] = [i[len(HIDDEN) :] for i in items]  # what the backs show ("" if nothing)
+    else:
+        row["cards"] = [card(engine, i) for i in items]
+    return row
 
 
 def counters(engine, view: dict) -> list:
-    g = engine.game
+    rows = remembered(engine.game, "counter")
     out = []
     for key, value in view["vars"].items():
-        spec = g.counters.get(key.split("/", 1)[0])
-        if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
-            continue
-        name = key.split("/", 1)[0]
-        part = " ".join(parts_of(g, key))
-        # a labelled flag while true is its label alone: "last round", not "ending true"
-        said = "" if value is True and spec.label and not part else var_text(g, key, value)
-        owner, label = owner_of(spec, key), key_label(g, key)
-        out.append(
-            {
-                "key": key,
-                "label": label,
-                "short": in_area(label, owner),
-                "name": name,
-                "part": part,
-                "at": parts(spec, key),
-                "said": parts_said(g, spec, key),
-                "head": in_area(key_label(g, key, parts=False), owner),
-                "owner": owner,
-                "value": said,
-            }
-        )
+        try:
+            at = (key, value, type(value))  # the type: True is 1 to a dict, not to a page
+            row = rows[at] if at in rows else rows.setdefault(at, counter_row(engine, key, value))
+        except TypeError:  # a value that is a list: built each time
+            row = counter_row(engine, key, value)
+        if row is not None:
+            out.append(row)
     return out
+
+
+def counter_row(engine, key: str, value) -> dict | None:
+    """A counter at `value`, or None for one the page does not show."""
+    g = engine.game
+    spec = g.counters.get(key.split("/", 1)[0])
+    if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
+        return None
+    name = key.split("/", 1)[0]
+    part = " ".join(parts_of(g, key))
+    # a labelled flag while true is its label alone: "last round", not "ending true"
+    said = "" if value is True and spec.label and not part else var_text(g, key, value)
+    owner, label = owner_of(spec, key), key_label(g, key)
+    return {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "name": name,
+        "part": part,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "head": in_area(key_label(g, key, parts=False), owner),
+        "owner": owner,
+        "value": said,
+    }
 
 
 def grids(engine, view: dict) -> list:
-    g = engine.game
+    """Each grid: what it is (built once per game) with what lies on it now."""
+    g, heads = engine.game, remembered(engine.game, "grid")
     out = []
     for key, grid in view["grids"].items():
-        spec = g.grids[key.split("/", 1)[0]]
-        geo = spec.geometry
-        owner, label = owner_of(spec, key), key_label(g, key)
-        out.append(
-            {
-                "key": key,
-                "label": label,
-                "short": in_area(label, owner),
-                "owner": owner,
-                "name": spec.name,
-                "at": parts(spec, key),
-                "said": parts_said(g, spec, key),
-                "rows": geo.rows,
-                "cols": geo.cols,
-                "cells": grid["cells"],
-                "layouts": {k: list(v) for k, v in spec.layouts.items()},
-                "contents": list(g.enums.get(spec.content, [])),
-                "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]],
-            }
-        )
+        if key not in heads:
+            heads[key] = grid_head(g, key)
+        out.append({**heads[key], "cells": grid["cells"], "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]]})
     return out
+
+
+def grid_head(g, key: str) -> dict:
+    spec = g.grids[key.split("/", 1)[0]]
+    geo = spec.geometry
+    owner, label = owner_of(spec, key), key_label(g, key)
+    return {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "owner": owner,
+        "name": spec.name,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "rows": geo.rows,
+        "cols": geo.cols,
+        "layouts": {k: list(v) for k, v in spec.layouts.items()},
+        "contents": list(g.enums.get(spec.content, [])),
+    }
 
 
 _LAYING = threading.Lock()
@@ -259,12 +299,24 @@ def table_picture(engine, view: dict) -> dict:
         "grids": grids(engine, view),
         "boards": boards(engine, view),
         "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
-        # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
-        "layout": page_layout(engine.game),
-        "symbols": sorted(
-            {v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])}, key=str
-        ),
+        **game_parts(engine.game),
     }
+
+
+def game_parts(game) -> dict:
+    """What a picture says of the game itself, the same in every picture (built once per game)."""
+    kept = remembered(game, "game")
+    if not kept:
+        kept.update(
+            {
+                # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
+                "layout": page_layout(game),
+                "symbols": sorted(
+                    {v for spec in game.grids.values() for v in game.enums.get(spec.content, [])}, key=str
+                ),
+            }
+        )
+    return kept
 
 
 def page_layout(game) -> dict | None:
@@ -324,8 +376,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
     }
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
-        for o in out["options"]:  # the panel names and draws the piece: a place reads as where and how
-            o["short"] = option_label(engine.game, next(x.value for x in d.options if x.id == o["id"]), pending, True)
+        for o, x in zip(out["options"], d.options):  # the panel names and draws the piece: where and how
+            o["short"] = option_label(engine.game, x.value, pending, True)
         shape = engine.game.shapes[pending["piece"]]
         found = sorted({o.value[0] for o in d.options})
         out["placement"] = {
@@ -359,80 +411,3 @@ def public_actor(engine, state: dict, d, limit: int = 50):
         if d is None:
             return None
     return None
-
-
-def scores_json(engine, state: dict) -> dict | None:
-    if not state["over"]:
-        return None
-    scores = engine.scores(state)
-    ranking = engine.ranking(state, scores)
-    places = {r["player"]: r["place"] for r in ranking}
-    return {
-        "rules": list(scores[0]["breakdown"]) if scores else [],
-        "outcome": outcome_words(engine, state, scores, ranking),
-        "players": [
-            {
-                "name": player_name(s["player"]),
-                "total": s["total"],
-                "breakdown": s["breakdown"],
-                "place": places[s["player"]],
-            }
-            for s in scores
-        ],
-    }
-
-
-def outcome_words(engine, state: dict, scores: list, ranking: list) -> str:
-    """How the game ended, in one line: the game's own `outcome` words when it declares them,
-    else who placed first by the ranking (a shared first place names everyone on it)."""
-    declared = engine.outcome(state, scores)
-    if declared is not None:
-        return " · ".join(f"{player_name(o['player'])}: {o['text']}" for o in declared)
-    first = [r for r in ranking if r["place"] == 1]
-    if not first:
-        return ""
-    names = " and ".join(player_name(r["player"]) for r in first)
-    if len(ranking) == 1:
-        return f"{names} scores {first[0]['total']}"
-    verb = "wins" if len(first) == 1 else "share first place"
-    tied = "" if len(first) > 1 or not first[0]["tied_on_total"] else ", on the tie-break"
-    return f"{names} {verb} with {first[0]['total']}{tied}"
-
-
-def log_lines(setup: dict, entries: list, viewer) -> list[str]:
-    """The log in words for `viewer` (a seat, None for the public): each decision and its events."""
-    # the setup's events read as events under a heading, not as choices someone made
-    lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
-    for e in entries:
-        if e.get("private") and viewer != e["actor"]:  # an offer to act now, passed: its seat's alone
-            continue
-        lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
-        lines += ["  " + t for t in e["lines"][viewer]]
-    return lines[-LOG_LINES:]
-
-
-def seat_page(live, seat) -> dict:
-    """What one seat's page (or, with seat SPECTATOR, a spectator's) receives."""
-    engine, state = live.engine, live.state
-    viewer = None if seat == SPECTATOR else seat
-    view = engine.view(state, viewer)
-    g = engine.game
-    return {
-        "table": live.id,
-        "title": g.title,
-        "version": live.version,
-        "seat": viewer,
-        "seat_name": player_name(viewer) if viewer is not None else "spectator",
-        "seats": [{"name": player_name(p), "agent": a} for p, a in enumerate(live.agents)],
-        "options": dict(g.options),
-        "variants": [g.variant_titles.get(v, v) for v in g.variants],
-        # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
-        # a random one is never sent: it would let any seat foresee them
-        "seed": live.row["seed"] if live.row.get("seed_chosen") else None,
-        **table_picture(engine, view),
-        "decision": decision_json(engine, state, view, viewer),
-        "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
-        "can_undo": live.can_undo(seat),
-        "log": log_lines(live.setup, live.entries, viewer),
-        "scores": scores_json(engine, state),
-    }
