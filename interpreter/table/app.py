@@ -119,7 +119,7 @@ def create_app(
         browser holds (hot-seat), so only the table is checked then."""
         table_id, tok = request.path_params["id"], request.query_params.get("token")
         try:
-            live = hall.table(table_id)
+            live = await hall.open(table_id)
             if tok is not None:
                 live.seat_of(tok)
         except WrongToken:
@@ -159,14 +159,14 @@ def create_app(
         hall.spawn(hall.wake(row["id"]))
         return PageJSON(Hall.links(row))
 
-    def opened(table_id: str, token):
+    async def opened(table_id: str, token):
         """(table, seat) for a token, or a TableError."""
-        live = hall.table(table_id)
+        live = await hall.open(table_id)
         return live, live.seat_of(token or "")
 
     async def table_route(request: Request):
         try:
-            live, seat = opened(request.path_params["id"], request.query_params.get("token"))
+            live, seat = await opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
             return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
         return PageJSON(seat_page(live, seat))
@@ -175,7 +175,7 @@ def create_app(
         await socket.accept()
         table_id = socket.path_params["id"]
         try:
-            live, seat = opened(table_id, socket.query_params.get("token"))
+            live, seat = await opened(table_id, socket.query_params.get("token"))
         except TableError as exc:  # the page shows it and stops asking (the codes above)
             await socket.send_text(dumps({"type": "error", "message": str(exc)}))
             await socket.close(code=CLOSE_WRONG_TOKEN if isinstance(exc, WrongToken) else CLOSE_NO_TABLE)
@@ -268,6 +268,7 @@ def create_app(
     async def lifespan(app):
         yield
         hall.bots.stop()  # stopping the server (Ctrl-C) kills the bots' worker processes at once
+        hall.readers.shutdown(wait=False, cancel_futures=True)  # and tables waiting to be replayed are not
 
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))], lifespan=lifespan)
     app.state.hall, app.state.replays = hall, replays

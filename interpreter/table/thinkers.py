@@ -28,6 +28,7 @@ import os
 import threading
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 MOVE_SECONDS = 20.0  # the hard limit: the table's caps (agents/caps.py) keep a move within about 5 s
@@ -142,7 +143,7 @@ class BotPool:
             if pool is not self.pool:
                 raise Stopped() from None
             raise Overran(f"its worker process died (exit code {exc.exitcode})") from None
-        except (FutureCancelled, OSError):
+        except (FutureCancelled, OSError, BrokenProcessPool):
             if pool is not self.pool:  # stopped under it: the pool's pipes close as it goes
                 raise Stopped() from None
             raise
