@@ -142,7 +142,8 @@ class BotPool:
         except ProcessExpired as exc:
             if pool is not self.pool:
                 raise Stopped() from None
-            raise Overran(f"its worker process died (exit code {exc.exitcode})") from None
+            how = f"killed by signal {-exc.exitcode}" if (exc.exitcode or 0) < 0 else f"exit code {exc.exitcode}"
+            raise Overran(f"lost its worker process ({how})") from None
         except (FutureCancelled, OSError, BrokenProcessPool):
             if pool is not self.pool:  # stopped under it: the pool's pipes close as it goes
                 raise Stopped() from None
