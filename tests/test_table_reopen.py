@@ -1,6 +1,7 @@
 """A restarted server reopens each table when it is first asked for, replaying its decisions in a
 thread (hall.py `open`), never on the event loop: while tables are being replayed, the lobby and
-every other table answer."""
+every other table answer. And the server's process keeps Python's cycle collector from pausing
+every page often (serve.steady_collector)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,16 @@ def test_a_table_that_cannot_be_reopened_is_said_and_the_server_goes_on(tmp_path
         assert r.status_code == 404 and "stored decision 2 (`no-such-option`) is not possible" in r.json()["error"]
         assert c.get("/api/tables/nothing?token=x").status_code == 404
         assert c.get("/api/tables").status_code == 200
+
+
+def test_the_servers_collector_sets_aside_what_it_starts_with_and_collects_young_objects_seldom():
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\nfrom meeple.interpreter.commands.serve import COLLECT_AFTER, steady_collector\n"
+        "before = gc.get_freeze_count()\nsteady_collector()\n"
+        "print(before, gc.get_freeze_count() > 10_000, gc.get_threshold() == COLLECT_AFTER, COLLECT_AFTER[0] > 700)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["0", "True", "True", "True"], out.stdout + out.stderr
