@@ -62,6 +62,37 @@ def test_tables_being_replayed_hold_up_neither_the_lobby_nor_another_table(tmp_p
         assert replays == [slow["id"]]  # one replay for both pages
 
 
+def test_a_replay_done_before_the_page_waits_for_it_is_answered():
+    """A replay can end before the route asks to hear of its end (a table that does not exist is
+    found so at once); the route must answer then too, not wait on itself."""
+    from concurrent.futures import Executor, Future
+
+    class AtOnce(Executor):  # every replay ends before `submit` returns
+        def submit(self, fn, /, *args, **kwargs):
+            done: Future = Future()
+            try:
+                done.set_result(fn(*args, **kwargs))
+            except Exception as exc:
+                done.set_exception(exc)
+            return done
+
+    with client() as c:
+        t = new_table(c)
+        hall = c.app.state.hall
+        hall.readers = AtOnce()
+        hall.tables.clear()  # as after a restart: the table is read again
+        answers: list = []
+        asker = threading.Thread(
+            target=lambda: answers.extend(
+                [c.get("/api/tables/nosuch?token=x"), c.get(f"/api/tables/{t['id']}?token={token(t['spectator'])}")]
+            ),
+            daemon=True,
+        )
+        asker.start()
+        asker.join(30)
+        assert [r.status_code for r in answers] == [404, 200] and hall.opening == {}
+
+
 def test_a_table_that_cannot_be_reopened_is_said_and_the_server_goes_on(tmp_path):
     db = str(tmp_path / "tables.sqlite")
     first = client(db)

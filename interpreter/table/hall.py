@@ -185,17 +185,20 @@ class Hall:
             return self.tables[table_id]
         with self.opening_lock:
             replay = self.opening.get(table_id)
-            if replay is None:
+            fresh = replay is None
+            if fresh:
                 replay = self.opening[table_id] = self.readers.submit(self._read, table_id)
-                replay.add_done_callback(lambda _: self._opened(table_id))
+        if fresh:  # not under the lock: a replay already done calls this back at once, in this thread
+            replay.add_done_callback(lambda done: self._opened(table_id, done))
         live = await asyncio.shield(asyncio.wrap_future(replay))
         if table_id not in self.tables:
             self._install(live)
         return self.tables[table_id]
 
-    def _opened(self, table_id: str) -> None:
+    def _opened(self, table_id: str, replay) -> None:
         with self.opening_lock:
-            self.opening.pop(table_id, None)
+            if self.opening.get(table_id) is replay:
+                del self.opening[table_id]
 
     def _read(self, table_id: str) -> LiveTable:
         """The table rebuilt from its rows (its decisions replayed), not yet kept: a TableError if
