@@ -152,6 +152,26 @@ def test_ctrl_c_stops_the_server_and_kills_the_bots_thinking(tmp_path):
         server.wait()
 
 
+# ----------------------------------------------------------------- a long-running server's machines
+def test_a_machine_given_back_with_its_work_spent_scores_again():
+    """Found by `make load-long` (131,797 decisions): the engine's spare machines scored every page
+    and were never given a fresh allowance (interpreter/work.py), so after millions of steps in all
+    a plain score rule failed as if it ran without end."""
+    from meeple.cli import load
+
+    engine = load("queens_wishes")
+    state, _ = engine.start(2, 1)
+    expected = engine.scores(state)
+    m = engine.quiet_machine(state)
+    m.work = 0  # as after five million steps of scoring, summed over many pages
+    engine.spare(m)
+    assert engine.scores(state) == expected
+    m = engine.quiet_machine(state)
+    m.work = 0
+    engine.spare(m)
+    assert [engine.total(state, p) for p in range(2)] == [s["total"] for s in expected]
+
+
 # ----------------------------------------------------------------- database writes off the event loop
 def test_a_write_waiting_for_a_locked_database_holds_only_its_own_table(tmp_path, monkeypatch):
     from meeple.interpreter.table import store
