@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePath
 
 from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
@@ -61,7 +61,7 @@ class Hall:
         # tables read and replayed off the event loop (`open`); several, so that a short table is not
         # queued behind a few long ones
         self.readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="meeple-open")
-        self.opening: dict = {}  # table id -> the replay under way (a concurrent Future)
+        self.opening: dict[str, Future] = {}  # table id -> the replay under way
         self.opening_lock = threading.Lock()
 
     # ------------------------------------------------------------- games
@@ -184,11 +184,10 @@ class Hall:
         if table_id in self.tables:
             return self.tables[table_id]
         with self.opening_lock:
-            replay = self.opening.get(table_id)
-            fresh = replay is None
-            if fresh:
-                replay = self.opening[table_id] = self.readers.submit(self._read, table_id)
-        if fresh:  # not under the lock: a replay already done calls this back at once, in this thread
+            under_way = self.opening.get(table_id)
+            replay = under_way or self.readers.submit(self._read, table_id)
+            self.opening[table_id] = replay
+        if under_way is None:  # not under the lock: a replay already done calls this back at once, here
             replay.add_done_callback(lambda done: self._opened(table_id, done))
         live = await asyncio.shield(asyncio.wrap_future(replay))
         if table_id not in self.tables:
