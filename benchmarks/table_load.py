@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -55,6 +56,17 @@ def memory_kb(pid: int) -> dict:
         if key in ("VmRSS", "VmHWM"):
             out[key] = int(value.split()[0])
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), from /proc: a figure the machine's other
+    work does not change, unlike round trips."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def post(base: str, body: dict) -> dict:
@@ -204,10 +216,10 @@ def main() -> int:
         try:
             server = start_server(args, port, db, args.profile)
             idle = memory_kb(server.pid)["VmRSS"]
-            start = time.perf_counter()
+            start, cpu, before = time.perf_counter(), cpu_seconds(server.pid), load_average()
             stats = asyncio.run(load(base, args, server.pid))
             took = time.perf_counter() - start
-            mem = memory_kb(server.pid)
+            mem, cpu = memory_kb(server.pid), cpu_seconds(server.pid) - cpu
             if args.profile:
                 server.terminate()
             else:
@@ -238,6 +250,11 @@ def main() -> int:
         f"worst {trips[-1] * 1000:.0f} ms"
     )
     print(f"  errors               {len(stats['errors'])} messages, {len(stats['dropped'])} dropped sockets")
+    print(
+        f"  server CPU           {cpu:.1f} s in {took:.0f} s ({cpu / max(1, stats['decisions']) * 1000:.1f} ms a "
+        f"decision by people, the bots' moves included); machine load average {before} before, "
+        f"{load_average()} after"
+    )
     print(
         f"  server memory        {idle / 1024:.0f} MB idle, {mem['VmRSS'] / 1024:.0f} MB at the end, "
         f"{mem['VmHWM'] / 1024:.0f} MB peak; every 10 s: {', '.join(f'{m:.0f}' for m in stats['memory'])}"

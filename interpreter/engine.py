@@ -25,6 +25,7 @@ from meeple.interpreter.game import Game
 from meeple.interpreter.labels import describe, option_label, own_label
 from meeple.interpreter.machine import Machine
 from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
+from meeple.interpreter.work import WORK_LIMIT
 
 # `apply(..., events=False)` and the scores reuse the engine's quiet machines instead of
 # building one per call (simulations and bots call them millions of times); tests turn it
@@ -78,6 +79,7 @@ class Engine(Scoring):
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
+        m.work = WORK_LIMIT  # a fresh allowance (work.py): a machine scoring again and again must not run dry
         if m.kept:  # masks kept for another state, or for this one before a caller changed it
             m.kept.clear()
         return m

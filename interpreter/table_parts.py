@@ -39,8 +39,29 @@ def owner_of(spec, key: str):
     return int(key.split("/")[1:][spec.per.index("player")])
 
 
+ROWS_KEPT = 20_000  # rows of one kind remembered per game (a few MB); forgotten all at once past it
+
+
+def remembered(game, kind: str) -> dict:
+    """Rows of a picture already built, by what each is built from. A zone holding the same
+    items, a counter at the same value, a card: each reads the same in every picture and for
+    every seat, and most of a table is unchanged from one decision to the next, so a picture
+    builds only what changed. The rows are shared between pictures: nothing may change them."""
+    rows = game.cache.get(("table rows", kind))
+    if rows is None or len(rows) > ROWS_KEPT:
+        rows = game.cache[("table rows", kind)] = {}
+    return rows
+
+
 def card(engine, cid: str) -> dict:
-    """A component's face: its name (or id) and its fields in words."""
+    """A component's face: its name (or id) and its fields in words (built once per game)."""
+    faces = remembered(engine.game, "card")
+    if cid not in faces:
+        faces[cid] = _card(engine, cid)
+    return faces[cid]
+
+
+def _card(engine, cid: str) -> dict:
     comp = engine.game.components[cid]
     shown = {k: v for k, v in comp.items() if k not in (KIND, "name") and v is not None}
     title = without_shapes(comp, str(engine.game.labels.get(cid) or comp.get("name") or cid)) or cid
@@ -93,86 +114,108 @@ def said_in(title: str, field: str, value) -> bool:
 
 
 def zones(engine, view: dict) -> list:
-    g = engine.game
+    rows = remembered(engine.game, "zone")
     out = []
     for key, items in view["zones"].items():
-        name = key.split("/", 1)[0]
-        if name == BOX or not items:
+        if not items or key.split("/", 1)[0] == BOX:
             continue
-        spec = g.zones[name]
-        owner = owner_of(spec, key)
-        label = key_label(g, key)
-        row = {
-            "key": key,
-            "label": label,
-            "short": in_area(label, owner),
-            "name": name,
-            "owner": owner,
-            "at": parts(spec, key),
-            "said": parts_said(g, spec, key),
-            "kind": spec.kind,
-            "visibility": spec.visibility,
-            "count": len(items),
-        }
-        if any(i.startswith(HIDDEN) for i in items):
-            row["backs"] = [i[len(HIDDEN) :] for i in items]  # what the backs show ("" if nothing)
-        else:
-            row["cards"] = [card(engine, i) for i in items]
-        out.append(row)
+        held = (key, tuple(items))
+        if held not in rows:
+            rows[held] = zone_row(engine, key, items)
+        out.append(rows[held])
     return out
+
+
+def zone_row(engine, key: str, items: list) -> dict:
+    """A zone holding `items` (what the seat sees of them: hidden ones are backs)."""
+    g = engine.game
+    name = key.split("/", 1)[0]
+    spec = g.zones[name]
+    owner = owner_of(spec, key)
+    label = key_label(g, key)
+    row = {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "name": name,
+        "owner": owner,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "kind": spec.kind,
+        "visibility": spec.visibility,
+        "count": len(items),
+    }
+    if any(i.startswith(HIDDEN) for i in items):
+        row["backs"] = [i[len(HIDDEN) :] for i in items]  # what the backs show ("" if nothing)
+    else:
+        row["cards"] = [card(engine, i) for i in items]
+    return row
 
 
 def counters(engine, view: dict) -> list:
-    g = engine.game
+    rows = remembered(engine.game, "counter")
     out = []
     for key, value in view["vars"].items():
-        spec = g.counters.get(key.split("/", 1)[0])
-        if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
-            continue
-        name = key.split("/", 1)[0]
-        part = " ".join(parts_of(g, key))
-        # a labelled flag while true is its label alone: "last round", not "ending true"
-        said = "" if value is True and spec.label and not part else var_text(g, key, value)
-        owner, label = owner_of(spec, key), key_label(g, key)
-        out.append(
-            {
-                "key": key,
-                "label": label,
-                "short": in_area(label, owner),
-                "name": name,
-                "part": part,
-                "at": parts(spec, key),
-                "said": parts_said(g, spec, key),
-                "head": in_area(key_label(g, key, parts=False), owner),
-                "owner": owner,
-                "value": said,
-            }
-        )
+        try:
+            at = (key, value, type(value))  # the type: True is 1 to a dict, not to a page
+            row = rows[at] if at in rows else rows.setdefault(at, counter_row(engine, key, value))
+        except TypeError:  # a value that is a list: built each time
+            row = counter_row(engine, key, value)
+        if row is not None:
+            out.append(row)
     return out
+
+
+def counter_row(engine, key: str, value) -> dict | None:
+    """A counter at `value`, or None for one the page does not show."""
+    g = engine.game
+    spec = g.counters.get(key.split("/", 1)[0])
+    if spec is None or not shown_value(g, key, value):  # bookkeeping; a labelled flag while false
+        return None
+    name = key.split("/", 1)[0]
+    part = " ".join(parts_of(g, key))
+    # a labelled flag while true is its label alone: "last round", not "ending true"
+    said = "" if value is True and spec.label and not part else var_text(g, key, value)
+    owner, label = owner_of(spec, key), key_label(g, key)
+    return {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "name": name,
+        "part": part,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "head": in_area(key_label(g, key, parts=False), owner),
+        "owner": owner,
+        "value": said,
+    }
 
 
 def grids(engine, view: dict) -> list:
-    g = engine.game
+    """Each grid: what it is (built once per game) with what lies on it now."""
+    g, heads = engine.game, remembered(engine.game, "grid")
     out = []
     for key, grid in view["grids"].items():
-        spec = g.grids[key.split("/", 1)[0]]
-        geo = spec.geometry
-        owner, label = owner_of(spec, key), key_label(g, key)
-        out.append(
-            {
-                "key": key,
-                "label": label,
-                "short": in_area(label, owner),
-                "owner": owner,
-                "name": spec.name,
-                "at": parts(spec, key),
-                "said": parts_said(g, spec, key),
-                "rows": geo.rows,
-                "cols": geo.cols,
-                "cells": grid["cells"],
-                "layouts": {k: list(v) for k, v in spec.layouts.items()},
-                "contents": list(g.enums.get(spec.content, [])),
-                "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]],
-            }
-        )
+        if key not in heads:
+            heads[key] = grid_head(g, key)
+        out.append({**heads[key], "cells": grid["cells"], "pieces": [p[:4] + [list(p[4])] for p in grid["pieces"]]})
     return out
+
+
+def grid_head(g, key: str) -> dict:
+    spec = g.grids[key.split("/", 1)[0]]
+    geo = spec.geometry
+    owner, label = owner_of(spec, key), key_label(g, key)
+    return {
+        "key": key,
+        "label": label,
+        "short": in_area(label, owner),
+        "owner": owner,
+        "name": spec.name,
+        "at": parts(spec, key),
+        "said": parts_said(g, spec, key),
+        "rows": geo.rows,
+        "cols": geo.cols,
+        "layouts": {k: list(v) for k, v in spec.layouts.items()},
+        "contents": list(g.enums.get(spec.content, [])),
+    }

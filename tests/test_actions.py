@@ -280,7 +280,7 @@ def test_the_play_table_keeps_an_offer_to_act_now_from_the_other_seats(tmp_path)
     # At the web table the others' pages wait for the seat that decides once the offer is passed,
     # and their logs have no line for the offer or its pass (the asked seat's page has both).
     from meeple.interpreter.table.live import LiveTable
-    from meeple.interpreter.table.model import seat_page
+    from meeple.interpreter.table.pages import seat_page
 
     path = tmp_path / "coins.rules"
     path.write_text(GAME.lstrip())

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -18,7 +19,7 @@ import pytest
 
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import SPECTATOR
-from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.store import Store
 from meeple.interpreter.table.thinkers import BotPool, think
 
@@ -38,6 +39,40 @@ def test_a_bot_move_past_the_limit_is_stopped_a_random_option_played_and_every_p
     said = "P1's bot (mcts@5s) did not decide within 0.3 s: a random option was played for it"
     for seat in (0, 1, SPECTATOR):
         assert "  " + said in seat_page(live, seat)["log"], seat
+
+
+def test_a_bot_whose_worker_dies_mid_move_gets_a_random_move_said_on_every_page_and_play_goes_on():
+    pool = BotPool(workers=1, seconds=60)
+    killed: list[int] = []
+
+    def kill_the_thinker() -> None:  # the first move that is thinking in a worker: its process killed
+        for _ in range(1200):
+            tasks = list(pool.pool._pool_manager.task_manager.tasks.values()) if pool.pool is not None else []
+            thinking = [t.worker_id for t in tasks if t.future.running() and t.worker_id]
+            if thinking:
+                os.kill(thinking[0], signal.SIGKILL)
+                killed.append(thinking[0])
+                return
+            time.sleep(0.05)
+
+    try:
+        hall = Hall(["queens_wishes"], Store(), bots=pool)
+        row = hall.create("queens_wishes", 3, {}, [], ["mcts@1s", "greedy", "person"], 1)
+        live = hall.table(row["id"])
+        assert live.bot_to_move() == 0
+        killer = threading.Thread(target=kill_the_thinker)
+        killer.start()
+        asyncio.run(hall.run_bots(live))  # P1's three decisions, P2's two, until the person's turn
+        killer.join()
+    finally:
+        pool.stop()
+    assert killed and not alive(killed[0])
+    assert live.decision().actor == 2 and live.bot_error is None and len(live.choices) == 5  # the game went on
+    said = "P1's bot (mcts@1s) lost its worker process (killed by signal 9): a random option was played for it"
+    for seat in (2, SPECTATOR):
+        log = seat_page(live, seat)["log"]
+        assert log.count("  " + said) == 1, log  # that move only: the next ones were thought by a new worker
+        assert sum("a random option was played" in line for line in log) == 1
 
 
 def test_a_move_thought_in_a_worker_is_the_move_thought_in_the_server():
@@ -115,6 +150,26 @@ def test_ctrl_c_stops_the_server_and_kills_the_bots_thinking(tmp_path):
     finally:
         server.kill()
         server.wait()
+
+
+# ----------------------------------------------------------------- a long-running server's machines
+def test_a_machine_given_back_with_its_work_spent_scores_again():
+    """Found by `make load-long` (131,797 decisions): the engine's spare machines scored every page
+    and were never given a fresh allowance (interpreter/work.py), so after millions of steps in all
+    a plain score rule failed as if it ran without end."""
+    from meeple.cli import load
+
+    engine = load("queens_wishes")
+    state, _ = engine.start(2, 1)
+    expected = engine.scores(state)
+    m = engine.quiet_machine(state)
+    m.work = 0  # as after five million steps of scoring, summed over many pages
+    engine.spare(m)
+    assert engine.scores(state) == expected
+    m = engine.quiet_machine(state)
+    m.work = 0
+    engine.spare(m)
+    assert [engine.total(state, p) for p in range(2)] == [s["total"] for s in expected]
 
 
 # ----------------------------------------------------------------- database writes off the event loop

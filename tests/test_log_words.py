@@ -12,7 +12,7 @@ from meeple.dsl.compiler import load_game, shipped_rulesets
 from meeple.interpreter.engine import Engine
 from meeple.interpreter.rng import Random
 from meeple.interpreter.table.live import LiveTable
-from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.pages import seat_page
 
 # The engine's words: its step counter and phases, the box it keeps unused components in, the
 # "(hidden)" of an unseen move, and names written with `_` (a rule's name, not a word).

@@ -392,7 +392,7 @@ def test_no_seat_ever_receives_a_component_it_could_not_see(game, players):
     t = new_table(c, game=game, seats=["person"] * players, seed=5)
     live = live_of(c, t)
     rnd = random.Random(5)
-    from meeple.interpreter.table.model import seat_page
+    from meeple.interpreter.table.pages import seat_page
 
     for step in range(160):
         d = live.decision()
@@ -579,6 +579,7 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
         )
     finally:
         engine.game.page = declared
+        engine.game.cache.clear()  # faces are built once per game, and this game's layout changed under them
     # with the layout's `face` lines: the title its words, the lines its own, the colour said in words too
     comp = engine.game.components[forrie]
     face = card(engine, forrie)
@@ -628,7 +629,7 @@ def test_a_pawn_per_player_is_labelled_by_its_player_and_the_log_heads_the_setup
 
 
 def test_the_end_of_the_game_says_who_won_in_words():
-    from meeple.interpreter.table.model import outcome_words
+    from meeple.interpreter.table.pages import outcome_words
 
     engine = load("queens_wishes")
     state = runner.play(engine, 2, 4, ["random"], "queens_wishes").state

@@ -253,7 +253,7 @@ def test_the_header_names_the_part_of_the_game_in_the_rules_words(game, part):
 
 # ----------------------------------------------------------------- the replay viewer on a table
 def test_a_table_steps_back_in_the_viewer_only_as_its_links_seat_saw_it():
-    from meeple.interpreter.table.model import seat_page
+    from meeple.interpreter.table.pages import seat_page
 
     c = client(games=GAMES)
     t = new_table(c, game="wild_gardens", seats=("person", "person"), names=["Ann", "Bob"])

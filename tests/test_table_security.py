@@ -150,8 +150,12 @@ def no_uvicorn(monkeypatch):
     """`meeple serve` runs up to the point of serving, which is recorded instead of done."""
     import uvicorn
 
-    served = []
+    from meeple.interpreter.commands import serve
+
+    served: list = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(dict(kw, app=app)))
+    # the server's collector settings (serve.steady_collector) are for the server's process, not pytest's
+    monkeypatch.setattr(serve, "steady_collector", lambda: served.append("collector tuned"))
     return served
 
 
@@ -176,7 +180,8 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path, capsys, no_uv
     assert no_uvicorn == []
     first.close()
     Store(db).close()  # released with the server
-    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port())]) == 0 and len(no_uvicorn) == 1
+    assert main(["serve", "queens_wishes", "--db", db, "--port", str(free_port())]) == 0 and len(no_uvicorn) == 2
+    assert no_uvicorn[0] == "collector tuned"  # before serving
 
 
 @pytest.mark.parametrize(
@@ -447,7 +452,7 @@ def test_serve_allowed_host_is_the_name_behind_a_proxy(tmp_path, capsys, no_uvic
         )
         == 0
     )
-    app = no_uvicorn[0]["app"]
+    app = no_uvicorn[-1]["app"]
     for base in ["https://games.example.org", "http://10.0.0.5:8000", "http://localhost:8000"]:
         assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
     assert TestClient(app, base_url="https://elsewhere.example.org").get("/api/games").status_code == 400

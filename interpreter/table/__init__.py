@@ -5,7 +5,8 @@
 - `store.py`   tables and their decisions in SQLite; a table is rebuilt by replaying them;
                one server owns one database (a lock beside it)
 - `live.py`    a table in play: the engine, the state, the log, undo, who may do what
-- `model.py`   the JSON one seat's page draws from (only what that seat may see)
+- `model.py`   the picture of the table one seat's page draws from (only what that seat may see)
+- `pages.py`   a seat's whole page (picture, decision, log), built once per change and shared
 - `seats.py`   who sits where as the pages say it: players' names for P1, P2, concessions in the
                log and the result, the rematch link, the header's part of the game
 - `bots.py`    the agents in the bot seats, and their caps at a table

@@ -42,7 +42,7 @@ from meeple.interpreter.table.bots import BOT_CHOICES
 from meeple.interpreter.table.guard import Guard
 from meeple.interpreter.table.hall import Hall
 from meeple.interpreter.table.live import NoTable, NotSaved, TableError, WrongToken
-from meeple.interpreter.table.model import seat_page
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.replays import Replay, ReplayCache, table_step
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.wire import PageJSON, dumps
@@ -122,7 +122,7 @@ def create_app(
         browser holds (hot-seat), so only the table is checked then."""
         table_id, tok = request.path_params["id"], request.query_params.get("token")
         try:
-            live = hall.table(table_id)
+            live = await hall.open(table_id)
             if tok is not None:
                 live.seat_of(tok)
         except WrongToken:
@@ -162,9 +162,9 @@ def create_app(
         hall.spawn(hall.wake(row["id"]))
         return PageJSON(Hall.links(row))
 
-    def opened(table_id: str, token):
+    async def opened(table_id: str, token):
         """(table, seat) for a token, or a TableError."""
-        live = hall.table(table_id)
+        live = await hall.open(table_id)
         return live, live.seat_of(token or "")
 
     async def links_route(request: Request):
@@ -177,7 +177,7 @@ def create_app(
     async def table_replay_route(request: Request):
         """A step of a table at this server (live or finished), as the token's seat saw it."""
         try:
-            live, seat = opened(request.path_params["id"], request.query_params.get("token"))
+            live, seat = await opened(request.path_params["id"], request.query_params.get("token"))
             return PageJSON(table_step(live, seat, int(request.query_params.get("step", "0"))))
         except TableError as exc:
             return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
@@ -188,7 +188,7 @@ def create_app(
 
     async def table_route(request: Request):
         try:
-            live, seat = opened(request.path_params["id"], request.query_params.get("token"))
+            live, seat = await opened(request.path_params["id"], request.query_params.get("token"))
         except TableError as exc:
             return error(str(exc), 403 if isinstance(exc, WrongToken) else 503 if isinstance(exc, NotSaved) else 404)
         return PageJSON(seat_page(live, seat))
@@ -197,7 +197,7 @@ def create_app(
         await socket.accept()
         table_id = socket.path_params["id"]
         try:
-            live, seat = opened(table_id, socket.query_params.get("token"))
+            live, seat = await opened(table_id, socket.query_params.get("token"))
         except TableError as exc:  # the page shows it and stops asking (the codes above)
             await socket.send_text(dumps({"type": "error", "message": str(exc)}))
             await socket.close(code=CLOSE_WRONG_TOKEN if isinstance(exc, WrongToken) else CLOSE_NO_TABLE)
@@ -292,6 +292,7 @@ def create_app(
     async def lifespan(app):
         yield
         hall.bots.stop()  # stopping the server (Ctrl-C) kills the bots' worker processes at once
+        hall.readers.shutdown(wait=False, cancel_futures=True)  # and tables waiting to be replayed are not
 
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(allowed_hosts))], lifespan=lifespan)
     app.state.hall, app.state.replays = hall, replays

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePath
 
 from meeple.dsl.compiler import UsageError, compile_ruleset, find_ruleset, shipped_rulesets
@@ -24,8 +24,9 @@ from meeple.interpreter.engine import Engine
 from meeple.interpreter.table import outbox
 from meeple.interpreter.table.bots import PERSON, check_seats
 from meeple.interpreter.table.live import SPECTATOR, LiveTable, NoTable, NotSaved, TableError, WrongToken
-from meeple.interpreter.table.model import seat_page, space_positions
+from meeple.interpreter.table.model import space_positions
 from meeple.interpreter.table.outbox import Outbox
+from meeple.interpreter.table.pages import seat_page
 from meeple.interpreter.table.store import Store, StoreError
 from meeple.interpreter.table.thinkers import INLINE, SHARED, BotPool, Overran, Stopped, think
 
@@ -33,6 +34,7 @@ log = logging.getLogger("meeple.table")
 # Tables kept in memory with no page open (the most recently left); an older one is read again from
 # the database when it is next asked for. Without a bound, every table ever played stays in memory.
 IDLE_KEPT = 64
+READERS = 8  # tables replayed at once after a restart (threads: they share the cores with the loop)
 
 
 class Hall:
@@ -56,6 +58,11 @@ class Hall:
         self.idle: dict[str, None] = {}  # tables in memory with no page, the longest idle first
         self.compiling = threading.Lock()
         self.writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="meeple-db")  # they take turns in the store
+        # tables read and replayed off the event loop (`open`); several, so that a short table is not
+        # queued behind a few long ones
+        self.readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="meeple-open")
+        self.opening: dict[str, Future] = {}  # table id -> the replay under way
+        self.opening_lock = threading.Lock()
 
     # ------------------------------------------------------------- games
     def engine(self, game, options: dict, variants: list, any_game: bool = False, trusted: bool = False) -> Engine:
@@ -186,26 +193,59 @@ class Hall:
         return str(self.games[game] if game in self.games else find_ruleset(game))
 
     def table(self, table_id: str) -> LiveTable:
+        """The table, read from the database and replayed here if it is not in memory (tests, and
+        code in threads; the server's routes use `open`)."""
         if table_id not in self.tables:
-            try:
-                row = next((r for r in self.store.tables() if r["id"] == table_id), None)
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
-            if row is None:
-                raise NoTable(f"There is no table `{table_id}` on this server.")
-            engine = self.engine(row["ruleset"], row["options"], row["variants"])
-            if engine.game.digest != row["digest"]:
-                raise TableError(
-                    f"table {table_id} was started with another version of the rules; it cannot be resumed"
-                )
-            try:
-                self.tables[table_id] = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
-                if row.get("next_table"):
-                    self.tables[table_id].next_row = self.row(row["next_table"])
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
-            self.rest(table_id)
+            self._install(self._read(table_id))
         return self.tables[table_id]
+
+    async def open(self, table_id: str) -> LiveTable:
+        """The table; one not in memory (after a restart, or idle too long) is read and replayed in a
+        thread of the hall's own, never on the event loop: the lobby and every other table answer
+        meanwhile, whatever the number of tables being opened. Pages asking for a table being opened
+        wait for the same replay (a page that goes away does not stop it for the others)."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        with self.opening_lock:
+            under_way = self.opening.get(table_id)
+            replay = under_way or self.readers.submit(self._read, table_id)
+            self.opening[table_id] = replay
+        if under_way is None:  # not under the lock: a replay already done calls this back at once, here
+            replay.add_done_callback(lambda done: self._opened(table_id, done))
+        live = await asyncio.shield(asyncio.wrap_future(replay))
+        if table_id not in self.tables:
+            self._install(live)
+        return self.tables[table_id]
+
+    def _opened(self, table_id: str, replay) -> None:
+        with self.opening_lock:
+            if self.opening.get(table_id) is replay:
+                del self.opening[table_id]
+
+    def _read(self, table_id: str) -> LiveTable:
+        """The table rebuilt from its rows (its decisions replayed), not yet kept: a TableError if
+        there is no such table or it cannot be resumed."""
+        try:
+            row = self.store.table(table_id)
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
+        if row is None:
+            raise NoTable(f"There is no table `{table_id}` on this server.")
+        engine = self.engine(row["ruleset"], row["options"], row["variants"])
+        if engine.game.digest != row["digest"]:
+            raise TableError(f"table {table_id} was started with another version of the rules; it cannot be resumed")
+        try:
+            live = LiveTable(row, engine, self.store, self.source(row["ruleset"]))
+            if row.get("next_table"):  # its rematch, once asked for: every page links to it
+                live.next_row = self.row(row["next_table"])
+        except StoreError as exc:
+            raise NotSaved(str(exc)) from None
+        return live
+
+    def _install(self, live: LiveTable) -> None:
+        if live.id not in self.tables:
+            self.tables[live.id] = live
+            self.rest(live.id)
 
     def rest(self, table_id: str) -> None:
         """The table has no page open: kept, up to IDLE_KEPT such tables; the longest idle go
@@ -230,7 +270,7 @@ class Hall:
     # ------------------------------------------------------------- play
     async def act(self, table_id: str, seat, message: dict) -> None:
         """A page's message (choose or undo); then the bots; every page hears of each step."""
-        live = self.table(table_id)
+        live = await self.open(table_id)
         async with self.lock(table_id):
             kind = message.get("type")
             if kind == "choose":
@@ -289,7 +329,7 @@ class Hall:
 
     def row(self, table_id: str) -> dict | None:
         """A table's stored row (None if there is none)."""
-        return next((r for r in self.store.tables() if r["id"] == table_id), None)
+        return self.store.table(table_id)
 
     async def commit(self, live: LiveTable, option_id: str, note: str = "") -> None:
         """A choice worked out, written to the database, then made (live.commit's steps, with the
@@ -323,7 +363,7 @@ class Hall:
 
     async def wake(self, table_id: str) -> None:
         """Let the bots play if it is their turn (a new table, a table resumed after a restart)."""
-        live = self.table(table_id)
+        live = await self.open(table_id)
         if live.bot_to_move() is not None:
             async with self.lock(table_id):
                 await self.run_bots(live)
@@ -430,7 +470,15 @@ class Hall:
 
     def links_again(self, table_id: str, creator) -> dict:
         """The links of a table for its creator's token (WrongToken for any other, a seat's included)."""
-        row = self.table(table_id).row
+        if table_id in self.tables:
+            row = self.tables[table_id].row
+        else:  # its row alone: no replay on the event loop for a list of links
+            try:
+                row = self.store.table(table_id)
+            except StoreError as exc:
+                raise NotSaved(str(exc)) from None
+            if row is None:
+                raise NoTable(f"There is no table `{table_id}` on this server.")
         if (
             not row.get("creator")
             or not isinstance(creator, str)

@@ -91,6 +91,7 @@ class LiveTable:
         self.entries: list[dict] = []  # per decision: {"actor", "label" per viewer, "lines" per viewer}
         self.version = 0  # bumped on every change; pages ignore older updates
         self.bot_error: str | None = None  # why the bot to move cannot (a rule error); cleared by any change
+        self.built: dict = {}  # seat -> (what it was built from, its page): pages.seat_page
         for n, choice in enumerate(store.choices(self.id) if store else [], 1):
             try:
                 self.commit(choice, record=False)

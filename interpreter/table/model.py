@@ -18,10 +18,8 @@ from meeple.interpreter.board_text import area_holds, area_zones, board_occupant
 from meeple.interpreter.boards import polyomino
 from meeple.interpreter.labels import option_label
 from meeple.interpreter.pictures import board_positions
-from meeple.interpreter.render import choice_text, player_name
+from meeple.interpreter.render import player_name
 from meeple.interpreter.standing import score_so_far
-from meeple.interpreter.table.bots import SPECTATOR
-from meeple.interpreter.table.seats import concession_lines, part_of_game, ranked_without, say_names, seating
 from meeple.interpreter.table_parts import (  # noqa: F401 (the page's rows; tests read them from here too)
     card,
     counters,
@@ -29,13 +27,11 @@ from meeple.interpreter.table_parts import (  # noqa: F401 (the page's rows; tes
     owner_of,
     parts,
     parts_said,
+    remembered,
     said_in,
     without_shapes,
     zones,
 )
-
-LOG_LINES = 300  # the latest log lines a page gets
-
 
 _LAYING = threading.Lock()
 
@@ -109,12 +105,24 @@ def table_picture(engine, view: dict) -> dict:
         "grids": grids(engine, view),
         "boards": boards(engine, view),
         "standing": {str(p): t for p, t in score_so_far(engine, view).items()},
-        # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
-        "layout": page_layout(engine.game),
-        "symbols": sorted(
-            {v for spec in engine.game.grids.values() for v in engine.game.enums.get(spec.content, [])}, key=str
-        ),
+        **game_parts(engine.game),
     }
+
+
+def game_parts(game) -> dict:
+    """What a picture says of the game itself, the same in every picture (built once per game)."""
+    kept = remembered(game, "game")
+    if not kept:
+        kept.update(
+            {
+                # how the ruleset arranges its table (dsl/compile_page.py); None: the generic page
+                "layout": page_layout(game),
+                "symbols": sorted(
+                    {v for spec in game.grids.values() for v in game.enums.get(spec.content, [])}, key=str
+                ),
+            }
+        )
+    return kept
 
 
 def page_layout(game) -> dict | None:
@@ -174,8 +182,8 @@ def decision_json(engine, state: dict, view: dict, seat) -> dict | None:
     }
     pending = state["pending"]
     if "piece" in pending and all(isinstance(o.value, list) and len(o.value) == 3 for o in d.options):
-        for o in out["options"]:  # the panel names and draws the piece: a place reads as where and how
-            o["short"] = option_label(engine.game, next(x.value for x in d.options if x.id == o["id"]), pending, True)
+        for o, x in zip(out["options"], d.options):  # the panel names and draws the piece: where and how
+            o["short"] = option_label(engine.game, x.value, pending, True)
         shape = engine.game.shapes[pending["piece"]]
         found = sorted({o.value[0] for o in d.options})
         out["placement"] = {
@@ -209,88 +217,3 @@ def public_actor(engine, state: dict, d, limit: int = 50):
         if d is None:
             return None
     return None
-
-
-def scores_json(engine, state: dict, conceded=()) -> dict | None:
-    """The final scores; seats that `conceded` are placed last, and the outcome says so."""
-    if not state["over"]:
-        return None
-    scores = engine.scores(state)
-    ranking = ranked_without(engine.ranking(state, scores), conceded)
-    places = {r["player"]: r["place"] for r in ranking}
-    gave_up = "".join(f" · {player_name(p)} conceded" for p in sorted(conceded))
-    return {
-        "rules": list(scores[0]["breakdown"]) if scores else [],
-        "outcome": outcome_words(engine, state, scores, ranking) + gave_up,
-        "players": [
-            {
-                "name": player_name(s["player"]),
-                "total": s["total"],
-                "breakdown": s["breakdown"],
-                "place": places[s["player"]],
-            }
-            for s in scores
-        ],
-    }
-
-
-def outcome_words(engine, state: dict, scores: list, ranking: list) -> str:
-    """How the game ended, in one line: the game's own `outcome` words when it declares them,
-    else who placed first by the ranking (a shared first place names everyone on it)."""
-    declared = engine.outcome(state, scores)
-    if declared is not None:
-        return " · ".join(f"{player_name(o['player'])}: {o['text']}" for o in declared)
-    first = [r for r in ranking if r["place"] == 1]
-    if not first:
-        return ""
-    names = " and ".join(player_name(r["player"]) for r in first)
-    if len(ranking) == 1:
-        return f"{names} scores {first[0]['total']}"
-    verb = "wins" if len(first) == 1 else "share first place"
-    tied = "" if len(first) > 1 or not first[0]["tied_on_total"] else ", on the tie-break"
-    return f"{names} {verb} with {first[0]['total']}{tied}"
-
-
-def log_lines(setup: dict, entries: list, viewer, notes: dict | None = None) -> list[str]:
-    """The log in words for `viewer` (a seat, None for the public): each decision and its events;
-    `notes` {n: lines} are said after the first n decisions (a seat conceding)."""
-    # the setup's events read as events under a heading, not as choices someone made
-    lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
-    notes = notes or {}
-    for n, e in enumerate(entries):
-        lines += notes.get(n, [])
-        if e.get("private") and viewer != e["actor"]:  # an offer to act now, passed: its seat's alone
-            continue
-        lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
-        lines += ["  " + t for t in e["lines"][viewer]]
-    lines += notes.get(len(entries), [])
-    return lines[-LOG_LINES:]
-
-
-def seat_page(live, seat) -> dict:
-    """What one seat's page (or, with seat SPECTATOR, a spectator's) receives."""
-    engine, state = live.engine, live.state
-    viewer = None if seat == SPECTATOR else seat
-    view = engine.view(state, viewer)
-    g = engine.game
-    page = {
-        "table": live.id,
-        "title": g.title,
-        "version": live.version,
-        "seat": viewer,
-        "seat_name": player_name(viewer) if viewer is not None else "spectator",
-        "options": dict(g.options),
-        "variants": [g.variant_titles.get(v, v) for v in g.variants],
-        # a seed chosen in the lobby is said to every seat (its chooser could foresee the draws);
-        # a random one is never sent: it would let any seat foresee them
-        "seed": live.row["seed"] if live.row.get("seed_chosen") else None,
-        **table_picture(engine, view),
-        "decision": decision_json(engine, state, view, viewer),
-        "bot_error": live.bot_error,  # the bot to move cannot: said where "thinking" would be
-        "can_undo": live.can_undo(seat),
-        "log": log_lines(live.setup, live.entries, viewer, concession_lines(live)),
-        "scores": scores_json(engine, state, live.conceded()),
-        **seating(live, seat),
-        "part": part_of_game(g, view),  # the header's "round 3"
-    }
-    return say_names(page, page["names"])

@@ -26,7 +26,8 @@ from typing import Any
 from meeple.interpreter.render import choice_text, player_name
 from meeple.interpreter.table.bots import SPECTATOR
 from meeple.interpreter.table.live import viewer_lines
-from meeple.interpreter.table.model import log_lines, scores_json, table_picture
+from meeple.interpreter.table.model import table_picture
+from meeple.interpreter.table.pages import log_lines, scores_json
 from meeple.interpreter.table.seats import part_of_game, say_names
 from meeple.interpreter.trace import TraceError, hidden_from, replay_decision, start_replay
 

@@ -207,30 +207,39 @@ class Store:
             )
         return row
 
+    COLUMNS = (
+        "id, ruleset, options, variants, players, seed, digest, seats, spectator, seed_chosen, creator, next_table"
+    )
+
     @_guarded
     def tables(self) -> list[dict]:
         with self.reading:
-            rows = self.reader.execute(
-                "select id, ruleset, options, variants, players, seed, digest, seats, spectator, "
-                "seed_chosen, creator, next_table from tables order by rowid"
-            ).fetchall()
-        return [
-            {
-                "id": r[0],
-                "ruleset": r[1],
-                "options": json.loads(r[2]),
-                "variants": json.loads(r[3]),
-                "players": r[4],
-                "seed": r[5],
-                "digest": r[6],
-                "seats": json.loads(r[7]),
-                "spectator": r[8],
-                "seed_chosen": bool(r[9]),
-                "creator": r[10],
-                "next_table": r[11],
-            }
-            for r in rows
-        ]
+            rows = self.reader.execute(f"select {self.COLUMNS} from tables order by rowid").fetchall()
+        return [self._row(r) for r in rows]
+
+    @_guarded
+    def table(self, table_id: str) -> dict | None:
+        """One table's row, or None."""
+        with self.reading:
+            r = self.reader.execute(f"select {self.COLUMNS} from tables where id = ?", (table_id,)).fetchone()
+        return None if r is None else self._row(r)
+
+    @staticmethod
+    def _row(r: tuple) -> dict:
+        return {
+            "id": r[0],
+            "ruleset": r[1],
+            "options": json.loads(r[2]),
+            "variants": json.loads(r[3]),
+            "players": r[4],
+            "seed": r[5],
+            "digest": r[6],
+            "seats": json.loads(r[7]),
+            "spectator": r[8],
+            "seed_chosen": bool(r[9]),
+            "creator": r[10],
+            "next_table": r[11],
+        }
 
     @_guarded
     def update(self, table_id: str, seats: list | None = None, next_table: str | None = None) -> None:

@@ -28,6 +28,7 @@ import os
 import threading
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 MOVE_SECONDS = 20.0  # the hard limit: the table's caps (agents/caps.py) keep a move within about 5 s
@@ -141,8 +142,9 @@ class BotPool:
         except ProcessExpired as exc:
             if pool is not self.pool:
                 raise Stopped() from None
-            raise Overran(f"its worker process died (exit code {exc.exitcode})") from None
-        except (FutureCancelled, OSError):
+            how = f"killed by signal {-exc.exitcode}" if (exc.exitcode or 0) < 0 else f"exit code {exc.exitcode}"
+            raise Overran(f"lost its worker process ({how})") from None
+        except (FutureCancelled, OSError, BrokenProcessPool):
             if pool is not self.pool:  # stopped under it: the pool's pipes close as it goes
                 raise Stopped() from None
             raise

@@ -1,0 +1,81 @@
+"""A seat's page is built once per change of its table, from rows remembered by what they show
+(interpreter/table/pages.py, model.remembered), and its log is read from the end. Each page must
+be exactly the page built afresh, for every seat and the spectator, over whole games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple.interpreter.render import choice_text
+from meeple.interpreter.table.bots import SPECTATOR
+from meeple.interpreter.table.hall import Hall
+from meeple.interpreter.table.pages import LOG_LINES, build_page, seat_page
+from meeple.interpreter.table.store import Store
+
+
+def log_from_the_start(setup: dict, entries: list, viewer) -> list[str]:
+    """The log as it was read before: every decision from the first, then the latest lines."""
+    lines = ["Setup"] + ["  " + t for t in setup[viewer]] if setup[viewer] else []
+    for e in entries:
+        if e.get("private") and viewer != e["actor"]:
+            continue
+        lines.append(choice_text(e.get("title", ""), e["actor"], e["label"][viewer]))
+        lines += ["  " + t for t in e["lines"][viewer]]
+    return lines[-LOG_LINES:]
+
+
+def forget_rows(game) -> None:
+    for key in [k for k in game.cache if isinstance(k, tuple) and k[0] == "table rows"]:
+        del game.cache[key]
+
+
+@pytest.mark.parametrize(
+    "game, players, seed, moves",
+    [("queens_wishes", 3, 5, 400), ("apothebakery", 2, 3, 150), ("wild_gardens", 3, 8, 120)],
+)
+def test_every_page_is_the_page_built_afresh(game, players, seed, moves):
+    hall = Hall([game], Store())
+    live = hall.table(hall.create(game, players, {}, [], ["person"] * players, seed)["id"])
+    rnd, undone = random.Random(seed), False
+    for n in range(moves + 1):
+        for seat in [*range(players), SPECTATOR]:
+            page = seat_page(live, seat)
+            assert seat_page(live, seat) is page  # built once for this moment, then shared
+            forget_rows(live.engine.game)
+            assert page == build_page(live, seat), (n, seat)
+            viewer = None if seat == SPECTATOR else seat
+            assert page["log"] == log_from_the_start(live.setup, live.entries, viewer), (n, seat)
+        d = live.decision()
+        if d is None:
+            break
+        back = [p for p in range(players) if live.can_undo(p)]
+        if not undone and n > 10 and back:  # an undo shortens the log: the pages follow it
+            live.undo(back[0])
+            undone = True
+            continue
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    assert n > 40 and undone == (game == "queens_wishes")  # its placements may be taken back
+
+
+def test_a_page_is_new_after_every_change_and_after_a_bots_error():
+    hall = Hall(["queens_wishes"], Store())
+    live = hall.table(hall.create("queens_wishes", 3, {}, [], ["person"] * 3, 5)["id"])
+    before = seat_page(live, 0)
+    d = live.decision()
+    live.choose(d.actor, d.options[0].id, live.state["step"])
+    after = seat_page(live, 0)
+    assert after is not before and after["step"] == before["step"] + 1
+    live.bot_error = "the bot cannot move"  # set by the hall with the version bumped; here without
+    assert seat_page(live, 0)["bot_error"] == "the bot cannot move"
+
+
+def test_a_long_log_keeps_its_latest_lines():
+    hall = Hall(["wild_gardens"], Store())
+    live = hall.table(hall.create("wild_gardens", 3, {}, [], ["person"] * 3, 8)["id"])
+    rnd = random.Random(8)
+    while (d := live.decision()) is not None:
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    page = seat_page(live, 1)
+    assert len(page["log"]) == LOG_LINES and page["log"] == log_from_the_start(live.setup, live.entries, 1)
