@@ -14,7 +14,7 @@ Each is defined here once, with its formula (docs/lab.md repeats them):
 - rounds: a round is one pass through the phase a game entered most often;
   per round k, over the games that reached its end: the mean total of every
   player when it ended, of the game's final winners and of the others (how
-  scores grow, and when the winners pull ahead).
+  scores grow, and when the winners get ahead).
 - deciding category: per score rule, the mean points of the winners minus the
   mean points of the others, divided by the pooled standard deviation of that
   rule's points (Cohen's d); the largest |d| separates winners best.

@@ -65,8 +65,9 @@ def compare_findings(c: dict) -> list[str]:
                 steady.append(f"{words} (the same in every game)")
             else:
                 steady.append(f"{words} (a change under {_size(widest, group == 'win')} would likely go unseen)")
-    # What the ruleset declares it wants counted (guests served, objectives met) is named one by one,
-    # with the difference seen: a designer asked about each, and a near miss is worth reading.
+    # What the ruleset declares it wants counted (its `measure` rules) is named one by one, with
+    # the difference seen: a designer asked about each, and a difference just short of the bar
+    # is worth reading.
     for m in metrics:
         if m["group"] == "measure" and not m["significant"]:
             if m.get("detectable") == 0:
