@@ -251,7 +251,6 @@ class MeepleState(pyspiel.State):
         # itself, the engine's state with the engine's own copy (see _Plain).
         self.meeple = game
         self._plain = _Plain(None)
-        self.seen: list[list] = [[] for _ in range(game.players)]  # per seat: each decision as it saw it
         if game.by_seed:
             if game.seeds == 1:
                 self._plain.state = copy_state(game.start)
@@ -262,8 +261,8 @@ class MeepleState(pyspiel.State):
         """Run the start (`before` None) or `action` from `before` with these draws given; a
         draw not given yet makes this state a chance node (the step runs again with it)."""
         g = self.meeple
-        if before is not None and not g.draws:  # nothing to draw: once, on a copy (a refused choice changes nothing)
-            self.data = g.engine.apply(before, action, inplace=False, events=False)[0]
+        if before is not None and not g.draws:  # nothing to draw: in place (undo_action replays)
+            self.data = g.engine.apply(before, action, inplace=True, events=False)[0]
             return
         state, n = draws.step(g.engine, g.players, g.seed, before, action, given)
         self.data = state
@@ -276,7 +275,20 @@ class MeepleState(pyspiel.State):
 
     @data.setter
     def data(self, value):
-        self._plain.state, self._plain.decision, self._plain.names = value, None, None
+        plain = self._plain
+        plain.state, plain.decision, plain.names, plain.player = value, None, None, None
+
+    @property
+    def seen(self) -> list[list[str]]:
+        """Per seat, each decision so far as it saw it ("P1: a3", or "P1: ?" for a choice it may
+        not see): the information state string's record."""
+        out: list[list[str]] = [[] for _ in range(self.meeple.players)]
+        game = self.meeple.engine.game
+        for actor, value, who in self._plain.told:
+            told = f"P{actor + 1}: {'?' if value is _UNSEEN else option_id(game, value)}"
+            for seat, record in enumerate(out):
+                record.append(told if who is None or seat in who else f"P{actor + 1}: ?")
+        return out
 
     def decision(self):
         """The engine's pending decision with its labels (made once per state: labels cost)."""
@@ -286,14 +298,23 @@ class MeepleState(pyspiel.State):
 
     # ------------------------------------------------------------- whose move
     def current_player(self):
-        if self.data is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.meeple.engine.option_count(self.data) == 0:
-            return pyspiel.PlayerId.TERMINAL
-        return self.data["pending"]["actor"]
+        # Asked several times a step from OpenSpiel's C++ side: worked out once per state.
+        plain = self._plain
+        player = plain.player
+        if player is None:
+            data = plain.state
+            if data is None:
+                player = _CHANCE
+            elif self.meeple.engine.option_count(data) == 0:
+                player = _TERMINAL
+            else:
+                player = data["pending"]["actor"]
+            plain.player = player
+        return player
 
     def is_terminal(self):
-        return self.data is not None and self.meeple.engine.option_count(self.data) == 0
+        player = self._plain.player
+        return (self.current_player() if player is None else player) is _TERMINAL
 
     def chance_outcomes(self):
         if self.data is not None:
@@ -302,22 +323,24 @@ class MeepleState(pyspiel.State):
         return [(i, 1.0 / k) for i in range(k)]
 
     def _legal_actions(self, player):
-        if self.data is None or player != self.current_player():
+        plain = self._plain
+        if plain.state is None or player != self.current_player():
             return []
         if self.meeple.space:
-            return self.meeple.space.legal(self.data["pending"], self._plain.picked)
-        return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
+            return self.meeple.space.legal(plain.state["pending"], plain.picked)
+        return encoding.legal_actions(self.meeple.engine, plain.state, self.meeple.action_count)
 
     def _apply_action(self, action):
         plain = self._plain
-        # What undo_action restores: every step runs on a copy, so the state before stays as it was.
+        # What undo_action restores. With draws a step runs on a copy, so the state before stays
+        # as it was; without, in place, and undo_action plays the game again to the step before.
         data = plain.state
         before = (
-            data,
+            data if data is None or self.meeple.draws else _REPLAY,
             plain.chance,
             plain.picked,
-            len(self.seen[0]) if self.seen else 0,
-            pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4),
+            len(plain.told),
+            self.current_player(),
         )
         self._take(action)
         plain.undo.append(before)
@@ -332,10 +355,14 @@ class MeepleState(pyspiel.State):
             raise pyspiel.SpielError(f"undo_action({player}, {action}) is not the last action taken")
         state, chance, picked, records, _ = plain.undo.pop()
         plain.moves.pop()
+        if state is _REPLAY:  # the step ran in place: the game again, to the step before
+            again = MeepleState(self.meeple)
+            for move in plain.moves:
+                again._take(move)
+            state = again._plain.state
         self.data = state
         plain.chance, plain.picked = chance, picked
-        for record in self.seen:
-            del record[records:]
+        del plain.told[records:]
 
     def history(self):
         return list(self._plain.moves)
@@ -353,7 +380,9 @@ class MeepleState(pyspiel.State):
         if self.data is not None:
             view = self.meeple.engine.view(self.data, player_id)
             out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2**31))
-            out.seen = [list(self.seen[player_id]) for _ in self.seen]
+            plain.told = [  # every seat's record: what this one knows of it
+                (actor, value if who is None or player_id in who else _UNSEEN, None) for actor, value, who in plain.told
+            ]
         return out
 
     def _take(self, action):
@@ -394,12 +423,10 @@ class MeepleState(pyspiel.State):
         value = pending["options"][action]
         secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
-        told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
         # Applied first: a choice the engine refuses leaves every seat's record as it was.
         self._step(data, action, [])
         self._plain.picked = []
-        for seat, record in enumerate(self.seen):
-            record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
+        self._plain.told.append((pending["actor"], value, who))  # made into text when asked (seen)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -451,29 +478,38 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves")
+    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves", "told", "player")
 
     def __init__(self, state: dict | None):
-        self.state, self.decision, self.names = state, None, None
+        self.state, self.decision, self.names, self.player = state, None, None, None
+        self.told: list = []  # per decision: (actor, option value or _UNSEEN, the seats told or None: all)
         self.undo: list = []  # per action taken: what undo_action restores (states never changed: shared)
         self.moves: list[int] = []  # the actions taken, chance outcomes too (history())
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
-        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves}
+        told = [(a, None if v is _UNSEEN else v, w, v is _UNSEEN) for a, v, w in self.told]
+        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves, "told": told}
 
     def __setstate__(self, saved):
         self.__init__(saved["state"])
         self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
+        self.told = [(a, _UNSEEN if unseen else v, w) for a, v, w, unseen in saved.get("told", [])]
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
-        copy.picked, copy.undo, copy.moves = self.picked[:], self.undo[:], self.moves[:]
+        copy.picked, copy.undo, copy.moves, copy.told = self.picked[:], self.undo[:], self.moves[:], self.told[:]
+        copy.player = self.player
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)
         return copy
+
+
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+_REPLAY = object()  # in an undo record: the state before was changed in place (undo_action replays)
+_UNSEEN = object()  # in a record of decisions: a choice the record's seat did not see
 
 
 class MeepleObserver:
