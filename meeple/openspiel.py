@@ -188,6 +188,7 @@ class MeepleGame(pyspiel.Game):
         self.score_returns = p["returns"] == "score"
         # Without draws a step runs in place; with them on a copy (a step may be run again).
         self.draws = not self.by_seed and draws.may_draw(self.engine)
+        self.named = bool(g.components)  # whether an option can name a component (seen_by)
         self.declared_length = p["max_game_length"]
         self._longest = None
         self.start, _ = self.engine.start(n, self.seed)
@@ -422,7 +423,8 @@ class MeepleState(pyspiel.State):
         pending = data["pending"]
         value = pending["options"][action]
         secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
-        who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
+        # (Who sees it: a game without components names none in its options: everyone does.)
+        who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
         # Applied first: a choice the engine refuses leaves every seat's record as it was.
         self._step(data, action, [])
         self._plain.picked = []

@@ -125,6 +125,7 @@ class ActionSpace:
         self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)} if self.NAME >= 0 else {}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
+        self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, indices, sorted)
         self._runs_seen: dict = {}  # (grid, first cell, step, length) -> (index, the run's cells)
 
     def _segment(self, kind: str, size: int) -> int:
@@ -174,15 +175,25 @@ class ActionSpace:
         base = self.place_at.get(spec.name)
         if base is None:
             return None
-        out = []
-        for v in options:
-            if type(v) is not list or len(v) != 3:
+        if not options or set(map(type, options)) != {list} or set(map(len, options)) != {3}:
+            return None
+        # Checked a column at a time (in C), then worked out in one pass.
+        turns, at_rows, at_cols = zip(*options)
+        try:
+            if not (
+                0 <= min(turns)
+                and max(turns) < ORIENTATIONS
+                and 1 <= min(at_rows)
+                and max(at_rows) <= rows
+                and 1 <= min(at_cols)
+                and max(at_cols) <= cols
+            ):
                 return None
-            o, r, c = v
-            if not (0 <= o < ORIENTATIONS and 1 <= r <= rows and 1 <= c <= cols) or type(o) is not int:
-                return None
-            out.append(base + (o * rows + r - 1) * cols + c - 1)
-        return out
+        except TypeError:  # not numbers
+            return None
+        first = base - cols - 1
+        out = [first + (o * rows + r) * cols + c for o, r, c in options]
+        return out if all(type(i) is int for i in out) else None
 
     def _placement(self, value: list, key: str) -> int:
         spec = self.game.grids[key.split("/", 1)[0]]
@@ -262,6 +273,13 @@ class ActionSpace:
         if last[0] is pending:
             return last[1]
         options, index = pending["options"], self.index
+        # The same choice of the rules often offers what it offered last time (a column to drop
+        # into): one comparison, in C, instead of working each option out again.
+        where = (pending.get("line"), pending.get("grid"))
+        before = self._by_choice.get(where)
+        if before is not None and before[0] == options:
+            self._last = (pending, before[1], before[2])
+            return before[1]
         try:
             out = self._placements(options, pending["grid"]) if "grid" in pending else self._cells(options)
             if out is None and self._runs_seen:
@@ -273,6 +291,8 @@ class ActionSpace:
                 raise
             out = None
         self._last = (pending, out, None if out is None else sorted(out))
+        if out is not None:
+            self._by_choice[where] = (options, out, self._last[2])  # options are never changed in place
         return out
 
     def _known_runs(self, options: list):

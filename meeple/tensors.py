@@ -141,35 +141,43 @@ class TensorEncoder:
             if not memo.visible[n]:
                 items = seen_zone(game, key, items, seat)
             base[at] = len(items)
-            for item in items:
-                slot = slots.get(item)
-                if slot is not None:
-                    base[slot] += 1
-                elif type(item) is str and item.startswith(HIDDEN):
-                    base[at + 1] += 1
-                    if item[1:] in backs:
-                        base[at + 2 + backs[item[1:]]] += 1
+            found = list(map(slots.get, items))
+            where = [slot for slot in found if slot is not None]
+            if len(where) < len(items):  # items not of the zone's kind: backs, read one by one
+                hidden, by_back = 0, {}
+                for item, slot in zip(items, found):
+                    if slot is None and type(item) is str and item.startswith(HIDDEN):
+                        hidden += 1
+                        back = backs.get(item[1:])
+                        if back is not None:
+                            by_back[at + 2 + back] = by_back.get(at + 2 + back, 0) + 1
+                base[at + 1] = hidden
+                for slot, k in by_back.items():
+                    base[slot] = k
+            if len(set(where)) == len(where):  # written at once: numpy's item by item writes cost
+                base[where] = 1
+            else:  # a component twice (a test's doing, or a zone of copies)
+                np.add.at(base, where, 1)
         grids = state["grids"]
         for n, (key, at, codes, cells, pieces) in enumerate(self.grids):
             grid = grids.get(key)
-            now = (grid["cells"][:cells], grid["pieces"]) if grid is not None else ([], [])
-            if now[0] == memo.cells[n] and now[1] == memo.pieces[n]:
+            now, placed = (grid["cells"], grid["pieces"]) if grid is not None else ([], [])
+            if len(now) > cells:
+                now = now[:cells]
+            if now == memo.cells[n] and placed == memo.pieces[n]:
                 continue
             width, was = len(codes) + 1, memo.cells[n]
-            if was is not None and len(was) == len(now[0]):  # most steps change a cell or two
-                for i in [i for i, (c, w) in enumerate(zip(now[0], was)) if c != w]:
+            if was is not None and len(was) == len(now):  # most steps change a cell or two
+                for i in [i for i, (c, w) in enumerate(zip(now, was)) if c != w]:
                     base[at + i * width + codes.get(was[i], width - 1)] = 0
-                    base[at + i * width + codes.get(now[0][i], width - 1)] = 1
+                    base[at + i * width + codes.get(now[i], width - 1)] = 1
             else:
                 base[at : at + cells * width] = 0
-                for i, c in enumerate(now[0]):
-                    base[at + i * width + codes.get(c, width - 1)] = 1
-            if now[1] != memo.pieces[n]:
+                base[[at + i * width + codes.get(c, width - 1) for i, c in enumerate(now)]] = 1
+            if placed != memo.pieces[n]:
                 base[at + cells * width : at + cells * width + len(pieces)] = 0
-                for piece in now[1]:
-                    if piece[0] in pieces:
-                        base[pieces[piece[0]]] = 1
-            memo.cells[n], memo.pieces[n] = now[0], now[1][:]
+                base[[pieces[p[0]] for p in placed if p[0] in pieces]] = 1
+            memo.cells[n], memo.pieces[n] = now[:], placed[:]
         values = seen_vars(game, state["vars"], state["players"], seat) if memo.secret else state["vars"]
         read = memo.values
         for n, (key, at, scale, value, secret) in enumerate(self.counters):
