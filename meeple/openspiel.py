@@ -398,22 +398,24 @@ class MeepleState(pyspiel.State):
             else:
                 self.data, _ = g.engine.start(g.players, g.seed + action)
             return
-        engine, data = g.engine, self.data
+        engine, plain = g.engine, self._plain
+        data = plain.state
+        n = engine.option_count(data)
         if g.space:
-            if not engine.option_count(data):
+            if not n:
                 raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
-            try:
-                action, picked = g.space.choose(data["pending"], self._plain.picked, action)
+            try:  # a legal action gives its option's place (below n)
+                action, picked = g.space.choose(data["pending"], plain.picked, action)
             except (ValueError, TypeError):
                 raise pyspiel.SpielError(
                     f"action {action!r} is not legal now: the legal actions are "
                     + spaces.listed(self._legal_actions(self.current_player()))
                 ) from None
             if action is None:  # an item of a set: the set is not complete yet
-                self._plain.picked = picked
+                plain.picked = picked
                 return
-        n = min(engine.option_count(data), g.action_count) if not g.space else engine.option_count(data)
-        if not (type(action) is int and 0 <= action < n):
+        elif not (type(action) is int and 0 <= action < min(n, g.action_count)):
+            n = min(n, g.action_count)
             raise pyspiel.SpielError(
                 f"action {action!r} is not legal now: "
                 + (f"the legal actions are 0 to {n - 1}" if n else "the game is over")
@@ -422,13 +424,16 @@ class MeepleState(pyspiel.State):
         # read off the pending options, without making every option's label.
         pending = data["pending"]
         value = pending["options"][action]
-        secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
+        secret = pending["secret"] if "secret" in pending else getattr(engine.pending_op(data), "secret", False)
         # (Who sees it: a game without components names none in its options: everyone does.)
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
-        # Applied first: a choice the engine refuses leaves every seat's record as it was.
-        self._step(data, action, [])
-        self._plain.picked = []
-        self._plain.told.append((pending["actor"], value, who))  # made into text when asked (seen)
+        if g.draws:
+            self._step(data, action, [])
+        else:  # in place (undo_action replays); what _step does, without the calls
+            engine.apply(data, action, inplace=True, events=False)
+            plain.decision = plain.names = plain.player = None
+        plain.picked = []
+        plain.told.append((pending["actor"], value, who))  # made into text when asked (seen)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

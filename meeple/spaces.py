@@ -125,6 +125,7 @@ class ActionSpace:
         self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)} if self.NAME >= 0 else {}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
+        self._place_tables: dict = {}  # grid -> {(orientation, row, column): index}
         self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, indices, sorted)
         self._runs_seen: dict = {}  # (grid, first cell, step, length) -> (index, the run's cells)
 
@@ -170,30 +171,24 @@ class ActionSpace:
     def _placements(self, options: list, key: str):
         """A placement decision's indices at once (a few hundred options a step), or None when
         some option is not a placement on the grid (then each is asked on its own)."""
-        spec = self.game.grids[key.split("/", 1)[0]]
-        rows, cols = spec.geometry.rows, spec.geometry.cols
-        base = self.place_at.get(spec.name)
-        if base is None:
-            return None
-        if not options or set(map(type, options)) != {list} or set(map(len, options)) != {3}:
-            return None
-        # Checked a column at a time (in C), then worked out in one pass.
-        turns, at_rows, at_cols = zip(*options)
-        try:
-            if not (
-                0 <= min(turns)
-                and max(turns) < ORIENTATIONS
-                and 1 <= min(at_rows)
-                and max(at_rows) <= rows
-                and 1 <= min(at_cols)
-                and max(at_cols) <= cols
-            ):
+        name = key.split("/", 1)[0]
+        table = self._place_tables.get(name)
+        if table is None:
+            base = self.place_at.get(name)
+            if base is None:
                 return None
-        except TypeError:  # not numbers
+            g = self.game.grids[name].geometry
+            rows, cols = g.rows, g.cols
+            table = self._place_tables[name] = {  # every placement the segment holds: checked by looking up
+                (o, r, c): base + (o * rows + r - 1) * cols + c - 1
+                for o in range(ORIENTATIONS)
+                for r in range(1, rows + 1)
+                for c in range(1, cols + 1)
+            }
+        try:
+            return [table[o, r, c] for o, r, c in options]
+        except (KeyError, TypeError, ValueError):  # not [orientation, row, column] on the grid
             return None
-        first = base - cols - 1
-        out = [first + (o * rows + r) * cols + c for o, r, c in options]
-        return out if all(type(i) is int for i in out) else None
 
     def _placement(self, value: list, key: str) -> int:
         spec = self.game.grids[key.split("/", 1)[0]]
