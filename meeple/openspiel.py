@@ -323,6 +323,18 @@ class MeepleState(pyspiel.State):
         k = self._plain.chance[3] if self._plain.chance else self.meeple.seeds
         return [(i, 1.0 / k) for i in range(k)]
 
+    def legal_actions(self, player=None):
+        """OpenSpiel's legal_actions: the seat to act's (or a chance node's outcomes) answered
+        here, without the trip through C++ and back that costs more than a tic-tac-toe step;
+        anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
+        now = self.current_player()
+        if (player is None or player == now) and now is not _TERMINAL:
+            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else list(self._legal_actions(now))
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def is_chance_node(self):
+        return self.current_player() is _CHANCE
+
     def _legal_actions(self, player):
         plain = self._plain
         if plain.state is None or player != self.current_player():

@@ -3,6 +3,7 @@ tic-tac-toe) and its MCTS bot playing through the adapter."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -185,3 +186,30 @@ def test_bad_actions_are_spiel_errors():
         chance.apply_action(3)
     with pytest.raises(meeple.UsageError, match="chance='dice'"):
         openspiel.load("kuhn_poker", chance="dice")
+
+
+@pytest.mark.parametrize("name, how", [("leduc_holdem", {}), ("apothebakery", {}), ("tic_tac_toe", {"chance": "seed"})])
+def test_legal_actions_answered_in_python_are_the_wrappers(name, how):
+    """MeepleState.legal_actions skips OpenSpiel's C++ round trip for the seat to act and a
+    chance node; for every player asked (pseudo-players too) it answers as the wrapper does."""
+
+    def ask(f):
+        try:
+            return f()
+        except pyspiel.SpielError as exc:
+            return str(exc)
+
+    game, pick = openspiel.load(name, **how), random.Random(3)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            for p in (None, -1, -4, 0, 1, 5):
+                mine = ask(lambda: state.legal_actions() if p is None else state.legal_actions(p))
+                theirs = ask(
+                    lambda: pyspiel.State.legal_actions(state) if p is None else pyspiel.State.legal_actions(state, p)
+                )
+                assert mine == theirs, (p, str(state)[:80])
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            if state.is_terminal():
+                break
+            state.apply_action(pick.choice(state.legal_actions()))
