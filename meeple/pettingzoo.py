@@ -188,6 +188,8 @@ class MeepleEnv(AECEnv):
         )
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
+        self._masks: dict = {}  # legal actions -> their mask (see _mask)
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
@@ -272,18 +274,35 @@ class MeepleEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def observe(self, agent):
-        seat = checks.agent_of(self.possible_agents, agent)
+        seat = self._seats.get(agent) if type(agent) is str else None
+        if seat is None:
+            seat = checks.agent_of(self.possible_agents, agent)  # the error naming the agents
         state = self.state_data
-        mask = np.zeros(self.action_count, np.int8)
-        if state["pending"] is not None and not state["over"] and state["pending"]["actor"] == seat:
+        pending = state["pending"]
+        if pending is not None and not state["over"] and pending["actor"] == seat:
             if self.space:
-                mask[self.space.legal(state["pending"], self.picked)] = 1
+                mask = self._mask(self.space.legal(pending, self.picked))
             else:
-                mask[: min(len(state["pending"]["options"]), self.action_count)] = 1
+                mask = np.zeros(self.action_count, np.int8)
+                mask[: min(len(pending["options"]), self.action_count)] = 1
+        else:
+            mask = np.zeros(self.action_count, np.int8)
         if self.space:
             return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
         view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
+
+    def _mask(self, legal: list) -> np.ndarray:
+        """The mask of these legal actions: a copy of the one made the last time they were the
+        same (a decision comes back often: a column to drop into, a card of a hand)."""
+        key = tuple(legal)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= 4096:  # bounded: a game of many different decisions
+                self._masks.clear()
+            mask = self._masks[key] = np.zeros(self.action_count, np.int8)
+            mask[legal] = 1
+        return mask.copy()
 
     # ------------------------------------------------------------- for people
     def option_labels(self) -> list[str]:

@@ -167,8 +167,9 @@ class TensorEncoder:
             if now == memo.cells[n] and placed == memo.pieces[n]:
                 continue
             width, was = len(codes) + 1, memo.cells[n]
-            if was is not None and len(was) == len(now):  # most steps change a cell or two
-                for i in [i for i, (c, w) in enumerate(zip(now, was)) if c != w]:
+            changed = [i for i, (c, w) in enumerate(zip(now, was)) if c != w] if was is not None else None
+            if changed is not None and len(was) == len(now) and len(changed) < 4:  # most steps: a cell or two
+                for i in changed:
                     base[at + i * width + codes.get(was[i], width - 1)] = 0
                     base[at + i * width + codes.get(now[i], width - 1)] = 1
             else:
@@ -189,7 +190,10 @@ class TensorEncoder:
             read[n] = v
             self._counter(base, v, at, scale, value, secret)
         out = base.copy()
-        self._head(out, state["phase"], seen_pending(state["pending"], seat), state["over"], seat, picked)
+        pending = state["pending"]
+        if pending is not None and pending["actor"] != seat:
+            pending = seen_pending(pending, seat)
+        self._head(out, state["phase"], pending, state["over"], seat, picked)
         return out
 
     def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
