@@ -49,6 +49,7 @@ import pyspiel  # noqa: E402
 from meeple import chance as draws  # noqa: E402
 from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
+from meeple.infostate import InfoStateLayout  # noqa: E402
 from meeple.interpreter.agents.determinize import determinize  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
@@ -118,6 +119,7 @@ def _game_type(
     chance=_T.ChanceMode.EXPLICIT_STOCHASTIC,
     information=_T.Information.IMPERFECT_INFORMATION,
     utility=_T.Utility.GENERAL_SUM,
+    info_tensor: bool = False,
 ) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=NAME,
@@ -130,7 +132,7 @@ def _game_type(
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=info_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=PARAMETERS,
@@ -159,17 +161,26 @@ def _made(p: dict, options: dict, variants: list) -> tuple:
     )
     made = _MADE.get(key)
     if made is None:
+        _LONGEST.pop(key, None)
         table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
         engine, n = table.engine, table.players
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         space = spaces.ActionSpace(engine.game, n) if p["actions"] == "rules" else None
         count = space.size if space else (p["action_count"] or encoding.probe_action_count(engine, n))
         encoder = TensorEncoder(engine, n, space) if space else encoding.ViewEncoder(engine, n, count)
-        made = _MADE[key] = (table, space, count, encoder)
+        made = _MADE[key] = (table, space, count, encoder, key)
     return made
 
 
 _MADE: dict = {}
+_LONGEST: dict = {}  # the key of _MADE -> the longest game the engine found (None: no bound found)
+
+
+def _longest(key, engine, players: int) -> int | None:
+    """meeple.chance.longest_game, searched once per process for a game's parameters."""
+    if key not in _LONGEST:
+        _LONGEST[key] = draws.longest_game(engine, players)
+    return _LONGEST[key]
 
 
 class MeepleGame(pyspiel.Game):
@@ -180,7 +191,7 @@ class MeepleGame(pyspiel.Game):
         for name, allowed in (("chance", CHANCE), ("returns", RETURNS), ("actions", ACTIONS)):
             if p[name] not in allowed:
                 raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
-        self.table, self.space, self.action_count, self.encoder = _made(p, options, variants)
+        self.table, self.space, self.action_count, self.encoder, self._key = _made(p, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
@@ -190,13 +201,16 @@ class MeepleGame(pyspiel.Game):
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.named = bool(g.components)  # whether an option can name a component (seen_by)
         self.declared_length = p["max_game_length"]
-        self._longest = None
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (
             not any(z.visibility != "public" for z in g.zones.values())
             and not any(c.secret for c in g.counters.values())
             and not self.start["zones"].get("box")
         )
+        # The information state tensor (meeple.infostate): a game of imperfect information whose
+        # length is bounded (the bound searched for here, once per process for these parameters).
+        self.info_length = None if perfect else self.declared_length or _longest(self._key, self.engine, n)
+        self.info_layout = InfoStateLayout.of(self.encoder.size, n, self.action_count, self.info_length, perfect)
         stochastic = self.draws or (self.by_seed and self.seeds > 1)
         game_type = _game_type(
             n,
@@ -204,6 +218,7 @@ class MeepleGame(pyspiel.Game):
             _T.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else _T.ChanceMode.DETERMINISTIC,
             _T.Information.PERFECT_INFORMATION if perfect else _T.Information.IMPERFECT_INFORMATION,
             _T.Utility.ZERO_SUM if n > 1 and (self.score_returns or not g.outcomes) else _T.Utility.GENERAL_SUM,
+            self.info_layout is not None,
         )
         # A draw is among a zone's components (a bag, a shuffle) or a die's faces: as many as the
         # game has components, or the faces of the largest die seen while searching for the bound.
@@ -226,9 +241,7 @@ class MeepleGame(pyspiel.Game):
         asked once, on the first call: it can take a second), else the runner's bound."""
         if self.declared_length:
             return self.declared_length
-        if self._longest is None:
-            self._longest = draws.longest_game(self.engine, self.players) or MAX_LENGTH
-        return self._longest
+        return _longest(self._key, self.engine, self.players) or MAX_LENGTH
 
     def __deepcopy__(self, memo):
         return self  # compiled and frozen: states share it
@@ -285,7 +298,7 @@ class MeepleState(pyspiel.State):
         not see): the information state string's record."""
         out: list[list[str]] = [[] for _ in range(self.meeple.players)]
         game = self.meeple.engine.game
-        for actor, value, who in self._plain.told:
+        for actor, value, who, _ in self._plain.told:
             told = f"P{actor + 1}: {'?' if value is _UNSEEN else option_id(game, value)}"
             for seat, record in enumerate(out):
                 record.append(told if who is None or seat in who else f"P{actor + 1}: ?")
@@ -394,7 +407,8 @@ class MeepleState(pyspiel.State):
             view = self.meeple.engine.view(self.data, player_id)
             out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2**31))
             plain.told = [  # every seat's record: what this one knows of it
-                (actor, value if who is None or player_id in who else _UNSEEN, None) for actor, value, who in plain.told
+                (actor, value, None, actions) if who is None or player_id in who else (actor, _UNSEEN, (), ())
+                for actor, value, who, actions in plain.told
             ]
         return out
 
@@ -445,7 +459,19 @@ class MeepleState(pyspiel.State):
             engine.apply(data, action, inplace=True, events=False)
             plain.decision = plain.names = plain.player = None
         plain.picked = []
-        plain.told.append((pending["actor"], value, who))  # made into text when asked (seen)
+        # The option's actions, for the information state tensor (meeple.infostate).
+        if g.space:
+            index = g.space.plain(pending)
+            actions = (
+                (index[action],)
+                if index is not None
+                else tuple(sorted(g.space.index(x, pending) for x in value)) + (g.space.DONE,)
+                if g.space.is_set(value)
+                else (g.space.index(value, pending),)
+            )
+        else:
+            actions = (action,)
+        plain.told.append((pending["actor"], value, who, actions))  # made into text when asked (seen)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -501,20 +527,21 @@ class _Plain:
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names, self.player = state, None, None, None
-        self.told: list = []  # per decision: (actor, option value or _UNSEEN, the seats told or None: all)
+        # Per decision: (actor, option value or _UNSEEN, the seats told or None: all, its actions).
+        self.told: list = []
         self.undo: list = []  # per action taken: what undo_action restores (states never changed: shared)
         self.moves: list[int] = []  # the actions taken, chance outcomes too (history())
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
-        told = [(a, None if v is _UNSEEN else v, w, v is _UNSEEN) for a, v, w in self.told]
+        told = [(a, None if v is _UNSEEN else v, w, x, v is _UNSEEN) for a, v, w, x in self.told]
         return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves, "told": told}
 
     def __setstate__(self, saved):
         self.__init__(saved["state"])
         self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
-        self.told = [(a, _UNSEEN if unseen else v, w) for a, v, w, unseen in saved.get("told", [])]
+        self.told = [(a, _UNSEEN if unseen else v, w, tuple(x)) for a, v, w, x, unseen in saved.get("told", [])]
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
@@ -538,7 +565,10 @@ class MeepleObserver:
         self.game = game
         self.recall = iig_obs_type.perfect_recall
         self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
-        self.tensor = np.zeros(game.encoder.size, np.float32)
+        # With perfect recall, a seat's information state (meeple.infostate), where the game has one.
+        self.layout = game.info_layout if self.recall and not self.public else None
+        self.tensor = np.zeros(self.layout.size if self.layout else game.encoder.size, np.float32)
+        self.seen = np.zeros(game.encoder.size, np.float32) if self.layout else self.tensor
         self.dict = {"observation": self.tensor}
 
     def _view(self, state: MeepleState, player: int):
@@ -547,17 +577,30 @@ class MeepleObserver:
         return self.game.engine.view(state.data, None if self.public else player)
 
     def set_from(self, state: MeepleState, player: int):
-        view = self._view(state, player)
+        if self.recall and not self.public and self.layout is None:
+            raise pyspiel.SpielError(
+                f"{self.game.engine.game.title} has no information state tensor: "
+                + (
+                    "it is a game of perfect information (its observation tensor is the state)"
+                    if self.game.get_type().information == _T.Information.PERFECT_INFORMATION
+                    else "no bound on its length was found (give the game max_game_length=N)"
+                    if not self.game.info_length
+                    else f"a record of {self.game.info_length} decisions would be too large"
+                )
+            )
+        view, seen = self._view(state, player), self.seen
         if view is None:
-            self.tensor.fill(0)
-            self.tensor[player] = 1
+            seen.fill(0)
+            seen[player] = 1
         else:
             picked = state._plain.picked if state.current_player() == player and not self.public else ()
-            self.tensor[:] = (
+            seen[:] = (
                 self.game.encoder.encode(view, player, picked)
                 if self.game.space
                 else self.game.encoder.encode(view, player)
             )
+        if self.layout is not None:
+            self.layout.write(self.tensor, seen, state._plain.told, player)
 
     def string_from(self, state: MeepleState, player: int) -> str:
         text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))

@@ -144,7 +144,8 @@ class TensorEncoder:
             found = list(map(slots.get, items))
             where = [slot for slot in found if slot is not None]
             if len(where) < len(items):  # items not of the zone's kind: backs, read one by one
-                hidden, by_back = 0, {}
+                hidden = 0
+                by_back: dict[int, int] = {}
                 for item, slot in zip(items, found):
                     if slot is None and type(item) is str and item.startswith(HIDDEN):
                         hidden += 1

@@ -25,6 +25,7 @@ from tests.conftest import ROOT
         ("tic_tac_toe", 2, 1, "draws", 5, True),
         ("queens_wishes", 4, 4, "seed", 1, True),  # a chance node picks the seed
         ("apothebakery", 3, 4, "seed", 1, False),  # simultaneous choices, secret hands
+        ("apothebakery", 2, 1, "draws", 1, True),  # each draw a chance node, deserialized at every step
         ("leduc_holdem", 2, 1, "draws", 5, True),  # every draw a chance node
     ],
 )
@@ -173,6 +174,14 @@ def test_max_game_length_is_the_longest_game_not_the_runners_bound():
     assert openspiel.load("tic_tac_toe").max_game_length() == 8  # the ninth mark is a lone option, taken at once
     assert openspiel.load("kuhn_poker").max_game_length() == pyspiel.load_game("kuhn_poker").max_game_length() == 3
     assert openspiel.load("tic_tac_toe", max_game_length=20).max_game_length() == 20
+
+
+def test_the_search_for_the_longest_game_gives_up_on_a_deal_of_many_draws():
+    """Apothebakery's setup shuffles decks: each draw a run of the setup again. The search
+    counts the draws it makes too, so it gives up (no bound) instead of running for minutes."""
+    game = openspiel.load("apothebakery")
+    assert game.max_game_length() == openspiel.MAX_LENGTH
+    assert not game.get_type().provides_information_state_tensor
 
 
 def test_bad_actions_are_spiel_errors():
