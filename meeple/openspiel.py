@@ -43,13 +43,12 @@ from meeple.interpreter.extras import need
 
 need("research", "meeple.openspiel", "numpy", "pyspiel")
 
-import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from meeple import chance as draws  # noqa: E402
 from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
-from meeple.infostate import InfoStateLayout  # noqa: E402
+from meeple.infostate import InfoStateLayout, MeepleObserver  # noqa: E402
 from meeple.interpreter.agents.determinize import determinize  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
@@ -342,7 +341,7 @@ class MeepleState(pyspiel.State):
         anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
         now = self.current_player()
         if (player is None or player == now) and now is not _TERMINAL:
-            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else list(self._legal_actions(now))
+            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else self._legal_actions(now)
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
     def is_chance_node(self):
@@ -556,60 +555,6 @@ class _Plain:
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 _REPLAY = object()  # in an undo record: the state before was changed in place (undo_action replays)
 _UNSEEN = object()  # in a record of decisions: a choice the record's seat did not see
-
-
-class MeepleObserver:
-    """OpenSpiel's observer interface: a seat's view as a tensor and as text."""
-
-    def __init__(self, game: MeepleGame, iig_obs_type):
-        self.game = game
-        self.recall = iig_obs_type.perfect_recall
-        self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
-        # With perfect recall, a seat's information state (meeple.infostate), where the game has one.
-        self.layout = game.info_layout if self.recall and not self.public else None
-        self.tensor = np.zeros(self.layout.size if self.layout else game.encoder.size, np.float32)
-        self.seen = np.zeros(game.encoder.size, np.float32) if self.layout else self.tensor
-        self.dict = {"observation": self.tensor}
-
-    def _view(self, state: MeepleState, player: int):
-        if state.data is None:
-            return None
-        return self.game.engine.view(state.data, None if self.public else player)
-
-    def set_from(self, state: MeepleState, player: int):
-        if self.recall and not self.public and self.layout is None:
-            raise pyspiel.SpielError(
-                f"{self.game.engine.game.title} has no information state tensor: "
-                + (
-                    "it is a game of perfect information (its observation tensor is the state)"
-                    if self.game.get_type().information == _T.Information.PERFECT_INFORMATION
-                    else "no bound on its length was found (give the game max_game_length=N)"
-                    if not self.game.info_length
-                    else f"a record of {self.game.info_length} decisions would be too large"
-                )
-            )
-        view, seen = self._view(state, player), self.seen
-        if view is None:
-            seen.fill(0)
-            seen[player] = 1
-        else:
-            picked = state._plain.picked if state.current_player() == player and not self.public else ()
-            seen[:] = (
-                self.game.encoder.encode(view, player, picked)
-                if self.game.space
-                else self.game.encoder.encode(view, player)
-            )
-        if self.layout is not None:
-            self.layout.write(self.tensor, seen, state._plain.told, player)
-
-    def string_from(self, state: MeepleState, player: int) -> str:
-        text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
-        picked = state._plain.picked
-        if picked and not self.public and state.current_player() == player:  # a set half picked: its own
-            text += f"\npicking {json.dumps(picked)}"
-        if self.recall:
-            return f"P{player + 1} saw {' | '.join(state.seen[player])}\n{text}"
-        return text
 
 
 pyspiel.register_game(_game_type(), MeepleGame)

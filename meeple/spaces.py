@@ -320,7 +320,7 @@ class ActionSpace:
         options = pending["options"]
         plain = self.plain(pending)
         if plain is not None:
-            return self._last[2] if self._last[0] is pending else sorted(plain)
+            return list(self._last[2]) if self._last[0] is pending else sorted(plain)  # a copy: callers may change it
         out = set()
         for v in options:
             if not self.is_set(v):
