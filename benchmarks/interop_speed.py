@@ -4,7 +4,8 @@ engine directly, through meeple.pettingzoo's AEC environment and through meeple.
 Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
 loop asks `last()` (an observation vector and a mask) for every step and samples from the mask;
 the OpenSpiel loop asks `legal_actions()` and applies one (states are not cloned). Rounds
-alternate the three; the median of the rounds is printed (docs/api.md quotes it).
+alternate the three and count the process's CPU time, so that other work on a shared machine
+moves the rates less; the median of the rounds is printed (docs/api.md quotes it).
 
     .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3]
 """
