@@ -337,7 +337,7 @@ class MeepleState(pyspiel.State):
 
     def legal_actions(self, player=None):
         """OpenSpiel's legal_actions: the seat to act's (or a chance node's outcomes) answered
-        here, without the trip through C++ and back that costs more than a tic-tac-toe step;
+        here, without going through C++ and back (that costs more than a tic-tac-toe step);
         anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
         now = self.current_player()
         if (player is None or player == now) and now is not _TERMINAL:
@@ -381,13 +381,17 @@ class MeepleState(pyspiel.State):
         state, chance, picked, records, _ = plain.undo.pop()
         plain.moves.pop()
         if state is _REPLAY:  # the step ran in place: the game again, to the step before
-            again = MeepleState(self.meeple)
-            for move in plain.moves:
-                again._take(move)
-            state = again._plain.state
+            state = self._replayed()
         self.data = state
         plain.chance, plain.picked = chance, picked
         del plain.told[records:]
+
+    def _replayed(self) -> dict | None:
+        """The state this one's moves lead to from the start (None: a chance node): the game again."""
+        again = MeepleState(self.meeple)
+        for move in self._plain.moves:
+            again._take(move)
+        return again._plain.state
 
     def history(self):
         return list(self._plain.moves)
@@ -401,7 +405,7 @@ class MeepleState(pyspiel.State):
         record of the decisions replaced by this seat's (what it knows of them), no undo."""
         out = self.clone()
         plain = out._plain
-        plain.undo = []
+        plain.undo, plain.replayable = [], False  # a guessed world: its moves do not lead to it
         if self.data is not None:
             view = self.meeple.engine.view(self.data, player_id)
             out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2**31))
@@ -454,9 +458,16 @@ class MeepleState(pyspiel.State):
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
         if g.draws:
             self._step(data, action, [])
-        else:  # in place (undo_action replays); what _step does, without the calls
-            engine.apply(data, action, inplace=True, events=False)
-            plain.decision = plain.names = plain.player = None
+        elif plain.replayable:  # in place (undo_action replays); what _step does, without the calls
+            try:
+                engine.apply(data, action, inplace=True, events=False)
+            except Exception:  # the rules refused the choice half way: the state before, again
+                plain.state = self._replayed()
+                raise
+            finally:
+                plain.decision = plain.names = plain.player = None
+        else:
+            self.data = engine.apply(data, action, inplace=False, events=False)[0]
         plain.picked = []
         # The option's actions, for the information state tensor (meeple.infostate).
         if g.space:
@@ -522,10 +533,11 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves", "told", "player")
+    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves", "told", "player", "replayable")
 
     def __init__(self, state: dict | None):
         self.state, self.decision, self.names, self.player = state, None, None, None
+        self.replayable = True  # the moves from the start lead to the state (not a resampled world)
         # Per decision: (actor, option value or _UNSEEN, the seats told or None: all, its actions).
         self.told: list = []
         self.undo: list = []  # per action taken: what undo_action restores (states never changed: shared)
@@ -535,17 +547,25 @@ class _Plain:
 
     def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
         told = [(a, None if v is _UNSEEN else v, w, x, v is _UNSEEN) for a, v, w, x in self.told]
-        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves, "told": told}
+        return {
+            "state": self.state,
+            "chance": self.chance,
+            "picked": self.picked,
+            "moves": self.moves,
+            "told": told,
+            "replayable": self.replayable,
+        }
 
     def __setstate__(self, saved):
         self.__init__(saved["state"])
         self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
         self.told = [(a, _UNSEEN if unseen else v, w, tuple(x)) for a, v, w, x, unseen in saved.get("told", [])]
+        self.replayable = saved.get("replayable", True)
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
         copy.picked, copy.undo, copy.moves, copy.told = self.picked[:], self.undo[:], self.moves[:], self.told[:]
-        copy.player = self.player
+        copy.player, copy.replayable = self.player, self.replayable
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)

@@ -204,7 +204,7 @@ class ActionSpace:
         step = second[1] - first if type(second) is list and len(second) == 2 and type(second[1]) is int else 1
         seen = (key, first, step, len(cells))
         known = self._runs_seen.get(seen) if type(first) is int else None
-        if known is None:  # a run met for the first time: checked cell by cell, then remembered
+        if known is None:  # a run seen for the first time: checked cell by cell, then remembered
             if type(first) is not int or not all(type(v) is list and len(v) == 2 and v[0] in self.keys for v in cells):
                 raise ValueError(
                     f"option {cells!r} is outside the action space of {self.game.title}: "
@@ -291,7 +291,7 @@ class ActionSpace:
         return out
 
     def _known_runs(self, options: list):
-        """A decision among runs of cells met before, at once, or None (then each is asked)."""
+        """A decision among runs of cells seen before, at once, or None (then each is asked)."""
         seen, out = self._runs_seen, []
         for v in options:
             if type(v) is not list or len(v) < 2 or type(v[0]) is not list or type(v[1]) is not list:
