@@ -4,7 +4,8 @@ engine directly, through meeple.pettingzoo's AEC environment and through meeple.
 Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
 loop asks `last()` (an observation vector and a mask) for every step and samples from the mask;
 the OpenSpiel loop asks `legal_actions()` and applies one (states are not cloned). Rounds
-alternate the three; the median of the rounds is printed (docs/api.md quotes it).
+alternate the three and count the process's CPU time, so that other work on a shared machine
+moves the rates less; the median of the rounds is printed (docs/api.md quotes it).
 
     .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3]
 """
@@ -26,11 +27,11 @@ from meeple.pettingzoo import env as pettingzoo_env  # noqa: E402
 
 
 def timed(play_one, seconds: float) -> float:
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    games, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         play_one(games)
         games += 1
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def engine_loop(game: meeple.Game):

@@ -161,9 +161,7 @@ def view(game: Game, state: dict, player) -> dict:
     v["rng"] = None
     for key, items in v["zones"].items():
         if not can_see(game, key, player):
-            v["zones"][key] = hidden_items(game, key, items)
-            if items and key != BOX and game.zones[key.split("/", 1)[0]].visibility == "top":
-                v["zones"][key][0] = items[0]  # the face-up top card
+            v["zones"][key] = seen_zone(game, key, items, player)
     seen = {i for items in v["zones"].values() for i in items}
     seen |= {p[0] for g in v["grids"].values() for p in g["pieces"]}
     pending = state["pending"]
@@ -177,26 +175,50 @@ def view(game: Game, state: dict, player) -> dict:
                 env[name] = [k if k[0] == player else [k[0], HIDDEN, HIDDEN] for k in kept]
             elif name.startswith(SOME_PREFIX) and (pending is None or pending["actor"] != player):
                 env[name] = [HIDDEN] * len(kept)  # what someone else has picked so far in a `choose between`
-    if any(spec.secret for spec in game.counters.values()):  # most games have none
-        for key in v["vars"]:
+    v["vars"] = seen_vars(game, v["vars"], state["players"], player)
+    v["pending"] = seen_pending(v["pending"], player)
+    return v
+
+
+def seen_zone(game: Game, key: str, items: list, player) -> list:
+    """A zone's contents as `player` sees them (view's zones; the same list when it sees them)."""
+    if can_see(game, key, player):
+        return items
+    out = hidden_items(game, key, items)
+    if items and key != BOX and game.zones[key.split("/", 1)[0]].visibility == "top":
+        out[0] = items[0]  # the face-up top card
+    return out
+
+
+def seen_vars(game: Game, vars_: dict, players: int, player) -> dict:
+    """The counters as `player` sees them (view's vars; the same dict when nothing is hidden)."""
+    secret = any(spec.secret for spec in game.counters.values())  # most games have none
+    if not secret and not game.interrupting:
+        return vars_
+    out = dict(vars_)
+    if secret:
+        for key in out:
             if not may_see_var(game, key, player):
-                v["vars"][key] = HIDDEN
+                out[key] = HIDDEN
     if game.interrupting:  # whether another's action holds can tell what they hold in secret
-        vars_ = v["vars"]
         for name in game.interrupting:
-            for q in range(state["players"]):
+            for q in range(players):
                 if q != player:
-                    vars_.pop(f"{HELD_PREFIX}{name}/{q}", None)
-    pending = v["pending"]
+                    out.pop(f"{HELD_PREFIX}{name}/{q}", None)
+    return out
+
+
+def seen_pending(pending: dict | None, player) -> dict | None:
+    """The pending decision as `player` sees it (view's pending): another's options hidden."""
     if pending is not None and pending["actor"] != player:
         # An offer to act now is the asked seat's alone: that it was asked would tell the
         # others what it holds in secret, so they see no decision pending at all.
-        v["pending"] = (
+        return (
             None
             if pending.get("interrupt")
             else {"actor": pending["actor"], "options": [HIDDEN] * len(pending["options"])}
         )
-    return v
+    return pending
 
 
 def hidden_items(game: Game, key: str, items: list) -> list:

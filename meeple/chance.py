@@ -19,6 +19,7 @@ from meeple.interpreter.rng import GIVEN, NeedDraw
 from meeple.interpreter.state import copy_state
 
 BUDGET = 20_000  # distinct states `longest_game` may visit before it gives up
+DRAWS_PER_STATE = 4  # and draws it may make (replays included) per state of its budget
 
 
 def step(
@@ -49,11 +50,16 @@ def may_draw(engine: Engine) -> bool:
     return re.search(r"\bshuffle\b|\broll\s*\(", g.source or "") is not None
 
 
-def outcomes(engine: Engine, players: int, before: dict | None, option: int | None):
-    """Every state a start or a decision can lead to, over all its draws (each once per path)."""
+def outcomes(engine: Engine, players: int, before: dict | None, option: int | None, runs: list | None = None):
+    """Every state a start or a decision can lead to, over all its draws (each once per path);
+    `runs`: [draws replayed so far, the most allowed] (_GiveUp past it)."""
     pending: list[list] = [[]]
     while pending:
         given = pending.pop()
+        if runs is not None:
+            runs[0] += 1 + len(given)  # a run replays the draws given before its own
+            if runs[0] > runs[1]:
+                raise _GiveUp
         state, n = step(engine, players, 0, before, option, given)
         if state is not None:
             yield state
@@ -64,10 +70,13 @@ def outcomes(engine: Engine, players: int, before: dict | None, option: int | No
 def longest_game(engine: Engine, players: int, budget: int = BUDGET) -> int | None:
     """The most decisions any game can take, over every option and every draw: an exact bound
     found by searching the game's states (the same state reached twice is searched once). None
-    when there are more than `budget` states, a state can come back (a loop: no bound), or a
-    game runs deeper than Python's recursion allows."""
+    when there are more than `budget` states, more than DRAWS_PER_STATE x `budget` draws made
+    (a step with k draws runs k + 1 times, replaying those before: a shuffle makes many before
+    a first state), a state can come back (a loop: no bound), or a game runs deeper than
+    Python's recursion allows."""
     longest: dict[str, int] = {}
     on_path: set[str] = set()
+    runs = [0, DRAWS_PER_STATE * budget]
 
     def key(state: dict) -> str:
         return json.dumps({k: v for k, v in state.items() if k != "rng"}, sort_keys=True)
@@ -83,13 +92,13 @@ def longest_game(engine: Engine, players: int, budget: int = BUDGET) -> int | No
             longest[k] = 0
             return 0
         on_path.add(k)
-        most = 1 + max(search(child) for option in range(n) for child in outcomes(engine, players, state, option))
+        most = 1 + max(search(child) for option in range(n) for child in outcomes(engine, players, state, option, runs))
         on_path.discard(k)
         longest[k] = most
         return most
 
     try:
-        return max(search(s) for s in outcomes(engine, players, None, None))
+        return max(search(s) for s in outcomes(engine, players, None, None, runs))
     except (_GiveUp, RecursionError):
         return None
 

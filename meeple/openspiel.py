@@ -43,12 +43,12 @@ from meeple.interpreter.extras import need
 
 need("research", "meeple.openspiel", "numpy", "pyspiel")
 
-import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from meeple import chance as draws  # noqa: E402
 from meeple import encoding, spaces  # noqa: E402
 from meeple.dsl.compiler import UsageError  # noqa: E402
+from meeple.infostate import InfoStateLayout, MeepleObserver  # noqa: E402
 from meeple.interpreter.agents.determinize import determinize  # noqa: E402
 from meeple.interpreter.effects.choices import option_id  # noqa: E402
 from meeple.interpreter.runner import seen_by  # noqa: E402
@@ -118,6 +118,7 @@ def _game_type(
     chance=_T.ChanceMode.EXPLICIT_STOCHASTIC,
     information=_T.Information.IMPERFECT_INFORMATION,
     utility=_T.Utility.GENERAL_SUM,
+    info_tensor: bool = False,
 ) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=NAME,
@@ -130,7 +131,7 @@ def _game_type(
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=info_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=PARAMETERS,
@@ -159,17 +160,26 @@ def _made(p: dict, options: dict, variants: list) -> tuple:
     )
     made = _MADE.get(key)
     if made is None:
+        _LONGEST.pop(key, None)
         table = encoding.table(p["ruleset"], p["players"] or None, options, variants)
         engine, n = table.engine, table.players
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         space = spaces.ActionSpace(engine.game, n) if p["actions"] == "rules" else None
         count = space.size if space else (p["action_count"] or encoding.probe_action_count(engine, n))
         encoder = TensorEncoder(engine, n, space) if space else encoding.ViewEncoder(engine, n, count)
-        made = _MADE[key] = (table, space, count, encoder)
+        made = _MADE[key] = (table, space, count, encoder, key)
     return made
 
 
 _MADE: dict = {}
+_LONGEST: dict = {}  # the key of _MADE -> the longest game the engine found (None: no bound found)
+
+
+def _longest(key, engine, players: int) -> int | None:
+    """meeple.chance.longest_game, searched once per process for a game's parameters."""
+    if key not in _LONGEST:
+        _LONGEST[key] = draws.longest_game(engine, players)
+    return _LONGEST[key]
 
 
 class MeepleGame(pyspiel.Game):
@@ -180,7 +190,7 @@ class MeepleGame(pyspiel.Game):
         for name, allowed in (("chance", CHANCE), ("returns", RETURNS), ("actions", ACTIONS)):
             if p[name] not in allowed:
                 raise UsageError(f"{name}={p[name]!r}: it is one of {', '.join(allowed)}")
-        self.table, self.space, self.action_count, self.encoder = _made(p, options, variants)
+        self.table, self.space, self.action_count, self.encoder, self._key = _made(p, options, variants)
         self.engine, n = self.table.engine, self.table.players
         g = self.engine.game
         self.players, self.seed, self.seeds = n, p["seed"], max(1, p["seeds"])
@@ -188,14 +198,18 @@ class MeepleGame(pyspiel.Game):
         self.score_returns = p["returns"] == "score"
         # Without draws a step runs in place; with them on a copy (a step may be run again).
         self.draws = not self.by_seed and draws.may_draw(self.engine)
+        self.named = bool(g.components)  # whether an option can name a component (seen_by)
         self.declared_length = p["max_game_length"]
-        self._longest = None
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (
             not any(z.visibility != "public" for z in g.zones.values())
             and not any(c.secret for c in g.counters.values())
             and not self.start["zones"].get("box")
         )
+        # The information state tensor (meeple.infostate): a game of imperfect information whose
+        # length is bounded (the bound searched for here, once per process for these parameters).
+        self.info_length = None if perfect else self.declared_length or _longest(self._key, self.engine, n)
+        self.info_layout = InfoStateLayout.of(self.encoder.size, n, self.action_count, self.info_length, perfect)
         stochastic = self.draws or (self.by_seed and self.seeds > 1)
         game_type = _game_type(
             n,
@@ -203,6 +217,7 @@ class MeepleGame(pyspiel.Game):
             _T.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else _T.ChanceMode.DETERMINISTIC,
             _T.Information.PERFECT_INFORMATION if perfect else _T.Information.IMPERFECT_INFORMATION,
             _T.Utility.ZERO_SUM if n > 1 and (self.score_returns or not g.outcomes) else _T.Utility.GENERAL_SUM,
+            self.info_layout is not None,
         )
         # A draw is among a zone's components (a bag, a shuffle) or a die's faces: as many as the
         # game has components, or the faces of the largest die seen while searching for the bound.
@@ -225,9 +240,7 @@ class MeepleGame(pyspiel.Game):
         asked once, on the first call: it can take a second), else the runner's bound."""
         if self.declared_length:
             return self.declared_length
-        if self._longest is None:
-            self._longest = draws.longest_game(self.engine, self.players) or MAX_LENGTH
-        return self._longest
+        return _longest(self._key, self.engine, self.players) or MAX_LENGTH
 
     def __deepcopy__(self, memo):
         return self  # compiled and frozen: states share it
@@ -251,7 +264,6 @@ class MeepleState(pyspiel.State):
         # itself, the engine's state with the engine's own copy (see _Plain).
         self.meeple = game
         self._plain = _Plain(None)
-        self.seen: list[list] = [[] for _ in range(game.players)]  # per seat: each decision as it saw it
         if game.by_seed:
             if game.seeds == 1:
                 self._plain.state = copy_state(game.start)
@@ -262,8 +274,8 @@ class MeepleState(pyspiel.State):
         """Run the start (`before` None) or `action` from `before` with these draws given; a
         draw not given yet makes this state a chance node (the step runs again with it)."""
         g = self.meeple
-        if before is not None and not g.draws:  # nothing to draw: once, on a copy (a refused choice changes nothing)
-            self.data = g.engine.apply(before, action, inplace=False, events=False)[0]
+        if before is not None and not g.draws:  # nothing to draw: in place (undo_action replays)
+            self.data = g.engine.apply(before, action, inplace=True, events=False)[0]
             return
         state, n = draws.step(g.engine, g.players, g.seed, before, action, given)
         self.data = state
@@ -276,7 +288,20 @@ class MeepleState(pyspiel.State):
 
     @data.setter
     def data(self, value):
-        self._plain.state, self._plain.decision, self._plain.names = value, None, None
+        plain = self._plain
+        plain.state, plain.decision, plain.names, plain.player = value, None, None, None
+
+    @property
+    def seen(self) -> list[list[str]]:
+        """Per seat, each decision so far as it saw it ("P1: a3", or "P1: ?" for a choice it may
+        not see): the information state string's record."""
+        out: list[list[str]] = [[] for _ in range(self.meeple.players)]
+        game = self.meeple.engine.game
+        for actor, value, who, _ in self._plain.told:
+            told = f"P{actor + 1}: {'?' if value is _UNSEEN else option_id(game, value)}"
+            for seat, record in enumerate(out):
+                record.append(told if who is None or seat in who else f"P{actor + 1}: ?")
+        return out
 
     def decision(self):
         """The engine's pending decision with its labels (made once per state: labels cost)."""
@@ -286,14 +311,23 @@ class MeepleState(pyspiel.State):
 
     # ------------------------------------------------------------- whose move
     def current_player(self):
-        if self.data is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.meeple.engine.option_count(self.data) == 0:
-            return pyspiel.PlayerId.TERMINAL
-        return self.data["pending"]["actor"]
+        # Asked several times a step from OpenSpiel's C++ side: worked out once per state.
+        plain = self._plain
+        player = plain.player
+        if player is None:
+            data = plain.state
+            if data is None:
+                player = _CHANCE
+            elif self.meeple.engine.option_count(data) == 0:
+                player = _TERMINAL
+            else:
+                player = data["pending"]["actor"]
+            plain.player = player
+        return player
 
     def is_terminal(self):
-        return self.data is not None and self.meeple.engine.option_count(self.data) == 0
+        player = self._plain.player
+        return (self.current_player() if player is None else player) is _TERMINAL
 
     def chance_outcomes(self):
         if self.data is not None:
@@ -301,23 +335,37 @@ class MeepleState(pyspiel.State):
         k = self._plain.chance[3] if self._plain.chance else self.meeple.seeds
         return [(i, 1.0 / k) for i in range(k)]
 
+    def legal_actions(self, player=None):
+        """OpenSpiel's legal_actions: the seat to act's (or a chance node's outcomes) answered
+        here, without going through C++ and back (that costs more than a tic-tac-toe step);
+        anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
+        now = self.current_player()
+        if (player is None or player == now) and now is not _TERMINAL:
+            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else self._legal_actions(now)
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def is_chance_node(self):
+        return self.current_player() is _CHANCE
+
     def _legal_actions(self, player):
-        if self.data is None or player != self.current_player():
+        plain = self._plain
+        if plain.state is None or player != self.current_player():
             return []
         if self.meeple.space:
-            return self.meeple.space.legal(self.data["pending"], self._plain.picked)
-        return encoding.legal_actions(self.meeple.engine, self.data, self.meeple.action_count)
+            return self.meeple.space.legal(plain.state["pending"], plain.picked)
+        return encoding.legal_actions(self.meeple.engine, plain.state, self.meeple.action_count)
 
     def _apply_action(self, action):
         plain = self._plain
-        # What undo_action restores: every step runs on a copy, so the state before stays as it was.
+        # What undo_action restores. With draws a step runs on a copy, so the state before stays
+        # as it was; without, in place, and undo_action plays the game again to the step before.
         data = plain.state
         before = (
-            data,
+            data if data is None or self.meeple.draws else _REPLAY,
             plain.chance,
             plain.picked,
-            len(self.seen[0]) if self.seen else 0,
-            pyspiel.PlayerId.CHANCE if data is None else (data["pending"] or {}).get("actor", -4),
+            len(plain.told),
+            self.current_player(),
         )
         self._take(action)
         plain.undo.append(before)
@@ -332,10 +380,18 @@ class MeepleState(pyspiel.State):
             raise pyspiel.SpielError(f"undo_action({player}, {action}) is not the last action taken")
         state, chance, picked, records, _ = plain.undo.pop()
         plain.moves.pop()
+        if state is _REPLAY:  # the step ran in place: the game again, to the step before
+            state = self._replayed()
         self.data = state
         plain.chance, plain.picked = chance, picked
-        for record in self.seen:
-            del record[records:]
+        del plain.told[records:]
+
+    def _replayed(self) -> dict | None:
+        """The state this one's moves lead to from the start (None: a chance node): the game again."""
+        again = MeepleState(self.meeple)
+        for move in self._plain.moves:
+            again._take(move)
+        return again._plain.state
 
     def history(self):
         return list(self._plain.moves)
@@ -349,11 +405,14 @@ class MeepleState(pyspiel.State):
         record of the decisions replaced by this seat's (what it knows of them), no undo."""
         out = self.clone()
         plain = out._plain
-        plain.undo = []
+        plain.undo, plain.replayable = [], False  # a guessed world: its moves do not lead to it
         if self.data is not None:
             view = self.meeple.engine.view(self.data, player_id)
             out.data = determinize(self.meeple.engine.game, view, int(probability_sampler() * 2**31))
-            out.seen = [list(self.seen[player_id]) for _ in self.seen]
+            plain.told = [  # every seat's record: what this one knows of it
+                (actor, value, None, actions) if who is None or player_id in who else (actor, _UNSEEN, (), ())
+                for actor, value, who, actions in plain.told
+            ]
         return out
 
     def _take(self, action):
@@ -368,22 +427,24 @@ class MeepleState(pyspiel.State):
             else:
                 self.data, _ = g.engine.start(g.players, g.seed + action)
             return
-        engine, data = g.engine, self.data
+        engine, plain = g.engine, self._plain
+        data = plain.state
+        n = engine.option_count(data)
         if g.space:
-            if not engine.option_count(data):
+            if not n:
                 raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
-            try:
-                action, picked = g.space.choose(data["pending"], self._plain.picked, action)
+            try:  # a legal action gives its option's place (below n)
+                action, picked = g.space.choose(data["pending"], plain.picked, action)
             except (ValueError, TypeError):
                 raise pyspiel.SpielError(
                     f"action {action!r} is not legal now: the legal actions are "
                     + spaces.listed(self._legal_actions(self.current_player()))
                 ) from None
             if action is None:  # an item of a set: the set is not complete yet
-                self._plain.picked = picked
+                plain.picked = picked
                 return
-        n = min(engine.option_count(data), g.action_count) if not g.space else engine.option_count(data)
-        if not (type(action) is int and 0 <= action < n):
+        elif not (type(action) is int and 0 <= action < min(n, g.action_count)):
+            n = min(n, g.action_count)
             raise pyspiel.SpielError(
                 f"action {action!r} is not legal now: "
                 + (f"the legal actions are 0 to {n - 1}" if n else "the game is over")
@@ -392,14 +453,35 @@ class MeepleState(pyspiel.State):
         # read off the pending options, without making every option's label.
         pending = data["pending"]
         value = pending["options"][action]
-        secret = pending.get("secret", getattr(engine.pending_op(data), "secret", False))
-        who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players)
-        told = f"P{pending['actor'] + 1}: {option_id(engine.game, value)}"
-        # Applied first: a choice the engine refuses leaves every seat's record as it was.
-        self._step(data, action, [])
-        self._plain.picked = []
-        for seat, record in enumerate(self.seen):
-            record.append(told if who is None or seat in who else f"P{pending['actor'] + 1}: ?")
+        secret = pending["secret"] if "secret" in pending else getattr(engine.pending_op(data), "secret", False)
+        # (Who sees it: a game without components names none in its options: everyone does.)
+        who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
+        if g.draws:
+            self._step(data, action, [])
+        elif plain.replayable:  # in place (undo_action replays); what _step does, without the calls
+            try:
+                engine.apply(data, action, inplace=True, events=False)
+            except Exception:  # the rules refused the choice half way: the state before, again
+                plain.state = self._replayed()
+                raise
+            finally:
+                plain.decision = plain.names = plain.player = None
+        else:
+            self.data = engine.apply(data, action, inplace=False, events=False)[0]
+        plain.picked = []
+        # The option's actions, for the information state tensor (meeple.infostate).
+        if g.space:
+            index = g.space.plain(pending)
+            actions = (
+                (index[action],)
+                if index is not None
+                else tuple(sorted(g.space.index(x, pending) for x in value)) + (g.space.DONE,)
+                if g.space.is_set(value)
+                else (g.space.index(value, pending),)
+            )
+        else:
+            actions = (action,)
+        plain.told.append((pending["actor"], value, who, actions))  # made into text when asked (seen)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -451,67 +533,48 @@ def action_names(d) -> list[str]:
 class _Plain:
     """Holds the engine's state; a deep copy is the engine's copy (cheap: it shares what never changes)."""
 
-    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves")
+    __slots__ = ("state", "decision", "names", "chance", "picked", "undo", "moves", "told", "player", "replayable")
 
     def __init__(self, state: dict | None):
-        self.state, self.decision, self.names = state, None, None
+        self.state, self.decision, self.names, self.player = state, None, None, None
+        self.replayable = True  # the moves from the start lead to the state (not a resampled world)
+        # Per decision: (actor, option value or _UNSEEN, the seats told or None: all, its actions).
+        self.told: list = []
         self.undo: list = []  # per action taken: what undo_action restores (states never changed: shared)
         self.moves: list[int] = []  # the actions taken, chance outcomes too (history())
         self.picked: list = []  # the items of a set picked so far (meeple.spaces), one action each
         self.chance = None  # at a chance node of a step: (state before, action, draws given, outcomes)
 
     def __getstate__(self):  # pickled (OpenSpiel's serialize): without undo's states, rebuilt labels
-        return {"state": self.state, "chance": self.chance, "picked": self.picked, "moves": self.moves}
+        told = [(a, None if v is _UNSEEN else v, w, x, v is _UNSEEN) for a, v, w, x in self.told]
+        return {
+            "state": self.state,
+            "chance": self.chance,
+            "picked": self.picked,
+            "moves": self.moves,
+            "told": told,
+            "replayable": self.replayable,
+        }
 
     def __setstate__(self, saved):
         self.__init__(saved["state"])
         self.chance, self.picked, self.moves = saved["chance"], saved["picked"], saved["moves"]
+        self.told = [(a, _UNSEEN if unseen else v, w, tuple(x)) for a, v, w, x, unseen in saved.get("told", [])]
+        self.replayable = saved.get("replayable", True)
 
     def __deepcopy__(self, memo):
         copy = _Plain(None if self.state is None else copy_state(self.state))
-        copy.picked, copy.undo, copy.moves = self.picked[:], self.undo[:], self.moves[:]
+        copy.picked, copy.undo, copy.moves, copy.told = self.picked[:], self.undo[:], self.moves[:], self.told[:]
+        copy.player, copy.replayable = self.player, self.replayable
         if self.chance is not None:  # the state before is never changed (a step runs on a copy)
             before, action, given, n = self.chance
             copy.chance = (before, action, given[:], n)
         return copy
 
 
-class MeepleObserver:
-    """OpenSpiel's observer interface: a seat's view as a tensor and as text."""
-
-    def __init__(self, game: MeepleGame, iig_obs_type):
-        self.game = game
-        self.recall = iig_obs_type.perfect_recall
-        self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
-        self.tensor = np.zeros(game.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def _view(self, state: MeepleState, player: int):
-        if state.data is None:
-            return None
-        return self.game.engine.view(state.data, None if self.public else player)
-
-    def set_from(self, state: MeepleState, player: int):
-        view = self._view(state, player)
-        if view is None:
-            self.tensor.fill(0)
-            self.tensor[player] = 1
-        else:
-            picked = state._plain.picked if state.current_player() == player and not self.public else ()
-            self.tensor[:] = (
-                self.game.encoder.encode(view, player, picked)
-                if self.game.space
-                else self.game.encoder.encode(view, player)
-            )
-
-    def string_from(self, state: MeepleState, player: int) -> str:
-        text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
-        picked = state._plain.picked
-        if picked and not self.public and state.current_player() == player:  # a set half picked: its own
-            text += f"\npicking {json.dumps(picked)}"
-        if self.recall:
-            return f"P{player + 1} saw {' | '.join(state.seen[player])}\n{text}"
-        return text
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+_REPLAY = object()  # in an undo record: the state before was changed in place (undo_action replays)
+_UNSEEN = object()  # in a record of decisions: a choice the record's seat did not see
 
 
 pyspiel.register_game(_game_type(), MeepleGame)

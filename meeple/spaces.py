@@ -99,7 +99,7 @@ class ActionSpace:
             (key, spec) for name, spec in game.grids.items() for key, _ in game.instance_keys(name, spec.per, players)
         ]
         self.keys = {key for key, _ in self.grids}
-        self._last: tuple = (None, None)  # (a decision, its options' indices): see `plain`
+        self._last: tuple = (None, None, None)  # (a decision, its options' indices, sorted): see `plain`
         self.segments: list = []  # (kind, start, size)
         # Passing: `may choose`, a reaction window, an offer to act now (an action at any time).
         may = game.reactions or game.actions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
@@ -125,6 +125,9 @@ class ActionSpace:
         self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)} if self.NAME >= 0 else {}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
+        self._place_tables: dict = {}  # grid -> {(orientation, row, column): index}
+        self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, indices, sorted)
+        self._runs_seen: dict = {}  # (grid, first cell, step, length) -> (index, the run's cells)
 
     def _segment(self, kind: str, size: int) -> int:
         """The segment's first index; -1 for a kind the rules never offer (no index is it)."""
@@ -159,7 +162,7 @@ class ActionSpace:
                 return self.cell_at[value[0]] + value[1]
             if len(value) == 3 and all(type(v) is int for v in value) and pending and "grid" in pending:
                 return self._placement(value, pending["grid"])
-            if value and all(type(v) is list and len(v) == 2 and v[0] in self.keys for v in value):
+            if value and type(value[0]) is list and len(value[0]) == 2 and value[0][0] in self.line_at:
                 return self._line(value)
         raise ValueError(
             f"option {value!r} is outside the action space of {self.game.title}: its value is not one the rules declare"
@@ -168,20 +171,24 @@ class ActionSpace:
     def _placements(self, options: list, key: str):
         """A placement decision's indices at once (a few hundred options a step), or None when
         some option is not a placement on the grid (then each is asked on its own)."""
-        spec = self.game.grids[key.split("/", 1)[0]]
-        rows, cols = spec.geometry.rows, spec.geometry.cols
-        base = self.place_at.get(spec.name)
-        if base is None:
+        name = key.split("/", 1)[0]
+        table = self._place_tables.get(name)
+        if table is None:
+            base = self.place_at.get(name)
+            if base is None:
+                return None
+            g = self.game.grids[name].geometry
+            rows, cols = g.rows, g.cols
+            table = self._place_tables[name] = {  # every placement the segment holds: checked by looking up
+                (o, r, c): base + (o * rows + r - 1) * cols + c - 1
+                for o in range(ORIENTATIONS)
+                for r in range(1, rows + 1)
+                for c in range(1, cols + 1)
+            }
+        try:
+            return [table[o, r, c] for o, r, c in options]
+        except (KeyError, TypeError, ValueError):  # not [orientation, row, column] on the grid
             return None
-        out = []
-        for v in options:
-            if type(v) is not list or len(v) != 3:
-                return None
-            o, r, c = v
-            if not (0 <= o < ORIENTATIONS and 1 <= r <= rows and 1 <= c <= cols) or type(o) is not int:
-                return None
-            out.append(base + (o * rows + r - 1) * cols + c - 1)
-        return out
 
     def _placement(self, value: list, key: str) -> int:
         spec = self.game.grids[key.split("/", 1)[0]]
@@ -193,15 +200,26 @@ class ActionSpace:
 
     def _line(self, cells: list) -> int:
         key, first = cells[0]
-        spec = dict(self.grids)[key]
-        cols = spec.geometry.cols
-        step = cells[1][1] - first if len(cells) > 1 else 1
-        steps = (1, cols, cols + 1, cols - 1)
-        run = (first, steps.index(step) if step in steps else -1, len(cells))
-        runs = self.runs.get(key, {})
-        if run not in runs or any(k != key or i != first + n * step for n, (k, i) in enumerate(cells)):
+        second = cells[1] if len(cells) > 1 else None
+        step = second[1] - first if type(second) is list and len(second) == 2 and type(second[1]) is int else 1
+        seen = (key, first, step, len(cells))
+        known = self._runs_seen.get(seen) if type(first) is int else None
+        if known is None:  # a run seen for the first time: checked cell by cell, then remembered
+            if type(first) is not int or not all(type(v) is list and len(v) == 2 and v[0] in self.keys for v in cells):
+                raise ValueError(
+                    f"option {cells!r} is outside the action space of {self.game.title}: "
+                    "its value is not one the rules declare"
+                )
+            cols = self.cols[key]
+            steps = (1, cols, cols + 1, cols - 1)
+            run = (first, steps.index(step) if step in steps else -1, len(cells))
+            runs = self.runs.get(key, {})
+            if run not in runs or any(k != key or i != first + n * step for n, (k, i) in enumerate(cells)):
+                raise ValueError(f"option {cells!r} is not a run of cells the rules offer")
+            known = self._runs_seen[seen] = (self.line_at[key] + runs[run], [list(c) for c in cells])
+        if cells != known[1]:  # compared in C: the same first cells, step and length, other cells
             raise ValueError(f"option {cells!r} is not a run of cells the rules offer")
-        return self.line_at[key] + runs[run]
+        return known[0]
 
     def describe(self, i: int) -> str:
         """What an index means, for people: `name obj-01`, `cell board@4`, `place board o2 r3 c1`..."""
@@ -250,23 +268,59 @@ class ActionSpace:
         if last[0] is pending:
             return last[1]
         options, index = pending["options"], self.index
+        # The same choice of the rules often offers what it offered last time (a column to drop
+        # into): one comparison, in C, instead of working each option out again.
+        where = (pending.get("line"), pending.get("grid"))
+        before = self._by_choice.get(where)
+        if before is not None and before[0] == options:
+            self._last = (pending, before[1], before[2])
+            return before[1]
         try:
-            out = self._placements(options, pending["grid"]) if "grid" in pending else None
+            out = self._placements(options, pending["grid"]) if "grid" in pending else self._cells(options)
+            if out is None and self._runs_seen:
+                out = self._known_runs(options)
             if out is None:
                 out = [index(v, pending) for v in options]
         except ValueError:
             if not any(self.is_set(v) for v in options):
                 raise
             out = None
-        self._last = (pending, out)
+        self._last = (pending, out, None if out is None else sorted(out))
+        if out is not None:
+            self._by_choice[where] = (options, out, self._last[2])  # options are never changed in place
         return out
+
+    def _known_runs(self, options: list):
+        """A decision among runs of cells seen before, at once, or None (then each is asked)."""
+        seen, out = self._runs_seen, []
+        for v in options:
+            if type(v) is not list or len(v) < 2 or type(v[0]) is not list or type(v[1]) is not list:
+                return None
+            (key, first), second = v[0], v[1]
+            known = seen.get((key, first, second[1] - first, len(v))) if type(second[1]) is int else None
+            if known is None or v != known[1]:
+                return None
+            out.append(known[0])
+        return out
+
+    def _cells(self, options: list):
+        """A decision among cells of grids at once (the commonest kind), or None when some
+        option is not a cell (then each is asked on its own)."""
+        cell_at = self.cell_at
+        if not cell_at or not options or type(options[0]) is not list or len(options[0]) != 2:
+            return None
+        try:
+            out = [cell_at[k] + i for k, i in options if type(i) is int]
+        except (KeyError, TypeError, ValueError):  # not [grid, number] pairs
+            return None
+        return out if len(out) == len(options) else None
 
     def legal(self, pending: dict, picked: list) -> list[int]:
         """The legal actions of a decision, sorted, `picked` the set's items chosen so far."""
         options = pending["options"]
         plain = self.plain(pending)
         if plain is not None:
-            return sorted(plain)
+            return list(self._last[2]) if self._last[0] is pending else sorted(plain)  # a copy: callers may change it
         out = set()
         for v in options:
             if not self.is_set(v):

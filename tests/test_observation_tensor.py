@@ -126,3 +126,24 @@ def test_a_game_that_hides_nothing_reads_the_state_as_the_view(name):
             by_view = enc.encode(engine.view(state, seat), seat)
             assert (enc.seat_tensor(engine, state, seat) == by_view).all()
     assert enc.needs_view == (name not in ("tic_tac_toe", "connect_four", "breakthrough"))
+
+
+@pytest.mark.parametrize("name", meeple.rulesets())
+def test_the_fast_tensor_is_the_views_tensor_whatever_state_comes_next(name):
+    """seat_tensor re-encodes only what changed since the seat's last tensor and makes no view:
+    along whole games, and for earlier states thrown in, it equals encode(view) exactly."""
+    table = encoding.table(name)
+    engine, players = table.engine, table.players
+    enc = TensorEncoder(engine, players, spaces.ActionSpace(engine.game, players))
+    pick, earlier, compared = random.Random(2), [], 0
+    for seed in range(12):  # whole games, a dozen short ones or a few long ones
+        state, _ = engine.start(players, seed)
+        while (n := engine.option_count(state)) and compared < 400:
+            earlier.append(copy_state(state))
+            for s in (state, pick.choice(earlier)):
+                seat = pick.randrange(players)
+                fast = enc.seat_tensor(engine, s, seat)
+                assert (fast == enc.encode(engine.view(s, seat), seat)).all(), f"{name}: step {s['step']}, P{seat + 1}"
+                compared += 1
+            state, _ = engine.apply(state, pick.randrange(n), inplace=True, events=False)
+    assert compared > 20

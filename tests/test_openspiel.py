@@ -3,6 +3,7 @@ tic-tac-toe) and its MCTS bot playing through the adapter."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -24,6 +25,7 @@ from tests.conftest import ROOT
         ("tic_tac_toe", 2, 1, "draws", 5, True),
         ("queens_wishes", 4, 4, "seed", 1, True),  # a chance node picks the seed
         ("apothebakery", 3, 4, "seed", 1, False),  # simultaneous choices, secret hands
+        ("apothebakery", 2, 1, "draws", 1, True),  # each draw a chance node, deserialized at every step
         ("leduc_holdem", 2, 1, "draws", 5, True),  # every draw a chance node
     ],
 )
@@ -174,6 +176,14 @@ def test_max_game_length_is_the_longest_game_not_the_runners_bound():
     assert openspiel.load("tic_tac_toe", max_game_length=20).max_game_length() == 20
 
 
+def test_the_search_for_the_longest_game_gives_up_on_a_deal_of_many_draws():
+    """Apothebakery's setup shuffles decks: each draw a run of the setup again. The search
+    counts the draws it makes too, so it gives up (no bound) instead of running for minutes."""
+    game = openspiel.load("apothebakery")
+    assert game.max_game_length() == openspiel.MAX_LENGTH
+    assert not game.get_type().provides_information_state_tensor
+
+
 def test_bad_actions_are_spiel_errors():
     state = openspiel.load("tic_tac_toe").new_initial_state()
     with pytest.raises(pyspiel.SpielError, match="action 9 is not legal now"):
@@ -185,3 +195,30 @@ def test_bad_actions_are_spiel_errors():
         chance.apply_action(3)
     with pytest.raises(meeple.UsageError, match="chance='dice'"):
         openspiel.load("kuhn_poker", chance="dice")
+
+
+@pytest.mark.parametrize("name, how", [("leduc_holdem", {}), ("apothebakery", {}), ("tic_tac_toe", {"chance": "seed"})])
+def test_legal_actions_answered_in_python_are_the_wrappers(name, how):
+    """MeepleState.legal_actions skips OpenSpiel's C++ round trip for the seat to act and a
+    chance node; for every player asked (pseudo-players too) it answers as the wrapper does."""
+
+    def ask(f):
+        try:
+            return f()
+        except pyspiel.SpielError as exc:
+            return str(exc)
+
+    game, pick = openspiel.load(name, **how), random.Random(3)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            for p in (None, -1, -4, 0, 1, 5):
+                mine = ask(lambda: state.legal_actions() if p is None else state.legal_actions(p))
+                theirs = ask(
+                    lambda: pyspiel.State.legal_actions(state) if p is None else pyspiel.State.legal_actions(state, p)
+                )
+                assert mine == theirs, (p, str(state)[:80])
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            if state.is_terminal():
+                break
+            state.apply_action(pick.choice(state.legal_actions()))

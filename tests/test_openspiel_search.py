@@ -43,8 +43,16 @@ def test_a_resampled_world_looks_the_same_to_the_seat(name):
     assert different > 0, "the hidden part is guessed, not copied"
 
 
-def test_undo_action_goes_back_one_action_chance_included():
-    game = openspiel.load("leduc_holdem")
+@pytest.mark.parametrize(
+    "name, how",
+    [
+        ("leduc_holdem", {}),  # draws as chance nodes: each step on a copy, the state before kept
+        ("leduc_holdem", {"chance": "seed", "seeds": 3}),  # steps in place: undo plays the game again
+        ("tic_tac_toe", {}),
+    ],
+)
+def test_undo_action_goes_back_one_action_chance_included(name, how):
+    game = openspiel.load(name, **how)
     rng = np.random.RandomState(5)
     state = game.new_initial_state()
     seen = []
@@ -66,7 +74,7 @@ def test_undo_action_goes_back_one_action_chance_included():
         assert (state.current_player(), str(state), state.legal_actions()) == (player, text, legal)
         if info is not None:
             assert state.information_state_string(0) == info
-    assert state.history() == [] and state.is_chance_node()
+    assert state.history() == [] and state.is_chance_node() == (name == "leduc_holdem")
     with pytest.raises(pyspiel.SpielError, match="not the last action"):
         state.undo_action(0, 1)
 
