@@ -222,15 +222,20 @@ class Hall:
             if self.opening.get(table_id) is replay:
                 del self.opening[table_id]
 
-    def _read(self, table_id: str) -> LiveTable:
-        """The table rebuilt from its rows (its decisions replayed), not yet kept: a TableError if
-        there is no such table or it cannot be resumed."""
+    def _stored(self, table_id: str) -> dict:
+        """The table's stored row: NoTable if there is none, NotSaved if the database cannot say."""
         try:
             row = self.store.table(table_id)
         except StoreError as exc:
             raise NotSaved(str(exc)) from None
         if row is None:
             raise NoTable(f"There is no table `{table_id}` on this server.")
+        return row
+
+    def _read(self, table_id: str) -> LiveTable:
+        """The table rebuilt from its rows (its decisions replayed), not yet kept: a TableError if
+        there is no such table or it cannot be resumed."""
+        row = self._stored(table_id)
         engine = self.engine(row["ruleset"], row["options"], row["variants"])
         if engine.game.digest != row["digest"]:
             raise TableError(f"table {table_id} was started with another version of the rules; it cannot be resumed")
@@ -470,15 +475,8 @@ class Hall:
 
     def links_again(self, table_id: str, creator) -> dict:
         """The links of a table for its creator's token (WrongToken for any other, a seat's included)."""
-        if table_id in self.tables:
-            row = self.tables[table_id].row
-        else:  # its row alone: no replay on the event loop for a list of links
-            try:
-                row = self.store.table(table_id)
-            except StoreError as exc:
-                raise NotSaved(str(exc)) from None
-            if row is None:
-                raise NoTable(f"There is no table `{table_id}` on this server.")
+        # its row alone: no replay on the event loop for a list of links
+        row = self.tables[table_id].row if table_id in self.tables else self._stored(table_id)
         if (
             not row.get("creator")
             or not isinstance(creator, str)
