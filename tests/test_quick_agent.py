@@ -129,8 +129,10 @@ phase play:
             choose a from [1, 2, 3] by first_player:
                 choose b from [1, 2, 3] by first_player:
                     choose c from [1, 2, 3] by first_player:
-                        steps = a + b + c
-                        coins = 1
+                        choose d from [1, 2, 3] by first_player:
+                            choose e from [1, 2, 3] by first_player:
+                                steps = a + b + c + d + e
+                                coins = 1
         "Sit":
             coins = 0
 score "Coins": coins
@@ -146,7 +148,7 @@ score "Coins": coins
         d = engine.decision(state)
         assert d.options[agent.choose(engine.view(state, 0), d)].id == "Walk"
         fresh[shared] = agent.fresh
-    assert fresh[False] == 2 + 3 + 9 + 27
+    assert fresh[False] == 2 + 3 + 9 + 27 + 81 + 243
     assert fresh[True] < fresh[False]
 
 

@@ -30,8 +30,9 @@ AGENTS = {
 }
 
 # The agent the designer's lab plays when a command names none (`simulate`, `compare`, ...):
-# the strongest that answers a balance question in minutes (docs/agents.md, "Which agent").
-RECOMMENDED = "greedy"
+# as strong as greedy against greedy in every shipped game, at a third to a sixth of its cost
+# (docs/agents.md, "Which agent for a comparison").
+RECOMMENDED = "quick"
 
 # NAME@N: the keyword N sets and its bounds; NAME@Xs (where seconds bound) a time per decision;
 # the example and the words an error says.

@@ -17,9 +17,10 @@ same view), with three economies:
 - A position its own choices go on from is worth what they reach: its own
   outlook is only asked where a chain stops (greedy asks it everywhere).
 - Deep in a chain, options that show the same outlook (which of two goods to
-  take, which section a marker goes to) share one look: the first is followed
-  and the others are worth what it reached; a little less deep only when they
-  open the same next choice too. Close to the decision every option is followed.
+  take) share one look: the first is followed and the others are worth what it
+  reached; in the chain's last two choices by the outlook alone, in the two
+  before only when they open the same next choice too. Closer to the decision
+  every option is followed.
 - Positions with the same board (the same choices in another order) are
   valued once.
 
@@ -43,14 +44,14 @@ TRIES = 1000  # new positions the look may apply at a decision it guessed for; q
 # through already, and what is new is mostly its far end.
 GOING_ON = 100
 # Within the last SAME_OUTLOOK choices of a chain, options showing the same outlook share one
-# look; within the last SAME_NEXT, those that also open the same next choice. Measured on the
-# 168 positions where a turn starts in three 2-player games of the shipped game with the longest
-# turns (docs/agents.md), against a look 5 times greedy's: shared from the chain's third choice
-# on by outlook alone, the pick lost 0.07 points of outlook a turn (the move to a space sharing
-# the look of another); not shared at the second (an action and its section show nothing yet).
-# These values: 0.045 a turn at 136 positions applied, where greedy loses 0.023 at 360.
-SAME_OUTLOOK = 4
-SAME_NEXT = 5
+# look; within the last SAME_NEXT, those that also open the same next choice. Shared by outlook
+# alone deeper than that (4, the choice of a space to move to among spaces that look alike),
+# quick's picks were worth greedy's at 97.7% of the decisions of greedy's own 2-player games of
+# the shipped game with the longest turns, and it took 42% of 200 games from greedy; with these
+# values 98.8-99.2% (greedy with another seed: 99.7%), 51.2% of 400 games, at half again the
+# positions (docs/experiments.md, "How deep quick shares a look").
+SAME_OUTLOOK = 2
+SAME_NEXT = 4
 
 
 class Node:
