@@ -79,3 +79,32 @@ def test_a_long_log_keeps_its_latest_lines():
         live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
     page = seat_page(live, 1)
     assert len(page["log"]) == LOG_LINES and page["log"] == log_from_the_start(live.setup, live.entries, 1)
+
+
+def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_in_the_games_words():
+    """Not the last choice made ("... P1 chooses pass"): the rules' sentences said since the seat's
+    last decision, then each thing that changed from the table it saw then, one entry per thing."""
+    hall = Hall(["apothebakery"], Store())
+    live = hall.table(hall.create("apothebakery", 2, {}, [], ["person", "person"], 11)["id"])
+    rnd = random.Random(11)
+    assert seat_page(live, 0)["since"] is None and seat_page(live, SPECTATOR)["since"] is None  # nothing decided yet
+    seen, foraged = set(), 0
+    while (d := live.decision()) is not None:
+        page = seat_page(live, d.actor)
+        since = page["since"]
+        if since is not None:
+            assert not any(" chooses " in s for s in since), since
+            seen.update(since)
+        before = dict(live.state["zones"])
+        choice = rnd.choice(d.options)
+        live.choose(d.actor, choice.id, live.state["step"])
+        nxt = live.decision()
+        if d.prompt.startswith("Forage which card") and choice.value in live.engine.game.enums["slot"]:
+            got = [c for c in live.state["zones"][f"resources/{d.actor}"] if c not in before[f"resources/{d.actor}"]]
+            if nxt is not None and nxt.actor == d.actor and got:  # what came of it is said at the very next decision
+                said = seat_page(live, d.actor)["since"]
+                assert any(s.startswith(f"P{d.actor + 1}'s resources: + ") for s in said), said
+                foraged += 1
+    assert foraged >= 3
+    assert {f"Round {n} of 6 begins" for n in range(2, 7)} <= seen  # the rules' own sentences
+    assert any(s.endswith("cannot heal anyone: no Cure whose elixirs they hold") for s in seen)
