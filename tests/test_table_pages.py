@@ -108,3 +108,28 @@ def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_
     assert foraged >= 3
     assert {f"Round {n} of 6 begins" for n in range(2, 7)} <= seen  # the rules' own sentences
     assert any(s.endswith("cannot heal anyone: no Cure whose elixirs they hold") for s in seen)
+
+
+def test_apothebakerys_table_shows_the_stamina_left_that_the_foraging_prompt_says():
+    """The stamina revealed (it sets the turn order) and the stamina left to spend are two
+    figures: the table shows each under its own words, the prompt's "N stamina left" is the
+    latter's, and its changes stay out of the log (the prompt says them)."""
+    import re
+
+    hall = Hall(["apothebakery"], Store())
+    live = hall.table(hall.create("apothebakery", 2, {}, [], ["person", "person"], 11)["id"])
+    rnd = random.Random(11)
+    asked = 0
+    while (d := live.decision()) is not None and asked < 12:
+        if m := re.match(r"Forage which card \((\d+) stamina left\)\?", d.prompt):
+            chips = {c["key"]: c for c in seat_page(live, d.actor)["counters"]}
+            left, revealed = chips[f"left_to_spend/{d.actor}"], chips[f"stamina/{d.actor}"]
+            assert (left["head"], left["value"]) == ("stamina left", m.group(1)), left
+            assert revealed["head"] == "stamina revealed" and revealed["value"] == str(
+                live.state["vars"][f"stamina/{d.actor}"]
+            )
+            asked += 1
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    assert asked == 12
+    told = [line for line in seat_page(live, 0)["log"] if line.startswith("  ")]  # not the choices' prompts
+    assert not any("stamina left" in line for line in told) and any("stamina revealed" in line for line in told)
