@@ -178,6 +178,7 @@ def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
         "game": "queens_wishes",
         "players": 2,
         "seats": ["person", "greedy"],
+        "names": ["", ""],
         "decisions": 1,
         "over": False,
         "watch": first["spectator"],
