@@ -251,9 +251,10 @@ def since_parts(game, before: dict, view: dict, seat: int) -> list[str]:
     """What changed on the table since `before` (a view of this seat's), one entry per thing in
     the log's words: a counter's change by its `says` sentence, else as `{change}` reads (`P2's
     VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came into and left a zone, a
-    face-down pile's count, a grid's pieces or cells. The seat's own things come first, then the
-    shared ones, then the other players', then the face-down piles' counts."""
-    said: list[tuple[int, str]] = []  # (0 yours, 1 shared, 2 another's, 3 a count; the words)
+    face-down pile's count, a grid's pieces or cells. The counters' own sentences (`says`) come
+    first, then the seat's own things, the shared ones, the other players', and the face-down
+    piles' counts last."""
+    said: list[tuple[int, str]] = []  # (-1 a `says`, 0 yours, 1 shared, 2 another's, 3 a count; the words)
 
     def whose(key: str) -> int:
         mine = owner(game, key)
@@ -264,7 +265,9 @@ def since_parts(game, before: dict, view: dict, seat: int) -> list[str]:
         if was == value or is_quiet(game, key) or key not in before["vars"]:
             continue
         if not labelled_flag(game, key) or value is True:  # a labelled flag reads as its label while true
-            said.append((whose(key), counter_change(game, key, was, value, seat)))
+            spec = game.counters.get(key.split("/", 1)[0])
+            first = -1 if spec is not None and spec.says else whose(key)  # the rules' own sentence leads
+            said.append((first, counter_change(game, key, was, value, seat)))
     for key, items in view["zones"].items():
         was = before["zones"].get(key, [])
         if key == "box" or items == was:

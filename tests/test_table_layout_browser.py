@@ -98,7 +98,7 @@ def test_what_changed_is_outlined_summarised_and_announced(site):
     socket_choose(server, row["id"], row["seats"][0]["token"], live.decision().options[0].id, step)
     wait_step(driver, live.state["step"])
     since = wait_for(driver, "#since")[0].text
-    assert since.startswith("Since your last decision:") and " chooses " not in since, since
+    assert since.startswith("Since your last decision:") and "P1 chooses" not in since, since
     assert since[len("Since your last decision: ") :].split(" — ")[0].split(" · ") == seat_page(live, 0)["since"]
     if live.decision().actor != 0:
         assert "e07a00" not in driver.execute_script(icon) and not driver.title.startswith("●")

@@ -83,7 +83,8 @@ def test_a_long_log_keeps_its_latest_lines():
 
 def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_in_the_games_words():
     """Not the last choice made ("... P1 chooses pass"): the rules' sentences said since the seat's
-    last decision, then each thing that changed from the table it saw then, one entry per thing."""
+    last decision, the others' latest choices, then each thing that changed from the table it saw
+    then, one entry per thing."""
     hall = Hall(["apothebakery"], Store())
     live = hall.table(hall.create("apothebakery", 2, {}, [], ["person", "person"], 11)["id"])
     rnd = random.Random(11)
@@ -93,7 +94,8 @@ def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_
         page = seat_page(live, d.actor)
         since = page["since"]
         if since is not None:
-            assert not any(" chooses " in s for s in since), since
+            assert not any(f"P{d.actor + 1} chooses " in s for s in since), since  # not the seat's own choice
+            assert sum(" chooses " in s for s in since) <= 2, since  # the others' latest two at most
             seen.update(since)
         before = dict(live.state["zones"])
         choice = rnd.choice(d.options)

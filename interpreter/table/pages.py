@@ -23,6 +23,7 @@ from meeple.interpreter.table.seats import concession_lines, part_of_game, ranke
 
 LOG_LINES = 300  # the latest log lines a page gets
 SINCE = 8  # the things the summary above the decision names; the rest are counted
+CHOICES = 2  # of which the other players' latest choices
 
 
 def scores_json(engine, state: dict, conceded=()) -> dict | None:
@@ -147,8 +148,8 @@ def build_page(live, seat) -> dict:
 
 def since_words(live, seat, view: dict) -> list[str] | None:
     """What changed for `seat` since its last decision, for the summary above the decision: the
-    rules' own sentences said since (`log`), then each thing that changed from the table as the
-    seat saw it just before that decision (so what came of the choice is said too: the cards
+    rules' own sentences said since (`log`), the other players' latest choices, then each thing
+    that changed from the table as the seat saw it just before that decision (so what came of the choice is said too: the cards
     drawn, the points scored), folded to one entry per thing in the log's words
     (summary_text.since_parts). None for a spectator, or before the seat's first decision."""
     if seat is None:
@@ -166,5 +167,13 @@ def since_words(live, seat, view: dict) -> list[str] | None:
             told[-1][1] += 1
         else:
             told.append([t, 1])
-    said = [t if n == 1 else f"{t} (× {n})" for t, n in told] + since_parts(live.engine.game, kept[1], view, seat)
-    return said[:SINCE] + ([f"and {len(said) - SINCE} more in the log"] if len(said) > SINCE else [])
+    # the others' latest choices: a bet, a pass or a pawn picked is news that may change nothing on the table
+    chosen = [
+        choice_text(e.get("title", ""), e["actor"], e["label"][seat])
+        for e in live.entries[at + 1 :]
+        if e["actor"] != seat and not e.get("private")
+    ]
+    said = [t if n == 1 else f"{t} (× {n})" for t, n in told] + chosen[-CHOICES:]
+    said += since_parts(live.engine.game, kept[1], view, seat)
+    more = len(said) - SINCE + len(chosen[:-CHOICES])
+    return said[:SINCE] + ([f"and {more} more in the log"] if more > 0 else [])
