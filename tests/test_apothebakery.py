@@ -465,7 +465,8 @@ class TestHealing:
         # an adventurer dies naturally from health loss per round".
         eng, state = fresh(players, zones={"oven/0": ["sp-free-sample-1"]})
         adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))  # adv-02: GV gv_vial
-        cast(eng, state, 0, "start of healing")
+        events = cast(eng, state, 0, "start of healing")
+        assert [e["text"] for e in events if e["e"] == "log"] == ["Free Sample is cast"]  # the spell's name, in words
         state = take(eng, state, "a1", "-1")  # 1 -> 0 hearts
         z = state["zones"]
         assert "adv-02" in z["adventurer_gone"] and kinds(z["inventory/0"]) == ([] if players == 1 else ["spectral"])
