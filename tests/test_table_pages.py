@@ -108,6 +108,8 @@ def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_
                 assert any(s.startswith(f"P{d.actor + 1}'s resources: + ") for s in said), said
                 foraged += 1
     assert foraged >= 3
+    counted = [int(s.split()[1]) for s in seen if s.startswith("and ") and s.endswith(" more in the log")]
+    assert counted and min(counted) > 0  # what the summary leaves out is counted, never "and -3 more"
     assert {f"Round {n} of 6 begins" for n in range(2, 7)} <= seen  # the rules' own sentences
     assert any(s.endswith("cannot heal anyone: no Cure whose elixirs they hold") for s in seen)
 

@@ -149,9 +149,10 @@ def build_page(live, seat) -> dict:
 def since_words(live, seat, view: dict) -> list[str] | None:
     """What changed for `seat` since its last decision, for the summary above the decision: the
     rules' own sentences said since (`log`), the other players' latest choices, then each thing
-    that changed from the table as the seat saw it just before that decision (so what came of the choice is said too: the cards
-    drawn, the points scored), folded to one entry per thing in the log's words
-    (summary_text.since_parts). None for a spectator, or before the seat's first decision."""
+    that changed from the table as the seat saw it just before that decision (so what came of
+    the choice is said too: the cards drawn, the points scored), folded to one entry per thing
+    in the log's words (summary_text.since_parts). None for a spectator, or before the seat's
+    first decision."""
     if seat is None:
         return None
     at = next((n for n in range(len(live.history) - 1, -1, -1) if live.history[n][1] == seat), None)
@@ -175,5 +176,5 @@ def since_words(live, seat, view: dict) -> list[str] | None:
     ]
     said = [t if n == 1 else f"{t} (× {n})" for t, n in told] + chosen[-CHOICES:]
     said += since_parts(live.engine.game, kept[1], view, seat)
-    more = len(said) - SINCE + len(chosen[:-CHOICES])
+    more = max(0, len(said) - SINCE) + len(chosen[:-CHOICES])  # the older choices are in the log too
     return said[:SINCE] + ([f"and {more} more in the log"] if more > 0 else [])
