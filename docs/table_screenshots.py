@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from meeple.dsl.compiler import shipped_rulesets  # noqa: E402
 from meeple.interpreter.table.app import create_app  # noqa: E402
-from tests.browser import Server, browser, need_chromium, placement_cell, socket_choose  # noqa: E402
+from tests.browser import Server, browser, need_chromium, placement_cell, socket_choose, wait_step  # noqa: E402
 
 STEPS = {"queens_wishes": 14, "wild_gardens": 24, "apothebakery": 40}
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -51,7 +51,7 @@ def main() -> None:
                             random.Random(3).choice(d.options).id,
                             live.state["step"],
                         )
-                        WebDriverWait(driver, 30).until(lambda b: b.find_elements(By.ID, "since"))
+                        wait_step(driver, live.state["step"])  # (a pawn picked changes nothing: no summary)
                         time.sleep(1.6)  # the outline's pulse is over: the picture shows what stays
                     path = ROOT / "docs" / "images" / f"table-{game}{suffix}.png"
                     path.parent.mkdir(exist_ok=True)

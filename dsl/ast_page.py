@@ -67,11 +67,14 @@ class PageOthers:
 
 @dataclass
 class FaceLine:
-    """A line of a card's face: a field (`suit`) or words with fields in braces."""
+    """A line of a card's face: a field (`suit`) or words with fields in braces, shown on every
+    card or (`when FIELD`) only on the cards whose FIELD is set and not zero."""
 
     kind: str  # "field" | "text"
     text: str
     span: Span = _span()
+    when: str = ""  # the field the line depends on ("" = always shown)
+    when_span: Span = _span()
 
 
 @dataclass

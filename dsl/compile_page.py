@@ -145,9 +145,15 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     ids = game.kinds[e.kind]
     fields = sorted({k for cid in ids for k in game.components[cid] if not k.startswith("_")} | {"id"})
     where = f"the face of `{e.kind}`"
-    lines: list[Any] = []  # field names, and templates (words and fields)
+    lines: list[tuple] = []  # (a field name or a template of words and fields, the field it is shown `when`)
     title = template(e.title, e.span, where, fields, e.kind) if e.title else None
     for line in e.lines:
+        if line.when and line.when not in fields:
+            raise fail(
+                f"{where} shows a line `when {line.when}`, which is not a field of `{e.kind}`",
+                line.when_span,
+                did_you_mean(line.when, fields, "field") or f"fields: {', '.join(fields)}",
+            )
         if line.kind == "field":
             if line.text not in fields:
                 raise fail(
@@ -155,9 +161,9 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
                     line.span,
                     did_you_mean(line.text, fields, "field") or f"fields: {', '.join(fields)}",
                 )
-            lines.append(line.text)
+            lines.append((line.text, line.when))
             continue
-        lines.append(template(line.text, line.span, where, fields, e.kind))
+        lines.append((template(line.text, line.span, where, fields, e.kind), line.when))
     enum = ""
     if e.colour:
         field_type = types.get(e.colour)
@@ -172,7 +178,9 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
     for cid in ids:
         comp = game.components[cid]
         said: list[str] = []
-        for line in lines:
+        for line, when in lines:
+            if when and not is_set(cid if when == "id" else comp.get(when)):
+                continue  # `when FIELD`: only on the cards whose FIELD is set
             if isinstance(line, str):
                 value = cid if line == "id" else comp.get(line)
                 if value is None or value == "" or value == []:
@@ -192,6 +200,11 @@ def face(e: ast.PageFace, game, declared: dict, types: dict) -> dict:
             card["colour"], card["mark"] = palette.get(value, PALETTE[0]), str(value)
         out[cid] = card
     return out
+
+
+def is_set(value) -> bool:
+    """Whether a card's field counts as set for a face line's `when`: not empty, zero or false."""
+    return value not in (None, "", [], 0, False)
 
 
 def template(text: str, span, where: str, fields: list, kind: str) -> list:

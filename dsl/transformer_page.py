@@ -57,10 +57,10 @@ class PageParts(Transformer):
         return node
 
     def face_field(self, meta, c):
-        return ast.FaceLine("field", str(c[0]), span=span_of(meta))
+        return ast.FaceLine("field", str(c[0]), span=span_of(meta), **_when(c))
 
     def face_text(self, meta, c):
-        return ast.FaceLine("text", _unquote(c[0]), span=span_of(meta))
+        return ast.FaceLine("text", _unquote(c[0]), span=span_of(meta), **_when(c))
 
     def face_colour(self, meta, c):
         return (str(c[0]), tok_span(c[0]))
@@ -70,3 +70,8 @@ class PageParts(Transformer):
 
     def colour_pair(self, meta, c):
         return (str(c[0]), _unquote(c[1]), span_of(meta))
+
+
+def _when(c) -> dict:
+    """A face line's `when FIELD`: the field it depends on, and where that is written."""
+    return {"when": str(c[1]), "when_span": tok_span(c[1])} if len(c) > 1 else {}

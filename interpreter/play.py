@@ -19,6 +19,7 @@ from meeple.interpreter import saves
 from meeple.interpreter.agents import choose as bot_choice
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.board_text import all_boards_text
+from meeple.interpreter.layout_text import laid_out_table
 from meeple.interpreter.render import choice_text, event_text, outcome_text, player_name, score_table, shown_event
 from meeple.interpreter.runner import choice_seen_by
 from meeple.interpreter.terminal import ask, choose
@@ -207,7 +208,7 @@ def play_at_terminal(
     if not hot_seat:  # the last moves of the bots; in hot-seat the final table says it all
         show_news(humans[0])
     print("", file=out)
-    print("\n".join(all_boards_text(g, state)), file=out)
+    print("\n".join(final_table(engine, state, None if hot_seat else humans[0])), file=out)
     scores = engine.scores(state)
     outcome = engine.outcome(state, scores)
     print("\n".join(score_table(scores, engine.ranking(state, scores), outcome=outcome)), file=out)
@@ -225,3 +226,13 @@ def pass_to(seat: int, out, clear: bool = True) -> None:
     ask(f"Pass to {player_name(seat)}, then press Enter. ")
     if tty:
         print(CLEAR, end="", file=screen, flush=True)
+
+
+def final_table(engine, state: dict, seat: int | None) -> list[str]:
+    """The table at the end, as `s` showed it during the game: arranged by the ruleset's layout
+    (as `seat` sees it; None in hot-seat: what everyone sees), else its grids and boards drawn."""
+    if engine.game.page is None:
+        return all_boards_text(engine.game, state)
+    view = engine.view(state, seat)
+    start = [f"start player: {player_name(view['first'])}"] if view["players"] > 1 else []
+    return ["The table at the end:"] + start + laid_out_table(engine, view, seat)

@@ -232,37 +232,9 @@ SINCE = 8  # the things "Changed since your last decision" names; the rest are c
 
 
 def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
-    """What changed on the table since `before` (the seat's view right after its last decision),
-    one entry per thing in the log's words: a counter's change by its `says` sentence, else as
-    `{change}` reads (`P2's VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came
-    into and left a zone, a face-down pile's count, a grid's pieces or cells. Nothing before a
-    seat's first decision."""
-    if before is None:
-        return []
-    said = []
-    for key, value in view["vars"].items():
-        was = before["vars"].get(key)
-        if was == value or is_quiet(game, key) or key not in before["vars"]:
-            continue
-        if not labelled_flag(game, key) or value is True:  # a labelled flag reads as its label while true
-            said.append(counter_change(game, key, was, value, seat))
-    for key, items in view["zones"].items():
-        was = before["zones"].get(key, [])
-        if key == "box" or items == was:
-            continue
-        if any(i.startswith(HIDDEN) for i in items + was):
-            if len(items) != len(was):
-                said.append(f"{key_label(game, key)}: {len(items)} face down (was {len(was)})")
-            continue
-        came, went = list(items), list(was)
-        for i in was:
-            if i in came:
-                came.remove(i)
-                went.remove(i)
-        moves = [f"+ {run}" for run in runs(game, came)] + [f"- {run}" for run in runs(game, went)]
-        said.append(f"{key_label(game, key)}: {', '.join(moves) or 'in a new order'}")
-    for key, grid in view["grids"].items():
-        said += grid_changes(game, key, before["grids"].get(key), grid)
+    """ "Changed since your last decision:" and what `since_parts` names, wrapped; nothing before
+    a seat's first decision."""
+    said = since_parts(game, before, view, seat) if before is not None else []
     if not said:
         return []
     parts = said[:SINCE] + ([f"and {len(said) - SINCE} more (s shows the table)"] if len(said) > SINCE else [])
@@ -273,6 +245,47 @@ def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
         else:
             lines.append("  " + part)
     return lines
+
+
+def since_parts(game, before: dict, view: dict, seat: int) -> list[str]:
+    """What changed on the table since `before` (a view of this seat's), one entry per thing in
+    the log's words: a counter's change by its `says` sentence, else as `{change}` reads (`P2's
+    VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came into and left a zone, a
+    face-down pile's count, a grid's pieces or cells. The counters' own sentences (`says`) come
+    first, then the seat's own things, the shared ones, the other players', and the face-down
+    piles' counts last."""
+    said: list[tuple[int, str]] = []  # (-1 a `says`, 0 yours, 1 shared, 2 another's, 3 a count; the words)
+
+    def whose(key: str) -> int:
+        mine = owner(game, key)
+        return 1 if mine is None else 0 if mine == seat else 2
+
+    for key, value in view["vars"].items():
+        was = before["vars"].get(key)
+        if was == value or is_quiet(game, key) or key not in before["vars"]:
+            continue
+        if not labelled_flag(game, key) or value is True:  # a labelled flag reads as its label while true
+            spec = game.counters.get(key.split("/", 1)[0])
+            first = -1 if spec is not None and spec.says else whose(key)  # the rules' own sentence leads
+            said.append((first, counter_change(game, key, was, value, seat)))
+    for key, items in view["zones"].items():
+        was = before["zones"].get(key, [])
+        if key == "box" or items == was:
+            continue
+        if any(i.startswith(HIDDEN) for i in items + was):
+            if len(items) != len(was):
+                said.append((3, f"{key_label(game, key)}: {len(items)} face down (was {len(was)})"))  # said last
+            continue
+        came, went = list(items), list(was)
+        for i in was:
+            if i in came:
+                came.remove(i)
+                went.remove(i)
+        moves = [f"+ {run}" for run in runs(game, came)] + [f"- {run}" for run in runs(game, went)]
+        said.append((whose(key), f"{key_label(game, key)}: {', '.join(moves) or 'in a new order'}"))
+    for key, grid in view["grids"].items():
+        said += [(whose(key), x) for x in grid_changes(game, key, before["grids"].get(key), grid)]
+    return [words for _, words in sorted(said, key=lambda x: x[0])]  # stable: the view's order within each
 
 
 SMALL = 4  # a shared pile of at most this many reads in the summary when it changed (a trick, a lot)

@@ -335,6 +335,15 @@ class TestAlchemy:
         push(eng, state, "process", p=0)  # no Transmute / Potency offer any more: straight to the pulls
         assert len(state["zones"]["inventory/0"]) == 3 + 2 and eng.decision(state) is None
 
+    def test_each_ability_offered_while_processing_says_what_it_costs(self):
+        eng, state = fresh(zones={"resources/0": ["res-berry-06"], "bag/water": WATERS})
+        push(eng, state, "process", p=0)
+        assert eng.decision(state).prompt == "Transmute it into another elixir (cost 1 mana)?"
+        state = take(eng, state, "water")
+        assert eng.decision(state).prompt == "Add 1 potency (cost 2 mana)?"  # the second ability costs 2
+        state = take(eng, state, "pass")
+        assert eng.decision(state).prompt == "Declare Rainbow for this pull (cost 2 mana)?"
+
     @pytest.mark.parametrize("mana,second", [(2, False), (3, True), (12, True)])
     def test_e32_costs_one_then_two(self, mana, second):
         eng, state = fresh(zones={"inventory/0": PLANTS[:2] + ["failed-20"]}, values={"mana/0": mana})
@@ -388,6 +397,16 @@ class TestHealing:
         z = state["zones"]
         assert state["vars"]["reputation/0"] == gain and z["cures_won/0"] == ["cure-01"] and z["cakes/0"] == ["dx-03"]
         assert len(z["oven/0"]) == 1 and z["inventory/0"] == [] and set(PLANTS[:2]) <= set(z["bag/plant"])
+
+    def test_a_player_who_can_heal_nobody_is_told_so_in_the_log(self):
+        eng, state = healing(2, ["pure-water-1"])  # no Cure on the table is paid with one water
+        events = push(eng, state, "heal_turn", p=0)
+        assert eng.decision(state) is None and state["vars"]["healed/0"] is False
+        said = [e for e in events if e["e"] == "log"]
+        assert [e["text"] for e in said] == ["P1 cannot heal anyone: no Cure whose elixirs they hold"], said
+        eng, state = healing(2, PLANTS[:2])
+        events = push(eng, state, "heal_turn", p=0)  # one to heal: asked, not told
+        assert eng.decision(state) is not None and not any(e["e"] == "log" for e in events)
 
     def test_e10_impure_rolls_minus1(self):
         eng, state = healing(2, ["pure-plant-1", "impure-plant-1"])
@@ -446,7 +465,8 @@ class TestHealing:
         # an adventurer dies naturally from health loss per round".
         eng, state = fresh(players, zones={"oven/0": ["sp-free-sample-1"]})
         adventurer(state, ("a1", "adv-02", "dx-03", "cure-01", 1))  # adv-02: GV gv_vial
-        cast(eng, state, 0, "start of healing")
+        events = cast(eng, state, 0, "start of healing")
+        assert [e["text"] for e in events if e["e"] == "log"] == ["Free Sample is cast"]  # the spell's name, in words
         state = take(eng, state, "a1", "-1")  # 1 -> 0 hearts
         z = state["zones"]
         assert "adv-02" in z["adventurer_gone"] and kinds(z["inventory/0"]) == ([] if players == 1 else ["spectral"])

@@ -120,6 +120,36 @@ def test_a_face_names_only_fields_of_its_component(tmp_path):
     assert "not a field holding an enum value" in info.value.format()
 
 
+def test_a_face_line_when_a_field_is_set_shows_only_on_the_cards_that_have_it(tmp_path):
+    (tmp_path / "crates.csv").write_text("id,name,suit,price,note\nc1,Crate,gold,2,fragile\nc2,Box,jade,0,\n")
+    rules = BASE.replace(
+        "grid field",
+        'component crate from "crates.csv":\n    suit: suit\n    price: int\n    note: text\n'
+        "zone offer: pile of crate\ngrid field",
+    )
+    path = tmp_path / "stalls.rules"
+    path.write_text(
+        rules + 'layout:\n    face crate: "costs {price}" when price, "handle with care" when note, price\n'
+    )
+    faces = load_game(path).page["faces"]
+    assert faces["c1"]["lines"] == ["costs 2", "handle with care", "price 2"]
+    assert faces["c2"]["lines"] == ["price 0"]  # a zero and an empty field: their `when` lines are left out
+    path.write_text(rules + 'layout:\n    face crate: "costs {price}" when prise\n')
+    with pytest.raises(MeepleError) as info:
+        load_game(path)
+    out = info.value.format()
+    assert out.startswith(f"{path}:20:38: error:") and "`when prise`, which is not a field of `crate`" in out, out
+    assert "^^^^^" in out and "did you mean `price`?" in out, out
+
+
+def test_the_apothebakery_forries_say_iridescent_only_when_they_are():
+    game = load_game(shipped_rulesets()["apothebakery"])
+    faces = {cid: game.page["faces"][cid]["lines"] for cid in game.kinds["forrie"]}
+    assert faces["f-plant-01"] == ["stamina 1, strength 1"]
+    assert faces["f-plant-iri"] == ["stamina 0, strength 0", "Iridescent"]
+    assert not any("iridescent 0" in " ".join(lines).lower() for lines in faces.values())
+
+
 def test_the_digest_leaves_the_layout_out():
     source = (
         BASE + '\nlayout:\n    area "A":\n        round\n\n    # a comment in the block\n    player:\n        coins\n'

@@ -92,6 +92,18 @@ def test_no_engine_words_in_what_the_header_says(name):
         assert engine_words(live.engine.game, said) == {}, (name, seat, said)
 
 
+@pytest.mark.parametrize("name", sorted(shipped_rulesets()))
+def test_the_header_numbers_the_round_it_names(name):
+    """A header that names the part of the game mid-play says which one ("round 3", "day 2"):
+    a bare "Round" tells a player nothing they can count on."""
+    for steps in (4, 30):
+        live = played_table(name, shipped_rulesets()[name], steps=steps)
+        if live.decision() is None:
+            continue
+        part = seat_page(live, 0)["part"]
+        assert part == "" or re.search(r"\d", part), (name, steps, part)
+
+
 def test_the_scan_finds_the_engine_words_it_looks_for():
     game = load_game(shipped_rulesets()["wild_gardens"])
     found = engine_words(

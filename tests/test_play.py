@@ -432,3 +432,17 @@ def test_the_whole_table_shows_shared_things_then_each_player_yours_marked_and_o
     assert any(line.startswith("  P1's secret Objectives: ") and secret in line for line in p1)  # yours by name
     assert "  P2's secret Objectives: 3 hidden" in p2  # another's, only as a count
     assert not any("=0 " in line + " " or "=false" in line for line in lines)  # zeros and false are left out
+
+
+def test_the_table_at_the_end_is_arranged_by_the_rulesets_layout(monkeypatch):
+    """As `s` shows it during the game: your area, the shared areas under their titles, the others'."""
+    scripted(monkeypatch, lambda prompt, n: "" if "confirm" in prompt else "1")
+    out = io.StringIO()
+    assert play_at_terminal(shipped("connect_four"), 2, 4, 0, ["random"], out) == 0
+    text = out.getvalue()
+    end = text[text.index("The table at the end:") :].splitlines()
+    engine = shipped("connect_four")
+    titles = [a["title"] for a in engine.game.page["areas"]]
+    assert end[1].startswith("start player:") and end[2] == "P1 (you)", end[:4]
+    assert all(title in end for title in titles) and "P2" in end, end  # the shared areas, then the other seat
+    assert end[-1].startswith("P2") or end[-1].startswith("P1")  # the scores follow the table

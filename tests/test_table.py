@@ -178,6 +178,7 @@ def test_the_lobby_lists_every_table_with_only_a_spectators_link(tmp_path):
         "game": "queens_wishes",
         "players": 2,
         "seats": ["person", "greedy"],
+        "names": ["", ""],
         "decisions": 1,
         "over": False,
         "watch": first["spectator"],
@@ -584,10 +585,7 @@ def test_a_cards_face_leaves_out_the_fields_its_title_already_says():
     comp = engine.game.components[forrie]
     face = card(engine, forrie)
     assert face["title"] == f"{comp['species']} Forrie" and face["mark"] == comp["species"], face
-    assert face["fields"] == [
-        f"stamina {comp['stamina']}, strength {comp['strength']}",
-        f"iridescent {comp['iridescent']}",
-    ]
+    assert face["fields"] == [f"stamina {comp['stamina']}, strength {comp['strength']}"]  # not iridescent: no line
     assert card(engine, "obj-11")["title"] == "Steady Hands"
 
 

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from meeple.interpreter.table.pages import seat_page
 from tests.browser import WAIT, Server, browser, need_chromium, screenshot, socket_choose, wait_for, wait_step
 
 pytest.importorskip("selenium")
@@ -90,14 +91,15 @@ def test_what_changed_is_outlined_summarised_and_announced(site):
     row, live, url = table_at(server, "apothebakery", 40)
     driver.get(url)
     wait_for(driver, "#table section.yours")
-    assert not driver.find_elements("css selector", "#since, .changed")  # a first look: nothing is "new"
+    assert not driver.find_elements("css selector", ".changed")  # a first look: nothing is outlined as "new"
     icon = "return document.getElementById('favicon').href"
     assert "e07a00" in driver.execute_script(icon) and driver.title.startswith("● Your turn")  # the tab says it
     step = live.state["step"]
     socket_choose(server, row["id"], row["seats"][0]["token"], live.decision().options[0].id, step)
     wait_step(driver, live.state["step"])
     since = wait_for(driver, "#since")[0].text
-    assert since.startswith("Since you last looked:") and "P1" in since, since
+    assert since.startswith("Since your last decision:") and "P1 chooses" not in since, since
+    assert since[len("Since your last decision: ") :].split(" — ")[0].split(" · ") == seat_page(live, 0)["since"]
     if live.decision().actor != 0:
         assert "e07a00" not in driver.execute_script(icon) and not driver.title.startswith("●")
     assert driver.find_elements("css selector", "#table .changed")

@@ -312,3 +312,11 @@ def test_a_seat_renames_itself_a_bounded_number_of_times():
         m = ws.receive_json()
         assert m["type"] == "error" and f"at most {RENAMES} times" in m["message"]
     assert c.app.state.hall.table(t["id"]).names()[0] == f"Ann {RENAMES - 1}"
+
+
+def test_the_list_of_tables_names_the_players_once_named():
+    c = client(games=GAMES)
+    t = new_table(c, game="tic_tac_toe", seats=("person", "person"), names=["Ann", ""])
+    assert c.get("/api/tables").json()["tables"][0]["names"] == ["Ann", ""]
+    send(c, t, 1, {"type": "name", "name": "Bob"})  # named on its page later: listed so
+    assert c.get("/api/tables").json()["tables"][0]["names"] == ["Ann", "Bob"]

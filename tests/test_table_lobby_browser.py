@@ -71,6 +71,10 @@ def test_names_typed_in_the_lobby_are_shown_as_text_and_the_creator_gets_the_lin
     assert [a.text for a in links] == ["Ann (P1)'s seat", "<b>Bob</b> (P2)'s seat"]
     assert not driver.find_elements(By.CSS_SELECTOR, "#link-list b")  # a name is text, never markup
     first = [a.get_attribute("href") for a in links]
+    # the list of tables names the players too (newest first)
+    WebDriverWait(driver, WAIT).until(lambda d: "Ann" in text(d, "li.open-table .hint"))
+    listed = text(driver, "li.open-table .hint")
+    assert listed.startswith("Ann, <b>Bob</b> - 0 decisions") and "a person" not in listed, listed
     screenshot(driver, "lobby-names")
     driver.refresh()  # the links are gone from the page; the browser that made the table can have them again
     wait_for(driver, "button.again")[0].click()

@@ -79,3 +79,61 @@ def test_a_long_log_keeps_its_latest_lines():
         live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
     page = seat_page(live, 1)
     assert len(page["log"]) == LOG_LINES and page["log"] == log_from_the_start(live.setup, live.entries, 1)
+
+
+def test_the_summary_above_the_decision_says_what_came_of_the_seats_last_choice_in_the_games_words():
+    """Not the last choice made ("... P1 chooses pass"): the rules' sentences said since the seat's
+    last decision, the others' latest choices, then each thing that changed from the table it saw
+    then, one entry per thing."""
+    hall = Hall(["apothebakery"], Store())
+    live = hall.table(hall.create("apothebakery", 2, {}, [], ["person", "person"], 11)["id"])
+    rnd = random.Random(11)
+    assert seat_page(live, 0)["since"] is None and seat_page(live, SPECTATOR)["since"] is None  # nothing decided yet
+    seen, foraged = set(), 0
+    while (d := live.decision()) is not None:
+        page = seat_page(live, d.actor)
+        since = page["since"]
+        if since is not None:
+            assert not any(f"P{d.actor + 1} chooses " in s for s in since), since  # not the seat's own choice
+            assert sum(" chooses " in s for s in since) <= 2, since  # the others' latest two at most
+            seen.update(since)
+        before = dict(live.state["zones"])
+        choice = rnd.choice(d.options)
+        live.choose(d.actor, choice.id, live.state["step"])
+        nxt = live.decision()
+        if d.prompt.startswith("Forage which card") and choice.value in live.engine.game.enums["slot"]:
+            got = [c for c in live.state["zones"][f"resources/{d.actor}"] if c not in before[f"resources/{d.actor}"]]
+            if nxt is not None and nxt.actor == d.actor and got:  # what came of it is said at the very next decision
+                said = seat_page(live, d.actor)["since"]
+                assert any(s.startswith(f"P{d.actor + 1}'s resources: + ") for s in said), said
+                foraged += 1
+    assert foraged >= 3
+    counted = [int(s.split()[1]) for s in seen if s.startswith("and ") and s.endswith(" more in the log")]
+    assert counted and min(counted) > 0  # what the summary leaves out is counted, never "and -3 more"
+    assert {f"Round {n} of 6 begins" for n in range(2, 7)} <= seen  # the rules' own sentences
+    assert any(s.endswith("cannot heal anyone: no Cure whose elixirs they hold") for s in seen)
+
+
+def test_apothebakerys_table_shows_the_stamina_left_that_the_foraging_prompt_says():
+    """The stamina revealed (it sets the turn order) and the stamina left to spend are two
+    figures: the table shows each under its own words, the prompt's "N stamina left" is the
+    latter's, and its changes stay out of the log (the prompt says them)."""
+    import re
+
+    hall = Hall(["apothebakery"], Store())
+    live = hall.table(hall.create("apothebakery", 2, {}, [], ["person", "person"], 11)["id"])
+    rnd = random.Random(11)
+    asked = 0
+    while (d := live.decision()) is not None and asked < 12:
+        if m := re.match(r"Forage which card \((\d+) stamina left\)\?", d.prompt):
+            chips = {c["key"]: c for c in seat_page(live, d.actor)["counters"]}
+            left, revealed = chips[f"left_to_spend/{d.actor}"], chips[f"stamina/{d.actor}"]
+            assert (left["head"], left["value"]) == ("stamina left", m.group(1)), left
+            assert revealed["head"] == "stamina revealed" and revealed["value"] == str(
+                live.state["vars"][f"stamina/{d.actor}"]
+            )
+            asked += 1
+        live.choose(d.actor, rnd.choice(d.options).id, live.state["step"])
+    assert asked == 12
+    told = [line for line in seat_page(live, 0)["log"] if line.startswith("  ")]  # not the choices' prompts
+    assert not any("stamina left" in line for line in told) and any("stamina revealed" in line for line in told)

@@ -186,8 +186,9 @@ def test_a_hot_seat_game_of_tic_tac_toe_by_row_and_column(tmp_path):
         child.sendline(cell)
     child.expect(pexpect.EOF)
     lines = child.before.replace("\r", "").rstrip().splitlines()
-    top = max(i for i, ln in enumerate(lines) if ln.startswith("board ("))
-    assert lines[top + 2].split() == ["1", "x", "x", "x"]  # the final board
+    top = max(i for i, ln in enumerate(lines) if ln.strip().startswith("board ("))
+    assert lines[top + 2].split() == ["1", "x", "x", "x"]  # the final board, in its layout's area
+    assert "The table at the end:" in lines and "The board" in lines[lines.index("The table at the end:") :]
     assert lines[-3].startswith("player") and re.match(r"P1 .* 1$", lines[-2]) and re.match(r"P2 .* 2$", lines[-1])
 
 

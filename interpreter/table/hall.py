@@ -446,6 +446,8 @@ class Hall:
                     "game": row["ruleset"],
                     "players": row["players"],
                     "seats": [s["agent"] for s in row["seats"]],
+                    # each seat's name as given ("" for none): public, the pages say it to everyone
+                    "names": [s.get("name") or "" for s in (live.row if live is not None else row)["seats"]],
                     "decisions": counts.get(row["id"], 0),
                     "over": live.decision() is None if live is not None else None,
                     "watch": f"/table/{row['id']}?token={row['spectator']}",

@@ -92,6 +92,7 @@ class LiveTable:
         self.version = 0  # bumped on every change; pages ignore older updates
         self.bot_error: str | None = None  # why the bot to move cannot (a rule error); cleared by any change
         self.built: dict = {}  # seat -> (what it was built from, its page): pages.seat_page
+        self.looked: dict = {}  # seat -> (the state before its last decision, its view of it): pages.since_words
         for n, choice in enumerate(store.choices(self.id) if store else [], 1):
             try:
                 self.commit(choice, record=False)
@@ -211,6 +212,7 @@ class LiveTable:
             "private": index is not None and private_pass(d, index),  # the others never hear of it
             "label": {v: label if who is None or v in who else "something hidden" for v in self.viewers()},
             "lines": self._texts(events, state, note),
+            "told": self._told(events, state),
         }
         return {
             "n": len(self.choices) + 1,
@@ -332,6 +334,19 @@ class LiveTable:
     # ------------------------------------------------------------- words
     def viewers(self) -> list:
         return list(range(self.players)) + [None]
+
+    def _told(self, events: list, after: dict) -> dict:
+        """The rules' own sentences among the events (`log`), per viewer: the summary of what
+        changed says them first (pages.since_words)."""
+        game = self.engine.game
+        return {
+            v: [
+                event_text(game, e, NOBODY if v is None else v)
+                for e in visible_events(game, events, v, after)
+                if e["e"] == "log"
+            ]
+            for v in self.viewers()
+        }
 
     def _texts(self, events: list, after: dict, note: str = "") -> dict:
         return {v: viewer_lines(self.engine.game, events, v, after) + ([note] if note else []) for v in self.viewers()}

@@ -16,11 +16,14 @@ The pages are shared, so nothing may change one after it is built.
 from __future__ import annotations
 
 from meeple.interpreter.render import choice_text, player_name
+from meeple.interpreter.summary_text import since_parts
 from meeple.interpreter.table.bots import SPECTATOR
 from meeple.interpreter.table.model import decision_json, table_picture
 from meeple.interpreter.table.seats import concession_lines, part_of_game, ranked_without, say_names, seating
 
 LOG_LINES = 300  # the latest log lines a page gets
+SINCE = 8  # the things the summary above the decision names; the rest are counted
+CHOICES = 2  # of which the other players' latest choices
 
 
 def scores_json(engine, state: dict, conceded=()) -> dict | None:
@@ -136,7 +139,42 @@ def build_page(live, seat) -> dict:
         "scores": scores_json(engine, state, live.conceded()),
         **seating(live, seat),
         "part": part_of_game(g, view),  # the header's "round 3"
+        "since": since_words(live, viewer, view),
     }
     if page["names"] == [player_name(p) for p in range(len(page["names"]))]:
         return page  # nobody named: the page as built, its rows shared with the last one (patches stay small)
     return say_names(page, page["names"])
+
+
+def since_words(live, seat, view: dict) -> list[str] | None:
+    """What changed for `seat` since its last decision, for the summary above the decision: the
+    rules' own sentences said since (`log`), the other players' latest choices, then each thing
+    that changed from the table as the seat saw it just before that decision (so what came of
+    the choice is said too: the cards drawn, the points scored), folded to one entry per thing
+    in the log's words (summary_text.since_parts). None for a spectator, or before the seat's
+    first decision."""
+    if seat is None:
+        return None
+    at = next((n for n in range(len(live.history) - 1, -1, -1) if live.history[n][1] == seat), None)
+    if at is None:
+        return None
+    state = live.history[at][0]
+    kept = live.looked.get(seat)
+    if kept is None or kept[0] is not state:  # the view before that decision, built once
+        kept = live.looked[seat] = (state, live.engine.view(state, seat))
+    told: list[list] = []  # [sentence, times]: a sentence said again at once is said once, counted
+    for t in (t for e in live.entries[at:] for t in e.get("told", {}).get(seat, [])):
+        if told and told[-1][0] == t:
+            told[-1][1] += 1
+        else:
+            told.append([t, 1])
+    # the others' latest choices: a bet, a pass or a pawn picked is news that may change nothing on the table
+    chosen = [
+        choice_text(e.get("title", ""), e["actor"], e["label"][seat])
+        for e in live.entries[at + 1 :]
+        if e["actor"] != seat and not e.get("private")
+    ]
+    said = [t if n == 1 else f"{t} (× {n})" for t, n in told] + chosen[-CHOICES:]
+    said += since_parts(live.engine.game, kept[1], view, seat)
+    more = max(0, len(said) - SINCE) + len(chosen[:-CHOICES])  # the older choices are in the log too
+    return said[:SINCE] + ([f"and {more} more in the log"] if more > 0 else [])

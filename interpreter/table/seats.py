@@ -23,7 +23,7 @@ from meeple.interpreter.table.bots import PERSON, SPECTATOR
 SEAT_WORD = re.compile(r"\bP([1-9][0-9]?)\b")
 # what a page reads (text) and what holds it (containers); ids, keys and values are left alone
 TEXT = {"log", "prompt", "label", "short", "said", "fields", "text", "part", "head", "value", "who"}
-TEXT |= {"outcome", "first", "bot_error", "standing", "taken"}
+TEXT |= {"outcome", "first", "bot_error", "standing", "taken", "since"}
 CONTAINERS = {"decision", "options", "requests", "zones", "cards", "counters", "grids", "boards", "spaces", "scores"}
 CONTAINERS |= {"players"}  # the scores' players, whose `name` is text
 

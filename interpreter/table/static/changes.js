@@ -83,8 +83,16 @@ function markChanges(root, ch) {
   return n;
 }
 
-function changeSummary(ch, marked) {
-  // above the decision: what was chosen since you last looked (the log's choice lines), briefly
+function changeSummary(ch, marked, since) {
+  // above the decision: what changed since this seat's last decision, as the server folds it in
+  // the game's words (the rules' sentences, then each thing changed: pages.since_words); a
+  // spectator, or a seat before its first decision, reads the choices made since it last looked
+  if (since) {
+    if (!since.length) return null;
+    return el("div", {class: "since", id: "since"},
+      el("strong", {}, "Since your last decision: "), since.join(" · "),
+      marked ? el("span", {class: "since-marked"}, ` — ${marked} ${marked === 1 ? "thing" : "things"} outlined on the table`) : "");
+  }
   if (!ch || !ch.lines.length) return null;
   const choices = ch.lines.filter((l) => !l.startsWith("  ")).map((l) => l.trim());
   const shown = choices.slice(-4);

@@ -70,6 +70,12 @@ function copyButton(link, what) {
   return button;
 }
 
+function seatSaid(agent, name, i) {
+  // a seat in the list of tables: its player's name when given ("Ann"), else "P1 a person" or "P2 bot greedy"
+  if (agent === "person") return name || `${playerName(i)} a person`;
+  return `${name || playerName(i)} bot ${agent}`;
+}
+
 function titleOf(name) {
   const g = games.find((x) => x.name === name);
   return g ? g.title : name;
@@ -83,7 +89,7 @@ async function drawTables() {
     if (t.next && mine[t.id] && !mine[t.next]) { keepCreated(t.next, mine[t.id]); mine[t.next] = mine[t.id]; }
   list.replaceChildren(...reply.tables.map((t) => el("li", {class: "open-table", "data-table": t.id},
     el("a", {href: t.watch, target: "_blank"}, `${titleOf(t.game)}, ${t.players} players`), " ",
-    el("span", {class: "hint"}, t.seats.map((s, i) => `${playerName(i)} ${s === "person" ? "a person" : "bot " + s}`).join(", ")
+    el("span", {class: "hint"}, t.seats.map((s, i) => seatSaid(s, (t.names || [])[i], i)).join(", ")
       + ` - ${t.decisions} decision${t.decisions === 1 ? "" : "s"}` + (t.over ? " - finished" : "")),
     mine[t.id] ? [" ", el("button", {type: "button", class: "again", "data-again": t.id, onclick: () => linksAgain(t.id, mine[t.id])},
       "Your links")] : null)));

@@ -237,7 +237,7 @@ function render() {
   const scores = drawScores(t.scores);
   document.getElementById("scores").replaceChildren(...(scores ? [scores] : []));
   drawTable(document.getElementById("table"), t, hooks);
-  const summary = changeSummary(ch, markChanges(document.getElementById("table"), ch));
+  const summary = changeSummary(ch, markChanges(document.getElementById("table"), ch), t.since);
   if (summary) panel.prepend(summary);
   if (ch && ch !== announced.ch && t.version !== announced.version) { announce(ch); announced = {ch, version: t.version}; }
   drawLog(document.getElementById("log"), t.log);
