@@ -341,7 +341,12 @@ class MeepleState(pyspiel.State):
         anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
         now = self.current_player()
         if (player is None or player == now) and now is not _TERMINAL:
-            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else self._legal_actions(now)
+            if now is _CHANCE:
+                return [a for a, _ in self.chance_outcomes()]
+            plain, g = self._plain, self.meeple
+            if g.space:
+                return g.space.legal(plain.state["pending"], plain.picked)
+            return encoding.legal_actions(g.engine, plain.state, g.action_count)
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
     def is_chance_node(self):
@@ -430,11 +435,18 @@ class MeepleState(pyspiel.State):
         engine, plain = g.engine, self._plain
         data = plain.state
         n = engine.option_count(data)
-        if g.space:
+        space = g.space
+        pending = data["pending"]
+        # A decision of plain options (most): the action's place among them, looked up once.
+        index = space.plain(pending) if space and n and not plain.picked else None
+        at = _at(index, action) if index is not None and type(action) is int else None
+        if at is not None:
+            action, actions = at, (action,)
+        elif space:
             if not n:
                 raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
             try:  # a legal action gives its option's place (below n)
-                action, picked = g.space.choose(data["pending"], plain.picked, action)
+                action, picked = space.choose(pending, plain.picked, action)
             except (ValueError, TypeError):
                 raise pyspiel.SpielError(
                     f"action {action!r} is not legal now: the legal actions are "
@@ -443,15 +455,23 @@ class MeepleState(pyspiel.State):
             if action is None:  # an item of a set: the set is not complete yet
                 plain.picked = picked
                 return
+            value = pending["options"][action]
+            # The option's actions, for the information state tensor (meeple.infostate).
+            actions = (
+                tuple(sorted(space.index(x, pending) for x in value)) + (space.DONE,)
+                if space.is_set(value)
+                else (space.index(value, pending),)
+            )
         elif not (type(action) is int and 0 <= action < min(n, g.action_count)):
             n = min(n, g.action_count)
             raise pyspiel.SpielError(
                 f"action {action!r} is not legal now: "
                 + (f"the legal actions are 0 to {n - 1}" if n else "the game is over")
             )
+        else:
+            actions = (action,)
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
-        pending = data["pending"]
         value = pending["options"][action]
         secret = pending["secret"] if "secret" in pending else getattr(engine.pending_op(data), "secret", False)
         # (Who sees it: a game without components names none in its options: everyone does.)
@@ -469,18 +489,6 @@ class MeepleState(pyspiel.State):
         else:
             self.data = engine.apply(data, action, inplace=False, events=False)[0]
         plain.picked = []
-        # The option's actions, for the information state tensor (meeple.infostate).
-        if g.space:
-            index = g.space.plain(pending)
-            actions = (
-                (index[action],)
-                if index is not None
-                else tuple(sorted(g.space.index(x, pending) for x in value)) + (g.space.DONE,)
-                if g.space.is_set(value)
-                else (g.space.index(value, pending),)
-            )
-        else:
-            actions = (action,)
         plain.told.append((pending["actor"], value, who, actions))  # made into text when asked (seen)
 
     def _action_to_string(self, player, action):
@@ -519,6 +527,14 @@ class MeepleState(pyspiel.State):
         if self.data is None:
             return "" if self._plain.chance is None else f"chance: {self._plain.chance[3]} outcomes"
         return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+
+
+def _at(index: list, action: int) -> int | None:
+    """The place of an action among a decision's (None: not one of them)."""
+    try:
+        return index.index(action)
+    except ValueError:
+        return None
 
 
 def action_names(d) -> list[str]:

@@ -190,6 +190,7 @@ class MeepleEnv(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         self._masks: dict = {}  # legal actions -> their mask (see _mask)
+        self._masks_by_list: dict = {}  # id of meeple.spaces's list of a decision's actions -> (it, its mask)
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
@@ -281,7 +282,7 @@ class MeepleEnv(AECEnv):
         pending = state["pending"]
         if pending is not None and not state["over"] and pending["actor"] == seat:
             if self.space:
-                mask = self._mask(self.space.legal(pending, self.picked))
+                mask = self._mask(pending)
             else:
                 mask = np.zeros(self.action_count, np.int8)
                 mask[: min(len(pending["options"]), self.action_count)] = 1
@@ -292,9 +293,17 @@ class MeepleEnv(AECEnv):
         view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
-    def _mask(self, legal: list) -> np.ndarray:
-        """The mask of these legal actions: a copy of the one made the last time they were the
-        same (a decision comes back often: a column to drop into, a card of a hand)."""
+    def _mask(self, pending: dict) -> np.ndarray:
+        """The mask of the seat's legal actions: a copy of the one made the last time they were
+        the same (a decision comes back often: a column to drop into, a card of a hand). A
+        decision of plain options is first looked up by the list of its actions meeple.spaces
+        keeps for its choice (the same list while the options are the same), without hashing."""
+        plain = self.space.plain(pending) if not self.picked else None
+        if plain is not None:
+            known = self._masks_by_list.get(id(plain))
+            if known is not None and known[0] is plain:
+                return known[1].copy()
+        legal = self.space.legal(pending, self.picked)
         key = tuple(legal)
         mask = self._masks.get(key)
         if mask is None:
@@ -302,6 +311,10 @@ class MeepleEnv(AECEnv):
                 self._masks.clear()
             mask = self._masks[key] = np.zeros(self.action_count, np.int8)
             mask[legal] = 1
+        if plain is not None:
+            if len(self._masks_by_list) >= 4096:
+                self._masks_by_list.clear()
+            self._masks_by_list[id(plain)] = (plain, mask)  # the list kept, so that its id stays its own
         return mask.copy()
 
     # ------------------------------------------------------------- for people
