@@ -199,6 +199,7 @@ class MeepleGame(pyspiel.Game):
         # Without draws a step runs in place; with them on a copy (a step may be run again).
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.named = bool(g.components)  # whether an option can name a component (seen_by)
+        self.secret_ops = any(getattr(op, "secret", False) for b in g.blocks for op in b.ops)  # a secret choice
         self.declared_length = p["max_game_length"]
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (
@@ -370,7 +371,7 @@ class MeepleState(pyspiel.State):
             plain.chance,
             plain.picked,
             len(plain.told),
-            self.current_player(),
+            self.current_player() if plain.player is None else plain.player,
         )
         self._take(action)
         plain.undo.append(before)
@@ -434,9 +435,9 @@ class MeepleState(pyspiel.State):
             return
         engine, plain = g.engine, self._plain
         data = plain.state
-        n = engine.option_count(data)
-        space = g.space
         pending = data["pending"]
+        n = 0 if pending is None or data["over"] else len(pending["options"])  # engine.option_count
+        space = g.space
         # A decision of plain options (most): the action's place among them, looked up once.
         index = space.plain(pending) if space and n and not plain.picked else None
         at = _at(index, action) if index is not None and type(action) is int else None
@@ -473,7 +474,9 @@ class MeepleState(pyspiel.State):
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
         value = pending["options"][action]
-        secret = pending["secret"] if "secret" in pending else getattr(engine.pending_op(data), "secret", False)
+        secret = (
+            pending["secret"] if "secret" in pending else g.secret_ops and getattr(engine.pending_op(data), "secret", False)
+        )
         # (Who sees it: a game without components names none in its options: everyone does.)
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
         if g.draws:

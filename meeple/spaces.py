@@ -317,10 +317,11 @@ class ActionSpace:
 
     def legal(self, pending: dict, picked: list) -> list[int]:
         """The legal actions of a decision, sorted, `picked` the set's items chosen so far."""
-        options = pending["options"]
         plain = self.plain(pending)
         if plain is not None:
-            return list(self._last[2]) if self._last[0] is pending else sorted(plain)  # a copy: callers may change it
+            last = self._last
+            return list(last[2]) if last[0] is pending else sorted(plain)  # a copy: callers may change it
+        options = pending["options"]
         out = set()
         for v in options:
             if not self.is_set(v):
