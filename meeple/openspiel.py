@@ -363,11 +363,12 @@ class MeepleState(pyspiel.State):
 
     def _apply_action(self, action):
         plain = self._plain
-        # What undo_action restores. With draws a step runs on a copy, so the state before stays
-        # as it was; without, in place, and undo_action plays the game again to the step before.
+        # What undo_action restores. With draws (or in a resampled world, which no moves lead
+        # to) a step runs on a copy, so the state before stays as it was; else in place, and
+        # undo_action plays the game again to the step before.
         data = plain.state
         before = (
-            data if data is None or self.meeple.draws else _REPLAY,
+            data if data is None or self.meeple.draws or not plain.replayable else _REPLAY,
             plain.chance,
             plain.picked,
             len(plain.told),
@@ -475,7 +476,9 @@ class MeepleState(pyspiel.State):
         # read off the pending options, without making every option's label.
         value = pending["options"][action]
         secret = (
-            pending["secret"] if "secret" in pending else g.secret_ops and getattr(engine.pending_op(data), "secret", False)
+            pending["secret"]
+            if "secret" in pending
+            else g.secret_ops and getattr(engine.pending_op(data), "secret", False)
         )
         # (Who sees it: a game without components names none in its options: everyone does.)
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
