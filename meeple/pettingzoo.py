@@ -174,6 +174,7 @@ class MeepleEnv(AECEnv):
         # Seeds for resets without one: after reset(seed=s), following from s, so that a seeded run
         # of several episodes replays; before any, from the operating system.
         self._seeds = random.Random()
+        self._reseed: int | None = None  # the last reset's seed, until the generator is seeded with it
         self.max_decisions = max_decisions
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         self.space = ActionSpace(g, n) if actions == "rules" else None
@@ -190,6 +191,8 @@ class MeepleEnv(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         self._masks: dict = {}  # legal actions -> their mask (see _mask)
+        self._none = np.zeros(self.action_count, np.int8)  # the mask of a seat not asked
+        self._none.flags.writeable = False
         self._masks_by_list: dict = {}  # id of meeple.spaces's list of a decision's actions -> (it, its mask)
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
@@ -207,18 +210,19 @@ class MeepleEnv(AECEnv):
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            seed = checks.seed(seed)
-            self._seeds.seed(seed)
-            self.seed_used = seed
+            self.seed_used = self._reseed = checks.seed(seed)  # seeded when a reset without one needs it
         else:
+            if self._reseed is not None:  # (seeding a generator costs more than a tic-tac-toe step)
+                self._seeds.seed(self._reseed)
+                self._reseed = None
             self.seed_used = self._seeds.randrange(2**31)
         self.state_data, _ = self.engine.start(self.players, self.seed_used)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        agents = self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in agents}
         self.decisions = 0
         self.picked = []
         self._after_move()
@@ -287,22 +291,22 @@ class MeepleEnv(AECEnv):
                 mask = np.zeros(self.action_count, np.int8)
                 mask[: min(len(pending["options"]), self.action_count)] = 1
         else:
-            mask = np.zeros(self.action_count, np.int8)
+            mask = self._none
         if self.space:
             return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
         view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     def _mask(self, pending: dict) -> np.ndarray:
-        """The mask of the seat's legal actions: a copy of the one made the last time they were
-        the same (a decision comes back often: a column to drop into, a card of a hand). A
-        decision of plain options is first looked up by the list of its actions meeple.spaces
-        keeps for its choice (the same list while the options are the same), without hashing."""
+        """The mask of the seat's legal actions: the one made the last time they were the same
+        (a decision comes back often: a column to drop into, a card of a hand), shared and so
+        read-only. A decision of plain options is first looked up by the list of its actions
+        meeple.spaces keeps for its choice (the same list while the options are), unhashed."""
         plain = self.space.plain(pending) if not self.picked else None
         if plain is not None:
             known = self._masks_by_list.get(id(plain))
             if known is not None and known[0] is plain:
-                return known[1].copy()
+                return known[1]
         legal = self.space.legal(pending, self.picked)
         key = tuple(legal)
         mask = self._masks.get(key)
@@ -311,11 +315,12 @@ class MeepleEnv(AECEnv):
                 self._masks.clear()
             mask = self._masks[key] = np.zeros(self.action_count, np.int8)
             mask[legal] = 1
+            mask.flags.writeable = False
         if plain is not None:
             if len(self._masks_by_list) >= 4096:
                 self._masks_by_list.clear()
             self._masks_by_list[id(plain)] = (plain, mask)  # the list kept, so that its id stays its own
-        return mask.copy()
+        return mask
 
     # ------------------------------------------------------------- for people
     def option_labels(self) -> list[str]:

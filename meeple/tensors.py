@@ -171,25 +171,24 @@ class TensorEncoder:
             if len(now) > cells:
                 now = now[:cells]
             was = memo.cells[n]
-            if now == was and placed == memo.pieces[n]:
-                continue
             width = len(codes) + 1
-            other = width - 1
             if was is not None and len(was) == len(now):  # the cells that changed, found in C
                 for i in compress(range(len(now)), map(is_not, now, was)):
-                    mv[at + i * width + codes.get(was[i], other)] = 0
-                    mv[at + i * width + codes.get(now[i], other)] = 1
+                    mv[at + i * width + codes.get(was[i], width - 1)] = 0
+                    mv[at + i * width + codes.get(now[i], width - 1)] = 1
+                    was[i] = now[i]
             else:
                 mv[at : at + cells * width] = zero[: cells * width]
                 for i, c in enumerate(now):
-                    mv[at + i * width + codes.get(c, other)] = 1
+                    mv[at + i * width + codes.get(c, width - 1)] = 1
+                memo.cells[n] = now[:]
             if placed != memo.pieces[n]:
                 start = at + cells * width
                 mv[start : start + len(pieces)] = zero[: len(pieces)]
                 for p in placed:
                     if p[0] in pieces:
                         mv[pieces[p[0]]] = 1
-            memo.cells[n], memo.pieces[n] = now[:], placed[:]
+                memo.pieces[n] = placed[:]
         values = seen_vars(game, state["vars"], state["players"], seat) if memo.secret else state["vars"]
         read = memo.values
         for n, (key, at, scale, value, secret) in enumerate(self.counters):
@@ -203,13 +202,20 @@ class TensorEncoder:
         pending = state["pending"]
         if pending is not None and pending["actor"] != seat and pending.get("interrupt"):
             pending = None  # another's offer to act now is not seen (state.seen_pending)
-        head = self._head_slots(state["phase"], pending, state["over"], seat, picked)
-        if head != memo.head:
+        # What the head shows, compared before its places are worked out (most steps: as before).
+        shown = (
+            state["phase"],
+            None if pending is None or state["over"] else pending["actor"],
+            pending.get("line", 0) if pending is not None and pending["actor"] == seat else None,
+            tuple(picked),
+        )
+        if shown != memo.shown:
+            head = self._head_slots(state["phase"], pending, state["over"], seat, picked)
             for slot in memo.head:
                 mv[slot] = 0
             for slot in head:
                 mv[slot] += 1
-            memo.head = head
+            memo.head, memo.shown = head, shown
         return memo.base.copy()
 
     def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
@@ -301,6 +307,7 @@ class _Memo:
         self.base = np.zeros(enc.size, np.float32)  # the seat's tensor as last made
         self.mv = memoryview(self.base)  # written through (see TensorEncoder.seat_tensor)
         self.head: list[int] = []  # the places of the head's 1s in it
+        self.shown: tuple | None = None  # what the head was made from (see seat_tensor)
         self.zones: list = [None] * len(enc.zones)
         self.visible = [can_see(game, key, seat) for key, _, _ in enc.zones]  # fixed by the rules
         width = 2 + len(enc.backs)
