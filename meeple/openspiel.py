@@ -423,8 +423,9 @@ class MeepleState(pyspiel.State):
         return out
 
     def _take(self, action):
-        g = self.meeple
-        if self.data is None:
+        g, plain = self.meeple, self._plain
+        data = plain.state
+        if data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
             if not (type(action) is int and 0 <= action < k):
                 raise pyspiel.SpielError(f"chance outcome {action!r} does not exist: the outcomes are 0 to {k - 1}")
@@ -434,14 +435,18 @@ class MeepleState(pyspiel.State):
             else:
                 self.data, _ = g.engine.start(g.players, g.seed + action)
             return
-        engine, plain = g.engine, self._plain
-        data = plain.state
+        engine = g.engine
         pending = data["pending"]
         n = 0 if pending is None or data["over"] else len(pending["options"])  # engine.option_count
         space = g.space
         # A decision of plain options (most): the action's place among them, looked up once.
         index = space.plain(pending) if space and n and not plain.picked else None
-        at = _at(index, action) if index is not None and type(action) is int else None
+        at = None
+        if index is not None and type(action) is int:
+            try:
+                at = index.index(action)
+            except ValueError:
+                pass  # not one of them: an error below
         if at is not None:
             action, actions = at, (action,)
         elif space:
@@ -533,14 +538,6 @@ class MeepleState(pyspiel.State):
         if self.data is None:
             return "" if self._plain.chance is None else f"chance: {self._plain.chance[3]} outcomes"
         return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
-
-
-def _at(index: list, action: int) -> int | None:
-    """The place of an action among a decision's (None: not one of them)."""
-    try:
-        return index.index(action)
-    except ValueError:
-        return None
 
 
 def action_names(d) -> list[str]:
