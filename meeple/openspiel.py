@@ -319,7 +319,7 @@ class MeepleState(pyspiel.State):
             data = plain.state
             if data is None:
                 player = _CHANCE
-            elif self.meeple.engine.option_count(data) == 0:
+            elif data["over"] or data["pending"] is None:  # engine.option_count is 0
                 player = _TERMINAL
             else:
                 player = data["pending"]["actor"]
@@ -340,7 +340,9 @@ class MeepleState(pyspiel.State):
         """OpenSpiel's legal_actions: the seat to act's (or a chance node's outcomes) answered
         here, without going through C++ and back (that costs more than a tic-tac-toe step);
         anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
-        now = self.current_player()
+        now = self._plain.player
+        if now is None:
+            now = self.current_player()
         if (player is None or player == now) and now is not _TERMINAL:
             if now is _CHANCE:
                 return [a for a, _ in self.chance_outcomes()]
@@ -361,23 +363,6 @@ class MeepleState(pyspiel.State):
             return self.meeple.space.legal(plain.state["pending"], plain.picked)
         return encoding.legal_actions(self.meeple.engine, plain.state, self.meeple.action_count)
 
-    def _apply_action(self, action):
-        plain = self._plain
-        # What undo_action restores. With draws (or in a resampled world, which no moves lead
-        # to) a step runs on a copy, so the state before stays as it was; else in place, and
-        # undo_action plays the game again to the step before.
-        data = plain.state
-        before = (
-            data if data is None or self.meeple.draws or not plain.replayable else _REPLAY,
-            plain.chance,
-            plain.picked,
-            len(plain.told),
-            self.current_player() if plain.player is None else plain.player,
-        )
-        self._take(action)
-        plain.undo.append(before)
-        plain.moves.append(action)
-
     def undo_action(self, player, action):
         """Back to the state before the last action (`player` and `action` name it, as OpenSpiel's
         games check). OpenSpiel's own history() is kept in C++ and cannot be shortened from
@@ -397,7 +382,7 @@ class MeepleState(pyspiel.State):
         """The state this one's moves lead to from the start (None: a chance node): the game again."""
         again = MeepleState(self.meeple)
         for move in self._plain.moves:
-            again._take(move)
+            again._apply_action(move, False)
         return again._plain.state
 
     def history(self):
@@ -422,20 +407,36 @@ class MeepleState(pyspiel.State):
             ]
         return out
 
-    def _take(self, action):
+    def _apply_action(self, action, record: bool = True):
+        """Take an action (OpenSpiel's apply_action comes here); `record`: keep what undo_action
+        restores (a replay for undo_action keeps nothing)."""
         g, plain = self.meeple, self._plain
         data = plain.state
+        if record:
+            # What undo_action restores. With draws (or in a resampled world, which no moves
+            # lead to) a step runs on a copy, so the state before stays as it was; else in
+            # place, and undo_action plays the game again to the step before.
+            before = (
+                data if data is None or g.draws or not plain.replayable else _REPLAY,
+                plain.chance,
+                plain.picked,
+                len(plain.told),
+                self.current_player() if plain.player is None else plain.player,
+            )
         if data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
             if not (type(action) is int and 0 <= action < k):
                 raise pyspiel.SpielError(f"chance outcome {action!r} does not exist: the outcomes are 0 to {k - 1}")
             if self._plain.chance:
-                before, act, given, _ = self._plain.chance
-                self._step(before, act, given + [action])
+                chance_before, act, given, _ = self._plain.chance
+                self._step(chance_before, act, given + [action])
             else:
                 self.data, _ = g.engine.start(g.players, g.seed + action)
+            if record:
+                plain.undo.append(before)
+                plain.moves.append(action)
             return
-        engine = g.engine
+        engine, taken = g.engine, action
         pending = data["pending"]
         n = 0 if pending is None or data["over"] else len(pending["options"])  # engine.option_count
         space = g.space
@@ -461,6 +462,9 @@ class MeepleState(pyspiel.State):
                 ) from None
             if action is None:  # an item of a set: the set is not complete yet
                 plain.picked = picked
+                if record:
+                    plain.undo.append(before)
+                    plain.moves.append(taken)
                 return
             value = pending["options"][action]
             # The option's actions, for the information state tensor (meeple.infostate).
@@ -501,6 +505,9 @@ class MeepleState(pyspiel.State):
             self.data = engine.apply(data, action, inplace=False, events=False)[0]
         plain.picked = []
         plain.told.append((pending["actor"], value, who, actions))  # made into text when asked (seen)
+        if record:
+            plain.undo.append(before)
+            plain.moves.append(taken)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
