@@ -3,8 +3,9 @@ benchmarks/interop_speed.py prints beside the adapters.
 
 A floor is the same loop as the adapter's, over an environment or a game that does nothing: its
 games last as long as a ruleset's uniformly random games (lengths drawn from 300 engine games),
-its observation and mask have the adapter's sizes and are made once, and a step only counts
-down. What an adapter costs above the engine's own loop is then this floor plus its own work:
+its observation and mask have the adapter's sizes and are made once (the mask with as many legal
+actions as the ruleset's decisions have options on average: sampling from it costs by that),
+and a step only counts down. What an adapter costs above the engine's own loop is then this floor plus its own work:
 the observation, the mask, the mapping of actions to options, the records OpenSpiel asks for.
 
     .venv/bin/python benchmarks/interop_speed.py --game tic_tac_toe   # prints the floors too
@@ -23,17 +24,18 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from meeple.pettingzoo import Ordered
 
 
-def game_lengths(game, games: int = 300) -> list[int]:
-    """Decisions a game, in `games` uniformly random games of a meeple.Game."""
-    engine, pick, out = game.engine, random.Random(5), []
+def game_lengths(game, games: int = 300) -> tuple[list[int], int]:
+    """Decisions a game, in `games` uniformly random games of a meeple.Game, and the options a
+    decision had on average (rounded)."""
+    engine, pick, out, options = game.engine, random.Random(5), [], 0
     for seed in range(games):
         state, _ = engine.start(game.players, seed)
         n = 0
         while k := engine.option_count(state):
             engine.apply(state, pick.randrange(k), inplace=True, events=False)
-            n += 1
+            n, options = n + 1, options + k
         out.append(n)
-    return out
+    return out, max(1, round(options / max(1, sum(out))))
 
 
 class NothingEnv(AECEnv):
@@ -42,12 +44,13 @@ class NothingEnv(AECEnv):
 
     metadata = {"render_modes": [], "name": "nothing_v0"}
 
-    def __init__(self, lengths: list[int], players: int, observation: int, actions: int):
+    def __init__(self, lengths: list[int], players: int, observation: int, actions: int, legal: int):
         super().__init__()
         self.lengths, self.pick = lengths, random.Random(0)
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.obs = np.zeros(observation, np.float32)
-        self.mask = np.ones(actions, np.int8)
+        self.mask = np.zeros(actions, np.int8)
+        self.mask[: min(legal, actions)] = 1
         box = spaces.Dict({"observation": spaces.Box(0, 1, (observation,)), "action_mask": spaces.MultiBinary(actions)})
         self._obs_space = {a: box for a in self.possible_agents}
         self._act_space = {a: spaces.Discrete(actions) for a in self.possible_agents}
@@ -91,7 +94,8 @@ def pettingzoo_floor(game, observation: int, actions: int, theirs: bool = False)
     """The benchmark's PettingZoo loop over a NothingEnv in meeple's order-checking wrapper (as
     meeple.pettingzoo's env is), or in PettingZoo's own (`theirs`: as PettingZoo's envs are)."""
     wrap = OrderEnforcingWrapper if theirs else Ordered
-    e, pick = wrap(NothingEnv(game_lengths(game), game.players, observation, actions)), random.Random(1)
+    lengths, legal = game_lengths(game)
+    e, pick = wrap(NothingEnv(lengths, game.players, observation, actions, legal)), random.Random(1)
 
     def play(seed: int):
         e.reset(seed=seed)
@@ -174,7 +178,7 @@ pyspiel.register_game(_TYPE, NothingGame)
 
 def openspiel_floor(game):
     """The benchmark's OpenSpiel loop over a NothingGame with the ruleset's game lengths."""
-    _LENGTHS[:] = game_lengths(game)
+    _LENGTHS[:] = game_lengths(game)[0]
     g, pick = pyspiel.load_game("meeple_floor"), random.Random(1)
 
     def play(seed: int):
