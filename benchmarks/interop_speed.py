@@ -1,7 +1,8 @@
 """What the research adapters cost: uniformly random whole games per second of a ruleset on the
 engine directly, through meeple.pettingzoo's AEC environment and through meeple.openspiel's game,
 beside the floors: the same PettingZoo and OpenSpiel loops over a game that does nothing
-(benchmarks/interop_floor.py), and PettingZoo's own environment of the game where it has one.
+(benchmarks/interop_floor.py), the PettingZoo env with its observation tensor made once (what
+the rest of its step costs), and PettingZoo's own environment of the game where it has one.
 
 Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
 loop asks `last()` (an observation tensor and a mask) for every step and samples from the mask;
@@ -50,8 +51,14 @@ def engine_loop(game: meeple.Game):
     return play
 
 
-def pettingzoo_loop(game: meeple.Game):
+def pettingzoo_loop(game: meeple.Game, tensor: bool = True):
+    """`tensor=False`: the same env with its observation tensor made once and handed out again
+    (not a usable env: what the rest of a step costs, for the floors' comparison)."""
     e, pick = pettingzoo_env(game), random.Random(1)
+    if not tensor:
+        encoder = e.unwrapped.encoder
+        made = encoder.seat_tensor(e.unwrapped.engine, game.engine.start(game.players, 0)[0], 0)
+        encoder.seat_tensor = lambda *_, **__: made
 
     def play(seed: int):
         e.reset(seed=seed)
@@ -86,6 +93,7 @@ def main(argv=None) -> None:
     if not args.no_floors:
         raw = pettingzoo_env(game).unwrapped
         size, actions = raw.encoder.size, raw.action_count
+        loops["PZ AEC, no tensor"] = pettingzoo_loop(game, tensor=False)
         loops["PZ loop alone"] = interop_floor.pettingzoo_floor(game, size, actions)
         loops["PZ loop, PZ's wrapper"] = interop_floor.pettingzoo_floor(game, size, actions, theirs=True)
         loops["OpenSpiel loop alone"] = interop_floor.openspiel_floor(game)
