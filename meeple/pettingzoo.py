@@ -193,7 +193,7 @@ class MeepleEnv(AECEnv):
         self._masks: dict = {}  # legal actions -> their mask (see _mask)
         self._none = np.zeros(self.action_count, np.int8)  # the mask of a seat not asked
         self._none.flags.writeable = False
-        self._masks_by_list: dict = {}  # id of meeple.spaces's list of a decision's actions -> (it, its mask)
+        self._masks_by_choice: dict = {}  # (a choice's line, grid) -> (meeple.spaces's list of its actions, mask)
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
@@ -298,17 +298,29 @@ class MeepleEnv(AECEnv):
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
     def _mask(self, pending: dict) -> np.ndarray:
-        """The mask of the seat's legal actions: the one made the last time they were the same
-        (a decision comes back often: a column to drop into, a card of a hand), shared and so
-        read-only. A decision of plain options is first looked up by the list of its actions
-        meeple.spaces keeps for its choice (the same list while the options are), unhashed."""
+        """The mask of the seat's legal actions, shared and so read-only. A decision of plain
+        options has the one made when its choice last offered the same options (meeple.spaces
+        keeps the same list of actions for them: a column to drop into), else a few legal
+        actions the one made when they were last the same (a card of a hand); many (a
+        placement's hundreds) are rarely the same twice and a new mask costs less than a look-up."""
         plain = self.space.plain(pending) if not self.picked else None
         if plain is not None:
-            known = self._masks_by_list.get(id(plain))
+            where = (pending.get("line"), pending.get("grid"))
+            known = self._masks_by_choice.get(where)
             if known is not None and known[0] is plain:
                 return known[1]
-        legal = self.space.legal(pending, self.picked)
-        key = tuple(legal)
+            mask = self._made(plain)
+            self._masks_by_choice[where] = (plain, mask)  # the list kept, so that `is` stays true
+            return mask
+        return self._made(self.space.legal(pending, self.picked))
+
+    def _made(self, legal: list) -> np.ndarray:
+        if len(legal) > 32:
+            mask = np.zeros(self.action_count, np.int8)
+            mask[legal] = 1
+            mask.flags.writeable = False
+            return mask
+        key = tuple(sorted(legal))
         mask = self._masks.get(key)
         if mask is None:
             if len(self._masks) >= 4096:  # bounded: a game of many different decisions
@@ -316,10 +328,6 @@ class MeepleEnv(AECEnv):
             mask = self._masks[key] = np.zeros(self.action_count, np.int8)
             mask[legal] = 1
             mask.flags.writeable = False
-        if plain is not None:
-            if len(self._masks_by_list) >= 4096:
-                self._masks_by_list.clear()
-            self._masks_by_list[id(plain)] = (plain, mask)  # the list kept, so that its id stays its own
         return mask
 
     # ------------------------------------------------------------- for people
