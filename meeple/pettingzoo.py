@@ -13,7 +13,7 @@ Agents are the seats ("player_0", ...); the one to act is whoever the engine's p
 belongs to, so an action at any time (another seat's "act now?") and a simultaneous decision (the
 engine asks each seat in turn and keeps the answers secret until the reveal) need nothing special.
 Observations are meeple.tensors's complete tensor of the seat's view (with "action_mask" in a
-dict). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
+dict: shared between steps, so read-only). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
 give, an index the same value in every decision; a set of things is picked one item at a time,
 the same seat acting again until it is complete (`actions="options"`: indices into the current
 decision's options, below a probed count, observed as meeple.encoding's vector). Rewards are
@@ -88,8 +88,8 @@ def parallel_env(
     max_decisions: int = MAX_DECISIONS,
     render_mode: str | None = None,
 ):
-    """A PettingZoo ParallelEnv of the same game (meeple.parallel): every seat hands in an action
-    each step, the one the game asks is taken."""
+    """A PettingZoo ParallelEnv of the same game (meeple.parallel): the seats asked hand in their
+    actions in the same step (all of a `simultaneously` block's at once)."""
     from meeple.parallel import MeepleParallelEnv
 
     return MeepleParallelEnv(MeepleEnv(game, players, options, variants, None, max_decisions, render_mode))
