@@ -303,7 +303,9 @@ class MeepleEnv(AECEnv):
         keeps the same list of actions for them: a column to drop into), else a few legal
         actions the one made when they were last the same (a card of a hand); many (a
         placement's hundreds) are rarely the same twice and a new mask costs less than a look-up."""
-        plain = self.space.plain(pending) if not self.picked else None
+        space = self.space
+        assert space is not None  # (masks of the rules' space: actions="rules")
+        plain = space.plain(pending) if not self.picked else None
         if plain is not None:
             where = (pending.get("line"), pending.get("grid"))
             known = self._masks_by_choice.get(where)
@@ -312,7 +314,7 @@ class MeepleEnv(AECEnv):
             mask = self._made(plain)
             self._masks_by_choice[where] = (plain, mask)  # the list kept, so that `is` stays true
             return mask
-        return self._made(self.space.legal(pending, self.picked))
+        return self._made(space.legal(pending, self.picked))
 
     def _made(self, legal: list) -> np.ndarray:
         if len(legal) > 32:
@@ -321,14 +323,14 @@ class MeepleEnv(AECEnv):
             mask.flags.writeable = False
             return mask
         key = tuple(sorted(legal))
-        mask = self._masks.get(key)
-        if mask is None:
+        known = self._masks.get(key)
+        if known is None:
             if len(self._masks) >= 4096:  # bounded: a game of many different decisions
                 self._masks.clear()
-            mask = self._masks[key] = np.zeros(self.action_count, np.int8)
-            mask[legal] = 1
-            mask.flags.writeable = False
-        return mask
+            known = self._masks[key] = np.zeros(self.action_count, np.int8)
+            known[legal] = 1
+            known.flags.writeable = False
+        return known
 
     # ------------------------------------------------------------- for people
     def option_labels(self) -> list[str]:

@@ -117,7 +117,7 @@ class TensorEncoder:
         )
 
         self._memos: dict = {}  # (seat, thread) -> its _Memo (see seat_tensor)
-        self._zero = memoryview(np.zeros(size, np.float32))  # zeros to write over a block with
+        self._zero = np.zeros(size, np.float32).data  # zeros to write over a block with
 
     def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `seat` for a state of the game: `encode(engine.view(state, seat), seat,
@@ -163,7 +163,7 @@ class TensorEncoder:
                         mv[slot] += 1
             else:
                 for slot in found:
-                    mv[slot] += 1
+                    mv[slot] += 1  # type: ignore[index]  # (no None: checked above)
         grids = state["grids"]
         for n, (key, at, codes, cells, pieces) in enumerate(self.grids):
             grid = grids.get(key)
@@ -305,7 +305,7 @@ class _Memo:
     def __init__(self, enc: TensorEncoder, seat: int):
         game = enc.game
         self.base = np.zeros(enc.size, np.float32)  # the seat's tensor as last made
-        self.mv = memoryview(self.base)  # written through (see TensorEncoder.seat_tensor)
+        self.mv = self.base.data  # written through (see TensorEncoder.seat_tensor)
         self.head: list[int] = []  # the places of the head's 1s in it
         self.shown: tuple | None = None  # what the head was made from (see seat_tensor)
         self.zones: list = [None] * len(enc.zones)
