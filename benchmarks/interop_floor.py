@@ -200,7 +200,7 @@ def pettingzoo_classic(name: str):
         import importlib
 
         e = importlib.import_module(f"pettingzoo.classic.{module}").env()
-    except ImportError:
+    except (ImportError, AttributeError):  # no pygame (PettingZoo's deprecated-module shim may say either)
         return None
     pick = random.Random(1)
 
