@@ -20,7 +20,9 @@ until the others' are. Seats waiting, or not in the block, observe the state wit
 The engine asks a block's seats one at a time; their options are found before any answers by
 playing the block on a copy (a `Gather` keeps each answer secret and runs nothing of the block,
 so a seat's options cannot depend on an earlier seat's answer). Where the copy meets something
-else first (an offer to act now), the block ends there and the rest are asked in later steps.
+else first (an offer to act now), the block ends there and the rest are asked in later steps;
+an answer that is an action at any time changes the state before the others' are taken, and
+they are asked again.
 Spaces, observations and rewards are the AEC environment's.
 """
 
@@ -33,7 +35,9 @@ need("research", "meeple.parallel", "numpy", "gymnasium", "pettingzoo")
 import numpy as np  # noqa: E402
 from pettingzoo import ParallelEnv  # noqa: E402
 
+from meeple import checks  # noqa: E402
 from meeple.interpreter.effects.simultaneous import Gather  # noqa: E402
+from meeple.spaces import listed  # noqa: E402
 
 
 class MeepleParallelEnv(ParallelEnv):
@@ -103,28 +107,36 @@ class MeepleParallelEnv(ParallelEnv):
             self.block = asked
 
     def _answer(self, actions: dict) -> None:
-        """Each asked seat's action of this step; once all answers are in, the engine takes them."""
+        """Each asked seat's action of this step (all checked before any is kept: an illegal one
+        changes nothing); once all answers are in, the engine takes them."""
         aec, space = self.aec, self.aec.space
+        assert space is not None  # (the parallel env has the rules' space)
+        taken = {}
         for seat, ask in self.block.items():
             agent = self.possible_agents[seat]
             if ask["answer"] is not None or agent not in actions:
                 continue
             pending = ask["state"]["pending"]
             try:
-                answer, ask["picked"] = space.choose(pending, ask["picked"], int(actions[agent]))
+                taken[seat] = space.choose(pending, ask["picked"], int(actions[agent]))
             except ValueError:
-                legal = space.legal(pending, ask["picked"])
-                raise ValueError(
+                legal = listed(space.legal(pending, ask["picked"]), "..")
+                raise checks.WrongValue(
                     f"{agent}: action {actions[agent]} is not legal (the legal ones are {legal})"
                 ) from None
-            ask["answer"] = answer
+        for seat, (answer, picked) in taken.items():
+            self.block[seat]["answer"], self.block[seat]["picked"] = answer, picked
         if any(ask["answer"] is None for ask in self.block.values()):
             return
         for seat, ask in self.block.items():  # resolved together, in the block's order
             state = aec.state_data
-            assert (
-                state["pending"]["actor"] == seat and state["pending"]["options"] == ask["state"]["pending"]["options"]
-            )
+            pending = state["pending"]
+            if (
+                not aec.engine.option_count(state)
+                or pending["actor"] != seat
+                or pending["options"] != ask["state"]["pending"]["options"]
+            ):
+                break  # something came between (an action at any time taken as an answer): the rest are asked again
             aec.state_data, _ = aec.engine.apply(state, ask["answer"], inplace=True, events=False)
             aec.decisions += 1
             if aec.decisions >= aec.max_decisions:

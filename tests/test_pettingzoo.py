@@ -251,3 +251,22 @@ def test_a_seat_sees_nothing_of_another_seats_simultaneous_answer(tmp_path):
     assert len(seen[0]) == len(seen[1]) == 3
     for a, b in zip(*seen):
         assert np.array_equal(a, b), "P2 sees the same whichever bid P1 made"
+
+
+def test_an_illegal_answer_in_a_simultaneous_block_is_refused(tmp_path):
+    from meeple.pettingzoo import parallel_env
+
+    e = parallel_env(rules_file(tmp_path, BIDS, test_simultaneous.CARDS), players=3)
+    obs, _ = e.reset(seed=4)
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents}
+    actions["player_1"] = int(np.flatnonzero(obs["player_1"]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=r"player_1: action \d+ is not legal \(the legal ones are"):
+        e.step(actions)
+    first = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents}
+    again, *_ = e.step(first)
+    fresh = parallel_env(rules_file(tmp_path, BIDS, test_simultaneous.CARDS), players=3)
+    fresh.reset(seed=4)
+    expected, *_ = fresh.step(first)
+    for a in e.agents:  # P1's first card was not kept by the refused step: it is picked once
+        assert np.array_equal(again[a]["observation"], expected[a]["observation"])
+        assert np.array_equal(again[a]["action_mask"], expected[a]["action_mask"])
