@@ -1,13 +1,17 @@
 """What the research adapters cost: uniformly random whole games per second of a ruleset on the
-engine directly, through meeple.pettingzoo's AEC environment and through meeple.openspiel's game.
+engine directly, through meeple.pettingzoo's AEC environment and through meeple.openspiel's game,
+beside the floors: the same PettingZoo and OpenSpiel loops over a game that does nothing
+(benchmarks/interop_floor.py), the PettingZoo env with its observation tensor made once (what
+the rest of its step costs), and PettingZoo's own environment of the game where it has one.
 
 Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
-loop asks `last()` (an observation vector and a mask) for every step and samples from the mask;
+loop asks `last()` (an observation tensor and a mask) for every step and samples from the mask;
 the OpenSpiel loop asks `legal_actions()` and applies one (states are not cloned). Rounds
-alternate the three and count the process's CPU time, so that other work on a shared machine
-moves the rates less; the median of the rounds is printed (docs/api.md quotes it).
+alternate the loops and count the process's CPU time, so that other work on a shared machine
+moves the rates less; the median of the rounds is printed (docs/api.md quotes it), with the
+time a game takes (a loop's time less its floor's is what the adapter itself adds).
 
-    .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3]
+    .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3] [--no-floors]
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interop_floor  # noqa: E402  (beside this file)
 
 import meeple  # noqa: E402
 from meeple import openspiel  # noqa: E402
@@ -45,8 +51,14 @@ def engine_loop(game: meeple.Game):
     return play
 
 
-def pettingzoo_loop(game: meeple.Game):
+def pettingzoo_loop(game: meeple.Game, tensor: bool = True):
+    """`tensor=False`: the same env with its observation tensor made once and handed out again
+    (not a usable env: what the rest of a step costs, for the floors' comparison)."""
     e, pick = pettingzoo_env(game), random.Random(1)
+    if not tensor:
+        encoder = e.unwrapped.encoder
+        made = encoder.seat_tensor(e.unwrapped.engine, game.engine.start(game.players, 0)[0], 0)
+        encoder.seat_tensor = lambda *_, **__: made
 
     def play(seed: int):
         e.reset(seed=seed)
@@ -74,9 +86,20 @@ def main(argv=None) -> None:
     ap.add_argument("--players", type=int)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--no-floors", action="store_true", help="the engine and the two adapters only")
     args = ap.parse_args(argv)
     game = meeple.load(args.game, players=args.players)
     loops = {"engine": engine_loop(game), "PettingZoo AEC": pettingzoo_loop(game), "OpenSpiel": openspiel_loop(game)}
+    if not args.no_floors:
+        raw = pettingzoo_env(game).unwrapped
+        size, actions = raw.encoder.size, raw.action_count
+        loops["PZ AEC, no tensor"] = pettingzoo_loop(game, tensor=False)
+        loops["PZ loop alone"] = interop_floor.pettingzoo_floor(game, size, actions)
+        loops["PZ loop, PZ's wrapper"] = interop_floor.pettingzoo_floor(game, size, actions, theirs=True)
+        loops["OpenSpiel loop alone"] = interop_floor.openspiel_floor(game)
+        theirs = interop_floor.pettingzoo_classic(args.game)
+        if theirs is not None:
+            loops["PZ's own env()"] = theirs
     rates: dict[str, list] = {name: [] for name in loops}
     for _ in range(args.repeats):
         for name, play in loops.items():
@@ -88,7 +111,8 @@ def main(argv=None) -> None:
     for name, values in rates.items():
         median = statistics.median(values)
         print(
-            f"  {name:15} {median:10,.0f}  ({min(values):,.0f}-{max(values):,.0f})  {median / base:6.1%} of the engine"
+            f"  {name:22} {median:10,.0f}  ({min(values):,.0f}-{max(values):,.0f})  {median / base:7.1%} of the engine"
+            f"  {1e6 / median:8.1f} us a game"
         )
 
 

@@ -199,6 +199,7 @@ class MeepleGame(pyspiel.Game):
         # Without draws a step runs in place; with them on a copy (a step may be run again).
         self.draws = not self.by_seed and draws.may_draw(self.engine)
         self.named = bool(g.components)  # whether an option can name a component (seen_by)
+        self.secret_ops = any(getattr(op, "secret", False) for b in g.blocks for op in b.ops)  # a secret choice
         self.declared_length = p["max_game_length"]
         self.start, _ = self.engine.start(n, self.seed)
         perfect = (
@@ -318,7 +319,7 @@ class MeepleState(pyspiel.State):
             data = plain.state
             if data is None:
                 player = _CHANCE
-            elif self.meeple.engine.option_count(data) == 0:
+            elif data["over"] or data["pending"] is None:  # engine.option_count is 0
                 player = _TERMINAL
             else:
                 player = data["pending"]["actor"]
@@ -339,9 +340,16 @@ class MeepleState(pyspiel.State):
         """OpenSpiel's legal_actions: the seat to act's (or a chance node's outcomes) answered
         here, without going through C++ and back (that costs more than a tic-tac-toe step);
         anything else as OpenSpiel's wrapper answers it (C++ algorithms ask the wrapper)."""
-        now = self.current_player()
+        now = self._plain.player
+        if now is None:
+            now = self.current_player()
         if (player is None or player == now) and now is not _TERMINAL:
-            return [a for a, _ in self.chance_outcomes()] if now is _CHANCE else self._legal_actions(now)
+            if now is _CHANCE:
+                return [a for a, _ in self.chance_outcomes()]
+            plain, g = self._plain, self.meeple
+            if g.space:
+                return g.space.legal(plain.state["pending"], plain.picked)
+            return encoding.legal_actions(g.engine, plain.state, g.action_count)
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
     def is_chance_node(self):
@@ -354,22 +362,6 @@ class MeepleState(pyspiel.State):
         if self.meeple.space:
             return self.meeple.space.legal(plain.state["pending"], plain.picked)
         return encoding.legal_actions(self.meeple.engine, plain.state, self.meeple.action_count)
-
-    def _apply_action(self, action):
-        plain = self._plain
-        # What undo_action restores. With draws a step runs on a copy, so the state before stays
-        # as it was; without, in place, and undo_action plays the game again to the step before.
-        data = plain.state
-        before = (
-            data if data is None or self.meeple.draws else _REPLAY,
-            plain.chance,
-            plain.picked,
-            len(plain.told),
-            self.current_player(),
-        )
-        self._take(action)
-        plain.undo.append(before)
-        plain.moves.append(action)
 
     def undo_action(self, player, action):
         """Back to the state before the last action (`player` and `action` name it, as OpenSpiel's
@@ -390,7 +382,7 @@ class MeepleState(pyspiel.State):
         """The state this one's moves lead to from the start (None: a chance node): the game again."""
         again = MeepleState(self.meeple)
         for move in self._plain.moves:
-            again._take(move)
+            again._apply_action(move, False)
         return again._plain.state
 
     def history(self):
@@ -415,26 +407,54 @@ class MeepleState(pyspiel.State):
             ]
         return out
 
-    def _take(self, action):
-        g = self.meeple
-        if self.data is None:
+    def _apply_action(self, action, record: bool = True):
+        """Take an action (OpenSpiel's apply_action comes here); `record`: keep what undo_action
+        restores (a replay for undo_action keeps nothing)."""
+        g, plain = self.meeple, self._plain
+        data = plain.state
+        if record:
+            # What undo_action restores. With draws (or in a resampled world, which no moves
+            # lead to) a step runs on a copy, so the state before stays as it was; else in
+            # place, and undo_action plays the game again to the step before.
+            before = (
+                data if data is None or g.draws or not plain.replayable else _REPLAY,
+                plain.chance,
+                plain.picked,
+                len(plain.told),
+                self.current_player() if plain.player is None else plain.player,
+            )
+        if data is None:
             k = self._plain.chance[3] if self._plain.chance else g.seeds
             if not (type(action) is int and 0 <= action < k):
                 raise pyspiel.SpielError(f"chance outcome {action!r} does not exist: the outcomes are 0 to {k - 1}")
             if self._plain.chance:
-                before, act, given, _ = self._plain.chance
-                self._step(before, act, given + [action])
+                chance_before, act, given, _ = self._plain.chance
+                self._step(chance_before, act, given + [action])
             else:
                 self.data, _ = g.engine.start(g.players, g.seed + action)
+            if record:
+                plain.undo.append(before)
+                plain.moves.append(action)
             return
-        engine, plain = g.engine, self._plain
-        data = plain.state
-        n = engine.option_count(data)
-        if g.space:
+        engine, taken = g.engine, action
+        pending = data["pending"]
+        n = 0 if pending is None or data["over"] else len(pending["options"])  # engine.option_count
+        space = g.space
+        # A decision of plain options (most): the action's place among them, looked up once.
+        index = space.plain(pending) if space and n and not plain.picked else None
+        at = None
+        if index is not None and type(action) is int:
+            try:
+                at = index.index(action)
+            except ValueError:
+                pass  # not one of them: an error below
+        if at is not None:
+            action, actions = at, (action,)
+        elif space:
             if not n:
                 raise pyspiel.SpielError(f"action {action!r} is not legal now: the game is over")
             try:  # a legal action gives its option's place (below n)
-                action, picked = g.space.choose(data["pending"], plain.picked, action)
+                action, picked = space.choose(pending, plain.picked, action)
             except (ValueError, TypeError):
                 raise pyspiel.SpielError(
                     f"action {action!r} is not legal now: the legal actions are "
@@ -442,18 +462,33 @@ class MeepleState(pyspiel.State):
                 ) from None
             if action is None:  # an item of a set: the set is not complete yet
                 plain.picked = picked
+                if record:
+                    plain.undo.append(before)
+                    plain.moves.append(taken)
                 return
+            value = pending["options"][action]
+            # The option's actions, for the information state tensor (meeple.infostate).
+            actions = (
+                tuple(sorted(space.index(x, pending) for x in value)) + (space.DONE,)
+                if space.is_set(value)
+                else (space.index(value, pending),)
+            )
         elif not (type(action) is int and 0 <= action < min(n, g.action_count)):
             n = min(n, g.action_count)
             raise pyspiel.SpielError(
                 f"action {action!r} is not legal now: "
                 + (f"the legal actions are 0 to {n - 1}" if n else "the game is over")
             )
+        else:
+            actions = (action,)
         # What each seat is told of this choice (as the runner judges it for per-player traces):
         # read off the pending options, without making every option's label.
-        pending = data["pending"]
         value = pending["options"][action]
-        secret = pending["secret"] if "secret" in pending else getattr(engine.pending_op(data), "secret", False)
+        secret = (
+            pending["secret"]
+            if "secret" in pending
+            else g.secret_ops and getattr(engine.pending_op(data), "secret", False)
+        )
         # (Who sees it: a game without components names none in its options: everyone does.)
         who = [pending["actor"]] if secret else seen_by(engine.game, data, value, g.players) if g.named else None
         if g.draws:
@@ -469,19 +504,10 @@ class MeepleState(pyspiel.State):
         else:
             self.data = engine.apply(data, action, inplace=False, events=False)[0]
         plain.picked = []
-        # The option's actions, for the information state tensor (meeple.infostate).
-        if g.space:
-            index = g.space.plain(pending)
-            actions = (
-                (index[action],)
-                if index is not None
-                else tuple(sorted(g.space.index(x, pending) for x in value)) + (g.space.DONE,)
-                if g.space.is_set(value)
-                else (g.space.index(value, pending),)
-            )
-        else:
-            actions = (action,)
         plain.told.append((pending["actor"], value, who, actions))  # made into text when asked (seen)
+        if record:
+            plain.undo.append(before)
+            plain.moves.append(taken)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

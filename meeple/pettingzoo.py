@@ -13,7 +13,7 @@ Agents are the seats ("player_0", ...); the one to act is whoever the engine's p
 belongs to, so an action at any time (another seat's "act now?") and a simultaneous decision (the
 engine asks each seat in turn and keeps the answers secret until the reveal) need nothing special.
 Observations are meeple.tensors's complete tensor of the seat's view (with "action_mask" in a
-dict). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
+dict: shared between steps, so read-only). Actions are meeple.spaces's (`actions="rules"`, the default): a Discrete of the space the rules
 give, an index the same value in every decision; a set of things is picked one item at a time,
 the same seat acting again until it is complete (`actions="options"`: indices into the current
 decision's options, below a probed count, observed as meeple.encoding's vector). Rewards are
@@ -88,8 +88,8 @@ def parallel_env(
     max_decisions: int = MAX_DECISIONS,
     render_mode: str | None = None,
 ):
-    """A PettingZoo ParallelEnv of the same game (meeple.parallel): every seat hands in an action
-    each step, the one the game asks is taken."""
+    """A PettingZoo ParallelEnv of the same game (meeple.parallel): the seats asked hand in their
+    actions in the same step (all of a `simultaneously` block's at once)."""
     from meeple.parallel import MeepleParallelEnv
 
     return MeepleParallelEnv(MeepleEnv(game, players, options, variants, None, max_decisions, render_mode))
@@ -174,6 +174,7 @@ class MeepleEnv(AECEnv):
         # Seeds for resets without one: after reset(seed=s), following from s, so that a seeded run
         # of several episodes replays; before any, from the operating system.
         self._seeds = random.Random()
+        self._reseed: int | None = None  # the last reset's seed, until the generator is seeded with it
         self.max_decisions = max_decisions
         # The action space: the rules' (meeple.spaces), or indices into each decision's options.
         self.space = ActionSpace(g, n) if actions == "rules" else None
@@ -190,6 +191,9 @@ class MeepleEnv(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         self._masks: dict = {}  # legal actions -> their mask (see _mask)
+        self._none = np.zeros(self.action_count, np.int8)  # the mask of a seat not asked
+        self._none.flags.writeable = False
+        self._masks_by_choice: dict = {}  # (a choice's line, grid) -> (meeple.spaces's list of its actions, mask)
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
@@ -206,18 +210,19 @@ class MeepleEnv(AECEnv):
     # ------------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            seed = checks.seed(seed)
-            self._seeds.seed(seed)
-            self.seed_used = seed
+            self.seed_used = self._reseed = checks.seed(seed)  # seeded when a reset without one needs it
         else:
+            if self._reseed is not None:  # (seeding a generator costs more than a tic-tac-toe step)
+                self._seeds.seed(self._reseed)
+                self._reseed = None
             self.seed_used = self._seeds.randrange(2**31)
         self.state_data, _ = self.engine.start(self.players, self.seed_used)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        agents = self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in agents}
         self.decisions = 0
         self.picked = []
         self._after_move()
@@ -281,28 +286,51 @@ class MeepleEnv(AECEnv):
         pending = state["pending"]
         if pending is not None and not state["over"] and pending["actor"] == seat:
             if self.space:
-                mask = self._mask(self.space.legal(pending, self.picked))
+                mask = self._mask(pending)
             else:
                 mask = np.zeros(self.action_count, np.int8)
                 mask[: min(len(pending["options"]), self.action_count)] = 1
         else:
-            mask = np.zeros(self.action_count, np.int8)
+            mask = self._none
         if self.space:
             return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
         view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
 
-    def _mask(self, legal: list) -> np.ndarray:
-        """The mask of these legal actions: a copy of the one made the last time they were the
-        same (a decision comes back often: a column to drop into, a card of a hand)."""
-        key = tuple(legal)
-        mask = self._masks.get(key)
-        if mask is None:
+    def _mask(self, pending: dict) -> np.ndarray:
+        """The mask of the seat's legal actions, shared and so read-only. A decision of plain
+        options has the one made when its choice last offered the same options (meeple.spaces
+        keeps the same list of actions for them: a column to drop into), else a few legal
+        actions the one made when they were last the same (a card of a hand); many (a
+        placement's hundreds) are rarely the same twice and a new mask costs less than a look-up."""
+        space = self.space
+        assert space is not None  # (masks of the rules' space: actions="rules")
+        plain = space.plain(pending) if not self.picked else None
+        if plain is not None:
+            where = (pending.get("line"), pending.get("grid"))
+            known = self._masks_by_choice.get(where)
+            if known is not None and known[0] is plain:
+                return known[1]
+            mask = self._made(plain)
+            self._masks_by_choice[where] = (plain, mask)  # the list kept, so that `is` stays true
+            return mask
+        return self._made(space.legal(pending, self.picked))
+
+    def _made(self, legal: list) -> np.ndarray:
+        if len(legal) > 32:
+            mask = np.zeros(self.action_count, np.int8)
+            mask[legal] = 1
+            mask.flags.writeable = False
+            return mask
+        key = tuple(sorted(legal))
+        known = self._masks.get(key)
+        if known is None:
             if len(self._masks) >= 4096:  # bounded: a game of many different decisions
                 self._masks.clear()
-            mask = self._masks[key] = np.zeros(self.action_count, np.int8)
-            mask[legal] = 1
-        return mask.copy()
+            known = self._masks[key] = np.zeros(self.action_count, np.int8)
+            known[legal] = 1
+            known.flags.writeable = False
+        return known
 
     # ------------------------------------------------------------- for people
     def option_labels(self) -> list[str]:

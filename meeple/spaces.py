@@ -99,7 +99,7 @@ class ActionSpace:
             (key, spec) for name, spec in game.grids.items() for key, _ in game.instance_keys(name, spec.per, players)
         ]
         self.keys = {key for key, _ in self.grids}
-        self._last: tuple = (None, None, None)  # (a decision, its options' indices, sorted): see `plain`
+        self._last: tuple = (None, None)  # (a decision, its options' indices): see `plain`
         self.segments: list = []  # (kind, start, size)
         # Passing: `may choose`, a reaction window, an offer to act now (an action at any time).
         may = game.reactions or game.actions or any(getattr(op, "may", False) for b in game.blocks for op in b.ops)
@@ -126,7 +126,7 @@ class ActionSpace:
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
         self._place_tables: dict = {}  # grid -> {(orientation, row, column): index}
-        self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, indices, sorted)
+        self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, their indices)
         self._runs_seen: dict = {}  # (grid, first cell, step, length) -> (index, the run's cells)
 
     def _segment(self, kind: str, size: int) -> int:
@@ -273,7 +273,7 @@ class ActionSpace:
         where = (pending.get("line"), pending.get("grid"))
         before = self._by_choice.get(where)
         if before is not None and before[0] == options:
-            self._last = (pending, before[1], before[2])
+            self._last = (pending, before[1])
             return before[1]
         try:
             out = self._placements(options, pending["grid"]) if "grid" in pending else self._cells(options)
@@ -285,9 +285,9 @@ class ActionSpace:
             if not any(self.is_set(v) for v in options):
                 raise
             out = None
-        self._last = (pending, out, None if out is None else sorted(out))
+        self._last = (pending, out)
         if out is not None:
-            self._by_choice[where] = (options, out, self._last[2])  # options are never changed in place
+            self._by_choice[where] = (options, out)  # options are never changed in place
         return out
 
     def _known_runs(self, options: list):
@@ -317,10 +317,10 @@ class ActionSpace:
 
     def legal(self, pending: dict, picked: list) -> list[int]:
         """The legal actions of a decision, sorted, `picked` the set's items chosen so far."""
-        options = pending["options"]
         plain = self.plain(pending)
         if plain is not None:
-            return list(self._last[2]) if self._last[0] is pending else sorted(plain)  # a copy: callers may change it
+            return sorted(plain)  # a new list: callers may change it
+        options = pending["options"]
         out = set()
         for v in options:
             if not self.is_set(v):

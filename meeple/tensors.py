@@ -26,6 +26,8 @@ running blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import is_not
 from threading import get_ident
 
 from meeple.interpreter.extras import need
@@ -34,7 +36,7 @@ need("research", "meeple.tensors", "numpy")
 
 import numpy as np  # noqa: E402
 
-from meeple.interpreter.state import HIDDEN, can_see, seen_pending, seen_vars, seen_zone  # noqa: E402
+from meeple.interpreter.state import HIDDEN, can_see, seen_vars, seen_zone  # noqa: E402
 
 BOUND = 2.0**31
 
@@ -115,18 +117,21 @@ class TensorEncoder:
         )
 
         self._memos: dict = {}  # (seat, thread) -> its _Memo (see seat_tensor)
+        self._zero = np.zeros(size, np.float32).data  # zeros to write over a block with
 
     def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `seat` for a state of the game: `encode(engine.view(state, seat), seat,
         picked)`, made faster. The view is not made (the zones and counters the tensor reads are
         taken as the view would show them), and each zone, grid and counter is encoded again
         only when it differs from what this seat's last tensor read (compared by content: any
-        state may come next, an earlier one or another game's)."""
+        state may come next, an earlier one or another game's). Single numbers are written
+        through a memoryview of the tensor: numpy's own item writes cost twice as much, and its
+        writes of a list of places cost more than a loop below about 70 places."""
         key = (seat, get_ident())  # a memo per thread too: two threads may encode at once
         memo = self._memos.get(key)
         if memo is None:
             memo = self._memos[key] = _Memo(self, seat)
-        base = memo.base
+        mv, zero = memo.mv, self._zero
         zones, backs, game = state["zones"], self.backs, self.game
         saved = memo.zones
         for n, (key, at, slots) in enumerate(self.zones):
@@ -137,49 +142,53 @@ class TensorEncoder:
                 continue
             saved[n] = items[:]
             end = memo.zone_ends[n]
-            base[at:end] = 0
+            mv[at:end] = zero[: end - at]
             if not memo.visible[n]:
                 items = seen_zone(game, key, items, seat)
-            base[at] = len(items)
+            mv[at] = len(items)
             found = list(map(slots.get, items))
-            where = [slot for slot in found if slot is not None]
-            if len(where) < len(items):  # items not of the zone's kind: backs, read one by one
+            if None in found:  # items not of the zone's kind: backs, counted by what they show
+                odd = [item for item, slot in zip(items, found) if slot is None]
                 hidden = 0
-                by_back: dict[int, int] = {}
-                for item, slot in zip(items, found):
-                    if slot is None and type(item) is str and item.startswith(HIDDEN):
-                        hidden += 1
+                for item in set(odd):
+                    if type(item) is str and item.startswith(HIDDEN):
+                        k = odd.count(item)
+                        hidden += k
                         back = backs.get(item[1:])
                         if back is not None:
-                            by_back[at + 2 + back] = by_back.get(at + 2 + back, 0) + 1
-                base[at + 1] = hidden
-                for slot, k in by_back.items():
-                    base[slot] = k
-            if len(set(where)) == len(where):  # written at once: numpy's item by item writes cost
-                base[where] = 1
-            else:  # a component twice (a test's doing, or a zone of copies)
-                np.add.at(base, where, 1)
+                            mv[at + 2 + back] += k
+                mv[at + 1] = hidden
+                for slot in found:
+                    if slot is not None:
+                        mv[slot] += 1
+            else:
+                for slot in found:
+                    mv[slot] += 1  # type: ignore[index]  # (no None: checked above)
         grids = state["grids"]
         for n, (key, at, codes, cells, pieces) in enumerate(self.grids):
             grid = grids.get(key)
             now, placed = (grid["cells"], grid["pieces"]) if grid is not None else ([], [])
             if len(now) > cells:
                 now = now[:cells]
-            if now == memo.cells[n] and placed == memo.pieces[n]:
-                continue
-            width, was = len(codes) + 1, memo.cells[n]
-            changed = [i for i, (c, w) in enumerate(zip(now, was)) if c != w] if was is not None else None
-            if changed is not None and len(was) == len(now) and len(changed) < 4:  # most steps: a cell or two
-                for i in changed:
-                    base[at + i * width + codes.get(was[i], width - 1)] = 0
-                    base[at + i * width + codes.get(now[i], width - 1)] = 1
+            was = memo.cells[n]
+            width = len(codes) + 1
+            if was is not None and len(was) == len(now):  # the cells that changed, found in C
+                for i in compress(range(len(now)), map(is_not, now, was)):
+                    mv[at + i * width + codes.get(was[i], width - 1)] = 0
+                    mv[at + i * width + codes.get(now[i], width - 1)] = 1
+                    was[i] = now[i]
             else:
-                base[at : at + cells * width] = 0
-                base[[at + i * width + codes.get(c, width - 1) for i, c in enumerate(now)]] = 1
+                mv[at : at + cells * width] = zero[: cells * width]
+                for i, c in enumerate(now):
+                    mv[at + i * width + codes.get(c, width - 1)] = 1
+                memo.cells[n] = now[:]
             if placed != memo.pieces[n]:
-                base[at + cells * width : at + cells * width + len(pieces)] = 0
-                base[[pieces[p[0]] for p in placed if p[0] in pieces]] = 1
-            memo.cells[n], memo.pieces[n] = now[:], placed[:]
+                start = at + cells * width
+                mv[start : start + len(pieces)] = zero[: len(pieces)]
+                for p in placed:
+                    if p[0] in pieces:
+                        mv[pieces[p[0]]] = 1
+                memo.pieces[n] = placed[:]
         values = seen_vars(game, state["vars"], state["players"], seat) if memo.secret else state["vars"]
         read = memo.values
         for n, (key, at, scale, value, secret) in enumerate(self.counters):
@@ -189,13 +198,25 @@ class TensorEncoder:
             if v is was or (type(v) is type(was) and type(v) is not list and v == was):
                 continue
             read[n] = v
-            self._counter(base, v, at, scale, value, secret)
-        out = base.copy()
+            self._counter(mv, v, at, scale, value, secret)
         pending = state["pending"]
-        if pending is not None and pending["actor"] != seat:
-            pending = seen_pending(pending, seat)
-        self._head(out, state["phase"], pending, state["over"], seat, picked)
-        return out
+        if pending is not None and pending["actor"] != seat and pending.get("interrupt"):
+            pending = None  # another's offer to act now is not seen (state.seen_pending)
+        # What the head shows, compared before its places are worked out (most steps: as before).
+        shown = (
+            state["phase"],
+            None if pending is None or state["over"] else pending["actor"],
+            pending.get("line", 0) if pending is not None and pending["actor"] == seat else None,
+            tuple(picked),
+        )
+        if shown != memo.shown:
+            head = self._head_slots(state["phase"], pending, state["over"], seat, picked)
+            for slot in memo.head:
+                mv[slot] = 0
+            for slot in head:
+                mv[slot] += 1
+            memo.head, memo.shown = head, shown
+        return memo.base.copy()
 
     def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `view` (the state as `seat` sees it); `picked`: a set's items so far."""
@@ -231,20 +252,27 @@ class TensorEncoder:
 
     def _head(self, out: np.ndarray, phase, pending, over: bool, seat: int, picked: Sequence) -> None:
         """The blocks before the zones: seat, turn, phase, decision, picking."""
-        out[self.SEAT + seat] = 1
-        if pending is not None and not over:
-            out[self.TURN + pending["actor"]] = 1
-            if pending["actor"] == seat:
-                out[self.DECISION + self.lines.get(pending.get("line", 0), len(self.lines))] = 1
-                for item in picked:
-                    if item in self.names:
-                        out[self.PICKING + self.names[item]] += 1
-        if phase in self.phases:
-            out[self.PHASE + self.phases[phase]] = 1
+        for slot in self._head_slots(phase, pending, over, seat, picked):
+            out[slot] += 1
 
-    def _counter(self, out: np.ndarray, v, at: int, scale: float, value: bool, secret: bool) -> None:
-        """One counter's block, written over whatever it held."""
-        out[at : at + 1 + secret + ((len(self.spaces) + self.players) if value else 0)] = 0
+    def _head_slots(self, phase, pending, over: bool, seat: int, picked: Sequence) -> list[int]:
+        """The places of the 1s of the head's blocks (a place twice: a set's item picked twice)."""
+        out = [self.SEAT + seat]
+        if pending is not None and not over:
+            out.append(self.TURN + pending["actor"])
+            if pending["actor"] == seat:
+                out.append(self.DECISION + self.lines.get(pending.get("line", 0), len(self.lines)))
+                names = self.names
+                out += [self.PICKING + names[item] for item in picked if item in names]
+        if phase in self.phases:
+            out.append(self.PHASE + self.phases[phase])
+        return out
+
+    def _counter(self, out, v, at: int, scale: float, value: bool, secret: bool) -> None:
+        """One counter's block, written over whatever it held (`out`: the tensor or a memoryview
+        of it)."""
+        width = 1 + secret + ((len(self.spaces) + self.players) if value else 0)
+        out[at : at + width] = self._zero[:width]
         if secret and v == HIDDEN:
             out[at + 1] = 1
             return
@@ -276,7 +304,10 @@ class _Memo:
 
     def __init__(self, enc: TensorEncoder, seat: int):
         game = enc.game
-        self.base = np.zeros(enc.size, np.float32)  # the zones', grids' and counters' blocks
+        self.base = np.zeros(enc.size, np.float32)  # the seat's tensor as last made
+        self.mv = self.base.data  # written through (see TensorEncoder.seat_tensor)
+        self.head: list[int] = []  # the places of the head's 1s in it
+        self.shown: tuple | None = None  # what the head was made from (see seat_tensor)
         self.zones: list = [None] * len(enc.zones)
         self.visible = [can_see(game, key, seat) for key, _, _ in enc.zones]  # fixed by the rules
         width = 2 + len(enc.backs)

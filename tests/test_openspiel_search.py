@@ -43,6 +43,24 @@ def test_a_resampled_world_looks_the_same_to_the_seat(name):
     assert different > 0, "the hidden part is guessed, not copied"
 
 
+@pytest.mark.parametrize("how", [{"chance": "seed", "seed": 3}, {}])
+def test_undo_in_a_resampled_world_stays_in_it(how):
+    """A step in a guessed world undone gives the guessed world back, never the real one (with
+    chance="seed" steps run in place and undo plays the real game again: not here)."""
+    game = openspiel.load("kuhn_poker", **how)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(0, sampler) for _ in range(20)]
+    world = next(w for w in worlds if str(w) != str(state))  # the other seat's card guessed otherwise
+    before = str(world)
+    action, player = world.legal_actions()[0], world.current_player()
+    world.apply_action(action)
+    world.undo_action(player, action)
+    assert str(world) == before != str(state)
+
+
 @pytest.mark.parametrize(
     "name, how",
     [

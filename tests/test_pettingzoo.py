@@ -197,26 +197,76 @@ def test_the_parallel_env_passes_pettingzoos_parallel_api_test(name, players):
     parallel_api_test(parallel_env(name, players=players), num_cycles=60)
 
 
-def test_the_parallel_env_takes_the_asked_seats_action_and_keeps_a_bid_secret(tmp_path):
+BIDS = test_simultaneous.GAME.replace("subsets(hand, 1, 2)", "subsets(hand, 1, 3)")
+
+
+def bid_in_parallel(path, sizes: dict):
+    """Sealed bids in the parallel env, each seat bidding its lowest cards, as many as `sizes`
+    says: per step, who was asked, the actions and the observations."""
     from meeple.pettingzoo import parallel_env
 
+    e = parallel_env(path, players=3)
+    done = e.aec.space.DONE
+    obs, _ = e.reset(seed=4)
+    steps: list = []
+    while e.agents:
+        actions = {}
+        for a in e.agents:
+            legal = [int(i) for i in np.flatnonzero(obs[a]["action_mask"])]
+            picked = sum(1 for _, acts, _ in steps if acts.get(a, done) != done)
+            if legal:
+                items = [i for i in legal if i != done]
+                actions[a] = items[0] if picked < sizes[a] and items else done
+        steps.append(({a: bool(obs[a]["action_mask"].any()) for a in obs}, actions, obs))
+        obs, *_ = e.step({a: actions.get(a, 0) for a in e.agents})
+    return e, steps
+
+
+def test_the_parallel_env_asks_a_simultaneous_block_at_once_and_resolves_it_together(tmp_path):
+    """Every seat of a `simultaneously` block is asked in the same step, picks its set at its own
+    pace (a seat done waits), and the game goes as the AEC env's with the same answers."""
+    path = rules_file(tmp_path, BIDS, test_simultaneous.CARDS)
+    e, steps = bid_in_parallel(path, {"player_0": 1, "player_1": 3, "player_2": 2})
+    asked = [masks for masks, _, _ in steps]
+    assert asked[0] == {"player_0": True, "player_1": True, "player_2": True}, "all asked at once"
+    assert asked[2] == {"player_0": False, "player_1": True, "player_2": True}, "P1 bid one card: it waits"
+    assert len(steps) == 3, "P2's third card completes its set: the bids resolve together"
+    # The AEC env, the same answers given one seat after another (as the engine asks them).
+    aec = env(path, players=3)
+    aec.reset(seed=4)
+    answers = {a: iter([acts[a] for _, acts, _ in steps if a in acts]) for a in aec.possible_agents}
+    for agent in aec.agent_iter():
+        _, _, terminated, truncated, _ = aec.last()
+        aec.step(None if terminated or truncated else next(answers[agent]))
+    assert e.state() == aec.unwrapped.state()
+    assert [len(e.state()["zones"][f"shown/{p}"]) for p in range(3)] == [1, 3, 2]
+
+
+def test_a_seat_sees_nothing_of_another_seats_simultaneous_answer(tmp_path):
+    path = rules_file(tmp_path, BIDS, test_simultaneous.CARDS)
     seen = []
-    for bid in ("one card", "two cards"):
-        e = parallel_env(rules_file(tmp_path, test_simultaneous.GAME, test_simultaneous.CARDS), players=3)
-        obs, _ = e.reset(seed=4)
-        assert [a for a in e.agents if obs[a]["action_mask"].any()] == ["player_0"]
-        labels = e.aec.option_labels()
-        option = next(i for i, label in enumerate(labels) if ("+" in label) == (bid == "two cards"))
-        actions = {a: 0 for a in e.agents}  # the others' are ignored
-        actions["player_0"] = e.aec.option_actions()[option]
-        obs, *_ = e.step(actions)
-        while obs["player_0"]["action_mask"].any():  # the bid's cards, one at a time
-            actions["player_0"] = (
-                e.aec.space.DONE
-                if obs["player_0"]["action_mask"][e.aec.space.DONE]
-                else int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
-            )
-            obs, *_ = e.step(actions)
-        assert obs["player_1"]["action_mask"].any(), "then the next seat is asked"
-        seen.append(obs["player_1"]["observation"])
-    assert np.array_equal(*seen), "P2 sees the same whichever bid P1 made"
+    for first in (1, 2):  # P1 bids one card, then two; the others as before
+        _, steps = bid_in_parallel(path, {"player_0": first, "player_1": 3, "player_2": 2})
+        seen.append([obs["player_1"]["observation"] for _, _, obs in steps])
+    assert len(seen[0]) == len(seen[1]) == 3
+    for a, b in zip(*seen):
+        assert np.array_equal(a, b), "P2 sees the same whichever bid P1 made"
+
+
+def test_an_illegal_answer_in_a_simultaneous_block_is_refused(tmp_path):
+    from meeple.pettingzoo import parallel_env
+
+    e = parallel_env(rules_file(tmp_path, BIDS, test_simultaneous.CARDS), players=3)
+    obs, _ = e.reset(seed=4)
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents}
+    actions["player_1"] = int(np.flatnonzero(obs["player_1"]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=r"player_1: action \d+ is not legal \(the legal ones are"):
+        e.step(actions)
+    first = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents}
+    again, *_ = e.step(first)
+    fresh = parallel_env(rules_file(tmp_path, BIDS, test_simultaneous.CARDS), players=3)
+    fresh.reset(seed=4)
+    expected, *_ = fresh.step(first)
+    for a in e.agents:  # P1's first card was not kept by the refused step: it is picked once
+        assert np.array_equal(again[a]["observation"], expected[a]["observation"])
+        assert np.array_equal(again[a]["action_mask"], expected[a]["action_mask"])
