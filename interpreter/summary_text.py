@@ -192,7 +192,8 @@ def summary(engine, view: dict, seat: int, drawn: str | None = None, before: dic
 
 def counter_change(game, key: str, was, value, seat: int) -> str:
     """A counter's change as the log says it: its `says` sentence, a labelled flag's label, else
-    its label and `{change}` in words."""
+    its label and `{change}` in words; a number from what it was to what it is (`8 → 4`: a signed
+    `-4` beside a counter whose name says an amount left reads as that amount)."""
     event = {"e": "set", "var": key, "value": value, "was": was}
     if labelled_flag(game, key):
         return event_text(game, event, seat)
@@ -200,7 +201,14 @@ def counter_change(game, key: str, was, value, seat: int) -> str:
     def shown(v) -> str:
         return var_text(game, key, v)
 
-    return set_sentence(game, event, shown) or f"{key_label(game, key)}: {change_words(was, value, shown)}"
+    said = set_sentence(game, event, shown)
+    if said:
+        return said
+    spec = game.counters.get(key.split("/", 1)[0])
+    seats = spec is not None and spec.player  # a counter holding a seat: its values are not amounts
+    if type(value) is int and type(was) is int and not seats:
+        return f"{key_label(game, key)}: {was} → {value}"
+    return f"{key_label(game, key)}: {change_words(was, value, shown, numbers=not seats)}"
 
 
 def grid_changes(game, key: str, was: dict | None, grid: dict) -> list[str]:
@@ -249,8 +257,9 @@ def since_lines(game, before: dict | None, view: dict, seat: int) -> list[str]:
 
 def since_parts(game, before: dict, view: dict, seat: int) -> list[str]:
     """What changed on the table since `before` (a view of this seat's), one entry per thing in
-    the log's words: a counter's change by its `says` sentence, else as `{change}` reads (`P2's
-    VP: +2`, `P2's pawn: from space 2 to space 5`), the cards that came into and left a zone, a
+    the log's words: a counter's change by its `says` sentence, a number from what it was to what
+    it is (`P2's VP: 3 → 5`), else as `{change}` reads (`P2's pawn: from space 2 to space 5`),
+    the cards that came into and left a zone, a
     face-down pile's count, a grid's pieces or cells. The counters' own sentences (`says`) come
     first, then the seat's own things, the shared ones, the other players', and the face-down
     piles' counts last."""

@@ -1075,3 +1075,42 @@ def test_an_offer_to_cast_does_not_tell_the_others_which_spell_lies_face_down():
         assert sum("Act now" in x and f"P{viewer + 1} chooses pass" in x for x in text.splitlines()) == sum(
             ln["actor"] == viewer for ln in passed
         )
+
+
+# ---------------------------------------------------------------- read at the table (a played game)
+def test_a_perishing_adventurer_is_named_and_each_spell_card_says_what_it_does():
+    """A player reads who perished (their Ghost Vengeance follows) and what a spell offered does,
+    not "An adventurer perishes" and the spell's id; an adventurer's card counts its spells."""
+    eng = shipped("apothebakery", {})
+    cards = eng.game.components
+    names = {c["name"] for c in cards.values() if c["$kind"] == "adventurer"}
+    state, events = play(eng, 2, 3)
+    perished = [e["text"] for e in events if e["e"] == "log" and e["text"].endswith(" perishes")]
+    assert perished, "seed 3: no adventurer perished"
+    for text in perished:
+        assert text.removeprefix("A skull: ").removesuffix(" perishes") in names, f"seed 3: {text!r}"
+    faces = eng.game.page["faces"]
+    spells = [k for k, c in cards.items() if c["$kind"] == "spell"]
+    assert spells and all(faces[k]["lines"] == [cards[k]["text"]] and len(cards[k]["text"]) > 20 for k in spells)
+    assert {tuple(faces[k]["lines"]) for k, c in cards.items() if c["$kind"] == "adventurer"} == {
+        ("Spells: 1",),
+        ("Spells: 2",),
+        ("Spells: 3",),
+    }
+
+
+def test_a_payment_prompt_names_the_species_it_pays_and_healed_clears_when_a_round_begins():
+    from meeple.interpreter.agents import make_agents
+
+    eng = shipped("apothebakery", {})
+    bots = make_agents(eng, ["quick"], 2, 1)
+    state, _ = eng.start(2, 1)
+    prompts, cleared = set(), []
+    while (d := eng.decision(state)) is not None:
+        prompts.add(d.prompt)
+        if d.prompt == "Which Forries do you send out?" and state["vars"].get("round_number", 0) > 1:
+            cleared.append(not any(v for k, v in state["vars"].items() if k.startswith("healed/")))
+        state, _ = eng.apply(state, bots[d.actor].choose(eng.view(state, d.actor), d))
+    paid = {p for p in prompts if p.endswith("elixir pays for it?")}
+    assert paid and paid <= {f"Which {s} elixir pays for it?" for s in SPECIES}, f"seed 1: {paid}"
+    assert cleared and all(cleared), f"seed 1: {cleared}"

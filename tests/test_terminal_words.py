@@ -142,7 +142,7 @@ class TestSince:
         lines = since_lines(e.game, before, e.view(state, 0), 0)
         assert lines == [
             "Changed since your last decision:",
-            "  bid[P2]: +2 · deck: 0 face down (was 2) · hand[P3]: 2 face down (was 0)",
+            "  bid[P2]: 0 → 2 · deck: 0 face down (was 2) · hand[P3]: 2 face down (was 0)",
         ]
 
     def test_the_others_hidden_cards_are_counts(self, tmp_path):
