@@ -24,6 +24,19 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from meeple.pettingzoo import Ordered
 
 
+def aec_loop(e, pick):
+    """PettingZoo's documented AEC loop as a researcher writes it (a legal action drawn from the
+    mask): a function playing one game of `e` from a seed."""
+
+    def play(seed: int):
+        e.reset(seed=seed)
+        for _ in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+
+    return play
+
+
 def game_lengths(game, games: int = 300) -> tuple[list[int], int]:
     """Decisions a game, in `games` uniformly random games of a meeple.Game, and the options a
     decision had on average (rounded)."""
@@ -95,15 +108,7 @@ def pettingzoo_floor(game, observation: int, actions: int, theirs: bool = False)
     meeple.pettingzoo's env is), or in PettingZoo's own (`theirs`: as PettingZoo's envs are)."""
     wrap = OrderEnforcingWrapper if theirs else Ordered
     lengths, legal = game_lengths(game)
-    e, pick = wrap(NothingEnv(lengths, game.players, observation, actions, legal)), random.Random(1)
-
-    def play(seed: int):
-        e.reset(seed=seed)
-        for _ in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
-
-    return play
+    return aec_loop(wrap(NothingEnv(lengths, game.players, observation, actions, legal)), random.Random(1))
 
 
 _T = pyspiel.GameType
@@ -202,12 +207,4 @@ def pettingzoo_classic(name: str):
         e = importlib.import_module(f"pettingzoo.classic.{module}").env()
     except (ImportError, AttributeError):  # no pygame (PettingZoo's deprecated-module shim may say either)
         return None
-    pick = random.Random(1)
-
-    def play(seed: int):
-        e.reset(seed=seed)
-        for _ in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
-
-    return play
+    return aec_loop(e, random.Random(1))

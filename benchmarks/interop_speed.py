@@ -60,13 +60,7 @@ def pettingzoo_loop(game: meeple.Game, tensor: bool = True):
         made = encoder.seat_tensor(e.unwrapped.engine, game.engine.start(game.players, 0)[0], 0)
         encoder.seat_tensor = lambda *_, **__: made
 
-    def play(seed: int):
-        e.reset(seed=seed)
-        for _ in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
-
-    return play
+    return interop_floor.aec_loop(e, pick)
 
 
 def openspiel_loop(game: meeple.Game):

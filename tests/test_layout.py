@@ -89,14 +89,20 @@ def test_a_wrong_layout_is_an_error_at_its_place(layout, message, hint):
     assert hint in out, out
 
 
-def test_a_face_names_only_fields_of_its_component(tmp_path):
+def crates(tmp_path):
+    """The stalls ruleset with a crate component (suit, price, note) from a CSV file: its text and
+    where to write it."""
     (tmp_path / "crates.csv").write_text("id,name,suit,price,note\nc1,Crate,gold,2,fragile\nc2,Box,jade,0,\n")
     rules = BASE.replace(
         "grid field",
         'component crate from "crates.csv":\n    suit: suit\n    price: int\n    note: text\n'
         "zone offer: pile of crate\ngrid field",
     )
-    path = tmp_path / "stalls.rules"
+    return rules, tmp_path / "stalls.rules"
+
+
+def test_a_face_names_only_fields_of_its_component(tmp_path):
+    rules, path = crates(tmp_path)
     path.write_text(rules + 'layout:\n    face crate "{name} ({suit})": "costs {prise}"\n')
     with pytest.raises(MeepleError) as info:
         load_game(path)
@@ -121,13 +127,7 @@ def test_a_face_names_only_fields_of_its_component(tmp_path):
 
 
 def test_a_face_line_when_a_field_is_set_shows_only_on_the_cards_that_have_it(tmp_path):
-    (tmp_path / "crates.csv").write_text("id,name,suit,price,note\nc1,Crate,gold,2,fragile\nc2,Box,jade,0,\n")
-    rules = BASE.replace(
-        "grid field",
-        'component crate from "crates.csv":\n    suit: suit\n    price: int\n    note: text\n'
-        "zone offer: pile of crate\ngrid field",
-    )
-    path = tmp_path / "stalls.rules"
+    rules, path = crates(tmp_path)
     path.write_text(
         rules + 'layout:\n    face crate: "costs {price}" when price, "handle with care" when note, price\n'
     )
