@@ -259,10 +259,9 @@ def since_parts(game, before: dict, view: dict, seat: int) -> list[str]:
     """What changed on the table since `before` (a view of this seat's), one entry per thing in
     the log's words: a counter's change by its `says` sentence, a number from what it was to what
     it is (`P2's VP: 3 → 5`), else as `{change}` reads (`P2's pawn: from space 2 to space 5`),
-    the cards that came into and left a zone, a
-    face-down pile's count, a grid's pieces or cells. The counters' own sentences (`says`) come
-    first, then the seat's own things, the shared ones, the other players', and the face-down
-    piles' counts last."""
+    the cards that came into and left a zone, a face-down pile's count, a grid's pieces or cells.
+    The counters' own sentences (`says`) come first, then the seat's own things, the shared ones,
+    the other players', and the face-down piles' counts last."""
     said: list[tuple[int, str]] = []  # (-1 a `says`, 0 yours, 1 shared, 2 another's, 3 a count; the words)
 
     def whose(key: str) -> int:

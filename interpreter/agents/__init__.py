@@ -30,7 +30,7 @@ AGENTS = {
 }
 
 # The agent the designer's lab plays when a command names none (`simulate`, `compare`, ...):
-# as strong as greedy against greedy in every shipped game, at a third to a sixth of its cost
+# as strong as greedy against greedy in every shipped game, at a half to a quarter of its cost
 # (docs/agents.md, "Which agent for a comparison").
 RECOMMENDED = "quick"
 
