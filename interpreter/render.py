@@ -60,13 +60,18 @@ def items_text(game, items: list) -> str:
 
 def runs_text(game, items: list) -> str:
     """Cards in order, a run of alike ones as a count (`8 × silver coin`), as a pile reads on the table."""
-    runs: list = []
+    return ", ".join(runs(game, items))
+
+
+def runs(game, items: list) -> list[str]:
+    """Cards in order, a run of alike ones as a count (`8 × silver coin`), one entry per run."""
+    out: list = []
     for label in (item_text(game, i) for i in items):
-        if runs and runs[-1][0] == label:
-            runs[-1][1] += 1
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
         else:
-            runs.append([label, 1])
-    return ", ".join(label if n == 1 else f"{n} × {label}" for label, n in runs)
+            out.append([label, 1])
+    return [label if n == 1 else f"{n} × {label}" for label, n in out]
 
 
 def _items(game, event, viewer) -> str:

@@ -22,6 +22,7 @@ from meeple.interpreter.render import (
     key_label,
     labelled_flag,
     player_name,
+    runs,
     runs_text,
     var_text,
 )
@@ -223,17 +224,6 @@ def grid_changes(game, key: str, was: dict | None, grid: dict) -> list[str]:
     if 0 < len(changed) <= 2:
         return [f"{cell_text(game, key, k)}: {var_text(game, '', grid['cells'][k])}" for k in changed]
     return [f"{key_label(game, key)}: {len(changed)} cells changed"] if changed else []
-
-
-def runs(game, items: list) -> list[str]:
-    """Cards in order, a run of alike ones as a count (`8 × silver coin`), one entry per run."""
-    out: list = []
-    for label in (item_text(game, i) for i in items):
-        if out and out[-1][0] == label:
-            out[-1][1] += 1
-        else:
-            out.append([label, 1])
-    return [label if n == 1 else f"{n} × {label}" for label, n in out]
 
 
 SINCE = 8  # the things "Changed since your last decision" names; the rest are counted
