@@ -34,6 +34,17 @@ def _ignore(kind: str, **data) -> None:
     pass
 
 
+def _recorder(events: list):
+    """`emit` for a machine that keeps a trace: a closure over its event list, not a bound
+    method (a machine holding its own method is a cycle, left for the cyclic collector)."""
+
+    def record(kind: str, **data) -> None:
+        data["e"] = kind
+        events.append(data)
+
+    return record
+
+
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
@@ -48,12 +59,8 @@ class Machine:
         self.events: list = []
         self.hush: list = []  # where each `quietly` block being run began, in `events`
         # Simulations that need no trace skip building events altogether.
-        self.emit = _ignore if quiet else self._record
+        self.emit = _ignore if quiet else _recorder(self.events)
         self.recording = not quiet  # generated code skips building events nobody keeps
-
-    def _record(self, kind: str, **data) -> None:
-        data["e"] = kind
-        self.events.append(data)
 
     def run(self) -> bool:
         """Run until a decision is pending (True) or the game is over (False)."""

@@ -74,7 +74,7 @@ class QuickAgent:
         self.taken: dict = {}  # per choice (line, options): the views it decided in, the option ids taken there
         self.next = None  # the node its last choice led to on the guess
         self.fresh = 0  # positions applied (what the look cost), for benchmarks and tests
-        # The positions valued on this guess, by their counters: the outlook reads only the
+        # The positions valued in this decision's look, by their counters: the outlook reads only the
         # counters, zones and grids (and the first player), so an equal board has an equal outlook.
         self.boards: dict = {}
 
@@ -147,9 +147,11 @@ class QuickAgent:
         if root is None or root is BAD or self.engine.view(root.state, self.seat) != view:
             root = Node(determinize(self.engine.game, view, self.rng.below(1 << 62)))
             budget = self.tries
-            self.boards = {}
         taken = self.been(view, decision)
         gains = self.gains(root, decision, budget)
+        # Kept, the boards would hold every position of the look alive, and the cyclic
+        # collector would walk them all again after each decision (a tenth of the time).
+        self.boards = {}
         pick = pick_fresh(self.rng, gains, decision, taken)
         self.next = root.kids[pick] if root.kids else None
         return pick
@@ -213,7 +215,10 @@ class QuickAgent:
         kids = node.kids
         new = min(n if kids is None else kids.count(None), budget)
         pool = budget - new
-        seen: dict[object, float] = {}  # what an option showed (deep in the chain) -> what its chain reached
+        # What an option showed deep in the chain (its outlook, and where SAME_NEXT asks, the next
+        # choice's line) -> [(that choice's options or None, what its chain reached)]: options are
+        # compared with == (a list of plain data), as a repr of them cost a sixth of the look.
+        seen: dict[tuple, list] = {}
         for j in range(n):
             if kids is None or kids[j] is None:
                 if not new:
@@ -236,16 +241,23 @@ class QuickAgent:
             m = self.own(after)
             deeper = -float("inf")
             if depth > 1 and m and m <= FOLLOW_UP:
-                sig: object = self.value(after) if depth <= SAME_OUTLOOK else None
-                if sig is None and depth <= SAME_NEXT:
-                    sig = (self.value(after), p.get("line", 0), repr(p["options"]))
-                if sig is not None and sig in seen:
-                    deeper = seen[sig]
+                sig: tuple | None = None
+                shown, alike = None, None
+                if depth <= SAME_OUTLOOK:
+                    sig = (self.value(after),)
+                elif depth <= SAME_NEXT:
+                    sig, shown = (self.value(after), p.get("line", 0)), p["options"]
+                known = None
+                if sig is not None:
+                    alike = seen.setdefault(sig, [])
+                    known = next((got for opened, got in alike if opened == shown), None)
+                if known is not None:
+                    deeper = known
                 else:
                     deeper, used = self.follow(after, depth - 1, pool // (n - j), origin)
                     pool -= used
-                    if sig is not None:
-                        seen[sig] = deeper
+                    if alike is not None:
+                        alike.append((shown, deeper))
             value = deeper if deeper > -float("inf") else self.value(after)
             best = max(best, value)
         return best, budget - pool
