@@ -79,6 +79,7 @@ class Engine(Scoring):
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
+        m.owned = set()  # a zone this machine copied for an earlier state is not this state's
         m.work = WORK_LIMIT  # a fresh allowance (work.py): a machine scoring again and again must not run dry
         if m.kept:  # masks kept for another state, or for this one before a caller changed it
             m.kept.clear()
@@ -182,7 +183,7 @@ class Engine(Scoring):
                 value = next((o.value for o in self.requests(state) if o.id == choice), None)
                 if value is None:
                     raise ValueError(f"`{choice}` is not one of the options")
-        s = state if inplace else st.copy_state(state)
+        s = state if inplace else st.fork(state)
         s["pending"] = None
         s["step"] += 1
         m = Machine(self.game, s) if events else self.quiet_machine(s)

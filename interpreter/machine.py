@@ -48,12 +48,15 @@ def _recorder(events: list):
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush", "owned")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
         self.state = state
         self.kept: dict = {}  # grids' occupancy masks for this run (interpreter/boards/placing.py)
+        # The zones whose lists this run copied and may change (effects/zones.py `own`): the
+        # others may be shared with the state an apply forked from, or with a kept copy.
+        self.owned: set = set()
         self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
         self.env: dict = {}
         self.events: list = []

@@ -92,6 +92,26 @@ def copy_state(s: dict) -> dict:
     }
 
 
+def fork(s: dict) -> dict:
+    """A copy for one apply to change: as `copy_state`, but the zones' lists are the original's
+    until the apply changes one (effects/zones.py `own` copies a list on its first change).
+    Copying 70 lists cost a seventh of an apply, and most applies change one or two."""
+    return {
+        "players": s["players"],
+        "rng": s["rng"],
+        "first": s["first"],
+        "phase": s["phase"],
+        "seq": s["seq"],
+        "step": s["step"],
+        "over": s["over"],
+        "zones": s["zones"].copy(),
+        "vars": s["vars"].copy(),
+        "grids": {k: {"cells": g["cells"][:], "pieces": g["pieces"][:]} for k, g in s["grids"].items()},
+        "stack": [[f[0], f[1], _copy_env(f[2])] for f in s["stack"]],
+        "pending": s["pending"],
+    }
+
+
 def copy_data(value):
     """A deep copy of plain JSON-like data (dicts, lists, scalars): events kept to hand out again."""
     if type(value) is list:

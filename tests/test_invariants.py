@@ -107,3 +107,28 @@ def test_quiet_apply_reaches_the_same_states(name):
         loud, events = engine.apply(loud, i)
         quiet, none = engine.apply(quiet, i, events=False)
         assert none == [] and quiet == loud
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_no_apply_changes_an_earlier_state(name):
+    """An apply's state shares the zone lists it leaves alone with the state it came from
+    (state.fork): no later apply, quiet or not, in place or not, on the main line or on a side
+    branch played out in place, may change any state reached before."""
+    engine = shipped(name)
+    players = engine.game.max_players
+    rng = Random(7)
+    kept = []
+    seed = 6
+    while len(kept) < 300:  # games until 300 states are kept (a game of poker has a few)
+        seed += 1
+        state, _ = engine.start(players, seed)
+        while engine.option_count(state) and len(kept) < 300:
+            kept.append((state, json.dumps(state, sort_keys=True)))
+            side, _ = engine.apply(state, rng.below(engine.option_count(state)), events=False)
+            for _ in range(5):  # a side branch, in place, as bots play out a guess
+                if not engine.option_count(side):
+                    break
+                engine.apply(side, rng.below(engine.option_count(side)), inplace=True, events=len(kept) % 2 == 0)
+            state, _ = engine.apply(state, rng.below(engine.option_count(state)), events=len(kept) % 2 == 1)
+    for step, (earlier, text) in enumerate(kept):
+        assert json.dumps(earlier, sort_keys=True) == text, f"{name}: the {step}th state kept (seeds from 7) changed"

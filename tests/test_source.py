@@ -303,7 +303,7 @@ def test_a_move_of_many_items_fails_or_works_as_item_by_item(monkeypatch):
         outcomes = []
         for many in (8, 10**9):
             monkeypatch.setattr(zones, "MANY", many)
-            m = SimpleNamespace(game=engine.game, state=copy.deepcopy(state), recording=True, events=[])
+            m = SimpleNamespace(game=engine.game, state=copy.deepcopy(state), recording=True, events=[], owned=set())
             m.emit = lambda kind, **data: m.events.append((kind, data))
             try:
                 zones.move(m, list(items), target)

@@ -278,7 +278,7 @@ def put(m, piece: str, key: str, value) -> None:
         covered = put_checked(m, piece, key, value)
     src = zones.locate(m.state, piece)
     if src is not None:
-        m.state["zones"][src].remove(piece)
+        zones.own(m, src).remove(piece)
     grid["pieces"].append([piece, orientation, row, col, covered])
     if m.recording:
         m.emit("place", piece=piece, grid=key, at=[orientation, row, col], src=src)

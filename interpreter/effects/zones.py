@@ -4,12 +4,26 @@ A zone is a list of component ids in the state; index 0 is the top. Drawing
 from a `bag` picks at random with the state's RNG; from anything else it takes
 the top. A component is always in exactly one zone (or covering grid cells),
 so moving one finds it wherever it is.
+
+A zone's list may be shared by many states (an apply forks its state sharing
+them, state.fork), so a list is never changed in place unless this run made
+it: every change goes through `own`, which copies a list on its first change.
 """
 
 from __future__ import annotations
 
 from meeple.interpreter import rng
 from meeple.interpreter.game import BOX, KIND
+
+
+def own(m, key: str) -> list:
+    """The zone's list, this run's own to change (copied on its first change in this run)."""
+    zones = m.state["zones"]
+    if key in m.owned:
+        return zones[key]
+    items = zones[key] = zones[key][:]
+    m.owned.add(key)
+    return items
 
 
 def zone_spec(game, key: str):
@@ -52,7 +66,7 @@ def move(m, what, to: str, position: str = "") -> None:
     # A copy: `what` may be the very list of a zone this move empties.
     items = list(what) if isinstance(what, list) else [what]
     zones = m.state["zones"]
-    dest = zones[to]
+    dest = own(m, to)
     check_kind(m, items, to)
     by_source: dict[str, list] = {}
     moved = []
@@ -61,14 +75,14 @@ def move(m, what, to: str, position: str = "") -> None:
     if src is not None and len(gone := set(present)) == len(present) and gone.issubset(zones[src]):
         # Setting up a game moves whole decks out of one zone: take them out at once
         # instead of a search of every zone and a removal per item.
-        zones[src][:] = [x for x in zones[src] if x not in gone]
+        own(m, src)[:] = [x for x in zones[src] if x not in gone]  # in place: `src` may be `to`
         by_source[src] = moved = present
     else:
         for item in present:
             src = locate(m.state, item)
             if src is None:
                 raise ValueError(f"`{item}` is not in any zone (is it placed on a grid?)")
-            zones[src].remove(item)
+            own(m, src).remove(item)
             by_source.setdefault(src, []).append(item)
             moved.append(item)
     seen(moved, to)
@@ -87,9 +101,10 @@ def move_all(m, src: str, to: str) -> None:
     if not items:
         return
     check_kind(m, items, to)
-    zones[to].extend(items)
+    own(m, to).extend(items)
     seen(items, to)
     zones[src] = []
+    m.owned.add(src)
     if m.recording:
         m.emit("move", items=list(items), src=src, dst=to)
 
@@ -97,8 +112,9 @@ def move_all(m, src: str, to: str) -> None:
 def draw(m, count: int, src: str, to: str) -> None:
     """Draw up to `count` components: at random from a bag, else from the top."""
     zones = m.state["zones"]
-    items = zones[src]
     spec = zone_spec(m.game, src)
+    # Owned before anything else: the refill below adds to this very list.
+    items = own(m, src) if zones[src] or spec is not None and spec.refill else zones[src]
     if spec is not None and spec.refill and len(items) < count and refill_key(m, spec, src) != to:
         # Take what is left first, then shuffle the refill zone in and go on drawing.
         have = len(items)
@@ -116,7 +132,7 @@ def draw(m, count: int, src: str, to: str) -> None:
         taken = items[:count]
         del items[:count]
     check_kind(m, taken, to)
-    zones[to].extend(taken)
+    own(m, to).extend(taken)
     seen(taken, to)
     if m.recording:
         m.emit("draw", items=taken, src=src, dst=to, wanted=count)
@@ -136,7 +152,7 @@ def refill_from(m, spec, src: str) -> None:
 
 
 def shuffle(m, key: str) -> None:
-    rng.shuffle(m.state, m.state["zones"][key])
+    rng.shuffle(m.state, own(m, key))
     if m.recording:
         m.emit("shuffle", zone=key)
 
@@ -159,5 +175,6 @@ def pass_on(m, name: str) -> None:
     for p in range(players):
         to = (p + 1) % players
         zones[f"{name}/{to}"] = held[p]
+        m.owned.discard(f"{name}/{to}")  # the list came from another key: owned or not, copy it again
         if held[p]:
             m.emit("move", items=list(held[p]), src=f"{name}/{p}", dst=f"{name}/{to}")
