@@ -40,16 +40,17 @@ def fill_zone(state: dict, key: str, items) -> None:
     zones = state["zones"]
     for k in zones:
         zones[k] = [c for c in zones[k] if c not in items]
-    zones["box"] += zones[key]
+    zones["box"] = zones["box"] + zones[key]  # new lists: an apply's state shares them (state.fork)
     zones[key] = list(items)
 
 
 def relocate(state: dict, item: str, zone: str) -> None:
     """Move one component to the end of a zone, from wherever it is."""
-    for items in state["zones"].values():
+    zones = state["zones"]
+    for key, items in zones.items():  # new lists: an apply's state shares them (state.fork)
         if item in items:
-            items.remove(item)
-    state["zones"][zone].append(item)
+            zones[key] = [c for c in items if c != item]
+    zones[zone] = zones[zone] + [item]
 
 
 def both_ways(monkeypatch, module, switch: str, run) -> list:

@@ -163,10 +163,10 @@ def test_a_person_casts_a_spell_on_another_players_turn(monkeypatch):
     zones = state["zones"]
 
     def relocate(item, zone):
-        for items in zones.values():
+        for key, items in zones.items():  # new lists: an apply's state shares them (state.fork)
             if item in items:
-                items.remove(item)
-        zones[zone].append(item)
+                zones[key] = [c for c in items if c != item]
+        zones[zone] = zones[zone] + [item]
 
     relocate("sp-free-sample-1", "oven/0")
     cure = zones["cure_at/a1"][0]
