@@ -215,9 +215,10 @@ class QuickAgent:
         kids = node.kids
         new = min(n if kids is None else kids.count(None), budget)
         pool = budget - new
-        # What an option showed deep in the chain (its outlook, and where SAME_NEXT asks, the next
-        # choice's line) -> [(that choice's options or None, what its chain reached)]: options are
-        # compared with == (a list of plain data), as a repr of them cost a sixth of the look.
+        # What an option showed deep in the chain -> what its chain reached. By SAME_OUTLOOK: its
+        # outlook -> [(None, reached)]. By SAME_NEXT: its next choice's line -> [(the node, that
+        # choice's options, reached)], and a later option shares with the first whose options are
+        # equal (==) and whose outlook is too: an outlook is asked only when the options are equal.
         seen: dict[tuple, list] = {}
         for j in range(n):
             if kids is None or kids[j] is None:
@@ -241,23 +242,24 @@ class QuickAgent:
             m = self.own(after)
             deeper = -float("inf")
             if depth > 1 and m and m <= FOLLOW_UP:
-                sig: tuple | None = None
-                shown, alike = None, None
+                alike, known = None, None
                 if depth <= SAME_OUTLOOK:
-                    sig = (self.value(after),)
+                    alike = seen.setdefault((self.value(after),), [])
+                    known = alike[0][2] if alike else None
                 elif depth <= SAME_NEXT:
-                    sig, shown = (self.value(after), p.get("line", 0)), p["options"]
-                known = None
-                if sig is not None:
-                    alike = seen.setdefault(sig, [])
-                    known = next((got for opened, got in alike if opened == shown), None)
+                    shown = p["options"]
+                    alike = seen.setdefault((p.get("line", 0),), [])
+                    for other, opened, got in alike:
+                        if opened == shown and self.value(other) == self.value(after):
+                            known = got
+                            break
                 if known is not None:
                     deeper = known
                 else:
                     deeper, used = self.follow(after, depth - 1, pool // (n - j), origin)
                     pool -= used
                     if alike is not None:
-                        alike.append((shown, deeper))
+                        alike.append((after, p["options"], deeper))
             value = deeper if deeper > -float("inf") else self.value(after)
             best = max(best, value)
         return best, budget - pool
