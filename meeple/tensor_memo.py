@@ -72,8 +72,11 @@ class Memo:
         self.blind = [_blind(game, enc.zones[n][0], seen) for n, seen in zip(zones, self.visible)]
         width = 2 + len(enc.backs)
         self.zone_ends = [at + width + len(slots) for _, at, slots in self.zone_blocks]
-        self.cells: list = [None] * len(enc.grids)
+        self.cells: list = [None] * len(enc.grids)  # copies of the grids' cells
+        self.slots: list = [None] * len(enc.grids)  # per grid, the place of each cell's 1
+        self.rows = [[at + i * (len(codes) + 1) for i in range(cells)] for _, at, codes, cells, _ in enc.grids]
         self.pieces: list = [None] * len(enc.grids)
+        self.zero = enc._zero
         # The counters read here; those another seat holds read the same in every state.
         held = {f"{HELD_PREFIX}{name}/{q}" for name in game.interrupting for q in range(enc.players) if q != seat}
         self.counters = []
@@ -112,18 +115,43 @@ def bring_up_to_date(enc, memo: Memo, state: dict) -> None:
                 else:
                     _zone(enc, memo, n, items or [])
     if memo.grids:
-        _grids(enc, memo, state["grids"])
+        grids = state["grids"]
+        for n, (key, at, codes, cells, pieces) in enumerate(enc.grids):
+            grid = grids.get(key)
+            if grid is None:
+                _grid(enc, memo, n, [], [])
+                continue
+            now, was = grid["cells"], memo.cells[n]
+            if now != was:  # the cells that changed, found in C
+                if was is None or len(was) != len(now) or len(now) > cells:
+                    _grid(enc, memo, n, now, grid["pieces"])
+                    continue
+                rows, other = memo.rows[n], len(codes)
+                for i in compress(range(len(now)), map(is_not, now, was)):
+                    c = was[i] = now[i]
+                    mv[memo.slots[n][i]] = 0
+                    mv[slot := rows[i] + codes.get(c, other)] = 1
+                    memo.slots[n][i] = slot
+            if grid["pieces"] != memo.pieces[n]:
+                _pieces(memo, n, grid["pieces"], at + cells * (len(codes) + 1), pieces)
     if memo.counter_keys:
         values = list(map(state["vars"].get, memo.counter_keys))
         read = memo.values
-        for n in compress(range(len(values)), map(is_not, values, read)):
-            # Counter values are never changed in place (a state's copy shares them): the same
-            # object is the same value; an equal one of the same type too (1 and True differ).
-            v, was = values[n], read[n]
-            read[n] = v
-            if type(v) is type(was) and type(v) is not list and v == was:
-                continue
-            enc._counter(mv, v, *memo.counters[n][1:])
+        if any(map(is_not, values, read)):
+            _counters(enc, memo, values)
+
+
+def _counters(enc, memo: Memo, values: list) -> None:
+    """The blocks of the counters whose values changed."""
+    read, mv = memo.values, memo.mv
+    for n in compress(range(len(values)), map(is_not, values, read)):
+        # Counter values are never changed in place (a state's copy shares them): the same
+        # object is the same value; an equal one of the same type too (1 and True differ).
+        v, was = values[n], read[n]
+        read[n] = v
+        if type(v) is type(was) and type(v) is not list and v == was:
+            continue
+        enc._counter(mv, v, *memo.counters[n][1:])
 
 
 def bring_head_up_to_date(enc, memo: Memo, state: dict, seat: int, picked) -> None:
@@ -153,39 +181,32 @@ def bring_head_up_to_date(enc, memo: Memo, state: dict, seat: int, picked) -> No
     memo.head, memo.phase, memo.actor, memo.line, memo.picked = head, phase, actor, line, tuple(picked)
 
 
-def _grids(enc, memo: Memo, grids: dict) -> None:
-    """The grids' blocks: the cells that changed, and the shaped components lying on each."""
-    mv = memo.mv
-    for n, (key, at, codes, cells, pieces) in enumerate(enc.grids):
-        grid = grids.get(key)
-        now, placed = (grid["cells"], grid["pieces"]) if grid is not None else ([], [])
-        was = memo.cells[n]
-        if now != was:
-            if len(now) > cells:
-                now = now[:cells]
-            width = len(codes) + 1
-            if was is not None and len(was) == len(now):  # the cells that changed, found in C
-                for i in compress(range(len(now)), map(is_not, now, was)):
-                    mv[at + i * width + codes.get(was[i], width - 1)] = 0
-                    mv[at + i * width + codes.get(now[i], width - 1)] = 1
-                    was[i] = now[i]
-            else:
-                mv[at : at + cells * width] = enc._zero[: cells * width]
-                for i, c in enumerate(now):
-                    mv[at + i * width + codes.get(c, width - 1)] = 1
-                memo.cells[n] = now[:]
-        had = memo.pieces[n]
-        if placed != had:
-            if had is not None and len(had) < len(placed) and placed[: len(had)] == had:
-                new = placed[len(had) :]  # pieces laid since, the others where they were (the commonest)
-            else:
-                start = at + cells * (len(codes) + 1)
-                mv[start : start + len(pieces)] = enc._zero[: len(pieces)]
-                new = placed
-            for p in new:
-                if p[0] in pieces:
-                    mv[pieces[p[0]]] = 1
-            memo.pieces[n] = placed[:]
+def _grid(enc, memo: Memo, n: int, now: list, placed: list) -> None:
+    """Grid `n`'s block written again: each cell one-hot (a grid missing: no cell, no piece)."""
+    key, at, codes, cells, pieces = enc.grids[n]
+    mv, width, rows = memo.mv, len(codes) + 1, memo.rows[n]
+    now = now[:cells]
+    mv[at : at + cells * width] = enc._zero[: cells * width]
+    slots = memo.slots[n] = [rows[i] + codes.get(c, width - 1) for i, c in enumerate(now)]
+    for slot in slots:
+        mv[slot] = 1
+    memo.cells[n] = now
+    if placed != memo.pieces[n]:
+        _pieces(memo, n, placed, at + cells * width, pieces)
+
+
+def _pieces(memo: Memo, n: int, placed: list, start: int, pieces: dict) -> None:
+    """Which shaped components lie on grid `n`."""
+    mv, had = memo.mv, memo.pieces[n]
+    if had is not None and len(had) < len(placed) and placed[: len(had)] == had:
+        new = placed[len(had) :]  # pieces laid since, the others where they were (the commonest)
+    else:
+        mv[start : start + len(pieces)] = memo.zero[: len(pieces)]
+        new = placed
+    for p in new:
+        if p[0] in pieces:
+            mv[pieces[p[0]]] = 1
+    memo.pieces[n] = placed[:]
 
 
 def _blind(game, key: str, visible: bool) -> bool:
