@@ -23,7 +23,7 @@ writes cost twice as much.
 from __future__ import annotations
 
 from itertools import compress
-from operator import is_not, ne
+from operator import is_not, itemgetter, ne
 
 import numpy as np
 
@@ -66,7 +66,8 @@ class Memo:
         self.grids = seat is None
         self.zone_keys = [enc.zones[n][0] for n in zones]
         self.zone_blocks = [enc.zones[n] for n in zones]
-        self.zones: list = [_UNREAD] * len(zones)  # copies of the zones' items
+        self.zones: tuple = (_UNREAD,) * len(zones)  # copies of the zones' items
+        self.zone_get = _getter(self.zone_keys)
         # Seen into (fixed by the rules; a zone every seat sees alike is read as seat 0's).
         self.visible = [can_see(game, enc.zones[n][0], seat or 0) for n in zones]
         self.blind = [_blind(game, enc.zones[n][0], seen) for n, seen in zip(zones, self.visible)]
@@ -89,7 +90,8 @@ class Memo:
             else:
                 self.counters.append(entry)
         self.counter_keys = [entry[0] for entry in self.counters]
-        self.values: list = [_UNREAD] * len(self.counters)
+        self.values: tuple = (_UNREAD,) * len(self.counters)
+        self.counter_get = _getter(self.counter_keys)
         self.head: list[int] = []  # the places of the head's 1s
         # What the head was made from: the phase, whose decision, its choice's line, the items picked.
         self.phase: object = _UNREAD
@@ -98,22 +100,25 @@ class Memo:
         self.picked: tuple = ()
 
 
+def _getter(keys: list):
+    """The values of these keys of a dict as a tuple, in C (a KeyError when one is missing)."""
+    if len(keys) == 1:  # (itemgetter of one key gives the value itself, not a tuple)
+        key = keys[0]
+        return lambda values: (values[key],)
+    return itemgetter(*keys) if keys else None
+
+
 def bring_up_to_date(enc, memo: Memo, state: dict) -> None:
     """Make the memo's blocks those of `state` (see the module's docstring); the head apart."""
     mv = memo.mv
     if memo.zone_keys:
-        now = list(map(state["zones"].get, memo.zone_keys))
-        saved = memo.zones
-        if now != saved:  # every zone at once, item by item, in C
-            blind = memo.blind
-            for n in compress(range(len(now)), map(ne, now, saved)):
-                items = now[n]
-                saved[n] = items[:] if items is not None else None
-                if blind[n]:  # only its size shows, every item a back that says nothing
-                    at = memo.zone_blocks[n][1]
-                    mv[at] = mv[at + 1] = len(items) if items is not None else 0
-                else:
-                    _zone(enc, memo, n, items or [])
+        zones = state["zones"]
+        try:
+            now = memo.zone_get(zones)
+        except KeyError:  # a zone gone: read as empty
+            now = tuple(map(zones.get, memo.zone_keys))
+        if now != memo.zones:  # every zone at once, item by item, in C
+            _zones(enc, memo, now)
     if memo.grids:
         grids = state["grids"]
         for n, (key, at, codes, cells, pieces) in enumerate(enc.grids):
@@ -135,16 +140,32 @@ def bring_up_to_date(enc, memo: Memo, state: dict) -> None:
             if grid["pieces"] != memo.pieces[n]:
                 _pieces(memo, n, grid["pieces"], at + cells * (len(codes) + 1), pieces)
     if memo.counter_keys:
-        values = list(map(state["vars"].get, memo.counter_keys))
-        read = memo.values
-        if any(map(is_not, values, read)):
+        try:
+            values = memo.counter_get(state["vars"])
+        except KeyError:  # a counter gone: read as None
+            values = tuple(map(state["vars"].get, memo.counter_keys))
+        if any(map(is_not, values, memo.values)):
             _counters(enc, memo, values)
 
 
-def _counters(enc, memo: Memo, values: list) -> None:
+def _zones(enc, memo: Memo, now: tuple) -> None:
+    """The blocks of the zones whose items changed."""
+    mv, saved, blind = memo.mv, list(memo.zones), memo.blind
+    for n in compress(range(len(memo.zone_keys)), map(ne, now, saved)):
+        items = now[n]
+        saved[n] = items[:] if items is not None else None
+        if blind[n]:  # only its size shows, every item a back that says nothing
+            at = memo.zone_blocks[n][1]
+            mv[at] = mv[at + 1] = len(items) if items is not None else 0
+        else:
+            _zone(enc, memo, n, items or [])
+    memo.zones = tuple(saved)
+
+
+def _counters(enc, memo: Memo, values: tuple) -> None:
     """The blocks of the counters whose values changed."""
-    read, mv = memo.values, memo.mv
-    for n in compress(range(len(values)), map(is_not, values, read)):
+    read, mv = list(memo.values), memo.mv
+    for n in compress(range(len(memo.counter_keys)), map(is_not, values, read)):
         # Counter values are never changed in place (a state's copy shares them): the same
         # object is the same value; an equal one of the same type too (1 and True differ).
         v, was = values[n], read[n]
@@ -152,6 +173,7 @@ def _counters(enc, memo: Memo, values: list) -> None:
         if type(v) is type(was) and type(v) is not list and v == was:
             continue
         enc._counter(mv, v, *memo.counters[n][1:])
+    memo.values = tuple(read)
 
 
 def bring_head_up_to_date(enc, memo: Memo, state: dict, seat: int, picked) -> None:

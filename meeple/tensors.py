@@ -120,6 +120,7 @@ class TensorEncoder:
         self._memos: dict = {}  # thread -> {seat or None: its Memo} (see seat_tensor)
         self.seat_zones, self.seat_counters = seat_parts(self, players)
         self.seat_blocks = bool(self.seat_zones or self.seat_counters)
+        self._heads: dict = {}  # (seat, phase, whose decision, its line, items picked) -> the head's numbers
         self._zero = np.zeros(size, np.float32).data  # zeros to write over a block with
 
     def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
@@ -138,9 +139,24 @@ class TensorEncoder:
             bring_up_to_date(self, own, state)
             bring_head_up_to_date(self, own, state, seat, picked)
             return np.add(shared.base, own.base)
-        bring_head_up_to_date(self, own, state, seat, picked)
+        # The head alone is the seat's: made once for each thing it can show (a few per game).
+        pending, over = state["pending"], state["over"]
+        actor = line = None
+        if pending is not None and not over:
+            actor = pending["actor"]
+            if actor == seat:
+                line = pending.get("line", 0)
+            elif pending.get("interrupt"):
+                pending = actor = None  # another's offer to act now is not seen (state.seen_pending)
+        key = (seat, state["phase"], actor, line, tuple(picked))
+        head = self._heads.get(key)
+        if head is None:
+            if len(self._heads) >= 4096:  # bounded: a set of items picked in many ways
+                self._heads.clear()
+            head = self._heads[key] = np.zeros(self.HEAD, np.float32)
+            self._head(head, state["phase"], pending, over, seat, picked)
         out = shared.base.copy()
-        out[: self.HEAD] = own.head_block
+        out[: self.HEAD] = head
         return out
 
     def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
