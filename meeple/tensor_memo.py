@@ -1,13 +1,14 @@
 """A seat's tensor brought up to date from what the last one read: meeple.tensors's fast way.
 
-`TensorEncoder.seat_tensor` keeps memos of the tensors it made and of what it read to make them:
-the zones' items, the grids' cells and pieces, the counters' values and what the head showed.
-The next call compares the state with that, part by part, and encodes again only the blocks that
-differ. Most of a tensor reads alike for every seat (the grids, the public zones, a zone hidden
-from everyone, the counters): those blocks are kept once (the `shared` memo), so that what a
-decision changed is encoded once and not once per seat; a seat's own memo holds the rest (the
-head, a zone only some seats see into, another's secret counter). The tensor handed out is the
-shared blocks with the seat's written over them.
+`TensorEncoder.seat_tensor` keeps memos of the blocks it made and of what it read to make them:
+the zones' items, the grids' cells and pieces, the counters' values. The next call compares the
+state with that, part by part, and encodes again only the blocks that differ. Most of a tensor
+reads alike for every seat (the grids, the public zones, a zone hidden from everyone, the
+counters): those blocks are kept once (the shared memo), so that what a decision changed is
+encoded once and not once per seat; a seat's own memo holds the rest (a zone only some seats see
+into, another's secret counter), and the head (seat, turn, phase, decision, items picked) is
+made once for each thing it can show. The tensor handed out is the shared blocks with the
+seat's own and its head written over them.
 
 The comparisons are made in C, a whole part at a time (every zone's items at once; a grid's
 cells at once), so that a step which changed a cell and a counter costs a few of them and a
@@ -49,14 +50,13 @@ def seat_parts(enc, players: int) -> tuple[list[int], list[int]]:
 
 class Memo:
     """What some blocks of a tensor last read, with the tensor they are written in: the blocks
-    every seat reads alike (`seat` None), or one seat's own and its head."""
+    every seat reads alike (`seat` None), or one seat's own."""
 
     def __init__(self, enc, seat: int | None):
         game = enc.game
         self.seat = seat
         self.base = np.zeros(enc.size, np.float32)  # the blocks as last made (zeros elsewhere)
         self.mv = self.base.data
-        self.head_block = self.base[: enc.HEAD]  # (a view)
         own_zones, own_counters = enc.seat_zones, enc.seat_counters
         if seat is None:
             zones = [n for n in range(len(enc.zones)) if n not in own_zones]
@@ -92,12 +92,6 @@ class Memo:
         self.counter_keys = [entry[0] for entry in self.counters]
         self.values: tuple = (_UNREAD,) * len(self.counters)
         self.counter_get = _getter(self.counter_keys)
-        self.head: list[int] = []  # the places of the head's 1s
-        # What the head was made from: the phase, whose decision, its choice's line, the items picked.
-        self.phase: object = _UNREAD
-        self.actor: int | None = None
-        self.line: int | None = None
-        self.picked: tuple = ()
 
 
 def _getter(keys: list):
@@ -109,7 +103,7 @@ def _getter(keys: list):
 
 
 def bring_up_to_date(enc, memo: Memo, state: dict) -> None:
-    """Make the memo's blocks those of `state` (see the module's docstring); the head apart."""
+    """Make the memo's blocks those of `state` (see the module's docstring)."""
     mv = memo.mv
     if memo.zone_keys:
         zones = state["zones"]
@@ -174,33 +168,6 @@ def _counters(enc, memo: Memo, values: tuple) -> None:
             continue
         enc._counter(mv, v, *memo.counters[n][1:])
     memo.values = tuple(read)
-
-
-def bring_head_up_to_date(enc, memo: Memo, state: dict, seat: int, picked) -> None:
-    """Make the memo's head that of `state` for `seat`: what it shows is compared first (at most
-    steps, as before: the seat asked again at the same choice)."""
-    pending, over, phase = state["pending"], state["over"], state["phase"]
-    actor = line = None
-    if pending is not None and not over:
-        actor = pending["actor"]
-        if actor == seat:
-            line = pending.get("line", 0)
-        elif pending.get("interrupt"):
-            pending = actor = None  # another's offer to act now is not seen (state.seen_pending)
-    if (
-        phase == memo.phase
-        and actor == memo.actor
-        and line == memo.line
-        and (tuple(picked) == memo.picked if picked else not memo.picked)
-    ):
-        return
-    head = enc._head_slots(phase, pending, over, seat, picked)
-    mv = memo.mv
-    for slot in memo.head:
-        mv[slot] = 0
-    for slot in head:
-        mv[slot] += 1
-    memo.head, memo.phase, memo.actor, memo.line, memo.picked = head, phase, actor, line, tuple(picked)
 
 
 def _grid(enc, memo: Memo, n: int, now: list, placed: list) -> None:

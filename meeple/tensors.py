@@ -35,7 +35,7 @@ need("research", "meeple.tensors", "numpy")
 import numpy as np  # noqa: E402
 
 from meeple.interpreter.state import HIDDEN  # noqa: E402
-from meeple.tensor_memo import Memo, bring_head_up_to_date, bring_up_to_date, seat_parts  # noqa: E402
+from meeple.tensor_memo import Memo, bring_up_to_date, seat_parts  # noqa: E402
 
 BOUND = 2.0**31
 
@@ -130,16 +130,17 @@ class TensorEncoder:
         memos = self._memos.get(get_ident())  # per thread: two threads may encode at once
         if memos is None:
             memos = self._memos[get_ident()] = {None: Memo(self, None)}
-        own = memos.get(seat)
-        if own is None:
-            own = memos[seat] = Memo(self, seat)
         shared = memos[None]
         bring_up_to_date(self, shared, state)
-        if self.seat_blocks:  # blocks of its own beyond the head: the two memos' blocks are apart
+        if self.seat_blocks:  # blocks of its own beyond the head, in its memo: apart from the shared
+            own = memos.get(seat)
+            if own is None:
+                own = memos[seat] = Memo(self, seat)
             bring_up_to_date(self, own, state)
-            bring_head_up_to_date(self, own, state, seat, picked)
-            return np.add(shared.base, own.base)
-        # The head alone is the seat's: made once for each thing it can show (a few per game).
+            out = np.add(shared.base, own.base)
+        else:
+            out = shared.base.copy()
+        # The head: made once for each thing it can show (a few a game).
         pending, over = state["pending"], state["over"]
         actor = line = None
         if pending is not None and not over:
@@ -148,14 +149,13 @@ class TensorEncoder:
                 line = pending.get("line", 0)
             elif pending.get("interrupt"):
                 pending = actor = None  # another's offer to act now is not seen (state.seen_pending)
-        key = (seat, state["phase"], actor, line, tuple(picked))
+        key = (seat, state["phase"], actor, line, tuple(picked) if picked else ())
         head = self._heads.get(key)
         if head is None:
             if len(self._heads) >= 4096:  # bounded: a set of items picked in many ways
                 self._heads.clear()
             head = self._heads[key] = np.zeros(self.HEAD, np.float32)
             self._head(head, state["phase"], pending, over, seat, picked)
-        out = shared.base.copy()
         out[: self.HEAD] = head
         return out
 
