@@ -94,7 +94,7 @@ def main(argv=None) -> None:
         raw = pettingzoo_env(game).unwrapped
         size, actions = raw.encoder.size, raw.action_count
         loops["PZ AEC, no tensor"] = pettingzoo_loop(game, tensor="none")
-        if raw.encoder.grids and not raw.encoder.zones[1:]:  # a grid is the whole state (the box aside)
+        if raw.encoder.grids and all(key == "box" for key, _, _ in raw.encoder.zones):  # a grid is all there is
             loops["PZ AEC, grids' tensor"] = pettingzoo_loop(game, tensor="grids")
         loops["PZ loop alone"] = interop_floor.pettingzoo_floor(game, size, actions)
         loops["PZ loop, PZ's wrapper"] = interop_floor.pettingzoo_floor(game, size, actions, theirs=True)
