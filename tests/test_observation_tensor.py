@@ -175,3 +175,32 @@ def test_the_envs_observations_are_the_full_rebuild_over_many_games(name):
             legal = obs["action_mask"].nonzero()[0].tolist()
             e.step(pick.choice(legal) if legal else None)
     assert games > 1 and compared > 100
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])
+def test_the_benchmarks_grid_alone_floor_does_the_encoders_grid_work(name):
+    """benchmarks/interop_floor.grids_only (the least a tensor kept up to date costs, a floor of
+    benchmarks/interop_speed.py) writes the grid's block as the encoder does, along whole games:
+    the floor does the same work on the grid, and only that."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "interop_floor.py"
+    spec = importlib.util.spec_from_file_location("interop_floor", path)
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    table = encoding.table(name)
+    engine, players = table.engine, table.players
+    enc = TensorEncoder(engine, players, spaces.ActionSpace(engine.game, players))
+    grid_only = floor.grids_only(enc)
+    _, at, codes, cells, _ = enc.grids[0]
+    block = slice(at, at + cells * (len(codes) + 1))
+    pick, compared = random.Random(4), 0
+    for seed in range(5):
+        state, _ = engine.start(players, seed)
+        while n := engine.option_count(state):
+            full = enc.encode(engine.view(state, 0), 0)
+            assert (grid_only(engine, state, 0)[block] == full[block]).all()
+            compared += 1
+            state, _ = engine.apply(state, pick.randrange(n), inplace=True, events=False)
+    assert compared > 20
