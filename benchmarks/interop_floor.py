@@ -14,6 +14,8 @@ the observation, the mask, the mapping of actions to options, the records OpenSp
 from __future__ import annotations
 
 import random
+from itertools import compress
+from operator import is_not
 
 import numpy as np
 import pyspiel
@@ -35,6 +37,31 @@ def aec_loop(e, pick):
             e.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
 
     return play
+
+
+def grids_only(encoder):
+    """A stand-in for the env's `seat_tensor`: the grids' blocks alone, kept up to date as
+    meeple/tensor_memo.py keeps them (the changed cells found in C, two writes each) and handed
+    out as a copy. Not an observation (nothing else of the state is in it): the least a tensor
+    kept up to date costs a step, for games whose state is one grid (tic-tac-toe, Connect Four)."""
+    base = np.zeros(encoder.size, np.float32)
+    mv, kept = base.data, {}
+
+    def tensor(engine, state, seat, picked=()):
+        for key, at, codes, _, _ in encoder.grids:
+            now, was, width = state["grids"][key]["cells"], kept.get(key), len(codes) + 1
+            if was is None:
+                kept[key] = now[:]
+                for i, c in enumerate(now):
+                    mv[at + i * width + codes.get(c, width - 1)] = 1
+            elif now != was:
+                for i in compress(range(len(now)), map(is_not, now, was)):
+                    mv[at + i * width + codes.get(was[i], width - 1)] = 0
+                    mv[at + i * width + codes.get(now[i], width - 1)] = 1
+                    was[i] = now[i]
+        return base.copy()
+
+    return tensor
 
 
 def game_lengths(game, games: int = 300) -> tuple[list[int], int]:

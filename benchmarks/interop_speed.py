@@ -2,7 +2,9 @@
 engine directly, through meeple.pettingzoo's AEC environment and through meeple.openspiel's game,
 beside the floors: the same PettingZoo and OpenSpiel loops over a game that does nothing
 (benchmarks/interop_floor.py), the PettingZoo env with its observation tensor made once (what
-the rest of its step costs), and PettingZoo's own environment of the game where it has one.
+the rest of its step costs) and, where a grid is the whole state, with a tensor of the grid alone
+(the least a tensor kept up to date costs), and PettingZoo's own environment of the game where
+it has one.
 
 Each loop does what its users do: the engine loop applies option indices in place; the PettingZoo
 loop asks `last()` (an observation tensor and a mask) for every step and samples from the mask;
@@ -51,14 +53,18 @@ def engine_loop(game: meeple.Game):
     return play
 
 
-def pettingzoo_loop(game: meeple.Game, tensor: bool = True):
-    """`tensor=False`: the same env with its observation tensor made once and handed out again
-    (not a usable env: what the rest of a step costs, for the floors' comparison)."""
+def pettingzoo_loop(game: meeple.Game, tensor: str = "full"):
+    """`tensor="none"`: the same env with its observation tensor made once and handed out again
+    (not a usable env: what the rest of a step costs, for the floors' comparison); "grids": with
+    a tensor of the grids alone (interop_floor.grids_only: the least a tensor kept up to date
+    costs, where the grid is the whole state)."""
     e, pick = pettingzoo_env(game), random.Random(1)
-    if not tensor:
-        encoder = e.unwrapped.encoder
+    encoder = e.unwrapped.encoder
+    if tensor == "none":
         made = encoder.seat_tensor(e.unwrapped.engine, game.engine.start(game.players, 0)[0], 0)
         encoder.seat_tensor = lambda *_, **__: made
+    elif tensor == "grids":
+        encoder.seat_tensor = interop_floor.grids_only(encoder)
 
     return interop_floor.aec_loop(e, pick)
 
@@ -87,7 +93,9 @@ def main(argv=None) -> None:
     if not args.no_floors:
         raw = pettingzoo_env(game).unwrapped
         size, actions = raw.encoder.size, raw.action_count
-        loops["PZ AEC, no tensor"] = pettingzoo_loop(game, tensor=False)
+        loops["PZ AEC, no tensor"] = pettingzoo_loop(game, tensor="none")
+        if raw.encoder.grids and all(key == "box" for key, _, _ in raw.encoder.zones):  # a grid is all there is
+            loops["PZ AEC, grids' tensor"] = pettingzoo_loop(game, tensor="grids")
         loops["PZ loop alone"] = interop_floor.pettingzoo_floor(game, size, actions)
         loops["PZ loop, PZ's wrapper"] = interop_floor.pettingzoo_floor(game, size, actions, theirs=True)
         loops["OpenSpiel loop alone"] = interop_floor.openspiel_floor(game)

@@ -194,6 +194,7 @@ class MeepleEnv(AECEnv):
         self._none = np.zeros(self.action_count, np.int8)  # the mask of a seat not asked
         self._none.flags.writeable = False
         self._masks_by_choice: dict = {}  # (a choice's line, grid) -> (meeple.spaces's list of its actions, mask)
+        self._asked: tuple = (None, None, None)  # the decision a mask was last made for, its actions, the mask
         box = spaces.Box(-encoding.BOUND, encoding.BOUND, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
@@ -233,27 +234,49 @@ class MeepleEnv(AECEnv):
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            action = checks.whole(action, f"{agent}'s action")
+            action = int(checks.whole(action, f"{agent}'s action"))
+        state = self.state_data
+        pending = state["pending"]
         if self.space:
-            pending = self.state_data["pending"]
-            try:
-                action, self.picked = self.space.choose(pending, self.picked, int(action))
-            except ValueError:
-                raise checks.WrongValue(
-                    f"{agent}: action {action} is not legal (the legal ones are "
-                    f"{listed(self.space.legal(pending, self.picked), '..')})"
-                ) from None
-            if action is None:  # an item of a set: the same seat picks on
+            asked = self._asked
+            if asked[0] is pending and not self.picked:  # the decision the mask was made for
+                try:
+                    option = asked[1].index(action)
+                except ValueError:
+                    option = self._choose(agent, pending, action)
+            else:
+                option = self._choose(agent, pending, action)
+            if option is None:  # an item of a set: the same seat picks on
                 self._cumulative_rewards[agent] = 0.0
                 return
         else:
-            n = min(self.engine.option_count(self.state_data), self.action_count)
-            if not 0 <= action < n:
+            option = action
+            n = min(self.engine.option_count(state), self.action_count)
+            if not 0 <= option < n:
                 raise checks.WrongValue(f"{agent}: action {action} is not legal (the legal ones are 0..{n - 1})")
         self._cumulative_rewards[agent] = 0.0
-        self.state_data, _ = self.engine.apply(self.state_data, int(action), inplace=True, events=False)
+        self.engine.apply(state, option, inplace=True, events=False)
         self.decisions += 1
-        self._after_move()
+        # Who acts next (_after_move's first case, written out: this runs at every step).
+        pending = state["pending"]
+        if pending is not None and not state["over"] and self.decisions < self.max_decisions:
+            self.agent_selection = self.possible_agents[pending["actor"]]
+        else:
+            self._after_move()
+
+    def _choose(self, agent: str, pending: dict, action: int):
+        """The option an action takes (meeple.spaces's `choose`), None for an item of a set
+        picked (kept in `picked`); a WrongValue naming the legal actions when it is not one."""
+        space = self.space
+        assert space is not None
+        try:
+            option, self.picked = space.choose(pending, self.picked, action)
+        except ValueError:
+            raise checks.WrongValue(
+                f"{agent}: action {action} is not legal (the legal ones are "
+                f"{listed(space.legal(pending, self.picked), '..')})"
+            ) from None
+        return option
 
     def _after_move(self):
         # Rewards are all 0 until the end (the seats then leave, and PettingZoo clears them), and
@@ -284,15 +307,16 @@ class MeepleEnv(AECEnv):
             seat = checks.agent_of(self.possible_agents, agent)  # the error naming the agents
         state = self.state_data
         pending = state["pending"]
-        if pending is not None and not state["over"] and pending["actor"] == seat:
-            if self.space:
-                mask = self._mask(pending)
-            else:
-                mask = np.zeros(self.action_count, np.int8)
-                mask[: min(len(pending["options"]), self.action_count)] = 1
-        else:
+        space = self.space
+        if pending is None or state["over"] or pending["actor"] != seat:
             mask = self._none
-        if self.space:
+        elif space is None:
+            mask = np.zeros(self.action_count, np.int8)
+            mask[: min(len(pending["options"]), self.action_count)] = 1
+        else:
+            asked = self._asked
+            mask = asked[2] if asked[0] is pending and not self.picked else self._mask(pending)
+        if space is not None:
             return {"observation": self.encoder.seat_tensor(self.engine, state, seat, self.picked), "action_mask": mask}
         view = self.engine.view(state, seat)
         return {"observation": np.asarray(self.encoder.encode(view, seat), np.float32), "action_mask": mask}
@@ -300,29 +324,32 @@ class MeepleEnv(AECEnv):
     def _mask(self, pending: dict) -> np.ndarray:
         """The mask of the seat's legal actions, shared and so read-only. A decision of plain
         options has the one made when its choice last offered the same options (meeple.spaces
-        keeps the same list of actions for them: a column to drop into), else a few legal
-        actions the one made when they were last the same (a card of a hand); many (a
-        placement's hundreds) are rarely the same twice and a new mask costs less than a look-up."""
+        keeps the same list of actions for them: a column to drop into), else the one made when
+        the same actions were last legal (a few: a card of a hand); many (a placement's
+        hundreds) are rarely the same twice and a new mask costs less than a look-up. A plain
+        decision's actions and mask are kept for `step` (`_asked`)."""
         space = self.space
         assert space is not None  # (masks of the rules' space: actions="rules")
         plain = space.plain(pending) if not self.picked else None
-        if plain is not None:
-            where = (pending.get("line"), pending.get("grid"))
-            known = self._masks_by_choice.get(where)
-            if known is not None and known[0] is plain:
-                return known[1]
+        if plain is None:
+            return self._made(space.legal(pending, self.picked))
+        where = (pending.get("line"), pending.get("grid"))
+        known = self._masks_by_choice.get(where)
+        if known is not None and known[0] is plain:
+            mask = known[1]
+        else:
             mask = self._made(plain)
             self._masks_by_choice[where] = (plain, mask)  # the list kept, so that `is` stays true
-            return mask
-        return self._made(space.legal(pending, self.picked))
+        self._asked = (pending, plain, mask)
+        return mask
 
     def _made(self, legal: list) -> np.ndarray:
         if len(legal) > 32:
             mask = np.zeros(self.action_count, np.int8)
-            mask[legal] = 1
+            mask[np.fromiter(legal, np.intp, len(legal))] = 1  # (a third faster than from the list)
             mask.flags.writeable = False
             return mask
-        key = tuple(sorted(legal))
+        key = tuple(legal)  # (in the options' order: the same actions in another order are another key)
         known = self._masks.get(key)
         if known is None:
             if len(self._masks) >= 4096:  # bounded: a game of many different decisions

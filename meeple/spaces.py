@@ -125,7 +125,7 @@ class ActionSpace:
         self.name_index = {n: self.NAME + i for i, n in enumerate(self.names)} if self.NAME >= 0 else {}
         self.act_index = {a: self.ACT + i for i, a in enumerate(self.actions)}
         self.cols = {key: spec.geometry.cols for key, spec in self.grids}
-        self._place_tables: dict = {}  # grid -> {(orientation, row, column): index}
+        self._place_tables: dict = {}  # grid -> {orientation: {row: {column: index}}}
         self._by_choice: dict = {}  # (the choice's line, grid) -> (its last options, their indices)
         self._runs_seen: dict = {}  # (grid, first cell, step, length) -> (index, the run's cells)
 
@@ -179,14 +179,17 @@ class ActionSpace:
                 return None
             g = self.game.grids[name].geometry
             rows, cols = g.rows, g.cols
-            table = self._place_tables[name] = {  # every placement the segment holds: checked by looking up
-                (o, r, c): base + (o * rows + r - 1) * cols + c - 1
+            # Every placement the segment holds, by orientation, row and column: checked by looking
+            # up (nested, not keyed by a tuple: no tuple to make per option, half the time).
+            table = self._place_tables[name] = {
+                o: {
+                    r: {c: base + (o * rows + r - 1) * cols + c - 1 for c in range(1, cols + 1)}
+                    for r in range(1, rows + 1)
+                }
                 for o in range(ORIENTATIONS)
-                for r in range(1, rows + 1)
-                for c in range(1, cols + 1)
             }
         try:
-            return [table[o, r, c] for o, r, c in options]
+            return [table[o][r][c] for o, r, c in options]
         except (KeyError, TypeError, ValueError):  # not [orientation, row, column] on the grid
             return None
 

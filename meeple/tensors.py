@@ -26,8 +26,6 @@ running blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
-from operator import is_not
 from threading import get_ident
 
 from meeple.interpreter.extras import need
@@ -36,7 +34,8 @@ need("research", "meeple.tensors", "numpy")
 
 import numpy as np  # noqa: E402
 
-from meeple.interpreter.state import HIDDEN, can_see, seen_vars, seen_zone  # noqa: E402
+from meeple.interpreter.state import HIDDEN  # noqa: E402
+from meeple.tensor_memo import Memo, bring_up_to_date, seat_parts  # noqa: E402
 
 BOUND = 2.0**31
 
@@ -65,6 +64,7 @@ class TensorEncoder:
         self.DECISION = block(len(lines) + 1)  # the last: a decision at another line (an action's)
         self.names = {n: i for i, n in enumerate(space.names)} if space is not None and space.DONE >= 0 else {}
         self.PICKING = block(len(self.names))
+        self.HEAD = size  # the head's blocks: seat, turn, phase, decision, picking
         self.backs = {b: i for i, b in enumerate(sorted({b for b in g.backs.values() if b}))}
         self.zones = []  # (key, start, {component: slot})
         for key in sorted(start["zones"]):
@@ -105,6 +105,7 @@ class TensorEncoder:
             at = block(1 + secret + ((len(self.spaces) + players) if value else 0))
             self.counters.append((key, at, float(max(ends)) if ends else 1.0, value, secret))
         self.size = size
+        self.zone_keys = [key for key, _, _ in self.zones]
         # Nothing is ever hidden from anyone (public zones only, nothing in the box, no secret
         # counter, no private offer to act): a seat's tensor can be read off the state itself,
         # without making its view (a copy), and is the same.
@@ -116,107 +117,47 @@ class TensorEncoder:
             or any(getattr(op, "secret", False) for b in g.blocks for op in b.ops)
         )
 
-        self._memos: dict = {}  # (seat, thread) -> its _Memo (see seat_tensor)
+        self._memos: dict = {}  # thread -> {seat or None: its Memo} (see seat_tensor)
+        self.seat_zones, self.seat_counters = seat_parts(self, players)
+        self.seat_blocks = bool(self.seat_zones or self.seat_counters)
+        self._heads: dict = {}  # (seat, phase, whose decision, its line, items picked) -> the head's numbers
         self._zero = np.zeros(size, np.float32).data  # zeros to write over a block with
 
     def seat_tensor(self, engine, state: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `seat` for a state of the game: `encode(engine.view(state, seat), seat,
-        picked)`, made faster. The view is not made (the zones and counters the tensor reads are
-        taken as the view would show them), and each zone, grid and counter is encoded again
-        only when it differs from what this seat's last tensor read (compared by content: any
-        state may come next, an earlier one or another game's). Single numbers are written
-        through a memoryview of the tensor: numpy's own item writes cost twice as much, and its
-        writes of a list of places cost more than a loop below about 70 places."""
-        key = (seat, get_ident())  # a memo per thread too: two threads may encode at once
-        memo = self._memos.get(key)
-        if memo is None:
-            memo = self._memos[key] = _Memo(self, seat)
-        mv, zero = memo.mv, self._zero
-        zones, backs, game = state["zones"], self.backs, self.game
-        saved = memo.zones
-        for n, (key, at, slots) in enumerate(self.zones):
-            items = zones.get(key)
-            if items is None:
-                items = []
-            if items == saved[n]:
-                continue
-            saved[n] = items[:]
-            end = memo.zone_ends[n]
-            mv[at:end] = zero[: end - at]
-            if not memo.visible[n]:
-                items = seen_zone(game, key, items, seat)
-            mv[at] = len(items)
-            found = list(map(slots.get, items))
-            if None in found:  # items not of the zone's kind: backs, counted by what they show
-                odd = [item for item, slot in zip(items, found) if slot is None]
-                hidden = 0
-                for item in set(odd):
-                    if type(item) is str and item.startswith(HIDDEN):
-                        k = odd.count(item)
-                        hidden += k
-                        back = backs.get(item[1:])
-                        if back is not None:
-                            mv[at + 2 + back] += k
-                mv[at + 1] = hidden
-                for slot in found:
-                    if slot is not None:
-                        mv[slot] += 1
-            else:
-                for slot in found:
-                    mv[slot] += 1  # type: ignore[index]  # (no None: checked above)
-        grids = state["grids"]
-        for n, (key, at, codes, cells, pieces) in enumerate(self.grids):
-            grid = grids.get(key)
-            now, placed = (grid["cells"], grid["pieces"]) if grid is not None else ([], [])
-            if len(now) > cells:
-                now = now[:cells]
-            was = memo.cells[n]
-            width = len(codes) + 1
-            if was is not None and len(was) == len(now):  # the cells that changed, found in C
-                for i in compress(range(len(now)), map(is_not, now, was)):
-                    mv[at + i * width + codes.get(was[i], width - 1)] = 0
-                    mv[at + i * width + codes.get(now[i], width - 1)] = 1
-                    was[i] = now[i]
-            else:
-                mv[at : at + cells * width] = zero[: cells * width]
-                for i, c in enumerate(now):
-                    mv[at + i * width + codes.get(c, width - 1)] = 1
-                memo.cells[n] = now[:]
-            if placed != memo.pieces[n]:
-                start = at + cells * width
-                mv[start : start + len(pieces)] = zero[: len(pieces)]
-                for p in placed:
-                    if p[0] in pieces:
-                        mv[pieces[p[0]]] = 1
-                memo.pieces[n] = placed[:]
-        values = seen_vars(game, state["vars"], state["players"], seat) if memo.secret else state["vars"]
-        read = memo.values
-        for n, (key, at, scale, value, secret) in enumerate(self.counters):
-            # Counter values are never changed in place (a state's copy shares them): the same
-            # object is the same value; an equal one of the same type too (1 and True differ).
-            v, was = values.get(key), read[n]
-            if v is was or (type(v) is type(was) and type(v) is not list and v == was):
-                continue
-            read[n] = v
-            self._counter(mv, v, at, scale, value, secret)
-        pending = state["pending"]
-        if pending is not None and pending["actor"] != seat and pending.get("interrupt"):
-            pending = None  # another's offer to act now is not seen (state.seen_pending)
-        # What the head shows, compared before its places are worked out (most steps: as before).
-        shown = (
-            state["phase"],
-            None if pending is None or state["over"] else pending["actor"],
-            pending.get("line", 0) if pending is not None and pending["actor"] == seat else None,
-            tuple(picked),
-        )
-        if shown != memo.shown:
-            head = self._head_slots(state["phase"], pending, state["over"], seat, picked)
-            for slot in memo.head:
-                mv[slot] = 0
-            for slot in head:
-                mv[slot] += 1
-            memo.head, memo.shown = head, shown
-        return memo.base.copy()
+        picked)`, made faster. The view is not made, and only what differs from what the last
+        tensor read is encoded again (meeple.tensor_memo)."""
+        memos = self._memos.get(get_ident())  # per thread: two threads may encode at once
+        if memos is None:
+            memos = self._memos[get_ident()] = {None: Memo(self, None)}
+        shared = memos[None]
+        bring_up_to_date(self, shared, state)
+        if self.seat_blocks:  # blocks of its own beyond the head, in its memo: apart from the shared
+            own = memos.get(seat)
+            if own is None:
+                own = memos[seat] = Memo(self, seat)
+            bring_up_to_date(self, own, state)
+            out = np.add(shared.base, own.base)
+        else:
+            out = shared.base.copy()
+        # The head: made once for each thing it can show (a few a game).
+        pending, over = state["pending"], state["over"]
+        actor = line = None
+        if pending is not None and not over:
+            actor = pending["actor"]
+            if actor == seat:
+                line = pending.get("line", 0)
+            elif pending.get("interrupt"):
+                pending = actor = None  # another's offer to act now is not seen (state.seen_pending)
+        key = (seat, state["phase"], actor, line, tuple(picked) if picked else ())
+        head = self._heads.get(key)
+        if head is None:
+            if len(self._heads) >= 4096:  # bounded: a set of items picked in many ways
+                self._heads.clear()
+            head = self._heads[key] = np.zeros(self.HEAD, np.float32)
+            self._head(head, state["phase"], pending, over, seat, picked)
+        out[: self.HEAD] = head
+        return out
 
     def encode(self, view: dict, seat: int, picked: Sequence = ()) -> np.ndarray:
         """The tensor of `view` (the state as `seat` sees it); `picked`: a set's items so far."""
@@ -296,24 +237,3 @@ class TensorEncoder:
         if type(v) is list:
             return float(len(v))
         return 0.0
-
-
-class _Memo:
-    """What a seat's last tensor read (see TensorEncoder.seat_tensor): the zones' items, the
-    grids' cells and pieces and the counters' values, with the tensor's blocks they filled."""
-
-    def __init__(self, enc: TensorEncoder, seat: int):
-        game = enc.game
-        self.base = np.zeros(enc.size, np.float32)  # the seat's tensor as last made
-        self.mv = self.base.data  # written through (see TensorEncoder.seat_tensor)
-        self.head: list[int] = []  # the places of the head's 1s in it
-        self.shown: tuple | None = None  # what the head was made from (see seat_tensor)
-        self.zones: list = [None] * len(enc.zones)
-        self.visible = [can_see(game, key, seat) for key, _, _ in enc.zones]  # fixed by the rules
-        width = 2 + len(enc.backs)
-        self.zone_ends = [at + width + len(slots) for _, at, slots in enc.zones]
-        self.cells: list = [None] * len(enc.grids)
-        self.pieces: list = [None] * len(enc.grids)
-        missing = object()  # no value reads as it: each counter is written the first time
-        self.values: list = [missing] * len(enc.counters)
-        self.secret = any(c.secret for c in game.counters.values()) or bool(game.interrupting)

@@ -147,3 +147,60 @@ def test_the_fast_tensor_is_the_views_tensor_whatever_state_comes_next(name):
                 compared += 1
             state, _ = engine.apply(state, pick.randrange(n), inplace=True, events=False)
     assert compared > 20
+
+
+@pytest.mark.parametrize("name", meeple.rulesets())
+def test_the_envs_observations_are_the_full_rebuild_over_many_games(name):
+    """What the PettingZoo env hands out (meeple.tensor_memo: blocks kept once for every seat,
+    a seat's own apart, only what changed encoded again) equals the tensor built afresh from the
+    seat's view: for the seat asked, with the items of a set it has picked so far, and for a seat
+    picked at random, at every decision of many random games one after another in one env."""
+    from meeple.pettingzoo import raw_env
+
+    e = raw_env(name)
+    engine, enc, pick = e.engine, e.encoder, random.Random(11)
+    compared, games = 0, 0
+    while compared < 1500 and games < 40:
+        e.reset(seed=games)
+        games += 1
+        while not all(e.terminations.values()) and not all(e.truncations.values()) and compared < 1500:
+            agent = e.agent_selection
+            for who in (pick.choice(e.possible_agents), agent):
+                seat = e.possible_agents.index(who)
+                obs = e.observe(who)
+                picked = e.picked if who == agent else ()
+                full = enc.encode(engine.view(e.state_data, seat), seat, picked)
+                assert (obs["observation"] == full).all(), f"{name}: game {games}, step {e.state_data['step']}, {who}"
+                compared += 1
+            legal = obs["action_mask"].nonzero()[0].tolist()
+            e.step(pick.choice(legal) if legal else None)
+    assert games > 1 and compared > 100
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])
+def test_the_benchmarks_grid_alone_floor_does_the_encoders_grid_work(name):
+    """benchmarks/interop_floor.grids_only (the least a tensor kept up to date costs, a floor of
+    benchmarks/interop_speed.py) writes the grid's block as the encoder does, along whole games:
+    the floor does the same work on the grid, and only that."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "interop_floor.py"
+    spec = importlib.util.spec_from_file_location("interop_floor", path)
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    table = encoding.table(name)
+    engine, players = table.engine, table.players
+    enc = TensorEncoder(engine, players, spaces.ActionSpace(engine.game, players))
+    grid_only = floor.grids_only(enc)
+    _, at, codes, cells, _ = enc.grids[0]
+    block = slice(at, at + cells * (len(codes) + 1))
+    pick, compared = random.Random(4), 0
+    for seed in range(5):
+        state, _ = engine.start(players, seed)
+        while n := engine.option_count(state):
+            full = enc.encode(engine.view(state, 0), 0)
+            assert (grid_only(engine, state, 0)[block] == full[block]).all()
+            compared += 1
+            state, _ = engine.apply(state, pick.randrange(n), inplace=True, events=False)
+    assert compared > 20
