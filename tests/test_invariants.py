@@ -132,3 +132,29 @@ def test_no_apply_changes_an_earlier_state(name):
             state, _ = engine.apply(state, rng.below(engine.option_count(state)), events=len(kept) % 2 == 1)
     for step, (earlier, text) in enumerate(kept):
         assert json.dumps(earlier, sort_keys=True) == text, f"{name}: the {step}th state kept (seeds from 7) changed"
+
+
+def test_an_apply_copies_only_the_zones_it_changes():
+    """state.fork shares every zone list; an apply copies the list of a zone it changes (once,
+    effects/zones.own) and shares every other with the state it came from."""
+    from meeple.interpreter.state import fork
+
+    engine = shipped("wild_gardens")
+    rng = Random(3)
+    state, _ = engine.start(2, 3)
+    forked = fork(state)
+    assert forked["zones"] is not state["zones"]
+    assert all(forked["zones"][k] is v for k, v in state["zones"].items())
+    changes = copies = 0
+    for _ in range(300):
+        if not engine.option_count(state):
+            break
+        new, _ = engine.apply(state, rng.below(engine.option_count(state)), events=False)
+        changed = {k for k, v in state["zones"].items() if new["zones"][k] != v}
+        copied = {k for k, v in state["zones"].items() if new["zones"][k] is not v}
+        assert changed <= copied  # every changed zone has a list of its own
+        changes, copies = changes + len(changed), copies + len(copied)
+        state = new
+    # Zones change in these decisions, and about as many lists are copied (a zone emptied
+    # and filled again is copied and not changed), not 70 a decision.
+    assert 50 < changes <= copies < 2 * changes
