@@ -10,7 +10,7 @@ Each loop does what its users do: the engine loop applies option indices in plac
 loop asks `last()` (an observation tensor and a mask) for every step and samples from the mask;
 the OpenSpiel loop asks `legal_actions()` and applies one (states are not cloned). Rounds
 alternate the loops and count the process's CPU time, so that other work on a shared machine
-moves the rates less; the median of the rounds is printed (docs/api.md quotes it), with the
+moves the rates less; the median of the rounds is printed (docs/research.md quotes it), with the
 time a game takes (a loop's time less its floor's is what the adapter itself adds).
 
     .venv/bin/python benchmarks/interop_speed.py [--game tic_tac_toe] [--seconds 2] [--repeats 3] [--no-floors]
@@ -70,7 +70,7 @@ def pettingzoo_loop(game: meeple.Game, tensor: str = "full"):
 
 
 def openspiel_loop(game: meeple.Game):
-    g, pick = openspiel.load(game, chance="seed"), random.Random(1)  # the figures in docs/api.md: the seed way
+    g, pick = openspiel.load(game, chance="seed"), random.Random(1)  # the figures in docs/research.md: the seed way
 
     def play(seed: int):
         state = g.new_initial_state()

@@ -9,7 +9,7 @@
     result = game.play(agents=["greedy", "random"], seed=7)
     result.trace.save("game.jsonl")
 
-docs/api.md describes every call. In the source tree the engine keeps the design card's layout
+docs/api.md describes every call (docs/research.md the research adapters). In the source tree the engine keeps the design card's layout
 (dsl/, interpreter/, cli.py and rulesets/ at the repository's top); this folder holds symbolic
 links to them (meeple/dsl -> ../dsl, ...), so `meeple.dsl` is an ordinary subpackage that Python,
 type checkers, import linters and editors all find the same way. The wheel holds the real files.

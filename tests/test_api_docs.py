@@ -1,4 +1,5 @@
-"""docs/api.md is part of the product: its examples run, in order, and print what it says."""
+"""docs/api.md and docs/research.md are part of the product: their examples run, in order (api.md's
+first), and print what they say."""
 
 from __future__ import annotations
 
@@ -8,20 +9,26 @@ import re
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "api.md"
+PAGES = (DOC, ROOT / "docs" / "research.md")  # the research page's examples go on from the library's
 
 
-def examples() -> list[tuple[int, str]]:
-    """Each example's text and the line of the page it starts on."""
-    page = DOC.read_text(encoding="utf-8")
-    return [(page.count("\n", 0, m.start(1)), m.group(1)) for m in re.finditer(r"```pycon\n(.*?)```", page, re.S)]
+def examples() -> list[tuple[object, int, str]]:
+    """Each example's page, the line of the page it starts on, and its text."""
+    out = []
+    for doc in PAGES:
+        page = doc.read_text(encoding="utf-8")
+        out += [
+            (doc, page.count("\n", 0, m.start(1)), m.group(1)) for m in re.finditer(r"```pycon\n(.*?)```", page, re.S)
+        ]
+    return out
 
 
 def test_every_example_prints_what_the_page_says(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the examples write files
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     globs: dict = {}
-    for i, (line, text) in enumerate(examples()):
-        test = parser.get_doctest(text, globs, f"docs/api.md example {i + 1}", str(DOC), line)
+    for i, (doc, line, text) in enumerate(examples()):
+        test = parser.get_doctest(text, globs, f"docs/{doc.name} example {i + 1}", str(doc), line)
         runner.run(test, clear_globs=False)
         globs = test.globs  # later examples use what earlier ones made (DocTest copies its globals)
     summary = runner.summarize(verbose=False)
@@ -31,7 +38,7 @@ def test_every_example_prints_what_the_page_says(tmp_path, monkeypatch):
 def test_every_public_name_is_documented():
     import meeple
 
-    text = DOC.read_text(encoding="utf-8")
+    text = "".join(doc.read_text(encoding="utf-8") for doc in PAGES)
     missing = [name for name in meeple.__all__ if name not in text]
     assert missing == []
 
