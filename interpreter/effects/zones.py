@@ -111,10 +111,8 @@ def move_all(m, src: str, to: str) -> None:
 
 def draw(m, count: int, src: str, to: str) -> None:
     """Draw up to `count` components: at random from a bag, else from the top."""
-    zones = m.state["zones"]
     spec = zone_spec(m.game, src)
-    # Owned before anything else: the refill below adds to this very list.
-    items = own(m, src) if zones[src] or spec is not None and spec.refill else zones[src]
+    items = own(m, src)  # owned before anything else: the refill below adds to this very list
     if spec is not None and spec.refill and len(items) < count and refill_key(m, spec, src) != to:
         # Take what is left first, then shuffle the refill zone in and go on drawing.
         have = len(items)
