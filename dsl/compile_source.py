@@ -199,7 +199,9 @@ class Gen(KeyWriter, CallWriter):
         left, right = self.expr(node.left, bound), self.expr(node.right, bound)
         if node.op == "+":
             scope = self.sc(bound)
-            numbers = static_kind(node.left, scope) == static_kind(node.right, scope) == "number"
+            # PLUS stops a list built past its limit, which needs a list on both sides: with a
+            # number on either side, `+` is what PLUS would do (or the same TypeError).
+            numbers = "number" in (static_kind(node.left, scope), static_kind(node.right, scope))
             return f"({left} + {right})" if numbers else f"PLUS({left}, {right})"
         if node.op == "*":
             return f"TIMES({left}, {right})"

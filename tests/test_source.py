@@ -86,6 +86,38 @@ def test_an_error_in_generated_code_is_the_closures_error(monkeypatch):
     assert "no item 2 in [10, 20]" in messages[0]
 
 
+PLUS_RULES = """
+game "P"
+players 2
+counter a = 0
+value xs = [1, 2]
+function f(x) = count(xs) + x
+setup:
+    a = f(3) + f(ARG)
+    end game
+score "S": a
+"""
+
+
+def test_a_number_added_to_anything_is_a_plain_plus(monkeypatch):
+    """PLUS stops a list built past its limit, which takes a list on both sides: with a number on
+    one side the generated code adds in place, with the closure's value or its error."""
+    made: list[str] = []
+    build = compile_source._build
+    monkeypatch.setattr(compile_source, "_build", lambda source, c, n: made.append(source) or build(source, c, n))
+    state, _ = rules(PLUS_RULES.replace("ARG", "a")).start(2, 1)
+    assert state["vars"]["a"] == 7
+    assert any("(len(S['vars']['xs']) + " in source for source in made), made
+    assert not any("PLUS(len(" in source for source in made), made
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        with pytest.raises(MeepleError) as info:
+            rules(PLUS_RULES.replace("ARG", "xs")).start(2, 1)
+        messages.append(info.value.format())
+    assert messages[0] == messages[1]
+
+
 def test_a_roll_is_never_run_twice():
     """Generated code runs an expression again (as its closure) when it fails: never one that rolls."""
     e = rules("""
