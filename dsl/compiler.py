@@ -26,6 +26,7 @@ from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.flow_graph import flow_graph
 from meeple.dsl.parser import parse_file
 from meeple.dsl.player_values import player_lists, player_locals, player_values
+from meeple.dsl.reads import reads_of
 from meeple.dsl.runtime import (
     FUNCTIONS,
     VISIBILITIES,
@@ -459,7 +460,7 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
     for s in [i for i in items if isinstance(i, ast.ScoreDecl)]:
         if s.guard is not None and not constant(s.guard, scope):
             continue
-        game.scores.append(ScoreRule(s.label, rule_function(s, player_scope), s.span))
+        game.scores.append(ScoreRule(s.label, rule_function(s, player_scope), s.span, reads_of(s, game)))
     for h in [i for i in items if isinstance(i, ast.HintDecl)]:
         if h.guard is not None and not constant(h.guard, scope):
             continue
@@ -469,7 +470,7 @@ def compile_scoring(game: Game, items: list, scope: Scope) -> None:
                 h.span,
                 "write `worth N` or `worth N / M` with N and M above 0, e.g. `worth 1 / 2`",
             )
-        game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span))
+        game.hints.append(HintRule(h.label, rule_function(h, player_scope), h.num / h.den, h.span, reads_of(h, game)))
     for ms in [i for i in items if isinstance(i, ast.MeasureDecl)]:
         if ms.guard is None or constant(ms.guard, scope):
             game.measures.append(MeasureRule(ms.label, rule_function(ms, player_scope), ms.span))

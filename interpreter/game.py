@@ -123,6 +123,7 @@ class ScoreRule:
     label: str
     fn: Callable  # fn(machine) -> int, with env {"player": p}
     span: Span = field(default_factory=Span)
+    reads: object = None  # what of the state it reads (dsl/reads.py), None if unknown
 
 
 @dataclass
@@ -133,6 +134,7 @@ class HintRule:
     fn: Callable
     weight: float
     span: Span = field(default_factory=Span)
+    reads: object = None  # what of the state it reads (dsl/reads.py), None if unknown
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import KIND
+from meeple.interpreter.kept import kept_rules
 from meeple.interpreter.machine import Machine
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ RULE_FAILURES = (MeepleError, ValueError, TypeError, KeyError, IndexError, Attri
 # and option); what is not a plain whole number, and every error, goes the long way, which
 # says what is wrong. Tests turn it off to value the same positions through `breakdown`.
 FAST_VALUES = True
+# Score rules' and hints' values kept while what they read is unchanged (interpreter/kept.py);
+# tests turn it off to work every value out afresh.
+KEEP = True
 
 
 class Scoring:
@@ -122,13 +126,14 @@ class Scoring:
         """The players' totals on one machine, or None for `breakdown` to redo (and explain)."""
         m = self.quiet_machine(state)
         rules = self.game.scores
+        kept = self._kept("scores")
         out = []
         try:
             for p in players:
                 m.env = {"player": p}  # a fresh frame each player, as `breakdown` gives
                 total = 0
-                for rule in rules:
-                    points = rule.fn(m)
+                for rule, keep in zip(rules, kept):
+                    points = rule.fn(m) if keep is None else keep.value(m, state, p)
                     if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
                         return None  # a bool, a wrong type or a runaway: the long way checks it
                     total += points
@@ -208,11 +213,22 @@ class Scoring:
         m.env = {"player": player}
         try:
             # `0 + ...` as `hints` writes it (out.get(label, 0) + units * weight): the same floats.
-            out = [0 + rule.fn(m) * rule.weight for rule in hints]
+            out = [
+                0 + (rule.fn(m) if keep is None else keep.value(m, state, player)) * rule.weight
+                for rule, keep in zip(hints, self._kept("hints"))
+            ]
         except RULE_FAILURES:
             return None
         self.spare(m)
         return out
+
+    def _kept(self, which: str) -> list:
+        """Per score rule or hint: its values kept by what it reads (interpreter/kept.py), or None."""
+        got = self.game.cache.get(("kept", which))
+        if got is None:
+            rules = self.game.scores if which == "scores" else self.game.hints
+            got = self.game.cache[("kept", which)] = kept_rules(self.game, rules) if KEEP else [None] * len(rules)
+        return got
 
     def tiebreak_keys(self, state: dict, player: int) -> list:
         if not self.game.tiebreaks:
