@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 # content without asking what they are: `c.NAME` of a cell known to be one is a list read,
 # not a test of the value's type and a lookup of its grid. Tests turn it off.
 CELL_LOOPS = True
+# `count(each x in XS where x == V)` as XS's own count of V (`_count_equal`), not a list built in
+# Python and measured. Tests turn it off.
+COUNTS = True
 
 
 class CallWriter:
@@ -104,6 +107,8 @@ class CallWriter:
             if CELL_LOOPS and (flagged := self.flagged_groups(node.args[0].args[0], bound)) is not None:
                 return flagged
             return f"GROUP_COUNT(m, {self.expr(node.args[0].args[0], bound)})"  # no cell lists built
+        if func == "count" and len(node.args) == 1 and (counted := self.counted_equal(node.args[0], bound)):
+            return counted
         args = [self.expr(a, bound) for a in node.args]
         if (
             func in GRID_SHAPES
@@ -138,6 +143,28 @@ class CallWriter:
         if func in STEPS and len(args) == 1:
             return f"{self.const(step_reader(g, func))}({args[0]})"
         return f"{self.const(FUNCTIONS[func].fn)}(m{''.join(', ' + a for a in args)})"
+
+    def counted_equal(self, sel, bound: dict) -> str | None:
+        """`count(each x in XS where x == V)` (or `V == x`) as COUNT_EQUAL(m, XS, V), where V does
+        not read x and XS is a plain list (not a grid's cells); else None. V is worked out once,
+        not once per item: an error it raises where XS is empty (and the loop would never have
+        asked it) sends the expression to its closure, which says what it always said."""
+        if not (COUNTS and isinstance(sel, ast.Selection) and not sel.pattern.unpack):
+            return None
+        test, name = sel.where, sel.pattern.names[0]
+        if not (isinstance(test, ast.Compare) and test.op == "==" and safe_name(name)):
+            return None
+        if isinstance(test.left, ast.Name) and test.left.name == name:
+            value = test.right
+        elif isinstance(test.right, ast.Name) and test.right.name == name:
+            value = test.left
+        else:
+            return None
+        if mentions(value, name) or fixed_grid(sel.source, self.sc(bound)) is not None:
+            return None
+        if self.cells_of(sel.source, bound) != (None, None):
+            return None
+        return f"COUNT_EQUAL(m, {self.expr(sel.source, bound)}, {self.expr(value, bound)})"
 
     def written_out(self, func: str, gen: ast.Generator, bound: dict) -> str | None:
         """`any(x for each i in ENUM)` as `(x1 or x2 or ...)` with each item written in its
@@ -314,3 +341,15 @@ class CallWriter:
         inner, finish = self.loop(node.selection, bound)
         value = self.expr(node.expr, inner)
         return f"[{value} {finish()}]"
+
+
+def mentions(node, name: str) -> bool:
+    """Whether the expression `node` reads the name anywhere in it (or binds it again)."""
+    if isinstance(node, list):
+        return any(mentions(n, name) for n in node)
+    if isinstance(node, ast.Name):
+        return node.name == name
+    if isinstance(node, ast.Pattern):
+        return name in node.names
+    fields = getattr(node, "__dataclass_fields__", None)
+    return fields is not None and any(mentions(getattr(node, f), name) for f in fields if f != "span")

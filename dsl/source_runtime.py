@@ -43,6 +43,15 @@ def _group_count(m, cells):
     return gridlib.group_count(cells, m.game.grids[cells[0][0].split("/", 1)[0]].geometry)
 
 
+def _count_equal(m, items, value):
+    """`count(each x in ITEMS where x == VALUE)`: a list's own count (one pass in C), counted as
+    work as its loop would be."""
+    charge(m, items)
+    if type(items) is list:
+        return items.count(value)
+    return len([x for x in items if x == value])  # a text counts its letters, not its substrings
+
+
 HELPERS = {
     "PLUS": _plus,
     "TIMES": _times,
@@ -53,6 +62,7 @@ HELPERS = {
     "REPEAT": repeat,
     "W": charge,
     "W1": charge_one,
+    "COUNT_EQUAL": _count_equal,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.dsl import compile_source
+from meeple.dsl import compile_source, source_calls
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import rng
 from meeple.interpreter.engine import Engine
@@ -116,6 +116,41 @@ def test_a_number_added_to_anything_is_a_plain_plus(monkeypatch):
             rules(PLUS_RULES.replace("ARG", "xs")).start(2, 1)
         messages.append(info.value.format())
     assert messages[0] == messages[1]
+
+
+COUNT_RULES = """
+game "C"
+players 2
+counter a = 0
+counter b = 0
+value xs = [1, 2, 1, 3]
+value none_here = []
+setup:
+    let ys = xs
+    a = count(each x in xs where x == 1) * 10 + count(each x in xs where ys[3] == x)
+    b = count(each x in none_here where x == ys[9])
+    end game
+score "S": a + b
+"""
+
+
+def test_a_count_of_equal_items_is_the_loops_count(monkeypatch):
+    """`count(each x in XS where x == V)` as the list's own count: the loop's value, and over an
+    empty list a V that would fail is never the error (the closure's loop never asked it)."""
+    values = []
+    for counts, enabled in ((True, True), (False, True), (True, False)):
+        monkeypatch.setattr(source_calls, "COUNTS", counts)
+        monkeypatch.setattr(compile_source, "ENABLED", enabled)
+        state, _ = rules(COUNT_RULES).start(2, 1)
+        values.append((state["vars"]["a"], state["vars"]["b"]))
+    assert values == [(21, 0)] * 3
+
+
+@pytest.mark.parametrize("name, players, seed", [("apothebakery", 4, 23), ("wild_gardens", 2, 22)])
+def test_counts_of_equal_items_and_their_loops_play_the_same(monkeypatch, name, players, seed):
+    fast = played(shipped(name), players, seed)
+    monkeypatch.setattr(source_calls, "COUNTS", False)
+    assert played(shipped(name), players, seed) == fast
 
 
 def test_a_roll_is_never_run_twice():
