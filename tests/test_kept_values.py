@@ -37,6 +37,23 @@ def test_kept_and_worked_out_values_are_the_same(monkeypatch, name, players, see
     assert fresh is not engine and looked_at(fresh, players, seed) == kept
 
 
+@pytest.mark.parametrize("name, players, seed", GAMES)
+def test_a_game_played_in_place_is_valued_as_it_is_now(monkeypatch, name, players, seed):
+    """A game played in place, as the lab and `meeple bench` play it, valued at every step: never
+    a value kept at an earlier step of the same state, whose lists may have changed since."""
+    engine = shipped(name)
+    engine._kept("hints"), engine._kept("scores")
+    monkeypatch.setattr(scoring, "KEEP", False)
+    fresh = shipped(name)
+    picker = {"rng": rng.seed_state(seed)}
+    state, _ = engine.start(players, seed)
+    while n := engine.option_count(state):
+        assert engine.totals(state) == fresh.totals(state)
+        assert [engine.outlook(state, p) for p in range(players)] == [fresh.outlook(state, p) for p in range(players)]
+        engine.apply(state, rng.below(picker, n), inplace=True, events=False)
+    assert engine.totals(state) == fresh.totals(state)
+
+
 MARKET = """
 game "Market"
 players 2
