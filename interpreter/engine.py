@@ -187,7 +187,12 @@ class Engine(Scoring):
         s["pending"] = None
         s["step"] += 1
         m = Machine(self.game, s) if events else self.quiet_machine(s)
-        frame = s["stack"][-1]
+        stack = s["stack"]
+        # Every frame but the top may be shared: with the state forked from, or (in place) with
+        # states forked from this one. The top is this state's own (fork copies it, and a run
+        # that stops at a decision owns the frame it stops in).
+        m.shared = len(stack) - 1
+        frame = stack[-1]
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.game import KIND
+from meeple.interpreter.state import copy_frame
 from meeple.interpreter.work import WORK_LIMIT, too_much
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
@@ -48,7 +49,7 @@ def _recorder(events: list):
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush", "owned")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush", "owned", "shared")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
@@ -57,6 +58,10 @@ class Machine:
         # The zones whose lists this run copied and may change (effects/zones.py `own`): the
         # others may be shared with the state an apply forked from, or with a kept copy.
         self.owned: set = set()
+        # How many frames at the bottom of the stack this run shares with other states (an
+        # applied state shares the frames under its decision's, state.fork): the machine
+        # copies one before it runs it, as `own` does a zone's list.
+        self.shared = 0
         self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
         self.env: dict = {}
         self.events: list = []
@@ -76,6 +81,12 @@ class Machine:
             frame = stack[-1]
             ops = blocks[frame[0]].ops
             end = len(ops)
+            if len(stack) <= self.shared:  # another state's frame too: copied before it changes
+                if frame[1] >= end:  # ended (its last op called the frame above): dropped unchanged
+                    stack.pop()
+                    continue
+                frame = stack[-1] = copy_frame(frame)
+                self.shared = len(stack) - 1
             self.env = frame[2]
             # Run this frame's ops until it ends, waits, or another frame takes over
             # (an op that pushes or replaces frames returns NEW_FRAME).
@@ -319,6 +330,7 @@ class Goto:
         state = m.state
         stack = state["stack"]
         stack.clear()
+        m.shared = 0
         new = [self.block, 0, {}]
         stack.append(new)
         state["phase"] = self.name
@@ -365,4 +377,5 @@ class EndGame:
 
     def run(self, m, frame):
         m.state["stack"].clear()
+        m.shared = 0
         return NEW_FRAME

@@ -82,11 +82,20 @@ def copy_state(s: dict) -> dict:
 def fork(s: dict) -> dict:
     """A copy for one apply to change: as `copy_state`, but the zones' lists are the original's
     until the apply changes one (effects/zones.py `own` copies a list on its first change).
-    Copying 70 lists cost a seventh of an apply, and most applies change one or two."""
-    return _copy(s, s["zones"].copy())
+    Copying 70 lists cost a seventh of an apply, and most applies change one or two.
+
+    Likewise the stack: only the top frame (the decision's, which the apply changes) is copied;
+    the frames under it are the original's until the machine returns to one (`Machine.shared`)."""
+    stack = s["stack"]
+    if not stack:
+        return _copy(s, s["zones"].copy(), [])
+    top = stack[-1]
+    frames = stack[:-1]
+    frames.append([top[0], top[1], _copy_env(top[2])])
+    return _copy(s, s["zones"].copy(), frames)
 
 
-def _copy(s: dict, zones: dict) -> dict:
+def _copy(s: dict, zones: dict, stack: list | None = None) -> dict:
     return {
         "players": s["players"],
         "rng": s["rng"],
@@ -98,7 +107,7 @@ def _copy(s: dict, zones: dict) -> dict:
         "zones": zones,
         "vars": s["vars"].copy(),
         "grids": {k: {"cells": g["cells"][:], "pieces": g["pieces"][:]} for k, g in s["grids"].items()},
-        "stack": [[f[0], f[1], _copy_env(f[2])] for f in s["stack"]],
+        "stack": [copy_frame(f) for f in s["stack"]] if stack is None else stack,
         "pending": s["pending"],
     }
 
@@ -110,6 +119,11 @@ def copy_data(value):
     if type(value) is dict:
         return {k: copy_data(v) for k, v in value.items()}
     return value
+
+
+def copy_frame(f: list) -> list:
+    """A stack frame of one's own: its locals copied, and the position of each loop in them."""
+    return [f[0], f[1], _copy_env(f[2])]
 
 
 def _copy_env(env: dict) -> dict:
