@@ -261,7 +261,7 @@ class Place:
 def put(m, piece: str, key: str, value) -> None:
     """Write a piece's cells onto a grid and take the piece out of its zone."""
     orientation, row, col = value
-    grid = m.state["grids"][key]
+    grid = zones.own_grid(m, key)
     cells = grid["cells"]
     known = placement_table(m, piece, key).by_option.get((orientation, row, col))
     if known is not None and (
@@ -289,7 +289,7 @@ def put_checked(m, piece: str, key: str, value) -> list:
     orientation, row, col = value
     spec = m.game.grids[key.split("/", 1)[0]]
     shape = polyomino.orient(m.game.shapes[piece], orientation)
-    grid = m.state["grids"][key]
+    grid = zones.own_grid(m, key)
     cols = spec.geometry.cols
     placing.forget(m, key)  # it may stop half-way, some cells written
     covered = []

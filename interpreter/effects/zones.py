@@ -8,12 +8,14 @@ so moving one finds it wherever it is.
 A zone's list may be shared by many states (an apply forks its state sharing
 them, state.fork), so a list is never changed in place unless this run made
 it: every change goes through `own`, which copies a list on its first change.
+A grid likewise: its writers (`put`, setting a cell) go through `own_grid`.
 """
 
 from __future__ import annotations
 
 from meeple.interpreter import rng
 from meeple.interpreter.game import BOX, KIND
+from meeple.interpreter.state import copy_grid
 
 
 def own(m, key: str) -> list:
@@ -24,6 +26,21 @@ def own(m, key: str) -> list:
     items = zones[key] = zones[key][:]
     m.owned.add(key)
     return items
+
+
+def own_grid(m, key: str) -> dict:
+    """The grid (its cells and pieces), this run's own to change (copied on its first change).
+    Marked owned as a pair, apart from a zone of the same name."""
+    grids = m.state["grids"]
+    mark = (GRID, key)
+    if mark in m.owned:
+        return grids[key]
+    grid = grids[key] = copy_grid(grids[key])
+    m.owned.add(mark)
+    return grid
+
+
+GRID = "grid"
 
 
 def zone_spec(game, key: str):
