@@ -232,10 +232,10 @@ class IterNext:
 
     def run(self, m, frame):
         env = frame[2]
-        loop = env[self.slot]
-        if loop[1] < len(loop[0]):
-            self.bind(env, loop[0][loop[1]])
-            loop[1] += 1
+        items, at = env[self.slot]
+        if at < len(items):
+            self.bind(env, items[at])
+            env[self.slot] = [items, at + 1]  # a new list: the old one may be another state's
             frame[1] += 1
             return False
         del env[self.slot]

@@ -91,7 +91,7 @@ def fork(s: dict) -> dict:
     if stack:
         top = stack[-1]
         stack = stack[:-1]
-        stack.append([top[0], top[1], _copy_env(top[2])])
+        stack.append([top[0], top[1], top[2].copy()])
     return _copy(s, s["zones"].copy(), s["grids"].copy(), stack)
 
 
@@ -127,16 +127,10 @@ def copy_grid(g: dict) -> dict:
 
 
 def copy_frame(f: list) -> list:
-    """A stack frame of one's own: its locals copied, and the position of each loop in them."""
-    return [f[0], f[1], _copy_env(f[2])]
-
-
-def _copy_env(env: dict) -> dict:
-    out = env.copy()
-    for k, v in env.items():
-        if k[0] == "$":  # loop slots: [items, position]; the position moves
-            out[k] = v[:]
-    return out
+    """A stack frame of one's own: its locals copied. A local's value is never changed in place
+    (a loop's [items, position] and the other "$" slots are new lists at each step), so one
+    level is enough."""
+    return [f[0], f[1], f[2].copy()]
 
 
 def to_json(state: dict) -> str:
