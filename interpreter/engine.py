@@ -79,7 +79,8 @@ class Engine(Scoring):
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
-        m.owned = set()  # a zone this machine copied for an earlier state is not this state's
+        if m.owned:  # a zone or grid this machine copied for an earlier state is not this state's
+            m.owned = set()
         m.work = WORK_LIMIT  # a fresh allowance (work.py): a machine scoring again and again must not run dry
         if m.kept:  # masks kept for another state, or for this one before a caller changed it
             m.kept.clear()
