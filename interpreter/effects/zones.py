@@ -53,6 +53,10 @@ def zone_spec(game, key: str):
 # exactly one zone, so a guess that holds is the answer). Tests turn it off.
 REMEMBER = True
 SEEN: dict = {}
+# Where a search last found it: the second guess. A bot's look applies its options to one
+# position, one after another: an option that moves a card finds it where the option before
+# it had moved it from, not where it went (most of the searches of a look before).
+FOUND: dict = {}
 
 
 def locate(state: dict, item: str) -> str | None:
@@ -61,8 +65,13 @@ def locate(state: dict, item: str) -> str | None:
         key = SEEN.get(item)
         if key is not None and item in zones.get(key, ()):
             return key
+        key = FOUND.get(item)
+        if key is not None and item in zones.get(key, ()):
+            return key
     for key, items in zones.items():
         if item in items:
+            if REMEMBER:
+                FOUND[item] = key
             return key
     return None
 
@@ -71,6 +80,7 @@ def seen(items, to: str) -> None:
     if REMEMBER:
         if len(SEEN) > 100_000:  # ids of many games in one process: start again
             SEEN.clear()
+            FOUND.clear()
         for item in items:
             SEEN[item] = to
 
