@@ -189,9 +189,9 @@ class Scoring:
     def outlook(self, state: dict, player: int) -> float:
         """What a bot values: the score as the rules count it now plus the declared hints."""
         if FAST_VALUES:
-            got = self._outlook(state, player)
-            if got is not None:
-                return got
+            value = self._outlook(state, player)
+            if value is not None:
+                return value
         total = self.total(state, player)
         if not self.game.hints:
             return total
