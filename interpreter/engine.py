@@ -23,7 +23,7 @@ from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
 from meeple.interpreter.game import Game
 from meeple.interpreter.labels import describe, option_label, own_label
-from meeple.interpreter.machine import Machine
+from meeple.interpreter.machine import ALL, Machine
 from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
 from meeple.interpreter.work import WORK_LIMIT
 
@@ -79,7 +79,7 @@ class Engine(Scoring):
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
-        if m.owned:  # a zone or grid this machine copied for an earlier state is not this state's
+        if m.owned:  # a zone or grid this machine copied for an earlier state is not this state's (or ALL)
             m.owned = set()
         m.work = WORK_LIMIT  # a fresh allowance (work.py): a machine scoring again and again must not run dry
         if m.kept:  # masks kept for another state, or for this one before a caller changed it
@@ -103,6 +103,7 @@ class Engine(Scoring):
             if kept is not None:
                 state = st.copy_state(kept[0])
                 state["rng"] = rng.seed_state(seed)
+                st.SOLE[0] = state
                 return state, st.copy_data(kept[1]) if events else []
         state = st.initial_state(g, players, seed)
         before = state["rng"]
@@ -115,6 +116,7 @@ class Engine(Scoring):
         # randomness only through it), so the state is the one every seed reaches.
         if START_ONCE and state["rng"] == before:
             g.cache[("started", players)] = (st.copy_state(state), st.copy_data(m.events))
+        st.SOLE[0] = state
         return state, m.events if events else []
 
     def is_terminal(self, state: dict) -> bool:
@@ -189,10 +191,14 @@ class Engine(Scoring):
         s["step"] += 1
         m = Machine(self.game, s) if events else self.quiet_machine(s)
         stack = s["stack"]
-        # Every frame but the top may be shared: with the state forked from, or (in place) with
-        # states forked from this one. The top is this state's own (fork copies it, and a run
-        # that stops at a decision owns the frame it stops in).
-        m.shared = len(stack) - 1
+        if inplace and st.SOLE[0] is state:  # nothing shares any of it (state.SOLE): no copies
+            m.owned = ALL
+            m.shared = 0
+        else:
+            # Every frame but the top may be shared: with the state forked from, or (in place) with
+            # states forked from this one. The top is this state's own (fork copies it, and a run
+            # that stops at a decision owns the frame it stops in).
+            m.shared = len(stack) - 1
         frame = stack[-1]
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]

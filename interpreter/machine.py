@@ -46,6 +46,28 @@ def _recorder(events: list):
     return record
 
 
+class _All(set):
+    """`Machine.owned` for a run on a state nothing else shares (state.SOLE): every zone and grid
+    its own to change in place. Truthy, so that a reused machine is given a set of its own again."""
+
+    __slots__ = ()
+
+    def __contains__(self, key) -> bool:
+        return True
+
+    def __bool__(self) -> bool:
+        return True
+
+    def add(self, key) -> None:
+        pass
+
+    def discard(self, key) -> None:
+        pass
+
+
+ALL = _All()
+
+
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 

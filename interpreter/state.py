@@ -79,6 +79,14 @@ def copy_state(s: dict) -> dict:
     return _copy(s, dict(zip(zones, map(list.copy, zones.values()))))  # in C: half a comprehension's time
 
 
+# The state a game started with (Engine.start), while nothing was forked from it: nothing else
+# holds any of its lists, grids or frames, so an apply in place on it changes them in place
+# with no copy (random play in place, as `meeple bench` runs it, paid for copy on write
+# before). A fork of it ends that; so does the next start. One state at a time, of any game:
+# another is copied on write, as any state is.
+SOLE: list = [None]
+
+
 def fork(s: dict) -> dict:
     """A copy for one apply to change: as `copy_state`, but the zones' lists are the original's
     until the apply changes one (effects/zones.py `own` copies a list on its first change).
@@ -87,6 +95,8 @@ def fork(s: dict) -> dict:
     Likewise each grid (`own_grid` copies one before a piece or a cell is written on it) and
     the stack: only the top frame (the decision's, which the apply changes) is copied; the
     frames under it are the original's until the machine returns to one (`Machine.shared`)."""
+    if SOLE[0] is s:
+        SOLE[0] = None  # shared now
     stack = s["stack"]
     if stack:
         top = stack[-1]

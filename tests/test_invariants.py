@@ -212,3 +212,30 @@ def test_an_apply_shares_the_grids_and_frames_it_leaves_alone(name):
     assert shared == unchanged  # a grid is copied when a piece or a cell is written on it, and only then
     # The Queen's Wishes: a grid each, placed on one at a time; Wild Gardens: no grid, effects 4-6 deep.
     assert shared > 50 if name == "queens_wishes" else frames_shared > 300
+
+
+def test_a_game_played_in_place_from_its_start_copies_nothing_until_forked(monkeypatch):
+    """The state `start` gives, while nothing was forked from it, is its own alone (state.SOLE):
+    applies in place change its zone lists, grids and frames in place. Once forked, they copy."""
+    from meeple.interpreter import machine
+    from meeple.interpreter import state as st
+    from meeple.interpreter.effects import zones
+
+    copies = []
+    monkeypatch.setattr(zones, "copy_grid", lambda g: copies.append("grid") or st.copy_grid(g))
+    monkeypatch.setattr(machine, "copy_frame", lambda f: copies.append("frame") or st.copy_frame(f))
+    engine = shipped("queens_wishes")
+    rng = Random(4)
+    state, _ = engine.start(2, 4)
+    lists = dict(state["zones"])
+    sizes = {k: len(v) for k, v in lists.items()}
+    for _ in range(20):
+        engine.apply(state, rng.below(engine.option_count(state)), inplace=True, events=False)
+    assert copies == []
+    assert all(state["zones"][k] is v for k, v in lists.items())  # the same lists, changed in place:
+    assert any(len(v) != sizes[k] for k, v in lists.items())
+    looked, _ = engine.apply(state, 0, events=False)  # a fork: `state` is shared from now on
+    text = json.dumps(looked, sort_keys=True)
+    for _ in range(20):
+        engine.apply(state, rng.below(engine.option_count(state)), inplace=True, events=False)
+    assert "grid" in copies and "frame" in copies and json.dumps(looked, sort_keys=True) == text
