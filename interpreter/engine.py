@@ -21,9 +21,10 @@ from meeple.interpreter import rng
 from meeple.interpreter import state as st
 from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
+from meeple.interpreter.effects.zones import GRID
 from meeple.interpreter.game import Game
 from meeple.interpreter.labels import describe, option_label, own_label
-from meeple.interpreter.machine import ALL, Machine
+from meeple.interpreter.machine import Everything, Machine
 from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
 from meeple.interpreter.work import WORK_LIMIT
 
@@ -71,6 +72,7 @@ class Engine(Scoring):
         # Quiet machines not in use (REUSE). Taken with pop() and given back with append(), each
         # one atomic, so bots of two tables thinking in two threads never share one.
         self._spare: list = []
+        self._everything: dict = {}  # players -> the set of every zone and grid (machine.Everything)
 
     def quiet_machine(self, state: dict) -> Machine:
         """A machine on `state` that keeps no events (give it back with `spare` when done)."""
@@ -192,7 +194,11 @@ class Engine(Scoring):
         m = Machine(self.game, s) if events else self.quiet_machine(s)
         stack = s["stack"]
         if inplace and st.SOLE[0] is state:  # nothing shares any of it (state.SOLE): no copies
-            m.owned = ALL
+            owned = self._everything.get(s["players"])
+            if owned is None:
+                owned = self._everything[s["players"]] = Everything(s["zones"])
+                owned.update((GRID, key) for key in s["grids"])
+            m.owned = owned
             m.shared = 0
         else:
             # Every frame but the top may be shared: with the state forked from, or (in place) with
