@@ -24,7 +24,7 @@ from meeple.interpreter.effects.choices import option_id
 from meeple.interpreter.effects.zones import GRID
 from meeple.interpreter.game import Game
 from meeple.interpreter.labels import describe, option_label, own_label
-from meeple.interpreter.machine import Everything, Machine
+from meeple.interpreter.machine import Machine
 from meeple.interpreter.scoring import MAX_POINTS, RULE_FAILURES, Scoring  # noqa: F401 (MAX_POINTS, RULE_FAILURES: here too)
 from meeple.interpreter.work import WORK_LIMIT
 
@@ -72,7 +72,11 @@ class Engine(Scoring):
         # Quiet machines not in use (REUSE). Taken with pop() and given back with append(), each
         # one atomic, so bots of two tables thinking in two threads never share one.
         self._spare: list = []
-        self._everything: dict = {}  # players -> the set of every zone and grid (machine.Everything)
+        # players -> every zone key and grid mark: `Machine.owned` of an apply in place on state.SOLE,
+        # shared by those runs (a key it lacks, or `pass_on` drops, is copied, as any). A plain set,
+        # looked up in C; never empty (the box is a zone), so `quiet_machine` gives a machine that
+        # held it a set of its own again.
+        self._everything: dict = {}
 
     def quiet_machine(self, state: dict) -> Machine:
         """A machine on `state` that keeps no events (give it back with `spare` when done)."""
@@ -196,7 +200,7 @@ class Engine(Scoring):
         if inplace and st.SOLE[0] is state:  # nothing shares any of it (state.SOLE): no copies
             owned = self._everything.get(s["players"])
             if owned is None:
-                owned = self._everything[s["players"]] = Everything(s["zones"])
+                owned = self._everything[s["players"]] = set(s["zones"])
                 owned.update((GRID, key) for key in s["grids"])
             m.owned = owned
             m.shared = 0

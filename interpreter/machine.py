@@ -46,21 +46,6 @@ def _recorder(events: list):
     return record
 
 
-class Everything(set):
-    """`Machine.owned` for a run on a state nothing else shares (state.SOLE): every zone key and
-    grid mark of the game, each its own to change in place (a key it lacks is copied, as any).
-    One per game and player count, shared by the runs: it never loses a key, and it is truthy
-    even empty, so that a reused machine is given a set of its own again."""
-
-    __slots__ = ()
-
-    def __bool__(self) -> bool:
-        return True
-
-    def discard(self, key) -> None:
-        pass
-
-
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
