@@ -81,12 +81,6 @@ class Machine:
             frame = stack[-1]
             ops = blocks[frame[0]].ops
             end = len(ops)
-            if len(stack) <= self.shared:  # another state's frame too: copied before it changes
-                if frame[1] >= end:  # ended (its last op called the frame above): dropped unchanged
-                    stack.pop()
-                    continue
-                frame = stack[-1] = copy_frame(frame)
-                self.shared = len(stack) - 1
             self.env = frame[2]
             # Run this frame's ops until it ends, waits, or another frame takes over
             # (an op that pushes or replaces frames returns NEW_FRAME).
@@ -94,6 +88,10 @@ class Machine:
                 pc = frame[1]
                 if pc >= end:
                     stack.pop()
+                    # Only a pop brings a frame another state may share to the top (a frame
+                    # pushed is new, and so is the stack a `next` starts again).
+                    if len(stack) <= self.shared:
+                        self.own_top(stack)
                     break
                 op = ops[pc]
                 try:
@@ -118,6 +116,19 @@ class Machine:
             state["over"] = True
             self.emit("end")
         return False
+
+    def own_top(self, stack: list) -> None:
+        """The top frame is shared with another state (`shared`): copied before the machine runs
+        on in it, or dropped unchanged if its ops are done (its last op called the frame above)."""
+        blocks = self.game.blocks
+        while stack:
+            frame = stack[-1]
+            if frame[1] < len(blocks[frame[0]].ops):
+                stack[-1] = copy_frame(frame)
+                self.shared = len(stack) - 1
+                return
+            stack.pop()
+        self.shared = 0
 
     def rule_error(self, message: str, op, frame, hint: str = "") -> MeepleError:
         block = self.game.blocks[frame[0]]
