@@ -74,7 +74,8 @@ def _initial(game: Game, players: int) -> dict:
 
 
 def copy_state(s: dict) -> dict:
-    """A copy sharing nothing mutable with the original (pending and pieces are never mutated)."""
+    """A copy sharing nothing the engine changes in place with the original (pending, placed pieces
+    and the values of frames' locals are never changed in place: they are replaced)."""
     zones = s["zones"]  # every zone is a list (the effects append to them and JSON gives lists)
     return _copy(s, dict(zip(zones, map(list.copy, zones.values()))))  # in C: half a comprehension's time
 
