@@ -9,9 +9,7 @@ for every position with the same cards in both.
 A zone is compared as its list: an apply shares the lists of the zones it did not change with
 the state it came from (copy on write, interpreter/state.py), so the comparison mostly finds
 the very same list and costs one identity check; an equal list of another state compares
-equal all the same. A list is never changed once an apply has returned it, except those of a
-game's started state while nothing was forked from it (state.SOLE), which applies in place
-change as they go: its values are worked out, never kept. Counters are compared by value. The first player and the
+equal all the same. Counters are compared by value. The first player and the
 number of players are always part of what a rule reads. One value is kept per player and
 per counters' values (and zones' sizes), at most LIMIT of them per rule.
 """
@@ -21,7 +19,6 @@ from __future__ import annotations
 from operator import itemgetter
 
 from meeple.interpreter.effects.actions import MOMENT
-from meeple.interpreter.state import SOLE
 
 LIMIT = 4096  # values kept per rule: a long game's look cannot fill the memory
 
@@ -49,8 +46,6 @@ class Kept:
         return got
 
     def value(self, m, state: dict, player: int):
-        if state is SOLE[0]:  # changed in place by the applies to come: its lists are not for keeping
-            return self.fn(m)
         counters, zones = self.getters(state["players"])
         table = self.table
         try:

@@ -217,8 +217,8 @@ class Scoring:
         m.env = {"player": player}
         total = 0
         try:
-            for rule, keep in zip(game.scores, self._kept("scores")):
-                points = rule.fn(m) if keep is None else keep.value(m, state, player)
+            for rule in game.scores:
+                points = rule.fn(m)
                 if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
                     return None
                 total += points
@@ -228,10 +228,7 @@ class Scoring:
             # A fresh frame and allowance for the hints, as `_hinted`'s own machine gives them.
             m.env = {"player": player}
             m.work = WORK_LIMIT
-            out = [
-                0 + (rule.fn(m) if keep is None else keep.value(m, state, player)) * rule.weight
-                for rule, keep in zip(hints, self._kept("hints"))
-            ]
+            out = [0 + rule.fn(m) * rule.weight for rule in hints]
         except RULE_FAILURES:
             return None
         self.spare(m)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from meeple.interpreter import rng, scoring
-from meeple.interpreter import state as state_module
 from meeple.interpreter.state import copy_state
 from tests.conftest import rules, shipped
 
@@ -94,7 +93,7 @@ def test_a_kept_value_changes_with_what_it_reads_and_only_then(tmp_path, monkeyp
     asked = []
     fn = keep.fn
     monkeypatch.setattr(keep, "fn", lambda m: asked.append(1) or fn(m))
-    state = copy_state(engine.start(2, 1)[0])  # not the started state, which is never kept (below)
+    state, _ = engine.start(2, 1)
     state["vars"]["gold/0"] = 2
     within = lambda s: engine._hinted(s, 0)[0]  # noqa: E731
     assert within(state) == 2 and len(asked) == 1
@@ -111,15 +110,3 @@ def test_a_kept_value_changes_with_what_it_reads_and_only_then(tmp_path, monkeyp
     assert within(same_items) == 2 and len(asked) == 3
     state["vars"]["gold/0"] = 5
     assert within(state) == 3 and len(asked) == 4
-
-
-def test_the_started_state_is_valued_afresh_while_it_changes_in_place(tmp_path):
-    """A game's started state, while nothing was forked from it, is changed in place by the
-    applies to come (state.SOLE): its values are worked out each time, never kept."""
-    engine = rules(MARKET, tmp_path, FILES)
-    state, _ = engine.start(2, 1)
-    assert state_module.SOLE[0] is state
-    state["vars"]["gold/0"] = 2
-    assert engine._hinted(state, 0)[0] == 2
-    state["zones"]["market"][1] = "c"  # as an apply in place would change it: the same list
-    assert engine._hinted(state, 0)[0] == 1
