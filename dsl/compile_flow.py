@@ -151,7 +151,7 @@ class FlowCompiler(ChoiceCompiler):
                 content = contents[key.split("/", 1)[0]]
                 if attr != content:
                     raise ValueError(f"only a cell's `{content}` can be set, not `{attr}`")
-                cells = zones.own_grid(m, key)["cells"]
+                cells = m.state["grids"][key]["cells"]
                 forget(m, key)  # a kept occupancy mask is `put`'s alone to update
                 cells[i] = value(m) if op == "=" else combine(cells[i], value(m))
                 if m.recording:

@@ -307,7 +307,6 @@ def compile_run(flow, stmts: list, scope, inline: bool = True, skip: int = 1) ->
         LISTED=listed,
         KEPT=kept_items,
         DRAW=zones.draw,
-        OWN_GRID=zones.own_grid,
     )
     try:
         code = compile("\n".join(lines) + "\n", "<rules: fused statements>", "exec")

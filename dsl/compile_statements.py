@@ -82,7 +82,7 @@ def _parts(s, scope, gen: Gen):
         reads = [
             f"_c = {gen.expr(target.obj, {})}",
             "_k, _i = _c",
-            "_cs = OWN_GRID(m, _k)['cells']",  # copied before its first change (effects/zones.py)
+            "_cs = S['grids'][_k]['cells']",
             f"_v = {gen.expr(s.value, {})}",
         ]
         # A game that places shapes keeps grids' occupancy masks on the machine: `put` alone updates them.

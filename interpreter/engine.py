@@ -21,7 +21,6 @@ from meeple.interpreter import rng
 from meeple.interpreter import state as st
 from meeple.interpreter.effects import actions
 from meeple.interpreter.effects.choices import option_id
-from meeple.interpreter.effects.zones import GRID
 from meeple.interpreter.game import Game
 from meeple.interpreter.labels import describe, option_label, own_label
 from meeple.interpreter.machine import Machine
@@ -72,11 +71,6 @@ class Engine(Scoring):
         # Quiet machines not in use (REUSE). Taken with pop() and given back with append(), each
         # one atomic, so bots of two tables thinking in two threads never share one.
         self._spare: list = []
-        # players -> every zone key and grid mark: `Machine.owned` of an apply in place on state.SOLE,
-        # shared by those runs (a key it lacks, or `pass_on` drops, is copied, as any). A plain set,
-        # looked up in C; never empty (the box is a zone), so `quiet_machine` gives a machine that
-        # held it a set of its own again.
-        self._everything: dict = {}
 
     def quiet_machine(self, state: dict) -> Machine:
         """A machine on `state` that keeps no events (give it back with `spare` when done)."""
@@ -85,8 +79,7 @@ class Engine(Scoring):
         except IndexError:
             return Machine(self.game, state, quiet=True)
         m.state = state
-        if m.owned:  # a zone or grid this machine copied for an earlier state is not this state's (or ALL)
-            m.owned = set()
+        m.owned = set()  # a zone this machine copied for an earlier state is not this state's
         m.work = WORK_LIMIT  # a fresh allowance (work.py): a machine scoring again and again must not run dry
         if m.kept:  # masks kept for another state, or for this one before a caller changed it
             m.kept.clear()
@@ -109,7 +102,6 @@ class Engine(Scoring):
             if kept is not None:
                 state = st.copy_state(kept[0])
                 state["rng"] = rng.seed_state(seed)
-                st.SOLE[0] = state
                 return state, st.copy_data(kept[1]) if events else []
         state = st.initial_state(g, players, seed)
         before = state["rng"]
@@ -122,7 +114,6 @@ class Engine(Scoring):
         # randomness only through it), so the state is the one every seed reaches.
         if START_ONCE and state["rng"] == before:
             g.cache[("started", players)] = (st.copy_state(state), st.copy_data(m.events))
-        st.SOLE[0] = state
         return state, m.events if events else []
 
     def is_terminal(self, state: dict) -> bool:
@@ -196,20 +187,7 @@ class Engine(Scoring):
         s["pending"] = None
         s["step"] += 1
         m = Machine(self.game, s) if events else self.quiet_machine(s)
-        stack = s["stack"]
-        if inplace and st.SOLE[0] is state:  # nothing shares any of it (state.SOLE): no copies
-            owned = self._everything.get(s["players"])
-            if owned is None:
-                owned = self._everything[s["players"]] = set(s["zones"])
-                owned.update((GRID, key) for key in s["grids"])
-            m.owned = owned
-            m.shared = 0
-        else:
-            # Every frame but the top may be shared: with the state forked from, or (in place) with
-            # states forked from this one. The top is this state's own (fork copies it, and a run
-            # that stops at a decision owns the frame it stops in).
-            m.shared = len(stack) - 1
-        frame = stack[-1]
+        frame = s["stack"][-1]
         m.env = frame[2]
         op = self.game.blocks[frame[0]].ops[frame[1]]
         try:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from meeple.dsl.errors import Diagnostic, MeepleError, Span
 from meeple.interpreter.game import KIND
-from meeple.interpreter.state import copy_frame
 from meeple.interpreter.work import WORK_LIMIT, too_much
 
 STEP_LIMIT = 200_000  # ops between two decisions before we call it a loop
@@ -49,7 +48,7 @@ def _recorder(events: list):
 class Machine:
     """Runs ops on one state. `env` is the locals of the frame being run."""
 
-    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush", "owned", "shared")
+    __slots__ = ("game", "state", "env", "events", "emit", "recording", "kept", "work", "hush", "owned")
 
     def __init__(self, game, state: dict, quiet: bool = False):
         self.game = game
@@ -58,10 +57,6 @@ class Machine:
         # The zones whose lists this run copied and may change (effects/zones.py `own`): the
         # others may be shared with the state an apply forked from, or with a kept copy.
         self.owned: set = set()
-        # How many frames at the bottom of the stack this run shares with other states (an
-        # applied state shares the frames under its decision's, state.fork): the machine
-        # copies one before it runs it, as `own` does a zone's list.
-        self.shared = 0
         self.work = WORK_LIMIT  # what the rules' expressions may still do (interpreter/work.py)
         self.env: dict = {}
         self.events: list = []
@@ -88,10 +83,6 @@ class Machine:
                 pc = frame[1]
                 if pc >= end:
                     stack.pop()
-                    # Only a pop brings a frame another state may share to the top (a frame
-                    # pushed is new, and so is the stack a `next` starts again).
-                    if len(stack) <= self.shared:
-                        self.own_top(stack)
                     break
                 op = ops[pc]
                 try:
@@ -116,19 +107,6 @@ class Machine:
             state["over"] = True
             self.emit("end")
         return False
-
-    def own_top(self, stack: list) -> None:
-        """The top frame is shared with another state (`shared`): copied before the machine runs
-        on in it, or dropped unchanged if its ops are done (its last op called the frame above)."""
-        blocks = self.game.blocks
-        while stack:
-            frame = stack[-1]
-            if frame[1] < len(blocks[frame[0]].ops):
-                stack[-1] = copy_frame(frame)
-                self.shared = len(stack) - 1
-                return
-            stack.pop()
-        self.shared = 0
 
     def rule_error(self, message: str, op, frame, hint: str = "") -> MeepleError:
         block = self.game.blocks[frame[0]]
@@ -243,10 +221,10 @@ class IterNext:
 
     def run(self, m, frame):
         env = frame[2]
-        items, at = env[self.slot]
-        if at < len(items):
-            self.bind(env, items[at])
-            env[self.slot] = [items, at + 1]  # a new list: the old one may be another state's
+        loop = env[self.slot]
+        if loop[1] < len(loop[0]):
+            self.bind(env, loop[0][loop[1]])
+            loop[1] += 1
             frame[1] += 1
             return False
         del env[self.slot]
@@ -341,7 +319,6 @@ class Goto:
         state = m.state
         stack = state["stack"]
         stack.clear()
-        m.shared = 0
         new = [self.block, 0, {}]
         stack.append(new)
         state["phase"] = self.name
@@ -388,5 +365,4 @@ class EndGame:
 
     def run(self, m, frame):
         m.state["stack"].clear()
-        m.shared = 0
         return NEW_FRAME

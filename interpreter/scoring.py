@@ -19,7 +19,6 @@ from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import KIND
 from meeple.interpreter.kept import kept_rules
 from meeple.interpreter.machine import Machine
-from meeple.interpreter.work import WORK_LIMIT
 
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game
@@ -193,10 +192,6 @@ class Scoring:
 
     def outlook(self, state: dict, player: int) -> float:
         """What a bot values: the score as the rules count it now plus the declared hints."""
-        if FAST_VALUES:
-            value = self._outlook(state, player)
-            if value is not None:
-                return value
         total = self.total(state, player)
         if not self.game.hints:
             return total
@@ -205,34 +200,6 @@ class Scoring:
             if got is not None:
                 return total + sum(got)
         return total + sum(self.hints(state, player).values())
-
-    def _outlook(self, state: dict, player: int) -> float | None:
-        """`outlook` as `_totals` and `_hinted` give it, on one machine (bots ask it after every
-        option), or None for the way above to redo (and explain, or add up by label)."""
-        game = self.game
-        hints = game.hints
-        if hints and game.cache.get("hint labels unique") is not True:
-            return None  # not known yet, or not unique: `_hinted` finds out, or `hints` adds up
-        m = self.quiet_machine(state)
-        m.env = {"player": player}
-        total = 0
-        try:
-            for rule in game.scores:
-                points = rule.fn(m)
-                if type(points) is not int or not -MAX_POINTS <= points <= MAX_POINTS:
-                    return None
-                total += points
-            if not hints:
-                self.spare(m)
-                return total
-            # A fresh frame and allowance for the hints, as `_hinted`'s own machine gives them.
-            m.env = {"player": player}
-            m.work = WORK_LIMIT
-            out = [0 + rule.fn(m) * rule.weight for rule in hints]
-        except RULE_FAILURES:
-            return None
-        self.spare(m)
-        return total + sum(out)
 
     def _hinted(self, state: dict, player: int) -> list | None:
         """The hints' points in order, as `hints` would give them (each label once), or None."""

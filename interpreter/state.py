@@ -74,39 +74,19 @@ def _initial(game: Game, players: int) -> dict:
 
 
 def copy_state(s: dict) -> dict:
-    """A copy sharing nothing the engine changes in place with the original (pending, placed pieces
-    and the values of frames' locals are never changed in place: they are replaced)."""
+    """A copy sharing nothing mutable with the original (pending and pieces are never mutated)."""
     zones = s["zones"]  # every zone is a list (the effects append to them and JSON gives lists)
     return _copy(s, dict(zip(zones, map(list.copy, zones.values()))))  # in C: half a comprehension's time
-
-
-# The state a game started with (Engine.start), while nothing was forked from it: nothing else
-# holds any of its lists, grids or frames, so an apply in place on it changes them in place
-# with no copy (random play in place, as `meeple bench` runs it, paid for copy on write
-# before). A fork of it ends that; so does the next start. One state at a time, of any game:
-# another is copied on write, as any state is.
-SOLE: list = [None]
 
 
 def fork(s: dict) -> dict:
     """A copy for one apply to change: as `copy_state`, but the zones' lists are the original's
     until the apply changes one (effects/zones.py `own` copies a list on its first change).
-    Copying 70 lists cost a seventh of an apply, and most applies change one or two.
-
-    Likewise each grid (`own_grid` copies one before a piece or a cell is written on it) and
-    the stack: only the top frame (the decision's, which the apply changes) is copied; the
-    frames under it are the original's until the machine returns to one (`Machine.shared`)."""
-    if SOLE[0] is s:
-        SOLE[0] = None  # shared now
-    stack = s["stack"]
-    if stack:
-        top = stack[-1]
-        stack = stack[:-1]
-        stack.append([top[0], top[1], top[2].copy()])
-    return _copy(s, s["zones"].copy(), s["grids"].copy(), stack)
+    Copying 70 lists cost a seventh of an apply, and most applies change one or two."""
+    return _copy(s, s["zones"].copy())
 
 
-def _copy(s: dict, zones: dict, grids: dict | None = None, stack: list | None = None) -> dict:
+def _copy(s: dict, zones: dict) -> dict:
     return {
         "players": s["players"],
         "rng": s["rng"],
@@ -117,8 +97,8 @@ def _copy(s: dict, zones: dict, grids: dict | None = None, stack: list | None = 
         "over": s["over"],
         "zones": zones,
         "vars": s["vars"].copy(),
-        "grids": {k: copy_grid(g) for k, g in s["grids"].items()} if grids is None else grids,
-        "stack": [copy_frame(f) for f in s["stack"]] if stack is None else stack,
+        "grids": {k: {"cells": g["cells"][:], "pieces": g["pieces"][:]} for k, g in s["grids"].items()},
+        "stack": [[f[0], f[1], _copy_env(f[2])] for f in s["stack"]],
         "pending": s["pending"],
     }
 
@@ -132,16 +112,12 @@ def copy_data(value):
     return value
 
 
-def copy_grid(g: dict) -> dict:
-    """A grid of one's own: its cells and its list of pieces (a piece placed is never changed)."""
-    return {"cells": g["cells"][:], "pieces": g["pieces"][:]}
-
-
-def copy_frame(f: list) -> list:
-    """A stack frame of one's own: its locals copied. A local's value is never changed in place
-    (a loop's [items, position] and the other "$" slots are new lists at each step), so one
-    level is enough."""
-    return [f[0], f[1], f[2].copy()]
+def _copy_env(env: dict) -> dict:
+    out = env.copy()
+    for k, v in env.items():
+        if k[0] == "$":  # loop slots: [items, position]; the position moves
+            out[k] = v[:]
+    return out
 
 
 def to_json(state: dict) -> str:

@@ -103,11 +103,7 @@ def test_a_kept_mask_follows_put_and_is_rebuilt_for_new_or_changed_cells(monkeyp
     )
     cells = [None] * 6
     m = SimpleNamespace(
-        game=game,
-        state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}},
-        recording=False,
-        kept={},
-        owned=set(),  # what this run copied (effects/zones.own_grid copies the grid at the first put)
+        game=game, state={"grids": {"g/0": {"cells": cells, "pieces": []}}, "zones": {}}, recording=False, kept={}
     )
     assert placing.occupied(m, "g/0") == 0 and placing._fits(m, "p", "g/0")
     choices.put(m, "p", "g/0", [0, 1, 1])  # cells 0 and 1

@@ -100,11 +100,8 @@ def interrupt(m, actor, line: int) -> bool:
 
 
 def _plan(game) -> tuple:
-    """(the actions' blocks, the interrupting actions, the offered ones, the blocks a frame of
-    which may stop actions: the actions' and those with a `together:`), worked out once."""
-    blocks = frozenset(a.block for a in game.actions)
-    together = {i for i, b in enumerate(game.blocks) if any(type(op) is Together for op in b.ops)}
-    plan = game.cache["action plan"] = (blocks, _interrupting(game), _offered(game), blocks | together)
+    """(the actions' blocks, the interrupting actions, the offered ones), worked out once."""
+    plan = game.cache["action plan"] = (frozenset(a.block for a in game.actions), _interrupting(game), _offered(game))
     return plan
 
 
@@ -117,10 +114,9 @@ def offer(m, actor, line: int):
     if PLAN:  # what follows, for a game whose actions never interrupt, with less to look up
         game = m.game
         plan = game.cache.get("action plan") or _plan(game)
-        blocks, marked = plan[0], plan[3]
+        blocks = plan[0]
         for f in m.state["stack"]:
-            b = f[0]
-            if b in marked and (b in blocks or TOGETHER in f[2]):  # an action is running, or one step of the rules
+            if f[0] in blocks or TOGETHER in f[2]:  # an action is running, or one step of the rules
                 return []
         if not plan[1]:
             if actor is None:

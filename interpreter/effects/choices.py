@@ -197,13 +197,12 @@ class ChooseFrom:
 
 
 class Menu:
-    __slots__ = ("may", "by", "entries", "end", "span", "prompt", "listed", "targets")
+    __slots__ = ("may", "by", "entries", "end", "span", "prompt", "listed")
 
     def __init__(self, may, by, entries, prompt, span):
         # entries: [label, guard or None, target]
         self.may, self.by, self.entries, self.end, self.span, self.prompt = may, by, entries, 0, span, prompt
         self.listed = None  # fn(machine) -> the labels whose guard holds, generated (dsl/compile_source.py)
-        self.targets: dict | None = None  # label -> the first entry's target, made at the first take
 
     otherwise = None
 
@@ -228,13 +227,7 @@ class Menu:
         if value is None:
             frame[1] = self.end
             return
-        targets = self.targets
-        if targets is None:  # made here, not when built: the compiler fills the entries in after
-            targets = self.targets = {}
-            for label, _, target in self.entries:
-                targets.setdefault(label, target)
-        target = targets.get(value)
-        frame[1] = target if target is not None else next(e[2] for e in self.entries if e[0] == value)
+        frame[1] = next(e[2] for e in self.entries if e[0] == value)
 
 
 class Place:
@@ -268,7 +261,7 @@ class Place:
 def put(m, piece: str, key: str, value) -> None:
     """Write a piece's cells onto a grid and take the piece out of its zone."""
     orientation, row, col = value
-    grid = zones.own_grid(m, key)
+    grid = m.state["grids"][key]
     cells = grid["cells"]
     known = placement_table(m, piece, key).by_option.get((orientation, row, col))
     if known is not None and (
@@ -296,7 +289,7 @@ def put_checked(m, piece: str, key: str, value) -> list:
     orientation, row, col = value
     spec = m.game.grids[key.split("/", 1)[0]]
     shape = polyomino.orient(m.game.shapes[piece], orientation)
-    grid = zones.own_grid(m, key)
+    grid = m.state["grids"][key]
     cols = spec.geometry.cols
     placing.forget(m, key)  # it may stop half-way, some cells written
     covered = []

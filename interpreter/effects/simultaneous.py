@@ -10,8 +10,8 @@ The statement compiles to two loops over the same players (dsl/compile_flow.py):
     collect:  for each player: Gather   -> ask, keep [player, found, value] in a hidden local
     reveal:   for each player: Recall   -> take the kept value, then run the whole body
 
-The kept choices live in the frame's local `$simN` (a "$" slot; like a loop's
-position, a new list at each change, never changed in place). Views show another player's kept choice as "?"
+The kept choices live in the frame's local `$simN` (a "$" slot, copied like a
+loop's position). Views show another player's kept choice as "?"
 (interpreter/state.py); a bot simulating on such a view guesses it as a legal
 option at random when the reveal reaches it.
 """
@@ -79,8 +79,10 @@ class Gather:
         self.keep(frame, self.inner.by(m), True, value)
 
     def keep(self, frame, who, found: bool, value) -> None:
-        # A new list each time, never changed in place: a frame's locals are copied one level deep.
-        frame[2][self.slot] = frame[2].get(self.slot, []) + [[who, found, value]]
+        kept = frame[2].get(self.slot)
+        if kept is None:
+            kept = frame[2][self.slot] = []
+        kept.append([who, found, value])
         frame[1] += 1
 
 
@@ -99,10 +101,8 @@ class Recall:
 
     def run(self, m, frame):
         kept = frame[2][self.slot]
-        who, found, value = kept[0]
-        if len(kept) > 1:
-            frame[2][self.slot] = kept[1:]
-        else:
+        who, found, value = kept.pop(0)
+        if not kept:
             del frame[2][self.slot]
         if found == HIDDEN:  # a bot's guess at another player's secret choice
             options = self.inner.options(m, frame)

@@ -8,14 +8,12 @@ so moving one finds it wherever it is.
 A zone's list may be shared by many states (an apply forks its state sharing
 them, state.fork), so a list is never changed in place unless this run made
 it: every change goes through `own`, which copies a list on its first change.
-A grid likewise: its writers (`put`, setting a cell) go through `own_grid`.
 """
 
 from __future__ import annotations
 
 from meeple.interpreter import rng
 from meeple.interpreter.game import BOX, KIND
-from meeple.interpreter.state import copy_grid
 
 
 def own(m, key: str) -> list:
@@ -28,21 +26,6 @@ def own(m, key: str) -> list:
     return items
 
 
-def own_grid(m, key: str) -> dict:
-    """The grid (its cells and pieces), this run's own to change (copied on its first change).
-    Marked owned as a pair, apart from a zone of the same name."""
-    grids = m.state["grids"]
-    mark = (GRID, key)
-    if mark in m.owned:
-        return grids[key]
-    grid = grids[key] = copy_grid(grids[key])
-    m.owned.add(mark)
-    return grid
-
-
-GRID = "grid"
-
-
 def zone_spec(game, key: str):
     name = key.split("/", 1)[0]
     return None if name == BOX else game.zones[name]
@@ -53,10 +36,6 @@ def zone_spec(game, key: str):
 # exactly one zone, so a guess that holds is the answer). Tests turn it off.
 REMEMBER = True
 SEEN: dict = {}
-# Where a search last found it: the second guess. A bot's look applies its options to one
-# position, one after another: an option that moves a card finds it where the option before
-# it had moved it from, not where it went (most of the searches of a look before).
-FOUND: dict = {}
 
 
 def locate(state: dict, item: str) -> str | None:
@@ -65,13 +44,8 @@ def locate(state: dict, item: str) -> str | None:
         key = SEEN.get(item)
         if key is not None and item in zones.get(key, ()):
             return key
-        key = FOUND.get(item)
-        if key is not None and item in zones.get(key, ()):
-            return key
     for key, items in zones.items():
         if item in items:
-            if REMEMBER:
-                FOUND[item] = key
             return key
     return None
 
@@ -80,7 +54,6 @@ def seen(items, to: str) -> None:
     if REMEMBER:
         if len(SEEN) > 100_000:  # ids of many games in one process: start again
             SEEN.clear()
-            FOUND.clear()
         for item in items:
             SEEN[item] = to
 
