@@ -46,11 +46,12 @@ class Kept:
         return got
 
     def value(self, m, state: dict, player: int):
-        counters, zones = self.getters(state["players"])
+        players = state["players"]
+        counters, zones = self.getters(players)
         table = self.table
         try:
             lists = zones(state["zones"])
-            key = (player, state["first"], counters(state["vars"]), tuple(map(len, lists)))
+            key = (player, players, state["first"], counters(state["vars"]), tuple(map(len, lists)))
             got = table.get(key)
         except (KeyError, TypeError):  # a part the state lacks, or a counter holding a list: not kept
             return self.fn(m)

@@ -110,3 +110,20 @@ def test_a_kept_value_changes_with_what_it_reads_and_only_then(tmp_path, monkeyp
     assert within(same_items) == 2 and len(asked) == 3
     state["vars"]["gold/0"] = 5
     assert within(state) == 3 and len(asked) == 4
+
+
+def test_a_value_is_kept_apart_for_each_number_of_players(tmp_path):
+    """One engine values positions of games of different sizes (the table hosts them all): a rule
+    reading the number of players is not given a value kept for another number."""
+    engine = rules(
+        MARKET.replace(
+            'hint "Hand" worth 1: count(hand[player])',
+            'hint "Hand" worth 1: count(each c in market where players == 3)',
+        ).replace("players 2", "players 2..3"),
+        tmp_path,
+        FILES,
+    )
+    two, _ = engine.start(2, 1)
+    three, _ = engine.start(3, 1)
+    assert engine._hinted(copy_state(two), 0)[1] == 0
+    assert engine._hinted(copy_state(three), 0)[1] == 3
