@@ -78,7 +78,7 @@ def kept_rules(game, rules: list) -> list:
     """Per rule: its `Kept` where its reads are known and it does enough work to be worth
     keeping (a loop or a call of a rules' function), else None. Not a rule that reads a grid:
     a placement changes the grid it is valued for, and a look's positions are mostly one
-    placement each (The Queen's Wishes' outlook took a third longer with them kept)."""
+    placement each (a placement game's look took a third longer with them kept)."""
     out = []
     for rule in rules:
         r = getattr(rule, "reads", None)
