@@ -17,7 +17,7 @@ or uses anything this reading does not know, reads "everything": its value is ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 
 from meeple.dsl import ast
 from meeple.dsl.cell_values import CELL_ATTRS
@@ -87,26 +87,18 @@ class _Finder:
         )
 
     def walk(self, node) -> None:
-        if isinstance(node, list):
-            for item in node:
-                self.walk(item)
-            return
-        if not is_dataclass(node) or isinstance(node, type):
-            return  # a name's text, a number, a span's parts
-        if isinstance(node, ast.Name):
-            self.name(node.name)
-        elif isinstance(node, ast.Call):
-            self.call(node.func)
-        elif isinstance(node, ast.Attr):
-            if node.name in self.cell_names and self.game.grids:
-                self.grids = True
-        elif isinstance(node, ast.FieldCall):
-            raise _Unknown  # runs an effect
-        elif isinstance(node, (ast.Selection, ast.Generator)):
-            self.busy = True
-        for f in fields(node):
-            if f.name != "span":
-                self.walk(getattr(node, f.name))
+        for item in ast.walk(node):
+            if isinstance(item, ast.Name):
+                self.name(item.name)
+            elif isinstance(item, ast.Call):
+                self.call(item.func)
+            elif isinstance(item, ast.Attr):
+                if item.name in self.cell_names and self.game.grids:
+                    self.grids = True
+            elif isinstance(item, ast.FieldCall):
+                raise _Unknown  # runs an effect
+            elif isinstance(item, (ast.Selection, ast.Generator)):
+                self.busy = True
 
     def name(self, n: str) -> None:
         g = self.game

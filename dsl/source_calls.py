@@ -31,6 +31,7 @@ from meeple.dsl.source_text import (
     Var,
     atomic,
     fixed_grid_name,
+    names_in,
     safe_name,
 )
 
@@ -160,7 +161,7 @@ class CallWriter:
             value = test.left
         else:
             return None
-        if mentions(value, name) or fixed_grid(sel.source, self.sc(bound)) is not None:
+        if name in names_in(value) or fixed_grid(sel.source, self.sc(bound)) is not None:
             return None
         if self.cells_of(sel.source, bound) != (None, None):
             return None
@@ -341,15 +342,3 @@ class CallWriter:
         inner, finish = self.loop(node.selection, bound)
         value = self.expr(node.expr, inner)
         return f"[{value} {finish()}]"
-
-
-def mentions(node, name: str) -> bool:
-    """Whether the expression `node` reads the name anywhere in it (or binds it again)."""
-    if isinstance(node, list):
-        return any(mentions(n, name) for n in node)
-    if isinstance(node, ast.Name):
-        return node.name == name
-    if isinstance(node, ast.Pattern):
-        return name in node.names
-    fields = getattr(node, "__dataclass_fields__", None)
-    return fields is not None and any(mentions(getattr(node, f), name) for f in fields if f != "span")
